@@ -1,0 +1,86 @@
+/**
+ * The host's authoritative check of an answer before it is sent: ajv (with
+ * ajv-formats) on a JSON Schema rebuilt from the field model, so ajv sees only
+ * rules Elicit understood and showed to the person. Compiled once per form
+ * shape and cached. The field rules (validate.ts) supply the sentences.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { ElicitContent } from './request';
+import type { Field, FormModel } from './fields';
+import { checkAnswer, type FieldErrors } from './validate';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+
+const cache = new Map<string, ValidateFunction>();
+const MAX_CACHED = 100;
+
+export function toJsonSchema(form: FormModel): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const field of form.fields) properties[field.name] = fieldSchema(field);
+  return {
+    type: 'object',
+    properties,
+    required: form.fields.filter((f) => f.required).map((f) => f.name),
+    additionalProperties: false,
+  };
+}
+
+function fieldSchema(field: Field): Record<string, unknown> {
+  switch (field.kind) {
+    case 'text':
+      return pick({ type: 'string', minLength: field.minLength, maxLength: field.maxLength, format: field.format, pattern: field.pattern });
+    case 'number':
+      return pick({ type: field.integer ? 'integer' : 'number', minimum: field.minimum, maximum: field.maximum });
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'choice':
+      return { type: 'string', enum: field.options.map((o) => o.value) };
+    case 'multiChoice':
+      return pick({
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', enum: field.options.map((o) => o.value) },
+        minItems: field.minItems,
+        maxItems: field.maxItems,
+      });
+  }
+}
+
+function pick(schema: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
+}
+
+function compiled(form: FormModel): ValidateFunction {
+  const schema = toJsonSchema(form);
+  const key = JSON.stringify(schema);
+  let validate = cache.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(key, validate);
+  }
+  return validate;
+}
+
+/**
+ * Errors per field (empty when the answer may be sent). A field ajv rejects
+ * always gets a sentence, even if the field rules found nothing to say.
+ */
+export function validateAnswer(form: FormModel, content: ElicitContent): FieldErrors {
+  const errors = checkAnswer(form, content);
+  const validate = compiled(form);
+  if (!validate(content)) {
+    for (const error of validate.errors ?? []) {
+      const name = error.instancePath.split('/')[1] ?? (error.params as { missingProperty?: string }).missingProperty;
+      const key = name === undefined ? '' : name.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (error.keyword === 'additionalProperties') {
+        errors[''] ??= `The answer has a field the form did not ask for`;
+      } else if (!(key in errors)) {
+        errors[key] = `Invalid value (${error.message ?? error.keyword})`;
+      }
+    }
+  }
+  return errors;
+}

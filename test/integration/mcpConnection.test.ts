@@ -1,0 +1,165 @@
+/**
+ * The extension's MCP client code (McpConnection + the real broker) against real
+ * servers started as processes, with a scripted answerer in place of a person.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { McpConnection } from '../../src/mcp/connection';
+import type { ServerConfig } from '../../src/mcp/config';
+import type { Question } from '../../src/core/broker';
+import type { ElicitResult } from '../../src/core/request';
+import { newRecordFile, readRecords } from '../support/records';
+import { scriptedBroker, type Script } from '../support/scriptedRenderer';
+
+const root = join(__dirname, '..', '..');
+const askServer = join(root, 'test', 'fixtures', 'ask-server.mjs');
+const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+const open: McpConnection[] = [];
+after(async () => {
+  await Promise.all(open.map((c) => c.stop()));
+});
+
+function connect(config: ServerConfig, script: Script): { connection: McpConnection; seen: Question[]; logs: string[] } {
+  const { broker, renderer } = scriptedBroker(script);
+  const logs: string[] = [];
+  const connection = new McpConnection(config, { ask: (r) => broker.ask(r), log: (l) => logs.push(l) });
+  open.push(connection);
+  return { connection, seen: renderer.seen, logs };
+}
+
+function stdio(name: string, file: string, env: Record<string, string> = {}, args: string[] = []): ServerConfig {
+  return { name, source: 'test', transport: { type: 'stdio', command: process.execPath, args: [file, ...args], env } };
+}
+
+function textOf(result: { content?: unknown }): string {
+  return ((result.content ?? []) as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+}
+
+describe('McpConnection with the ask-server fixture', () => {
+  const record = newRecordFile();
+  const answers: Array<(q: Question) => ElicitResult> = [];
+  const { connection, seen } = connect(stdio('ask-server', askServer, { RECORD_FILE: record }), (q) => {
+    const next = answers.shift();
+    assert.ok(next, 'an unexpected question arrived');
+    return next(q);
+  });
+
+  it('lists the tools and answers a one-field question', async () => {
+    const tools = await connection.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_name', 'ask_raw']);
+    assert.equal(connection.status, 'running');
+    answers.push(() => ({ action: 'accept', content: { name: 'Ada' } }));
+    const result = await connection.callTool('ask_name', {});
+    assert.equal(textOf(result), 'Hello, Ada!');
+    const question = seen.at(-1)!;
+    assert.equal(question.request.asker.name, 'ask-server');
+    assert.equal(question.request.asker.detail, 'tool ask_name');
+    assert.equal(question.presentation, 'quickInput');
+    assert.deepEqual(readRecords(record).at(-1), {
+      server: 'ask-server',
+      tool: 'ask_name',
+      result: { action: 'accept', content: { name: 'Ada' } },
+    });
+  });
+
+  it('sends decline and cancel as such', async () => {
+    answers.push(() => ({ action: 'decline' }));
+    await connection.callTool('ask_name', {});
+    answers.push(() => ({ action: 'cancel' }));
+    await connection.callTool('ask_name', {});
+    const outcomes = readRecords(record).slice(-2).map((r) => (r.result as ElicitResult).action);
+    assert.deepEqual(outcomes, ['decline', 'cancel']);
+  });
+
+  it('sees keywords the SDK would strip (pattern) and renders format "password" as a secret', async () => {
+    answers.push((q) => {
+      const [code, key] = q.form!.fields;
+      assert.equal(code!.kind === 'text' && code!.pattern, '^[A-Z]{3}$');
+      assert.equal(key!.kind === 'text' && key!.secret, true);
+      return { action: 'accept', content: { code: 'ABC', key: 'hunter2' } };
+    });
+    await connection.callTool('ask_raw', {
+      params: {
+        message: 'Code and key',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            code: { type: 'string', pattern: '^[A-Z]{3}$' },
+            key: { type: 'string', format: 'password' },
+          },
+          required: ['code'],
+        },
+      },
+    });
+    assert.deepEqual(readRecords(record).at(-1)!.result, { action: 'accept', content: { code: 'ABC', key: 'hunter2' } });
+  });
+
+  it('answers an unsupported schema with a short -32602 and never shows it', async () => {
+    const before = seen.length;
+    await connection.callTool('ask_raw', {
+      params: {
+        message: 'Nested',
+        requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: {} } } },
+      },
+    });
+    const { error } = readRecords(record).at(-1) as { error: { code: number; message: string } };
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /property "address" is a nested object/);
+    assert.ok(error.message.length < 300, 'the error stays short');
+    assert.equal(seen.length, before);
+  });
+
+  it('refuses a URL-mode request it did not declare with -32602', async () => {
+    await connection.callTool('ask_raw', {
+      params: { mode: 'url', message: 'Sign in', url: 'https://example.com', elicitationId: 'x1' },
+    });
+    const { error } = readRecords(record).at(-1) as { error: { code: number; message: string } };
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /mode "url" is not supported/);
+  });
+
+  it('fills defaults of untouched fields into an accepted answer', async () => {
+    answers.push(() => ({ action: 'accept', content: {} }));
+    await connection.callTool('ask_raw', {
+      params: {
+        message: 'Defaults',
+        requestedSchema: {
+          type: 'object',
+          properties: { bpm: { type: 'integer', default: 120 }, key: { type: 'string', enum: ['C', 'Am'], default: 'Am' } },
+        },
+      },
+    });
+    assert.deepEqual(readRecords(record).at(-1)!.result, { action: 'accept', content: { bpm: 120, key: 'Am' } });
+  });
+});
+
+describe('McpConnection with @modelcontextprotocol/server-everything', () => {
+  it('answers trigger-elicitation-request through the real pipeline', async () => {
+    const { connection, seen } = connect(stdio('everything', everything, {}, ['stdio']), (q) => {
+      assert.equal(q.presentation, 'form');
+      return { action: 'accept', content: { name: 'Grace Hopper', check: true, email: 'grace@example.com' } };
+    });
+    const tools = await connection.listTools();
+    assert.ok(tools.some((t) => t.name === 'trigger-elicitation-request'));
+    const result = await connection.callTool('trigger-elicitation-request', {});
+    const text = textOf(result);
+    assert.match(text, /User provided the requested information/);
+    assert.match(text, /Name: Grace Hopper/);
+    assert.match(text, /Favorite Integer: 42/, 'the default of an untouched field was sent');
+    assert.equal(seen[0]!.form!.fields.length, 13);
+  });
+});
+
+describe('McpConnection failures', () => {
+  it('reports a command that does not exist as an error on that server', async () => {
+    const { connection } = connect(
+      { name: 'missing', source: 'test', transport: { type: 'stdio', command: 'elicit-no-such-command', args: [], env: {} } },
+      () => ({ action: 'cancel' }),
+    );
+    await assert.rejects(connection.connect(), /Could not start MCP server "missing"/);
+    assert.equal(connection.status, 'error');
+    assert.ok(connection.error);
+  });
+});

@@ -1,0 +1,26 @@
+/** Reads the JSON lines a fixture server appended to its record file. */
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function newRecordFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'elicit-record-')), 'record.jsonl');
+}
+
+export function readRecords(file: string): Array<Record<string, unknown>> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export async function waitForRecords(file: string, count: number, timeoutMs = 20_000): Promise<Array<Record<string, unknown>>> {
+  const start = Date.now();
+  for (;;) {
+    const records = readRecords(file);
+    if (records.length >= count) return records;
+    if (Date.now() - start > timeoutMs) throw new Error(`expected ${count} records in ${file}, found ${records.length}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
