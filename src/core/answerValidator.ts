@@ -10,7 +10,9 @@ import type { ElicitContent } from './request';
 import type { Field, FormModel } from './fields';
 import { checkAnswer, type FieldErrors } from './validate';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// ownProperties: a field named like an Object.prototype member ("constructor",
+// "toString") must be judged on the answer's own value, never an inherited one.
+const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true });
 addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
 
 const cache = new Map<string, ValidateFunction>();
@@ -77,7 +79,7 @@ export function validateAnswer(form: FormModel, content: ElicitContent): FieldEr
       const key = name === undefined ? '' : name.replace(/~1/g, '/').replace(/~0/g, '~');
       if (error.keyword === 'additionalProperties') {
         errors[''] ??= `The answer has a field the form did not ask for`;
-      } else if (!(key in errors)) {
+      } else if (!Object.hasOwn(errors, key)) {
         errors[key] = `Invalid value (${error.message ?? error.keyword})`;
       }
     }

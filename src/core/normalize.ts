@@ -4,6 +4,7 @@
  * the problem. It never throws anything else, whatever the input.
  */
 import { InvalidRequestError } from './errors';
+import { checkField } from './validate';
 import type {
   ChoiceField,
   ChoiceOption,
@@ -44,6 +45,8 @@ export function normalize(requestedSchema: unknown): FormModel {
     if (name.length === 0 || name.length > LIMITS.maxNameLength) {
       throw invalid(`property names must be 1 to ${LIMITS.maxNameLength} characters long`);
     }
+    // JSON.parse makes "__proto__" an own key, but no answer or error object can carry it.
+    if (name === '__proto__') throw invalid(`property "__proto__" cannot be used as a field name`);
     return normalizeField(name, properties[name], required.has(name));
   });
   return { fields };
@@ -73,6 +76,16 @@ function normalizeField(name: string, raw: unknown, required: boolean): Field {
   };
   if (base.description === undefined) delete base.description;
 
+  const field = fieldOfType(prop, base, where);
+  if (field.default !== undefined) {
+    // A default the field's own rules refuse would be sent for an untouched field and rejected.
+    const problem = checkField({ ...field, required: false }, field.default);
+    if (problem !== undefined) throw invalid(`${where}: default ${describe(field.default)} breaks its own rule (${problem})`);
+  }
+  return field;
+}
+
+function fieldOfType(prop: Json, base: Base, where: string): Field {
   const type = prop.type;
   if (Array.isArray(type)) throw invalid(`${where} has a list of types; one type is required`);
   if (type === 'array') return multiChoice(prop, base, where);

@@ -109,7 +109,8 @@ export function completeAnswer(form: FormModel, given: ElicitContent): ElicitCon
   for (const field of form.fields) {
     const value = Object.hasOwn(given, field.name) ? given[field.name] : undefined;
     if (value !== undefined && value !== '') answer[field.name] = value;
-    else if (field.default !== undefined) answer[field.name] = field.default;
+    // A default of "" is no value either (as everywhere here): sending it would break format/minLength.
+    else if (field.default !== undefined && field.default !== '') answer[field.name] = field.default;
   }
   return answer;
 }

@@ -49,6 +49,8 @@ export interface VariableContext {
 }
 
 export function parseMcpConfig(text: string, source: string, vars: VariableContext): ParsedConfig {
+  // An empty (just created) file configures nothing; jsonc-parser would call it "Value expected".
+  if (text.trim() === '') return { servers: [], problems: [] };
   const errors: ParseError[] = [];
   const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -59,7 +61,6 @@ export function parseMcpConfig(text: string, source: string, vars: VariableConte
       problems: [{ source, message: `${source}: ${describeParseError(first)} at line ${line}, column ${column}` }],
     };
   }
-  if (root === undefined && text.trim() === '') return { servers: [], problems: [] };
   if (!isObject(root)) {
     return { servers: [], problems: [{ source, message: `${source}: expected a JSON object with a "servers" key` }] };
   }

@@ -49,14 +49,22 @@ const defaultSettings: Record<string, unknown> = {
   'extensions.autoUpdate': false,
   'extensions.autoCheckUpdates': false,
   'update.mode': 'none',
+  // Fewer animations: widgets appear and disappear at once, so DOM checks are not racy.
+  'workbench.reduceMotion': 'on',
 };
 
 /** Installs code-server if needed (idempotent; the first run takes a few minutes). */
 export async function ensureCodeServer(): Promise<void> {
-  await execFileAsync('bash', [path.join(repoRoot, 'test', 'e2e', 'install-code-server.sh')], {
+  // Progress goes to stderr: stdout of a node:test file is the test report.
+  const child = spawn('bash', [path.join(repoRoot, 'test', 'e2e', 'install-code-server.sh')], {
     cwd: repoRoot,
-    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 2, 2],
   });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`test/e2e/install-code-server.sh failed with exit code ${code}`);
 }
 
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
@@ -87,6 +95,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       await execFileAsync(node24, [...common, '--install-extension', path.resolve(vsix)], { env });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
+      await removeDirs();
       throw new Error(`installing ${vsix} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
     }
   }
@@ -112,12 +121,21 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   );
   fs.closeSync(logFd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // If the test process dies without calling stop(), don't leave a server behind.
+  // If the test process ends without calling stop() (crash, Ctrl+C, test-runner
+  // timeout), don't leave a detached server behind.
   const killOnExit = (): void => killGroup(child, 'SIGKILL');
+  const killOnSignal = (signal: NodeJS.Signals): void => {
+    killOnExit();
+    process.kill(process.pid, signal); // once() removed this handler: default action now
+  };
   process.once('exit', killOnExit);
+  process.once('SIGINT', killOnSignal);
+  process.once('SIGTERM', killOnSignal);
 
   const stop = async (): Promise<void> => {
     process.removeListener('exit', killOnExit);
+    process.removeListener('SIGINT', killOnSignal);
+    process.removeListener('SIGTERM', killOnSignal);
     if (child.exitCode !== null || child.signalCode !== null) return;
     killGroup(child, 'SIGTERM');
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
@@ -131,7 +149,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   } catch (err) {
     await stop();
     const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
-    throw new Error(`${(err as Error).message}\n--- ${logFile} (tail) ---\n${tail}`);
+    await removeDirs();
+    throw new Error(`${(err as Error).message}\n--- code-server log (tail) ---\n${tail}`);
   }
 
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.resolve(opts.workspaceDir))}`;

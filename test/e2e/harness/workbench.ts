@@ -67,11 +67,24 @@ export async function focusEditorArea(page: Page): Promise<void> {
 }
 
 /** Runs a command from the Command Palette by its exact title ("Category: Title"). */
-export async function runCommand(page: Page, title: string, timeoutMs = 20_000): Promise<void> {
-  await openCommandPalette(page);
-  await page.locator(widgetInput).fill(`>${title}`);
-  const row = await waitForRow(page, title, timeoutMs);
-  await row.click();
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await openCommandPalette(page);
+    await page.locator(widgetInput).fill(`>${title}`);
+    try {
+      await (await waitForRow(page, title, 3000)).click();
+      return;
+    } catch (err) {
+      // Right after load the extension's commands may not be registered yet and the
+      // palette does not refresh its list, so close it and ask again.
+      if (Date.now() > deadline) {
+        throw new Error(`command "${title}" not found in the palette; shown: ${JSON.stringify(await readQuickInput(page))}`, { cause: err });
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
 }
 
 async function openCommandPalette(page: Page): Promise<void> {
@@ -88,11 +101,16 @@ async function openCommandPalette(page: Page): Promise<void> {
   throw new Error('Command Palette did not open');
 }
 
-/** Describes the visible quick input (QuickPick or InputBox), or undefined when none is shown. */
+/**
+ * Describes the visible quick input (QuickPick or InputBox), or undefined when none is shown.
+ * The list is virtualised: `items` holds the rendered rows only (about 15-20).
+ */
 export async function readQuickInput(page: Page): Promise<QuickInputState | undefined> {
   const state = await evaluate(page, (sel: string): QuickInputState | undefined => {
     const root = document.querySelector<HTMLElement>(sel);
     if (!root || root.style.display === 'none' || root.offsetParent === null) return undefined;
+    // While the close animation runs the widget stays displayed with this class.
+    if (root.classList.contains('quick-input-widget-closing')) return undefined;
     const text = (el: Element | null | undefined): string | undefined => {
       const t = el?.textContent?.trim();
       return t ? t : undefined;
@@ -189,13 +207,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /**
- * The content frame of a webview. With several webviews, the visible one is used
- * (hidden webviews stay in the DOM); `title` picks the editor tab's webview by its
- * iframe's title attribute instead.
+ * The content frame of the visible webview. Hidden webviews are either not in the DOM
+ * or hidden (retainContextWhenHidden), and the outer iframe carries no title, so with
+ * `title` the editor tab of that name is activated first.
  */
-export function webviewFrame(page: Page, title?: string): FrameLocator {
-  const outer = title ? page.locator(`iframe.webview[title="${title}"]`) : page.locator('iframe.webview:visible');
-  return outer.first().contentFrame().frameLocator('iframe#active-frame');
+export async function webviewFrame(page: Page, title?: string): Promise<FrameLocator> {
+  if (title) {
+    await page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) }).first().click();
+  }
+  const outer = page.locator('iframe.webview:visible').first();
+  await outer.waitFor({ state: 'visible' });
+  return outer.contentFrame().frameLocator('iframe#active-frame');
 }
 
 /** Texts of the notification toasts currently shown. */

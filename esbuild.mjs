@@ -1,0 +1,45 @@
+// Two bundles: the extension host (node, cjs, `vscode` external) and the
+// webview (browser). `--production` minifies, `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  legalComments: 'none',
+  logLevel: 'info',
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+};
+
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    // The MCP SDK ships ESM and CJS; prefer the module build so unused code is dropped.
+    mainFields: ['module', 'main'],
+  },
+  {
+    ...common,
+    entryPoints: { form: 'webview/form/main.ts' },
+    outdir: 'dist/webview',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

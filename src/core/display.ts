@@ -1,0 +1,38 @@
+/**
+ * Text from askers is untrusted: these helpers make it safe and short enough to
+ * show in native widgets, which render plain text but still honour bidi
+ * controls and line breaks.
+ */
+import type { Asker } from './request';
+
+/** Bidi overrides/isolates and other invisible format characters that can disguise text. */
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+export function cleanText(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/** One line, cleaned, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 300): string {
+  return clip(cleanText(text).replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim(), max);
+}
+
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  // Never cut a surrogate pair (an emoji) in half.
+  if (end > 0 && /[\ud800-\udbff]/.test(text[end - 1]!)) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
+/** "weather-server asks · tool get_forecast" — who asks, in every UI. */
+export function askerTitle(asker: Asker): string {
+  const name = oneLine(asker.name, 80);
+  const detail = asker.detail ? ` · ${oneLine(asker.detail, 80)}` : '';
+  return noIcons(`${name} asks${detail}`);
+}
+
+/** Quick input labels render `$(name)` as icons; an asker must not draw icons in our UI. */
+export function noIcons(text: string): string {
+  return text.replace(/\$\(/g, '$\u200b(');
+}

@@ -1,0 +1,172 @@
+/**
+ * The form webview's state, kept pure so it is tested without a browser: what
+ * each widget holds ("raw" values) ↔ answer values, the draft kept across a
+ * webview reload (never with secrets), and long text cut for a first look.
+ * The rules themselves are validate.ts's, so webview and host agree.
+ */
+import type { Field, FormModel } from './fields';
+import type { AnswerValue, ElicitContent } from './request';
+import { checkField, parseTextInput, type FieldErrors } from './validate';
+
+/**
+ * What a widget holds: the text typed (text, number), the checkbox state
+ * (boolean; null = an optional box nobody touched), the chosen value ('' =
+ * none) or the chosen values (null = nobody touched an optional list).
+ */
+export type RawValue = string | boolean | string[] | null;
+export type RawValues = Record<string, RawValue>;
+
+/** The draft saved with the webview's setState. */
+export interface FormDraft {
+  questionId: number;
+  values: RawValues;
+}
+
+/** Every field's default: what the form starts from. */
+export function initialValues(form: FormModel): ElicitContent {
+  const initial: ElicitContent = {};
+  for (const field of form.fields) {
+    if (field.default !== undefined) initial[field.name] = field.default;
+  }
+  return initial;
+}
+
+/** An answer value → what the widget shows. Values that do not fit the field are dropped. */
+export function toRaw(field: Field, value: AnswerValue | undefined): RawValue {
+  switch (field.kind) {
+    case 'text':
+      return typeof value === 'string' ? value : '';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+    case 'boolean':
+      // A required yes/no is answered by the box as it stands; an optional one only once touched.
+      return typeof value === 'boolean' ? value : field.required ? false : null;
+    case 'choice':
+      return typeof value === 'string' && field.options.some((o) => o.value === value) ? value : '';
+    case 'multiChoice': {
+      if (!Array.isArray(value)) return null;
+      const known = new Set(field.options.map((o) => o.value));
+      return [...new Set(value.filter((v) => known.has(v)))];
+    }
+  }
+}
+
+/** What a widget holds → the field's value (undefined = no answer), or why it is not one. */
+export function fromRaw(field: Field, raw: RawValue | undefined): { value?: AnswerValue; error?: string } {
+  switch (field.kind) {
+    case 'text':
+    case 'number':
+      return typeof raw === 'string' ? parseTextInput(field, raw) : {};
+    case 'boolean':
+      if (typeof raw === 'boolean') return { value: raw };
+      return field.required ? { value: false } : {};
+    case 'choice':
+      return typeof raw === 'string' && raw !== '' ? { value: raw } : {};
+    case 'multiChoice':
+      return Array.isArray(raw) ? { value: [...raw] } : {};
+  }
+}
+
+/**
+ * The sentence to show under a field, or undefined when it is fine. An empty
+ * field is checked as its default, which is what the host will send for it
+ * (completeAnswer), so webview and host agree.
+ */
+export function fieldProblem(field: Field, raw: RawValue | undefined): string | undefined {
+  const { value, error } = fromRaw(field, raw);
+  return error ?? checkField(field, value ?? field.default);
+}
+
+/**
+ * The answer from the widgets, with every field's problem. Fields named in
+ * `skip` (secrets the host fills in from storage) are neither read nor checked.
+ */
+export function collectAnswer(
+  form: FormModel,
+  raws: RawValues,
+  skip: ReadonlySet<string> = new Set(),
+): { content: ElicitContent; errors: FieldErrors } {
+  const content: ElicitContent = {};
+  const errors: FieldErrors = {};
+  for (const field of form.fields) {
+    if (skip.has(field.name)) continue;
+    const raw = Object.hasOwn(raws, field.name) ? raws[field.name] : undefined;
+    const { value, error } = fromRaw(field, raw);
+    const problem = error ?? checkField(field, value ?? field.default);
+    if (problem !== undefined) errors[field.name] = problem;
+    if (value !== undefined) content[field.name] = value;
+  }
+  return { content, errors };
+}
+
+/** The raw values to start from: the draft's where it has them, else the initial values. */
+export function startingValues(form: FormModel, initial: ElicitContent, draft: RawValues | undefined): RawValues {
+  const raws: RawValues = {};
+  for (const field of form.fields) {
+    if (draft && Object.hasOwn(draft, field.name)) raws[field.name] = draft[field.name]!;
+    else raws[field.name] = toRaw(field, Object.hasOwn(initial, field.name) ? initial[field.name] : undefined);
+  }
+  return raws;
+}
+
+/** The draft to keep across a reload: raw values of the form's fields, never a secret. */
+export function makeDraft(form: FormModel, questionId: number, raws: RawValues): FormDraft {
+  const values: RawValues = {};
+  for (const field of form.fields) {
+    if (field.kind === 'text' && field.secret) continue;
+    if (Object.hasOwn(raws, field.name) && isRawFor(field, raws[field.name])) values[field.name] = raws[field.name]!;
+  }
+  return { questionId, values };
+}
+
+/**
+ * The draft saved for this question, read defensively (state from an older
+ * webview, or another question's): only well-formed values of known,
+ * non-secret fields come back.
+ */
+export function readDraft(form: FormModel, questionId: number, state: unknown): RawValues | undefined {
+  if (typeof state !== 'object' || state === null) return undefined;
+  const draft = state as { questionId?: unknown; values?: unknown };
+  if (draft.questionId !== questionId || typeof draft.values !== 'object' || draft.values === null) return undefined;
+  const saved = draft.values as Record<string, unknown>;
+  const values: RawValues = {};
+  for (const field of form.fields) {
+    if (field.kind === 'text' && field.secret) continue;
+    if (!Object.hasOwn(saved, field.name)) continue;
+    const raw = saved[field.name];
+    if (isRawFor(field, raw)) values[field.name] = field.kind === 'multiChoice' && Array.isArray(raw) ? toRaw(field, raw) : raw;
+  }
+  return values;
+}
+
+function isRawFor(field: Field, raw: unknown): raw is RawValue {
+  switch (field.kind) {
+    case 'text':
+    case 'number':
+      return typeof raw === 'string';
+    case 'boolean':
+      return typeof raw === 'boolean' || (raw === null && !field.required);
+    case 'choice':
+      return typeof raw === 'string' && (raw === '' || field.options.some((o) => o.value === raw));
+    case 'multiChoice':
+      return raw === null || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'));
+  }
+}
+
+/**
+ * Long text split for a first look: `head` is at most about `max` characters,
+ * cut at a line break or space when one is near and never inside a surrogate
+ * pair; `rest` is the remainder ('' when nothing was cut).
+ */
+export function splitLongText(text: string, max = 2000): { head: string; rest: string } {
+  if (text.length <= max) return { head: text, rest: '' };
+  let cut = max;
+  const window = text.slice(Math.floor(max * 0.8), max);
+  const lineBreak = window.lastIndexOf('\n');
+  const space = window.search(/\s\S*$/);
+  if (lineBreak >= 0) cut = Math.floor(max * 0.8) + lineBreak + 1;
+  else if (space >= 0) cut = Math.floor(max * 0.8) + space + 1;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1; // do not split a surrogate pair
+  return { head: text.slice(0, cut), rest: text.slice(cut) };
+}

@@ -1,0 +1,42 @@
+/**
+ * Tool arguments whose schema is richer than an elicitation form (nested
+ * objects, arrays of objects) are typed as JSON and checked by ajv against the
+ * tool's full input schema.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+addFormats(ajv);
+const cache = new WeakMap<object, ValidateFunction | Error>();
+
+export function checkJsonArguments(schema: object, text: string): { value?: Record<string, unknown>; error?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.trim() === '' ? '{}' : text);
+  } catch (error) {
+    return { error: `Not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'Must be a JSON object' };
+  const validate = compile(schema);
+  if (validate instanceof Error) return { value: value as Record<string, unknown> }; // The server will judge what ajv cannot.
+  if (!validate(value)) {
+    const first = validate.errors?.[0];
+    const where = first?.instancePath ? `${first.instancePath.slice(1).replace(/\//g, '.')} ` : '';
+    return { error: `${where}${first?.message ?? 'does not match the tool schema'}`.trim() };
+  }
+  return { value: value as Record<string, unknown> };
+}
+
+function compile(schema: object): ValidateFunction | Error {
+  let entry = cache.get(schema);
+  if (!entry) {
+    try {
+      entry = ajv.compile(schema);
+    } catch (error) {
+      entry = error instanceof Error ? error : new Error(String(error));
+    }
+    cache.set(schema, entry);
+  }
+  return entry;
+}

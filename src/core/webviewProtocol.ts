@@ -1,0 +1,70 @@
+/**
+ * The typed messages between the extension host and the form webview, imported
+ * by both sides so they cannot drift. The webview speaks first (`ready`), then
+ * the host sends the form; the host never sends before `ready`. A webview that
+ * is hidden and shown again is reloaded and says `ready` again; the host then
+ * sends the same `show`, and the webview brings back its own draft (kept with
+ * `setState`, never holding secrets) for the same `questionId`.
+ */
+import type { FormModel } from './fields';
+import type { AnswerValue, ElicitContent } from './request';
+
+/** Everything the webview needs to draw one question. All strings are plain text. */
+export interface FormView {
+  /** The broker's question id: a saved draft is reused only for the same question. */
+  questionId: number;
+  /** "weather-server asks · tool get_forecast" */
+  title: string;
+  message: string;
+  form: FormModel;
+  /** Values to start from: the fields' defaults. */
+  initial: ElicitContent;
+  /** Names of secret fields that have a saved value the person may reuse. */
+  savedSecrets?: string[];
+}
+
+export type HostToWebview =
+  | { type: 'show'; view: FormView }
+  /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
+  | { type: 'errors'; errors: Record<string, string> };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  /**
+   * The answer as given. `useSaved` names secret fields (listed in
+   * `FormView.savedSecrets`) whose saved value the host fills in; the webview
+   * never sees saved secrets.
+   */
+  | { type: 'submit'; content: ElicitContent; useSaved?: string[] }
+  | { type: 'decline' }
+  | { type: 'cancel' };
+
+/** Structural check of a message from the webview: anything else is ignored by the host. */
+export function isWebviewToHost(value: unknown): value is WebviewToHost {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as { type?: unknown; content?: unknown; useSaved?: unknown };
+  switch (message.type) {
+    case 'ready':
+    case 'decline':
+    case 'cancel':
+      return true;
+    case 'submit':
+      return isContent(message.content) && (message.useSaved === undefined || isStringArray(message.useSaved));
+    default:
+      return false;
+  }
+}
+
+function isContent(value: unknown): value is ElicitContent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false;
+  return Object.values(value).every(isAnswerValue);
+}
+
+function isAnswerValue(value: unknown): value is AnswerValue {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || isStringArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}

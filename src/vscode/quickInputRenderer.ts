@@ -1,0 +1,247 @@
+/**
+ * Draws a short form with VS Code's own quick input: InputBox for text and
+ * numbers (password mode for secrets), QuickPick for choices and yes/no,
+ * multi-select QuickPick for multi choice; several fields become steps with
+ * Back. Decline is an explicit button; Escape or closing answers cancel.
+ */
+import * as vscode from 'vscode';
+import type { Question } from '../core/broker';
+import { askerTitle, noIcons, oneLine } from '../core/display';
+import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
+import { CANCELLED, DECLINED, type AnswerValue, type ElicitContent, type ElicitResult } from '../core/request';
+import { checkField, parseTextInput } from '../core/validate';
+
+type StepOutcome =
+  | { kind: 'value'; value: AnswerValue | undefined }
+  | { kind: 'back' }
+  | { kind: 'decline' }
+  | { kind: 'cancel' };
+
+interface StepContext {
+  title: string;
+  message: string;
+  step: number;
+  totalSteps: number;
+  current: AnswerValue | undefined;
+  signal: AbortSignal;
+}
+
+const DECLINE_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('circle-slash'),
+  tooltip: 'Decline: tell the asker you will not answer',
+};
+
+export class QuickInputRenderer {
+  async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+    const form = question.form;
+    if (!form) return CANCELLED;
+    const title = askerTitle(question.request.asker);
+    const message = oneLine(question.request.message, 500);
+    if (form.fields.length === 0) return confirmOnly(title, message, signal);
+
+    const content: ElicitContent = {};
+    for (let i = 0; i < form.fields.length; ) {
+      const field = form.fields[i]!;
+      const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
+      const outcome = await askField(field, {
+        title,
+        message,
+        step: i + 1,
+        totalSteps: form.fields.length,
+        current,
+        signal,
+      });
+      if (outcome.kind === 'cancel') return CANCELLED;
+      if (outcome.kind === 'decline') return DECLINED;
+      if (outcome.kind === 'back') {
+        i = Math.max(0, i - 1);
+        continue;
+      }
+      if (outcome.value === undefined) delete content[field.name];
+      else content[field.name] = outcome.value;
+      i++;
+    }
+    return { action: 'accept', content };
+  }
+}
+
+function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
+  switch (field.kind) {
+    case 'text':
+    case 'number':
+      return askText(field, ctx);
+    case 'boolean':
+      return askBoolean(field, ctx);
+    case 'choice':
+      return askChoice(field, ctx);
+    case 'multiChoice':
+      return askMany(field, ctx);
+  }
+}
+
+function fieldPrompt(field: Field, ctx: StepContext): string {
+  const label = oneLine(field.label, 120);
+  const description = field.description ? `: ${oneLine(field.description, 300)}` : '';
+  const optional = field.required ? '' : ' (optional)';
+  // With one field the message says it all; with steps each field needs its own name.
+  return ctx.totalSteps === 1 && !field.description ? ctx.message : `${ctx.message} — ${label}${optional}${description}`;
+}
+
+function askText(field: TextField | NumberField, ctx: StepContext): Promise<StepOutcome> {
+  const box = vscode.window.createInputBox();
+  box.title = ctx.title;
+  box.prompt = fieldPrompt(field, ctx);
+  box.placeholder = noIcons(oneLine(field.label, 120)) + (field.required ? '' : ' (optional)');
+  box.password = field.kind === 'text' && field.secret;
+  box.value = ctx.current === undefined ? '' : String(ctx.current);
+  box.valueSelection = [0, box.value.length];
+  box.ignoreFocusOut = true;
+  setSteps(box, ctx);
+  const validate = (text: string): { value?: AnswerValue; error?: string } => {
+    const parsed = parseTextInput(field, text);
+    if (parsed.error) return parsed;
+    const error = checkField(field, parsed.value);
+    return error ? { error } : parsed;
+  };
+  return runStep(box, ctx, (settle) => [
+    box.onDidChangeValue((text) => {
+      // Do not scold an empty box before the person has typed anything.
+      box.validationMessage = text === '' ? undefined : validate(text).error;
+    }),
+    box.onDidAccept(() => {
+      const result = validate(box.value);
+      if (result.error) box.validationMessage = result.error;
+      else settle({ kind: 'value', value: result.value });
+    }),
+  ]);
+}
+
+interface ValueItem extends vscode.QuickPickItem {
+  value?: AnswerValue;
+  decline?: boolean;
+  skip?: boolean;
+}
+
+function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome> {
+  const items: ValueItem[] = [
+    { label: 'Yes', value: true },
+    { label: 'No', value: false },
+  ];
+  return askOne(field, ctx, items, ctx.current);
+}
+
+function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
+  const items: ValueItem[] = field.options.map((o) => ({
+    label: noIcons(oneLine(o.label, 200)),
+    description: o.label === o.value ? undefined : noIcons(oneLine(o.value, 80)),
+    value: o.value,
+  }));
+  return askOne(field, ctx, items, ctx.current);
+}
+
+function askOne(field: Field, ctx: StepContext, options: ValueItem[], current: AnswerValue | undefined): Promise<StepOutcome> {
+  const pick = vscode.window.createQuickPick<ValueItem>();
+  pick.title = ctx.title;
+  pick.placeholder = fieldPrompt(field, ctx);
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  setSteps(pick, ctx);
+  const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
+  if (!field.required) extras.push({ label: '$(dash) Leave empty', skip: true });
+  extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
+  pick.items = [...options, ...extras];
+  const active = options.find((o) => o.value === current);
+  if (active) pick.activeItems = [active];
+  return runStep(pick, ctx, (settle) => [
+    pick.onDidAccept(() => {
+      const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (!chosen) return;
+      if (chosen.decline) settle({ kind: 'decline' });
+      else settle({ kind: 'value', value: chosen.skip ? undefined : chosen.value });
+    }),
+  ]);
+}
+
+function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome> {
+  const pick = vscode.window.createQuickPick<ValueItem>();
+  pick.title = ctx.title;
+  const prompt = fieldPrompt(field, ctx);
+  pick.placeholder = prompt;
+  pick.canSelectMany = true;
+  pick.matchOnDescription = true;
+  pick.ignoreFocusOut = true;
+  setSteps(pick, ctx);
+  const items: ValueItem[] = field.options.map((o) => ({
+    label: noIcons(oneLine(o.label, 200)),
+    description: o.label === o.value ? undefined : noIcons(oneLine(o.value, 80)),
+    value: o.value,
+  }));
+  pick.items = items;
+  const chosen = Array.isArray(ctx.current) ? ctx.current : [];
+  pick.selectedItems = items.filter((i) => chosen.includes(i.value as string));
+  const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
+  return runStep(pick, ctx, (settle) => [
+    pick.onDidChangeSelection(() => {
+      const error = checkField(field, selection().length === 0 ? undefined : selection());
+      pick.placeholder = error && selection().length > 0 ? `⚠ ${error} — ${prompt}` : prompt;
+    }),
+    pick.onDidAccept(() => {
+      const values = selection();
+      const error = checkField(field, values.length === 0 ? undefined : values);
+      if (error) pick.placeholder = `⚠ ${error} — ${prompt}`;
+      else settle({ kind: 'value', value: values.length === 0 ? undefined : values });
+    }),
+  ]);
+}
+
+function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInputButton[] }, ctx: StepContext): void {
+  if (ctx.totalSteps > 1) {
+    input.step = ctx.step;
+    input.totalSteps = ctx.totalSteps;
+  }
+  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, DECLINE_BUTTON] : [DECLINE_BUTTON];
+}
+
+/**
+ * Shows one quick input until it settles: an accepted value, Back, Decline,
+ * or cancel (Escape, hidden, or the asker aborting). Always disposes it.
+ */
+function runStep(
+  input: vscode.InputBox | vscode.QuickPick<ValueItem>,
+  ctx: StepContext,
+  wire: (settle: (outcome: StepOutcome) => void) => vscode.Disposable[],
+): Promise<StepOutcome> {
+  return new Promise<StepOutcome>((resolve) => {
+    let settled = false;
+    const disposables: vscode.Disposable[] = [];
+    const settle = (outcome: StepOutcome): void => {
+      if (settled) return;
+      settled = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      for (const d of disposables) d.dispose();
+      input.dispose();
+      resolve(outcome);
+    };
+    const onAbort = (): void => settle({ kind: 'cancel' });
+    disposables.push(
+      ...wire(settle),
+      input.onDidTriggerButton((button) => {
+        if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
+        else if (button === DECLINE_BUTTON) settle({ kind: 'decline' });
+      }),
+      input.onDidHide(() => settle({ kind: 'cancel' })),
+    );
+    if (ctx.signal.aborted) return settle({ kind: 'cancel' });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    input.show();
+  });
+}
+
+/** A question with no fields: the person can only agree or decline. */
+async function confirmOnly(title: string, message: string, signal: AbortSignal): Promise<ElicitResult> {
+  const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
+  const ctx = { title, message, step: 1, totalSteps: 1, current: true, signal };
+  const outcome = await askOne(field, ctx, [{ label: '$(check) Submit', value: true }], true);
+  if (outcome.kind === 'value') return { action: 'accept', content: {} };
+  return outcome.kind === 'decline' ? DECLINED : CANCELLED;
+}

@@ -1,0 +1,146 @@
+/**
+ * Elicit: Run MCP Tool — pick a server and a tool, collect its arguments with
+ * the same renderers as elicitations, run it with a cancellable progress
+ * notification, and open the result in a read-only editor.
+ */
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Broker } from '../core/broker';
+import { oneLine, noIcons } from '../core/display';
+import { checkJsonArguments } from '../core/jsonArguments';
+import { tryNormalize } from '../core/normalize';
+import type { McpConnection } from '../mcp/connection';
+import { formatToolResult } from '../mcp/resultText';
+import type { ResultDocuments } from './resultDocuments';
+import type { ServerRegistry } from './serverRegistry';
+
+export interface RunToolDeps {
+  registry: ServerRegistry;
+  broker: Broker;
+  results: ResultDocuments;
+  log: vscode.LogOutputChannel;
+}
+
+/** Also callable as `elicit.runTool(serverName, toolName, args)` from keybindings and scripts. */
+export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?: unknown, args?: unknown): Promise<void> {
+  const server = typeof serverName === 'string' ? await deps.registry.get(serverName) : await pickServer(deps.registry);
+  if (!server) {
+    if (typeof serverName === 'string') void vscode.window.showErrorMessage(`Elicit: no MCP server named "${serverName}" is configured.`);
+    return;
+  }
+  let tools: Tool[];
+  try {
+    tools = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Connecting to ${server.name}…` },
+      () => server.listTools(),
+    );
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Log').then((c) => c && deps.log.show());
+    return;
+  }
+  const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
+  if (!tool) {
+    if (typeof toolName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no tool "${toolName}".`);
+    return;
+  }
+  const toolArgs = isRecord(args) ? args : await collectArguments(deps.broker, server, tool);
+  if (!toolArgs) return;
+  await callAndShow(deps, server, tool, toolArgs);
+}
+
+async function pickServer(registry: ServerRegistry): Promise<McpConnection | undefined> {
+  const servers = await registry.servers();
+  if (servers.length === 0) {
+    if (registry.untrustedSources.length > 0) {
+      const choice = await vscode.window.showWarningMessage(
+        `Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`,
+        'Manage Workspace Trust',
+      );
+      if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
+    } else {
+      void vscode.window.showInformationMessage(
+        'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',
+      );
+    }
+    return undefined;
+  }
+  if (servers.length === 1) return servers[0];
+  const picked = await vscode.window.showQuickPick(
+    servers.map((server) => ({
+      label: noIcons(server.name),
+      description: server.status === 'stopped' ? undefined : server.status,
+      detail: server.error ? `$(error) ${noIcons(oneLine(server.error, 200))}` : undefined,
+      server,
+    })),
+    { title: 'Run MCP Tool', placeHolder: 'Pick an MCP server' },
+  );
+  return picked?.server;
+}
+
+async function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {
+  if (tools.length === 0) {
+    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no tools.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    tools.map((tool) => ({
+      label: noIcons(oneLine(tool.title ?? tool.annotations?.title ?? tool.name, 120)),
+      description: tool.title || tool.annotations?.title ? noIcons(oneLine(tool.name, 80)) : undefined,
+      detail: tool.description ? noIcons(oneLine(tool.description, 300)) : undefined,
+      tool,
+    })),
+    { title: `Run MCP Tool · ${server.name}`, placeHolder: 'Pick a tool', matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.tool;
+}
+
+/** Arguments through the elicitation renderers when the schema fits a form; JSON otherwise. */
+async function collectArguments(broker: Broker, server: McpConnection, tool: Tool): Promise<Record<string, unknown> | undefined> {
+  const schema = tool.inputSchema as Record<string, unknown>;
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (!properties || Object.keys(properties).length === 0) return {};
+  const normalized = tryNormalize(schema);
+  if ('form' in normalized) {
+    const result = await broker.ask({
+      mode: 'form',
+      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}` },
+      message: `Arguments for ${tool.name}`,
+      requestedSchema: schema,
+    });
+    return result.action === 'accept' ? (result.content ?? {}) : undefined;
+  }
+  const text = await vscode.window.showInputBox({
+    title: `Run MCP Tool · ${server.name} · ${tool.name}`,
+    prompt: `Arguments as a JSON object (${Object.keys(properties).join(', ')})`,
+    value: '{}',
+    ignoreFocusOut: true,
+    validateInput: (value) => checkJsonArguments(schema, value).error,
+  });
+  return text === undefined ? undefined : checkJsonArguments(schema, text).value;
+}
+
+async function callAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Running ${server.name} › ${tool.name}`, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        return server.callTool(tool.name, args, controller.signal);
+      },
+    );
+    deps.log.info(`${server.name} › ${tool.name}: ${result.isError ? 'returned an error' : 'done'}`);
+    await deps.results.show(`${server.name}-${tool.name}`, formatToolResult(server.name, tool.name, result));
+  } catch (error) {
+    if (controller.signal.aborted) {
+      deps.log.info(`${server.name} › ${tool.name}: cancelled`);
+      return;
+    }
+    deps.log.error(`${server.name} › ${tool.name}: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${tool.name} failed: ${(error as Error).message}`);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

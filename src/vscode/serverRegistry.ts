@@ -1,0 +1,178 @@
+/**
+ * The configured MCP servers of this window: every workspace folder's
+ * `.vscode/mcp.json` plus the `elicit.servers` setting, kept in sync with the
+ * files and the setting. Servers are started on first use, never in an
+ * untrusted workspace when the workspace configured them.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
+import { McpConnection, type AskFunction } from '../mcp/connection';
+
+const CONFIG_FILE = '.vscode/mcp.json';
+const USER_SETTING_SOURCE = 'the elicit.servers setting';
+
+export class ServerRegistry implements vscode.Disposable {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly serverLogs = new Map<string, vscode.LogOutputChannel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changes = new vscode.EventEmitter<void>();
+  private loading: Promise<void> | undefined;
+  private reportedProblems = new Set<string>();
+  private _problems: ConfigProblem[] = [];
+  private _untrustedSources: string[] = [];
+  /** Config file by the name problems use for it, for "Open File". */
+  private readonly sourceFiles = new Map<string, vscode.Uri>();
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    private readonly ask: AskFunction,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
+    const reload = (): void => void this.reload();
+    this.disposables.push(
+      this.changes,
+      watcher,
+      watcher.onDidCreate(reload),
+      watcher.onDidChange(reload),
+      watcher.onDidDelete(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      vscode.workspace.onDidGrantWorkspaceTrust(reload),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('elicit.servers') && reload()),
+    );
+  }
+
+  /** Every configured server, loading the configuration on first call. */
+  async servers(): Promise<McpConnection[]> {
+    await (this.loading ??= this.reload());
+    return [...this.connections.values()];
+  }
+
+  async get(name: string): Promise<McpConnection | undefined> {
+    return (await this.servers()).find((s) => s.name === name);
+  }
+
+  get problems(): readonly ConfigProblem[] {
+    return this._problems;
+  }
+
+  /** Config files whose servers are not started because the workspace is not trusted. */
+  get untrustedSources(): readonly string[] {
+    return this._untrustedSources;
+  }
+
+  /** Re-reads the configuration; unchanged servers keep running, changed ones restart on next use. */
+  reload(): Promise<void> {
+    const run = this.read().then(({ configs, problems }) => this.apply(configs, problems));
+    this.loading = run;
+    return run;
+  }
+
+  private async read(): Promise<{ configs: ServerConfig[]; problems: ConfigProblem[] }> {
+    const configs: ServerConfig[] = [];
+    const problems: ConfigProblem[] = [];
+    const trusted = vscode.workspace.isTrusted;
+    const untrusted: string[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const uri = vscode.Uri.joinPath(folder.uri, CONFIG_FILE);
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue; // No mcp.json in this folder.
+      }
+      const source = vscode.workspace.asRelativePath(uri, true);
+      this.sourceFiles.set(source, uri);
+      const parsed = parseMcpConfig(text, source, this.variables(folder.uri.fsPath));
+      problems.push(...parsed.problems);
+      if (!trusted && parsed.servers.length > 0) {
+        this.log.warn(`${source}: not starting its servers because this workspace is not trusted`);
+        untrusted.push(source);
+        continue;
+      }
+      configs.push(...parsed.servers);
+    }
+    // In an untrusted workspace VS Code ignores workspace values of this `restricted` setting.
+    const setting = vscode.workspace.getConfiguration('elicit').get<Record<string, unknown>>('servers') ?? {};
+    const fromSetting = parseServerTable(setting, USER_SETTING_SOURCE, this.variables(undefined));
+    configs.push(...fromSetting.servers);
+    problems.push(...fromSetting.problems);
+    this._untrustedSources = untrusted;
+    return { configs: uniqueNames(configs), problems };
+  }
+
+  private apply(configs: ServerConfig[], problems: ConfigProblem[]): void {
+    const wanted = new Map(configs.map((c) => [c.name, c]));
+    for (const [name, connection] of this.connections) {
+      const next = wanted.get(name);
+      if (!next || JSON.stringify(next) !== JSON.stringify(connection.config)) {
+        void connection.stop();
+        this.connections.delete(name);
+      }
+    }
+    for (const config of configs) {
+      if (this.connections.has(config.name)) continue;
+      const connection = new McpConnection(config, {
+        ask: this.ask,
+        log: (line) => this.serverLog(config.name).info(line),
+        clientInfo: { name: 'elicit', version: extensionVersion() },
+      });
+      connection.onDidChangeStatus((status) => {
+        this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
+        this.changes.fire();
+      });
+      this.connections.set(config.name, connection);
+    }
+    this._problems = problems;
+    this.reportProblems(problems);
+    this.changes.fire();
+  }
+
+  private reportProblems(problems: ConfigProblem[]): void {
+    const current = new Set(problems.map((p) => p.message));
+    for (const problem of problems) {
+      this.log.error(problem.message);
+      if (this.reportedProblems.has(problem.message)) continue;
+      const file = this.sourceFiles.get(problem.source);
+      void vscode.window.showErrorMessage(`Elicit: ${problem.message}`, ...(file ? ['Open File'] : [])).then((choice) => {
+        if (choice === 'Open File' && file) void vscode.window.showTextDocument(file);
+      });
+    }
+    this.reportedProblems = current;
+  }
+
+  private serverLog(name: string): vscode.LogOutputChannel {
+    let channel = this.serverLogs.get(name);
+    if (!channel) {
+      channel = vscode.window.createOutputChannel(`Elicit: ${name}`, { log: true });
+      this.serverLogs.set(name, channel);
+    }
+    return channel;
+  }
+
+  private variables(workspaceFolder: string | undefined): VariableContext {
+    return { workspaceFolder, userHome: os.homedir(), env: process.env };
+  }
+
+  dispose(): void {
+    for (const connection of this.connections.values()) void connection.stop();
+    this.connections.clear();
+    for (const channel of this.serverLogs.values()) channel.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Two folders may both name a server "db": the second becomes "db (2)". */
+function uniqueNames(configs: ServerConfig[]): ServerConfig[] {
+  const seen = new Map<string, number>();
+  return configs.map((config) => {
+    const count = (seen.get(config.name) ?? 0) + 1;
+    seen.set(config.name, count);
+    return count === 1 ? config : { ...config, name: `${config.name} (${count})` };
+  });
+}
+
+function extensionVersion(): string {
+  return vscode.extensions.getExtension('elicit-dev.elicit')?.packageJSON?.version ?? '0.0.0';
+}

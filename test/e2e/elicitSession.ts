@@ -1,0 +1,54 @@
+/**
+ * One end-to-end session: a temp workspace whose .vscode/mcp.json starts fixture
+ * servers, the built VSIX installed into a fresh code-server, and a browser on it.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startCodeServer, repoRoot, type CodeServer } from './harness/codeServer';
+import { openWorkbench, type Workbench } from './harness/workbench';
+
+export const fixtures = path.join(repoRoot, 'test', 'fixtures');
+
+export function builtVsix(): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  const vsix = path.join(repoRoot, `elicit-${version}.vsix`);
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run "npm run package" (npm test does it first)`);
+  return vsix;
+}
+
+export interface ElicitSession {
+  workspaceDir: string;
+  server: CodeServer;
+  workbench: Workbench;
+  close(): Promise<void>;
+}
+
+/** `mcpJson` is written as .vscode/mcp.json text, so tests can also write broken files. */
+export async function openElicitSession(mcpJson: string, userSettings: Record<string, unknown> = {}): Promise<ElicitSession> {
+  const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
+  fs.mkdirSync(path.join(workspaceDir, '.vscode'));
+  fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), mcpJson);
+  const server = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings });
+  let workbench: Workbench;
+  try {
+    workbench = await openWorkbench(server.url);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    workspaceDir,
+    server,
+    workbench,
+    async close() {
+      await workbench.close().catch(() => undefined);
+      await server.stop();
+    },
+  };
+}
+
+/** A stdio server entry that runs a fixture with the machine's Node. */
+export function fixtureServer(file: string, env: Record<string, string>): Record<string, unknown> {
+  return { type: 'stdio', command: process.execPath, args: [path.join(fixtures, file)], env };
+}

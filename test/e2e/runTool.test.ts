@@ -1,0 +1,103 @@
+/**
+ * The foundation journey in a real VS Code: Elicit: Run MCP Tool → pick the
+ * server and tool → the server asks → a native InputBox titled with the
+ * server's name → the answer reaches the server (checked in what the fixture
+ * recorded) → the result opens. Also Escape → cancel, Decline → decline, and
+ * configuration faults shown without breaking the working server.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  notifications,
+  pickQuickPickItem,
+  pressKey,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForNotification,
+  waitForQuickInput,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+
+describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
+  const record = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = {
+      servers: {
+        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }),
+        'not-installed': { command: 'elicit-no-such-command', args: [] },
+        pigeon: { type: 'carrier-pigeon' },
+      },
+    };
+    session = await openElicitSession(`// written by the e2e test\n${JSON.stringify(mcpJson, null, 2)}`);
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  async function startAskName(): Promise<void> {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-server'));
+    await pickQuickPickItem(page, 'ask-server');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
+    await pickQuickPickItem(page, 'ask_name');
+  }
+
+  it('answers the server through a native InputBox titled with its name', async () => {
+    const { page } = session.workbench;
+    await startAskName();
+    const box = await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
+    assert.equal(box.title, 'ask-server asks · tool ask_name');
+    assert.match(box.message ?? '', /What is your name\?/);
+    await screenshot(page, 'run-tool-inputbox');
+    await typeAndSubmit(page, 'Ada Lovelace');
+    const [entry] = await waitForRecords(record, 1);
+    assert.deepEqual(entry, {
+      server: 'ask-server',
+      tool: 'ask_name',
+      result: { action: 'accept', content: { name: 'Ada Lovelace' } },
+    });
+    // The tool result opens in a read-only editor.
+    await page.waitForSelector('.editor-instance .view-lines:has-text("Hello, Ada Lovelace!")', { timeout: 20_000 });
+    await screenshot(page, 'run-tool-result');
+  });
+
+  it('answers cancel when the InputBox is closed with Escape', async () => {
+    const { page } = session.workbench;
+    await startAskName();
+    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
+    await pressKey(page, 'Escape');
+    const records = await waitForRecords(record, 2);
+    assert.deepEqual(records[1]!.result, { action: 'cancel' });
+  });
+
+  it('answers decline from the Decline button', async () => {
+    const { page } = session.workbench;
+    await startAskName();
+    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
+    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Decline"]');
+    const records = await waitForRecords(record, 3);
+    assert.deepEqual(records[2]!.result, { action: 'decline' });
+  });
+
+  it('names the file and the problem for a bad server entry, and an error for a missing command', async () => {
+    const { page } = session.workbench;
+    const problem = await waitForNotification(page, 'pigeon');
+    assert.match(problem, /\.vscode\/mcp\.json/);
+    assert.match(problem, /unknown type "carrier-pigeon"/);
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'not-installed'));
+    await pickQuickPickItem(page, 'not-installed');
+    const failure = await waitForNotification(page, 'Could not start MCP server "not-installed"');
+    assert.match(failure, /command not found/);
+    await screenshot(page, 'run-tool-config-errors');
+    // The working server is unaffected.
+    assert.equal(readRecords(record).length, 3);
+    assert.ok((await notifications(page)).length >= 2);
+  });
+});

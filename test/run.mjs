@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm test`: lint, type-check, build the VSIX, make sure a real VS Code
+// (code-server) is installed, then run every test layer in one node:test run:
+// unit (pure core), integration (real MCP servers as processes), end to end
+// (the VSIX installed into code-server, driven by Playwright + Chromium).
+//
+//   npm test                      everything
+//   npm test -- --skip-e2e        unit + integration only (no browser, no code-server)
+//   npm test -- test/unit/x.test.ts   just these files
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const skipE2e = args.includes('--skip-e2e') || process.env.ELICIT_SKIP_E2E === '1';
+const explicit = args.filter((a) => !a.startsWith('--'));
+
+function step(title, command, commandArgs) {
+  console.log(`\n▶ ${title}`);
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`✖ ${title} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+function testFiles(layer) {
+  const dir = join(root, 'test', layer);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => relative(root, join(dir, f)));
+}
+
+const files = explicit.length > 0 ? explicit : [...testFiles('unit'), ...testFiles('integration'), ...(skipE2e ? [] : testFiles('e2e'))];
+const needsE2e = files.some((f) => f.includes('e2e'));
+
+if (explicit.length === 0) {
+  step('lint', 'npx', ['eslint', '.']);
+  step('type-check', 'npm', ['run', '--silent', 'typecheck']);
+}
+if (needsE2e) {
+  step('package the VSIX', 'npm', ['run', '--silent', 'package']);
+  step('install code-server (cached in .vscode-test/)', 'bash', ['test/e2e/install-code-server.sh']);
+}
+// Last, so the test runner's own summary closes the output.
+console.log(`\n▶ tests (${files.length} files)`);
+const tests = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+process.exit(tests.status ?? 1);

@@ -1,0 +1,253 @@
+/** parseMcpConfig: .vscode/mcp.json text → servers and problems, one bad server never hiding the others. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseMcpConfig, parseServerTable, substitute, type ParsedConfig, type VariableContext } from '../../src/mcp/config';
+
+const SOURCE = '/ws/.vscode/mcp.json';
+const vars: VariableContext = { workspaceFolder: '/ws', userHome: '/home/ada', env: { TOKEN: 's3cret', PORT: '8080' } };
+
+function parse(text: string, context: VariableContext = vars): ParsedConfig {
+  return parseMcpConfig(text, SOURCE, context);
+}
+
+function servers(config: Record<string, unknown>, key = 'servers'): ParsedConfig {
+  return parse(JSON.stringify({ [key]: config }));
+}
+
+describe('parseMcpConfig: the VS Code format', () => {
+  it('reads stdio, http and sse servers in order', () => {
+    const result = servers({
+      local: { type: 'stdio', command: 'node', args: ['server.js', '--verbose'], env: { DEBUG: '1' }, envFile: '.env', cwd: '/ws/tools' },
+      remote: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      legacy: { type: 'sse', url: 'http://localhost:3001/sse' },
+    });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers, [
+      {
+        name: 'local',
+        source: SOURCE,
+        transport: { type: 'stdio', command: 'node', args: ['server.js', '--verbose'], env: { DEBUG: '1' }, envFile: '.env', cwd: '/ws/tools' },
+      },
+      { name: 'remote', source: SOURCE, transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer x' } } },
+      { name: 'legacy', source: SOURCE, transport: { type: 'sse', url: 'http://localhost:3001/sse', headers: {} } },
+    ]);
+  });
+
+  it('infers the type from command or url, and reads streamableHttp as http', () => {
+    const result = servers({
+      byCommand: { command: 'python', args: [] },
+      byUrl: { url: 'https://example.com/mcp' },
+      streamable: { type: 'streamableHttp', url: 'https://example.com/mcp' },
+    });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(
+      result.servers.map((s) => [s.name, s.transport.type]),
+      [
+        ['byCommand', 'stdio'],
+        ['byUrl', 'http'],
+        ['streamable', 'http'],
+      ],
+    );
+    const stdio = result.servers[0]!.transport;
+    assert.deepEqual(stdio, { type: 'stdio', command: 'python', args: [], env: {} });
+    assert.equal(Object.hasOwn(stdio, 'cwd'), false);
+    assert.equal(Object.hasOwn(stdio, 'envFile'), false);
+  });
+
+  it('reads the mcpServers key of Claude Desktop / Cursor configs', () => {
+    const result = servers({ memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } }, 'mcpServers');
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers.map((s) => s.name), ['memory']);
+  });
+
+  it('prefers servers over mcpServers when both are present', () => {
+    const result = parse(JSON.stringify({ servers: { a: { command: 'a' } }, mcpServers: { b: { command: 'b' } } }));
+    assert.deepEqual(result.servers.map((s) => s.name), ['a']);
+  });
+
+  it('accepts comments and trailing commas (JSONC)', () => {
+    const text = `{
+  // Servers for this workspace
+  "servers": {
+    /* the local one */
+    "local": {
+      "command": "node",
+      "args": ["a.js",], // trailing comma in a list
+    },
+  },
+  "inputs": [],
+}`;
+    const result = parse(text);
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers[0]!.transport, { type: 'stdio', command: 'node', args: ['a.js'], env: {} });
+  });
+
+  it('ignores other top-level keys such as inputs', () => {
+    const result = parse(JSON.stringify({ inputs: [{ id: 'x', type: 'promptString' }], servers: { a: { command: 'a' } } }));
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.servers.length, 1);
+  });
+});
+
+describe('parseMcpConfig: variables', () => {
+  it('substitutes ${workspaceFolder}, ${userHome} and ${env:NAME} in command, args, env, cwd, envFile, url and headers', () => {
+    const result = servers({
+      local: {
+        command: '${workspaceFolder}/bin/server',
+        args: ['--home', '${userHome}', '--token=${env:TOKEN}'],
+        env: { API_TOKEN: '${env:TOKEN}', ROOT: '${workspaceFolder}' },
+        cwd: '${workspaceFolder}/tools',
+        envFile: '${userHome}/.env',
+      },
+      remote: { url: 'http://localhost:${env:PORT}/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } },
+    });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers[0]!.transport, {
+      type: 'stdio',
+      command: '/ws/bin/server',
+      args: ['--home', '/home/ada', '--token=s3cret'],
+      env: { API_TOKEN: 's3cret', ROOT: '/ws' },
+      cwd: '/ws/tools',
+      envFile: '/home/ada/.env',
+    });
+    assert.deepEqual(result.servers[1]!.transport, { type: 'http', url: 'http://localhost:8080/mcp', headers: { Authorization: 'Bearer s3cret' } });
+  });
+
+  it('a missing environment variable becomes ""', () => {
+    const result = servers({ a: { command: 'run', args: ['[${env:NOT_SET}]'] } });
+    assert.deepEqual((result.servers[0]!.transport as { args: string[] }).args, ['[]']);
+  });
+
+  it('leaves ${input:…} and unknown variables as they are', () => {
+    assert.equal(substitute('${input:api-key}', vars), '${input:api-key}');
+    assert.equal(substitute('${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN', vars), '${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN');
+    const result = servers({ a: { command: 'run', env: { KEY: '${input:api-key}' } } });
+    assert.deepEqual((result.servers[0]!.transport as { env: Record<string, string> }).env, { KEY: '${input:api-key}' });
+  });
+
+  it('leaves ${workspaceFolder} as is when there is no folder', () => {
+    assert.equal(substitute('${workspaceFolder}/x', { userHome: '/h', env: {} }), '${workspaceFolder}/x');
+  });
+
+  it('substitutes every occurrence, once (no recursive expansion)', () => {
+    const context: VariableContext = { userHome: '/h', env: { A: '${userHome}', B: 'b' } };
+    assert.equal(substitute('${env:B}-${env:B}-${env:A}', context), 'b-b-${userHome}');
+  });
+});
+
+describe('parseMcpConfig: problems', () => {
+  it('bad JSON: one problem naming the file, with line and column', () => {
+    const result = parse('{\n  "servers": {\n    "a": { "command": "x" }\n    "b": { "command": "y" }\n  }\n}');
+    assert.deepEqual(result.servers, []);
+    assert.equal(result.problems.length, 1);
+    const [problem] = result.problems;
+    assert.equal(problem!.source, SOURCE);
+    assert.equal(problem!.server, undefined);
+    assert.equal(problem!.message, `${SOURCE}: Comma expected at line 4, column 5`);
+  });
+
+  it('bad JSON: unterminated object and a missing value', () => {
+    assert.deepEqual(parse('{').problems.map((p) => p.message), [`${SOURCE}: Close brace expected at line 1, column 2`]);
+    assert.match(parse('{"servers": }').problems[0]!.message, /^\/ws\/\.vscode\/mcp\.json: Value expected at line 1, column 13$/);
+    assert.match(parse('{"a": 1,\r\n "b": }').problems[0]!.message, /at line 2, column 7$/);
+  });
+
+  it('not an object', () => {
+    for (const text of ['[]', '42', 'null', '"servers"', 'true']) {
+      const result = parse(text);
+      assert.deepEqual(result.servers, [], text);
+      assert.deepEqual(result.problems, [{ source: SOURCE, message: `${SOURCE}: expected a JSON object with a "servers" key` }], text);
+    }
+  });
+
+  it('servers not an object', () => {
+    for (const value of [[], 'x', 3]) {
+      const result = parse(JSON.stringify({ servers: value }));
+      assert.deepEqual(result.problems, [{ source: SOURCE, message: `${SOURCE}: "servers" must be an object of named servers` }]);
+    }
+    assert.equal(parse(JSON.stringify({ mcpServers: [] })).problems.length, 1);
+  });
+
+  it('no servers key, or an empty table: nothing and no problem', () => {
+    assert.deepEqual(parse('{}'), { servers: [], problems: [] });
+    assert.deepEqual(parse('{"servers": {}}'), { servers: [], problems: [] });
+  });
+
+  it('empty text: no servers, no problems', () => {
+    assert.deepEqual(parse(''), { servers: [], problems: [] });
+    assert.deepEqual(parse('  \n\t\r\n'), { servers: [], problems: [] });
+  });
+
+  it('one bad server is a problem naming it; the good servers are still returned', () => {
+    const result = servers({
+      good1: { command: 'node' },
+      noCommand: { type: 'stdio', args: ['x'] },
+      nothing: { args: ['x'] },
+      unknownType: { type: 'websocket', url: 'ws://x' },
+      badUrl: { type: 'http', url: 'not a url' },
+      ftpUrl: { url: 'ftp://files.example.com/mcp' },
+      argsNotStrings: { command: 'node', args: ['a', 1] },
+      argsNotList: { command: 'node', args: 'a b' },
+      envObject: { command: 'node', env: { NESTED: { a: 1 } } },
+      envList: { command: 'node', env: ['A=1'] },
+      headerObject: { url: 'https://x.example', headers: { H: { v: 1 } } },
+      emptyCommand: { command: '   ' },
+      commandNotString: { command: ['node'] },
+      cwdNotString: { command: 'node', cwd: 1 },
+      notAnObject: 'node server.js',
+      nullServer: null,
+      good2: { type: 'http', url: 'https://example.com/mcp' },
+    });
+    assert.deepEqual(result.servers.map((s) => s.name), ['good1', 'good2']);
+    const byServer = Object.fromEntries(result.problems.map((p) => [p.server, p.message]));
+    const expected: Record<string, string> = {
+      noCommand: '"command" is missing',
+      nothing: 'needs a "command" (stdio) or a "url" (http)',
+      unknownType: 'unknown type "websocket"; use "stdio", "http" or "sse"',
+      badUrl: '"url" is not a valid URL',
+      ftpUrl: '"url" must be http or https',
+      argsNotStrings: '"args" must be a list of strings',
+      argsNotList: '"args" must be a list of strings',
+      envObject: '"env.NESTED" must be a string',
+      envList: '"env" must be an object of strings',
+      headerObject: '"headers.H" must be a string',
+      emptyCommand: '"command" is empty',
+      commandNotString: '"command" must be a string',
+      cwdNotString: '"cwd" must be a string',
+      notAnObject: 'must be an object',
+      nullServer: 'must be an object',
+    };
+    assert.deepEqual(Object.keys(byServer).sort(), Object.keys(expected).sort());
+    for (const [name, message] of Object.entries(expected)) {
+      assert.equal(byServer[name], `${SOURCE}: server "${name}": ${message}`, name);
+    }
+    assert.ok(result.problems.every((p) => p.source === SOURCE));
+  });
+
+  it('numbers and booleans in env and headers become strings; null entries are dropped', () => {
+    const result = servers({
+      a: { command: 'node', env: { PORT: 8080, DEBUG: true, RATIO: 0.5, UNSET: null } },
+      b: { url: 'https://x.example', headers: { 'X-Retry': 3 } },
+    });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual((result.servers[0]!.transport as { env: Record<string, string> }).env, { PORT: '8080', DEBUG: 'true', RATIO: '0.5' });
+    assert.deepEqual((result.servers[1]!.transport as { headers: Record<string, string> }).headers, { 'X-Retry': '3' });
+  });
+
+  it('a url that only becomes valid after substitution is checked after substitution', () => {
+    const ok = servers({ a: { url: 'http://localhost:${env:PORT}/mcp' } });
+    assert.deepEqual(ok.problems, []);
+    const bad = parse(JSON.stringify({ servers: { a: { url: '${env:MISSING}' } } }));
+    assert.match(bad.problems[0]!.message, /"url" is not a valid URL/);
+  });
+});
+
+describe('parseServerTable (the elicit.servers setting)', () => {
+  it('reads the same shape with its own source name', () => {
+    const result = parseServerTable({ a: { command: 'node' }, b: { type: 'nope' } }, 'setting elicit.servers', vars);
+    assert.deepEqual(result.servers, [{ name: 'a', source: 'setting elicit.servers', transport: { type: 'stdio', command: 'node', args: [], env: {} } }]);
+    assert.deepEqual(result.problems, [
+      { source: 'setting elicit.servers', server: 'b', message: 'setting elicit.servers: server "b": unknown type "nope"; use "stdio", "http" or "sse"' },
+    ]);
+  });
+});

@@ -1,0 +1,114 @@
+/** Untrusted asker text made safe and short for native widgets. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { askerTitle, cleanText, clip, noIcons, oneLine } from '../../src/core/display';
+
+describe('cleanText', () => {
+  it('strips bidi overrides, embeddings and isolates', () => {
+    // "Trojan Source": U+202E makes "txt.exe" look like "exe.txt".
+    assert.equal(cleanText('invoice\u202Etxt.exe'), 'invoicetxt.exe');
+    for (const c of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F']) {
+      assert.equal(cleanText(`a${c}b`), 'ab', `U+${c.codePointAt(0)!.toString(16)}`);
+    }
+  });
+
+  it('strips zero-width and invisible format characters', () => {
+    for (const c of ['\u200B', '\u200C', '\u200D', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\uFEFF']) {
+      assert.equal(cleanText(`pay${c}pal`), 'paypal', `U+${c.codePointAt(0)!.toString(16)}`);
+    }
+  });
+
+  it('strips C0 controls and DEL but keeps tab and line breaks', () => {
+    assert.equal(cleanText('a\u0000b\u0007c\u001bd\u007fe'), 'abcde');
+    assert.equal(cleanText('a\tb\nc\rd'), 'a\tb\nc\rd');
+  });
+
+  it('leaves ordinary text, accents, right-to-left letters and emoji alone', () => {
+    const text = 'Grüße — שלום — مرحبا 😀 ✓';
+    assert.equal(cleanText(text), text);
+  });
+});
+
+describe('oneLine', () => {
+  it('joins lines with single spaces and trims', () => {
+    assert.equal(oneLine('  first line\n\n   second\r\nthird  '), 'first line second third');
+  });
+
+  it('cleans before joining', () => {
+    assert.equal(oneLine('a\u202E\nb\u200B'), 'a b');
+  });
+
+  it('cuts to 300 characters by default, and to max when given', () => {
+    const long = 'x'.repeat(500);
+    const cut = oneLine(long);
+    assert.equal(cut.length, 300);
+    assert.ok(cut.endsWith('…'));
+    assert.equal(oneLine(long, 10), `${'x'.repeat(9)}…`);
+    assert.equal(oneLine('short', 10), 'short');
+  });
+
+  it('counts the length after joining and cleaning', () => {
+    assert.equal(oneLine('abc\n\n\n\ndef', 7), 'abc def');
+    assert.equal(oneLine(`${'\u200B'.repeat(50)}hello`, 5), 'hello');
+  });
+});
+
+describe('clip', () => {
+  it('keeps text that fits, exactly at the limit too', () => {
+    assert.equal(clip('hello', 5), 'hello');
+    assert.equal(clip('', 0), '');
+  });
+
+  it('cuts with an ellipsis, within the limit', () => {
+    assert.equal(clip('hello world', 8), 'hello w…');
+    assert.equal(clip('hello world', 8).length, 8);
+  });
+
+  it('does not leave a space before the ellipsis', () => {
+    assert.equal(clip('hello world', 7), 'hello…');
+  });
+
+  it('a limit of 0 or 1 leaves only the ellipsis', () => {
+    assert.equal(clip('hello', 1), '…');
+    assert.equal(clip('hello', 0), '…');
+  });
+});
+
+describe('askerTitle', () => {
+  it('"name asks · detail"', () => {
+    assert.equal(askerTitle({ kind: 'mcp', name: 'weather-server', detail: 'tool get_forecast' }), 'weather-server asks · tool get_forecast');
+  });
+
+  it('without detail, or with an empty one', () => {
+    assert.equal(askerTitle({ kind: 'acp', name: 'agent' }), 'agent asks');
+    assert.equal(askerTitle({ kind: 'acp', name: 'agent', detail: '' }), 'agent asks');
+  });
+
+  it('cleans, joins and cuts name and detail to 80 characters each', () => {
+    const title = askerTitle({ kind: 'mcp', name: `evil\u202E\n${'n'.repeat(200)}`, detail: 'd'.repeat(200) });
+    const [name, detail] = title.split(' asks · ');
+    assert.equal(name!.length, 80);
+    assert.ok(name!.startsWith('evil n'));
+    assert.ok(!title.includes('\u202E') && !title.includes('\n'));
+    assert.equal(detail!.length, 80);
+    assert.ok(detail!.endsWith('…'));
+  });
+
+  it('cannot draw icons', () => {
+    const title = askerTitle({ kind: 'mcp', name: '$(check) Verified', detail: '$(lock)' });
+    assert.ok(!title.includes('$('), title);
+    assert.equal(title, '$\u200b(check) Verified asks · $\u200b(lock)');
+  });
+
+  it('a zero-width character cannot be used to smuggle an icon past noIcons', () => {
+    assert.ok(!askerTitle({ kind: 'mcp', name: '$\u200b(check)' }).includes('$('));
+  });
+});
+
+describe('noIcons', () => {
+  it('breaks every $( so quick input labels show it as text', () => {
+    assert.equal(noIcons('$(zap) fast $(zap)'), '$\u200b(zap) fast $\u200b(zap)');
+    assert.equal(noIcons('costs $5 (approx.)'), 'costs $5 (approx.)');
+    assert.equal(noIcons('$$(x)'), '$$\u200b(x)');
+  });
+});

@@ -1,0 +1,35 @@
+/** The layering rule is real: linting core code that imports vscode or uses the DOM fails. */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = join(__dirname, '..', '..');
+
+async function lint(file: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('layering lint rule', () => {
+  it('rejects a vscode import in src/core', async () => {
+    const messages = await lint('src/core/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.ok(messages.some((m) => m.startsWith('no-restricted-imports')), messages.join('\n'));
+  });
+
+  it('rejects DOM globals in src/core and src/mcp', async () => {
+    const messages = await lint('src/mcp/example.ts', 'export const title = document.title;\n');
+    assert.ok(messages.some((m) => m.startsWith('no-restricted-globals')), messages.join('\n'));
+  });
+
+  it('rejects importing the VS Code layer from the core', async () => {
+    const messages = await lint('src/core/example.ts', "import { runTool } from '../vscode/runTool';\nexport const r = runTool;\n");
+    assert.ok(messages.some((m) => m.startsWith('no-restricted-imports')), messages.join('\n'));
+  });
+
+  it('allows vscode in src/vscode', async () => {
+    const messages = await lint('src/vscode/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.deepEqual(messages, []);
+  });
+});

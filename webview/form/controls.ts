@@ -1,0 +1,375 @@
+/**
+ * One row per field, Settings-editor style: title (with a required marker),
+ * description, the widget, an error line. Widgets are vscode-elements
+ * components; very long option lists use FilterList (filterList.ts) because a
+ * component that renders every option would make the page hang.
+ */
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox-group/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
+import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
+import { cleanText } from '../../src/core/display';
+import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/fields';
+import type { RawValue } from '../../src/core/formState';
+import { FORMAT_HINTS } from '../../src/core/validate';
+import { describeBy, el } from './dom';
+import { FilterList } from './filterList';
+
+/** More options than this and a dropdown gets a filter box. */
+export const COMBOBOX_OVER = 8;
+/** More options than this and vscode-single-select is too slow: FilterList draws only what matches. */
+export const SELECT_MAX_OPTIONS = 1000;
+/** More options than this and a column of checkboxes is too long: FilterList instead. */
+export const CHECKBOXES_MAX_OPTIONS = 12;
+
+export type ChangeKind = 'input' | 'commit' | 'blur';
+
+export interface ControlContext {
+  /** The widget's value changed (`input` while typing, `commit` for a discrete choice) or it lost focus. */
+  changed(control: Control, kind: ChangeKind): void;
+}
+
+export interface Control {
+  readonly field: Field;
+  readonly row: HTMLElement;
+  raw(): RawValue;
+  /** A problem the widget itself knows of (text a number box cannot read), before any field rule. */
+  inputError(): string | undefined;
+  /** True when a secret's saved value is to be used (the host fills it in). */
+  usingSaved(): boolean;
+  stopUsingSaved(): void;
+  showError(message: string | undefined): void;
+  focus(): void;
+}
+
+let nextId = 0;
+
+/** The parts every row shares. */
+class Row {
+  readonly id = `f${++nextId}`;
+  readonly element: HTMLElement;
+  readonly description: HTMLElement;
+  readonly hint: HTMLElement;
+  readonly error: HTMLElement;
+  readonly body: HTMLElement;
+  private widget: HTMLElement | undefined;
+  private readonly required: boolean;
+
+  constructor(field: Field, hint: string, options: { marker?: boolean; labelFor?: boolean } = {}) {
+    this.required = field.required && options.marker !== false;
+    const title = el(options.labelFor === false ? 'div' : 'label', { className: 'field-title', id: `${this.id}-label` });
+    if (title instanceof HTMLLabelElement) title.htmlFor = `${this.id}-widget`;
+    title.append(el('span', { text: cleanText(field.label) }));
+    if (field.required && options.marker !== false) {
+      title.append(el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }));
+      title.append(el('span', { className: 'visually-hidden', text: ' (required)' }));
+    }
+    this.description = el('div', { className: 'field-description', id: `${this.id}-desc`, text: cleanText(field.description ?? '') });
+    this.description.hidden = !field.description;
+    this.hint = el('div', { className: 'field-hint', id: `${this.id}-hint`, text: hint });
+    this.hint.hidden = hint === '';
+    this.error = el('div', { className: 'field-error', id: `${this.id}-error` });
+    this.error.hidden = true;
+    this.body = el('div', { className: 'field-control' });
+    this.element = el('div', { className: `field field-${field.kind}`, attrs: { 'data-name': field.name } }, title, this.description, this.hint, this.body, this.error);
+  }
+
+  private describers: HTMLElement[] = [];
+
+  /**
+   * `widget` goes in the row; `target` (the widget unless given) is what the
+   * title labels and the description and error describe.
+   */
+  setWidget(widget: HTMLElement, describers?: HTMLElement[], target: HTMLElement = widget): void {
+    this.widget = target;
+    target.id = `${this.id}-widget`;
+    this.body.append(widget);
+    this.describers = describers ?? [this.description, this.hint, this.error];
+    this.wire(false);
+  }
+
+  showError(message: string | undefined, setInvalid: (invalid: boolean) => void): void {
+    this.error.textContent = message ?? '';
+    this.error.hidden = message === undefined;
+    this.element.classList.toggle('invalid', message !== undefined);
+    setInvalid(message !== undefined);
+    this.wire(message !== undefined);
+  }
+
+  /** After the component has rendered, so its inner control exists. */
+  wire(invalid: boolean): void {
+    const widget = this.widget;
+    if (!widget) return;
+    const apply = (): void => describeBy(widget, this.describers, invalid, this.required);
+    const pending = (widget as { updateComplete?: Promise<unknown> }).updateComplete;
+    if (pending) void pending.then(apply);
+    else apply();
+  }
+}
+
+export function createControl(field: Field, raw: RawValue, savedSecret: boolean, ctx: ControlContext): Control {
+  switch (field.kind) {
+    case 'text':
+      return textControl(field, raw, savedSecret, ctx);
+    case 'number':
+      return numberControl(field, raw, ctx);
+    case 'boolean':
+      return booleanControl(field, raw, ctx);
+    case 'choice':
+      return field.options.length > SELECT_MAX_OPTIONS ? bigListControl(field, raw, ctx) : choiceControl(field, raw, ctx);
+    case 'multiChoice':
+      return field.options.length > CHECKBOXES_MAX_OPTIONS ? bigListControl(field, raw, ctx) : checkboxesControl(field, raw, ctx);
+  }
+}
+
+const TEXT_PLACEHOLDERS: Record<string, string> = {
+  email: 'name@example.com',
+  uri: 'https://example.com',
+  'date-time': '2026-01-31T09:30:00Z',
+};
+
+function textHint(field: TextField): string {
+  if (field.format === 'date-time') return 'A date and time with a time zone (Z for UTC, or an offset such as +01:00).';
+  const { minLength: min, maxLength: max } = field;
+  if (min !== undefined && max !== undefined) return min === max ? `Exactly ${count(min, 'character')}.` : `${min} to ${max} characters.`;
+  if (min !== undefined && min > 0) return `At least ${count(min, 'character')}.`;
+  if (max !== undefined) return `At most ${count(max, 'character')}.`;
+  return '';
+}
+
+function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx: ControlContext): Control {
+  const row = new Row(field, textHint(field));
+  const input = document.createElement('vscode-textfield') as VscodeTextfield;
+  input.label = cleanText(field.label);
+  // Email, URL and date-time stay plain text boxes: the browser's own checks
+  // for those disagree with the schema's, and datetime-local has no time zone.
+  // A date box gives a date picker and always yields YYYY-MM-DD.
+  input.type = field.secret ? 'password' : field.format === 'date' ? 'date' : 'text';
+  if (field.format && TEXT_PLACEHOLDERS[field.format]) input.placeholder = TEXT_PLACEHOLDERS[field.format];
+  // No native minlength/maxlength: the browser counts UTF-16 units, the schema
+  // counts characters, so the limits are checked (and explained) by validate.ts.
+  input.autocomplete = 'off';
+  if (field.secret) input.setAttribute('autocomplete', 'new-password');
+  input.value = typeof raw === 'string' ? raw : '';
+  input.addEventListener('input', () => ctx.changed(control, 'input'));
+  input.addEventListener('change', () => ctx.changed(control, 'commit'));
+  input.addEventListener('blur', () => ctx.changed(control, 'blur'));
+  row.setWidget(input);
+
+  let useSaved = false;
+  let savedBox: VscodeCheckbox | undefined;
+  const setUseSaved = (on: boolean): void => {
+    useSaved = on;
+    input.disabled = on;
+    input.placeholder = on ? 'The saved value will be used' : '';
+    if (savedBox && savedBox.checked !== on) savedBox.checked = on;
+  };
+  if (field.secret && savedSecret) {
+    savedBox = document.createElement('vscode-checkbox') as VscodeCheckbox;
+    savedBox.label = 'Use the saved value';
+    savedBox.className = 'use-saved';
+    savedBox.addEventListener('change', () => {
+      setUseSaved(savedBox!.checked);
+      ctx.changed(control, 'commit');
+      if (!useSaved) input.focus();
+    });
+    row.body.append(savedBox);
+    setUseSaved(true);
+  }
+
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => input.value,
+    inputError: () => (input.type === 'date' && input.wrappedElement?.validity.badInput ? FORMAT_HINTS.date : undefined),
+    usingSaved: () => useSaved,
+    stopUsingSaved: () => setUseSaved(false),
+    showError: (message) => row.showError(message, (invalid) => (input.invalid = invalid)),
+    focus: () => (useSaved && savedBox ? savedBox.focus() : input.focus()),
+  };
+  return control;
+}
+
+function numberHint(field: NumberField): string {
+  const kind = field.integer ? 'A whole number' : 'A number';
+  const { minimum: min, maximum: max } = field;
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}.`;
+  if (min !== undefined) return `${kind}, at least ${min}.`;
+  if (max !== undefined) return `${kind}, at most ${max}.`;
+  return field.integer ? `${kind}.` : '';
+}
+
+function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): Control {
+  const row = new Row(field, numberHint(field));
+  const input = document.createElement('vscode-textfield') as VscodeTextfield;
+  input.label = cleanText(field.label);
+  input.type = 'number';
+  // The browser's own range and step checks agree with the schema's; "any" keeps 3.14 valid.
+  (input as unknown as { step: number | string }).step = field.integer ? 1 : 'any';
+  if (field.minimum !== undefined) input.min = field.minimum;
+  if (field.maximum !== undefined) input.max = field.maximum;
+  input.value = typeof raw === 'string' ? raw : '';
+  input.addEventListener('input', () => ctx.changed(control, 'input'));
+  input.addEventListener('change', () => ctx.changed(control, 'commit'));
+  input.addEventListener('blur', () => ctx.changed(control, 'blur'));
+  row.setWidget(input);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => input.value,
+    // A number box reports "" for text it cannot read ("1e", "--1"): say so instead of "Required".
+    inputError: () =>
+      input.wrappedElement?.validity.badInput ? (field.integer ? 'Must be a whole number' : 'Must be a number') : undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => (input.invalid = invalid)),
+    focus: () => input.focus(),
+  };
+  return control;
+}
+
+function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext): Control {
+  // Any state of a required box answers it, so it gets no "required" marker.
+  const row = new Row(field, '', { marker: false, labelFor: false });
+  const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
+  // As in Settings: the description is the box's label; the title names it for screen readers.
+  if (field.description) {
+    box.label = cleanText(field.description);
+    row.description.hidden = true;
+  }
+  box.setAttribute('aria-label', cleanText(field.label));
+  let state: boolean | null = typeof raw === 'boolean' ? raw : field.required ? false : null;
+  box.checked = state === true;
+  box.addEventListener('change', () => {
+    state = box.checked;
+    ctx.changed(control, 'commit');
+  });
+  box.addEventListener('blur', () => ctx.changed(control, 'blur'));
+  row.setWidget(box, [row.error]);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => state,
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => (box.invalid = invalid)),
+    focus: () => box.focus(),
+  };
+  return control;
+}
+
+function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): Control {
+  const row = new Row(field, '');
+  const select = document.createElement('vscode-single-select') as VscodeSingleSelect;
+  select.label = cleanText(field.label);
+  const options = field.options.map((o) => ({ label: cleanText(o.label), value: o.value }));
+  // Without a default there must be a way to have chosen nothing yet (and, if optional, to leave it so).
+  if (field.default === undefined) options.unshift({ label: '— choose —', value: '' });
+  if (field.options.length > COMBOBOX_OVER) {
+    select.combobox = true;
+    select.filter = 'contains';
+  }
+  select.options = options;
+  select.value = typeof raw === 'string' ? raw : '';
+  select.addEventListener('change', () => ctx.changed(control, 'commit'));
+  select.addEventListener('blur', () => ctx.changed(control, 'blur'));
+  row.setWidget(select);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => select.value,
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => (select.invalid = invalid)),
+    focus: () => select.focus(),
+  };
+  return control;
+}
+
+function multiHint(field: MultiChoiceField): string {
+  const { minItems: min, maxItems: max } = field;
+  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}.` : `Choose ${min} to ${max}.`;
+  if (min !== undefined && min > 0) return `Choose at least ${min}.`;
+  if (max !== undefined) return `Choose at most ${max}.`;
+  return '';
+}
+
+function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlContext): Control {
+  const row = new Row(field, multiHint(field), { labelFor: false });
+  const group = document.createElement('vscode-checkbox-group');
+  group.variant = 'vertical';
+  group.setAttribute('aria-labelledby', `${row.id}-label`);
+  let touched = Array.isArray(raw);
+  const chosen = new Set(Array.isArray(raw) ? raw : []);
+  const boxes = field.options.map((option) => {
+    const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
+    box.label = cleanText(option.label);
+    box.checked = chosen.has(option.value);
+    box.addEventListener('change', () => {
+      touched = true;
+      if (box.checked) chosen.add(option.value);
+      else chosen.delete(option.value);
+      ctx.changed(control, 'commit');
+    });
+    group.append(box);
+    return box;
+  });
+  group.addEventListener('focusout', (event) => {
+    if (!group.contains(event.relatedTarget as Node | null)) ctx.changed(control, 'blur');
+  });
+  row.setWidget(group);
+  const control: Control = {
+    field,
+    row: row.element,
+    // In the options' order, whatever order they were clicked in.
+    raw: () => (touched ? field.options.map((o) => o.value).filter((v) => chosen.has(v)) : null),
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) =>
+      row.showError(message, (invalid) => {
+        for (const box of boxes) box.invalid = invalid;
+      }),
+    focus: () => boxes[0]?.focus(),
+  };
+  return control;
+}
+
+function bigListControl(field: ChoiceField | MultiChoiceField, raw: RawValue, ctx: ControlContext): Control {
+  const multiple = field.kind === 'multiChoice';
+  const row = new Row(field, multiple ? multiHint(field) : '');
+  let touched = multiple ? Array.isArray(raw) : true;
+  const list = new FilterList({
+    label: cleanText(field.label),
+    options: field.options.map((o) => ({ value: o.value, label: cleanText(o.label) })),
+    multiple,
+    allowNone: !multiple && field.default === undefined,
+    selected: Array.isArray(raw) ? raw : typeof raw === 'string' && raw !== '' ? [raw] : [],
+    onChange: () => {
+      touched = true;
+      ctx.changed(control, 'commit');
+    },
+    onBlur: () => ctx.changed(control, 'blur'),
+  });
+  row.setWidget(list.element, undefined, list.input);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => (multiple ? (touched ? list.selected() : null) : (list.selected()[0] ?? '')),
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => list.setInvalid(invalid)),
+    focus: () => list.focus(),
+  };
+  return control;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

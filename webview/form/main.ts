@@ -1,0 +1,264 @@
+/**
+ * The form webview. Speaks webviewProtocol.ts with the host: says `ready`,
+ * draws the `show`n form, checks fields live with the same rules the host
+ * uses (validate.ts via formState.ts), and posts `submit`, `decline` or
+ * `cancel`. Every asker string is inserted as text, never as HTML.
+ *
+ * The draft (what the person typed so far, secrets excepted) is kept with
+ * setState: the panel does not retain its context when hidden, so it is
+ * reloaded when shown again and restores the draft for the same question.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
+import { cleanText } from '../../src/core/display';
+import {
+  fieldProblem,
+  collectAnswer,
+  makeDraft,
+  readDraft,
+  splitLongText,
+  startingValues,
+  type RawValues,
+} from '../../src/core/formState';
+import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/webviewProtocol';
+import { createControl, type ChangeKind, type Control } from './controls';
+import { el } from './dom';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+/** Idle time after typing before a problem is shown. */
+const SETTLE_MS = 700;
+
+class FormPage {
+  private readonly controls: Control[] = [];
+  private readonly byName = new Map<string, Control>();
+  /** Fields the person has typed in or changed: only these show "Required" before a submit. */
+  private readonly touched = new Set<string>();
+  private readonly shown = new Map<string, string>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly formError: HTMLElement;
+  private submitted = false;
+  private submitButton!: VscodeButton;
+
+  constructor(private readonly view: FormView) {
+    const draft = readDraft(view.form, view.questionId, vscode.getState());
+    const raws = startingValues(view.form, view.initial, draft);
+    const saved = new Set(view.savedSecrets ?? []);
+
+    const fields = el('div', { className: 'fields' });
+    for (const field of view.form.fields) {
+      const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
+        changed: (c, kind) => this.onChange(c, kind),
+      });
+      this.controls.push(control);
+      this.byName.set(field.name, control);
+      fields.append(control.row);
+    }
+
+    this.formError = el('div', { className: 'form-error', attrs: { role: 'alert' } });
+    this.formError.hidden = true;
+    // Not a <form>: form-associated components submit it on a plain Enter, and
+    // only Ctrl/Cmd+Enter or the Submit button should send a half-filled form.
+    const form = el('div', { className: 'form', attrs: { role: 'form', 'aria-labelledby': 'title' } });
+    const hasRequired = view.form.fields.some((f) => f.required && f.kind !== 'boolean');
+    form.append(header(view, hasRequired), fields, this.footer());
+    app.replaceChildren(form);
+    app.removeAttribute('aria-busy');
+    this.saveDraft();
+  }
+
+  private footer(): HTMLElement {
+    const submit = (this.submitButton = button('Submit', false, () => this.submit()));
+    const decline = button('Decline', true, () => post({ type: 'decline' }));
+    decline.title = 'Tell the asker you will not answer';
+    const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
+    cancel.title = 'Close without answering';
+    const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
+    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, submit, decline, cancel, keys));
+  }
+
+  focusFirst(): void {
+    const first = this.controls[0];
+    if (first) void whenRendered(first.row).then(() => first.focus());
+    else void this.submitButton.updateComplete.then(() => this.submitButton.focus());
+  }
+
+  submit(): void {
+    this.submitted = true;
+    const { content, errors } = this.collect();
+    const names = Object.keys(errors);
+    this.showErrors(errors, true);
+    if (names.length > 0) return;
+    const useSaved = this.controls.filter((c) => c.usingSaved()).map((c) => c.field.name);
+    post(useSaved.length > 0 ? { type: 'submit', content, useSaved } : { type: 'submit', content });
+  }
+
+  /** The host's own check failed: shown the same way as ours. */
+  hostErrors(errors: Record<string, string>): void {
+    this.submitted = true;
+    for (const name of Object.keys(errors)) this.byName.get(name)?.stopUsingSaved();
+    this.showErrors(errors, true);
+  }
+
+  private collect(): ReturnType<typeof collectAnswer> {
+    const skip = new Set(this.controls.filter((c) => c.usingSaved()).map((c) => c.field.name));
+    const result = collectAnswer(this.view.form, this.raws(), skip);
+    for (const control of this.controls) {
+      const problem = skip.has(control.field.name) ? undefined : control.inputError();
+      if (problem !== undefined) result.errors[control.field.name] = problem;
+    }
+    return result;
+  }
+
+  private raws(): RawValues {
+    const raws: RawValues = {};
+    for (const control of this.controls) raws[control.field.name] = control.raw();
+    return raws;
+  }
+
+  /** Replaces every shown problem with `errors`; optionally focuses the first invalid field. */
+  private showErrors(errors: Record<string, string>, focus: boolean): void {
+    for (const control of this.controls) this.setError(control, errors[control.field.name]);
+    const formLevel = errors[''] ?? Object.entries(errors).find(([name]) => name !== '' && !this.byName.has(name))?.[1];
+    this.formError.textContent = formLevel ?? '';
+    this.formError.hidden = formLevel === undefined;
+    if (!focus) return;
+    const first = this.controls.find((c) => errors[c.field.name] !== undefined);
+    if (first) {
+      first.row.scrollIntoView({ block: 'center' });
+      first.focus();
+    }
+  }
+
+  private setError(control: Control, message: string | undefined): void {
+    const name = control.field.name;
+    if (this.shown.get(name) === message) return;
+    if (message === undefined) this.shown.delete(name);
+    else this.shown.set(name, message);
+    control.showError(message);
+  }
+
+  private problem(control: Control): string | undefined {
+    if (control.usingSaved()) return undefined;
+    return control.inputError() ?? fieldProblem(control.field, control.raw());
+  }
+
+  private onChange(control: Control, kind: ChangeKind): void {
+    const name = control.field.name;
+    if (kind !== 'blur') {
+      this.touched.add(name);
+      this.saveDraft();
+    }
+    clearTimeout(this.timers.get(name));
+    this.timers.delete(name);
+    const showing = this.shown.has(name);
+    if (kind === 'input' && !showing && !this.submitted) {
+      // Let the person finish typing before pointing at a problem.
+      this.timers.set(name, setTimeout(() => this.check(control), SETTLE_MS));
+      return;
+    }
+    if (kind === 'blur' && !this.touched.has(name) && !this.submitted) return; // just passing through
+    this.check(control);
+  }
+
+  private check(control: Control): void {
+    this.timers.delete(control.field.name);
+    this.setError(control, this.problem(control));
+  }
+
+  private saveDraft(): void {
+    vscode.setState(makeDraft(this.view.form, this.view.questionId, this.raws()));
+  }
+}
+
+function header(view: FormView, hasRequired: boolean): HTMLElement {
+  const title = el('h1', { id: 'title', className: 'title', text: cleanText(view.title) });
+  const message = el('div', { className: 'message' });
+  const { head, rest } = splitLongText(cleanText(view.message));
+  message.append(document.createTextNode(head));
+  if (rest !== '') {
+    const more = el('button', { className: 'link-button show-more', text: 'Show more', attrs: { type: 'button' } });
+    const ellipsis = document.createTextNode('… ');
+    more.addEventListener('click', () => {
+      ellipsis.remove();
+      more.replaceWith(document.createTextNode(rest));
+    });
+    message.append(ellipsis, more);
+  }
+  const parts: Node[] = [title];
+  if (view.message.trim() !== '') parts.push(message);
+  if (hasRequired) {
+    const note = el('div', { className: 'required-note' });
+    note.append(el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }), document.createTextNode(' Required'));
+    parts.push(note);
+  }
+  return el('header', { className: 'header' }, ...parts);
+}
+
+function button(label: string, secondary: boolean, onClick: () => void): VscodeButton {
+  const b = document.createElement('vscode-button') as VscodeButton;
+  b.textContent = label;
+  b.secondary = secondary;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** Resolves when the row's components have rendered (their inner inputs exist). */
+async function whenRendered(row: HTMLElement): Promise<void> {
+  const components = [...row.querySelectorAll('*')].filter((e) => e.localName.startsWith('vscode-'));
+  await Promise.all(components.map((c) => customElements.whenDefined(c.localName)));
+  await Promise.all(components.map((c) => (c as { updateComplete?: Promise<unknown> }).updateComplete));
+}
+
+function post(message: WebviewToHost): void {
+  vscode.postMessage(message);
+}
+
+let page: FormPage | undefined;
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = event.data as HostToWebview | undefined;
+  if (typeof message !== 'object' || message === null) return;
+  if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
+    page = new FormPage(message.view);
+    page.focusFirst();
+  } else if (message.type === 'errors' && typeof message.errors === 'object' && message.errors !== null) {
+    page?.hostErrors(message.errors);
+  }
+});
+
+// Capture phase, so an open dropdown or a filter box can keep its Escape.
+window.addEventListener(
+  'keydown',
+  (event) => {
+    if (!page || event.isComposing || event.defaultPrevented) return;
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      event.stopPropagation();
+      page.submit();
+    } else if (event.key === 'Escape' && !escapeBelongsToWidget(event)) {
+      event.preventDefault();
+      post({ type: 'cancel' });
+    }
+  },
+  true,
+);
+
+function escapeBelongsToWidget(event: KeyboardEvent): boolean {
+  return event.composedPath().some((node) => {
+    if (!(node instanceof HTMLElement)) return false;
+    if ((node.localName === 'vscode-single-select' || node.localName === 'vscode-multi-select') && (node as { open?: boolean }).open) return true;
+    return node instanceof HTMLInputElement && node.hasAttribute('data-escape-clears') && node.value !== '';
+  });
+}
+
+post({ type: 'ready' });
