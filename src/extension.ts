@@ -9,13 +9,21 @@ import { FormPanelRenderer } from './vscode/formPanel';
 import { QuickInputRenderer } from './vscode/quickInputRenderer';
 import { RendererRouter } from './vscode/renderer';
 import { ResultDocuments } from './vscode/resultDocuments';
+import { manageSavedSecrets } from './vscode/manageSecrets';
 import { runTool } from './vscode/runTool';
+import { SecretVault } from './vscode/secretVault';
 import { ServerRegistry } from './vscode/serverRegistry';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
-  const broker = new Broker(new RendererRouter(new QuickInputRenderer(), new FormPanelRenderer(context.extensionUri)), {
+  const vault = new SecretVault(context.secrets, context.globalState);
+  const router = new RendererRouter(
+    new QuickInputRenderer(vault),
+    new FormPanelRenderer(context.extensionUri, { savedSecrets: vault }),
+    (question, result) => vault.saveFrom(question, result),
+  );
+  const broker = new Broker(router, {
     timeoutMs: () => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000,
     maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 3)),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
@@ -24,14 +32,22 @@ export function activate(context: vscode.ExtensionContext): void {
   const results = new ResultDocuments();
   const deps = { registry, broker, results, log };
 
+  const testReport = process.env.ELICIT_TEST_REPORT;
+  if (testReport) {
+    // End-to-end tests only: key names and digests of what SecretStorage holds, never values.
+    context.subscriptions.push(vault.onDidChange(() => void vault.writeTestReport(testReport)));
+  }
+
   context.subscriptions.push(
     log,
+    vault,
     registry,
     results,
     vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
       runTool(deps, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
   );
 }
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Question } from '../core/broker';
 import { askerTitle, noIcons, oneLine } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
-import { CANCELLED, DECLINED, type AnswerValue, type ElicitContent, type ElicitResult } from '../core/request';
+import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent, type ElicitResult } from '../core/request';
 import { checkField, parseTextInput } from '../core/validate';
 
 type StepOutcome =
@@ -17,7 +17,15 @@ type StepOutcome =
   | { kind: 'decline' }
   | { kind: 'cancel' };
 
+/** Secrets saved from earlier answers, offered as "Use saved value". */
+export interface SavedSecrets {
+  has(asker: Asker, field: string): boolean;
+  get(asker: Asker, field: string): Promise<string | undefined>;
+}
+
 interface StepContext {
+  asker: Asker;
+  saved?: SavedSecrets;
   title: string;
   message: string;
   step: number;
@@ -32,18 +40,22 @@ const DECLINE_BUTTON: vscode.QuickInputButton = {
 };
 
 export class QuickInputRenderer {
+  constructor(private readonly saved?: SavedSecrets) {}
+
   async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
     const form = question.form;
     if (!form) return CANCELLED;
     const title = askerTitle(question.request.asker);
     const message = oneLine(question.request.message, 500);
-    if (form.fields.length === 0) return confirmOnly(title, message, signal);
+    if (form.fields.length === 0) return confirmOnly(question.request.asker, title, message, signal);
 
     const content: ElicitContent = {};
     for (let i = 0; i < form.fields.length; ) {
       const field = form.fields[i]!;
       const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
       const outcome = await askField(field, {
+        asker: question.request.asker,
+        saved: this.saved,
         title,
         message,
         step: i + 1,
@@ -68,6 +80,7 @@ export class QuickInputRenderer {
 function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
   switch (field.kind) {
     case 'text':
+      return field.secret && ctx.saved?.has(ctx.asker, field.name) ? askSavedSecret(field, ctx) : askText(field, ctx);
     case 'number':
       return askText(field, ctx);
     case 'boolean':
@@ -116,6 +129,20 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   ]);
 }
 
+/** A secret answered before: reuse it without showing it, or type a new one. */
+async function askSavedSecret(field: TextField, ctx: StepContext): Promise<StepOutcome> {
+  const choice = await askOne(field, ctx, [
+    { label: '$(key) Use saved value', description: 'saved in VS Code SecretStorage', value: 'saved' },
+    { label: '$(edit) Enter a new value', value: 'new' },
+  ], 'saved', false);
+  if (choice.kind !== 'value') return choice;
+  if (choice.value === 'saved') {
+    const value = await ctx.saved!.get(ctx.asker, field.name);
+    if (value !== undefined && checkField(field, value) === undefined) return { kind: 'value', value };
+  }
+  return askText(field, ctx);
+}
+
 interface ValueItem extends vscode.QuickPickItem {
   value?: AnswerValue;
   decline?: boolean;
@@ -139,7 +166,13 @@ function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
   return askOne(field, ctx, items, ctx.current);
 }
 
-function askOne(field: Field, ctx: StepContext, options: ValueItem[], current: AnswerValue | undefined): Promise<StepOutcome> {
+function askOne(
+  field: Field,
+  ctx: StepContext,
+  options: ValueItem[],
+  current: AnswerValue | undefined,
+  allowSkip = !field.required,
+): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = ctx.title;
   pick.placeholder = fieldPrompt(field, ctx);
@@ -147,7 +180,7 @@ function askOne(field: Field, ctx: StepContext, options: ValueItem[], current: A
   pick.ignoreFocusOut = true;
   setSteps(pick, ctx);
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
-  if (!field.required) extras.push({ label: '$(dash) Leave empty', skip: true });
+  if (allowSkip) extras.push({ label: '$(dash) Leave empty', skip: true });
   extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
   pick.items = [...options, ...extras];
   const active = options.find((o) => o.value === current);
@@ -238,9 +271,9 @@ function runStep(
 }
 
 /** A question with no fields: the person can only agree or decline. */
-async function confirmOnly(title: string, message: string, signal: AbortSignal): Promise<ElicitResult> {
+async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal): Promise<ElicitResult> {
   const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
-  const ctx = { title, message, step: 1, totalSteps: 1, current: true, signal };
+  const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal };
   const outcome = await askOne(field, ctx, [{ label: '$(check) Submit', value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
   return outcome.kind === 'decline' ? DECLINED : CANCELLED;

@@ -3,21 +3,31 @@ import type { Question, Renderer } from '../core/broker';
 import { InvalidRequestError } from '../core/errors';
 import type { ElicitResult } from '../core/request';
 
+/** Told of every answer the person gave, e.g. to keep its secrets in SecretStorage. */
+export type AnswerListener = (question: Question, result: ElicitResult) => Promise<void>;
+
 export class RendererRouter implements Renderer {
   constructor(
     private readonly quickInput: Renderer,
     private readonly form: Renderer,
+    private readonly onAnswer: AnswerListener = async () => undefined,
   ) {}
 
-  render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+  async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+    const result = await this.pick(question).render(question, signal);
+    await this.onAnswer(question, result);
+    return result;
+  }
+
+  private pick(question: Question): Renderer {
     switch (question.presentation) {
       case 'quickInput':
-        return this.quickInput.render(question, signal);
+        return this.quickInput;
       case 'form':
-        return this.form.render(question, signal);
+        return this.form;
       case 'url':
         // No adapter declares URL mode yet, so none should arrive here.
-        return Promise.reject(new InvalidRequestError('URL-mode elicitation is not supported by this client'));
+        throw new InvalidRequestError('URL-mode elicitation is not supported by this client');
     }
   }
 }

@@ -25,11 +25,15 @@ export interface ElicitSession {
 }
 
 /** `mcpJson` is written as .vscode/mcp.json text, so tests can also write broken files. */
-export async function openElicitSession(mcpJson: string, userSettings: Record<string, unknown> = {}): Promise<ElicitSession> {
+export async function openElicitSession(
+  mcpJson: string,
+  userSettings: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): Promise<ElicitSession> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), mcpJson);
-  const server = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings });
+  const server = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings, env });
   let workbench: Workbench;
   try {
     workbench = await openWorkbench(server.url);

@@ -48,7 +48,7 @@ describe('McpConnection with the ask-server fixture', () => {
 
   it('lists the tools and answers a one-field question', async () => {
     const tools = await connection.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_name', 'ask_raw', 'echo']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_api_key', 'ask_code', 'ask_confirm', 'ask_everything', 'ask_key', 'ask_name', 'ask_raw', 'echo']);
     assert.equal(connection.status, 'running');
     answers.push(() => ({ action: 'accept', content: { name: 'Ada' } }));
     const result = await connection.callTool('ask_name', {});

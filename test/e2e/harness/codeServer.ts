@@ -21,6 +21,8 @@ export interface CodeServerOptions {
   workspaceDir: string;
   userSettings?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** A fixed port (the demo's `--port`); a free one by default. */
+  port?: number;
 }
 
 export interface CodeServer {
@@ -100,7 +102,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     }
   }
 
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const logFile = path.join(userDataDir, 'code-server.log');
   const logFd = fs.openSync(logFile, 'a');
   const child = spawn(

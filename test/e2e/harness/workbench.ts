@@ -1,6 +1,7 @@
 // Drives the code-server workbench (VS Code 1.139 DOM) with playwright-core and
 // Debian's Chromium. Selectors were read from the live DOM of code-server 4.139.1.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { repoRoot } from './codeServer';
@@ -71,15 +72,21 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await openCommandPalette(page);
-    await page.locator(widgetInput).fill(`>${title}`);
     try {
-      await (await waitForRow(page, title, 3000)).click();
+      // Short timeouts: an editor opening elsewhere can take focus and close the palette.
+      await page.locator(widgetInput).fill(`>${title}`, { timeout: 3000 });
+      await (await waitForRow(page, title, 3000)).click({ timeout: 3000 });
       return;
     } catch (err) {
       // Right after load the extension's commands may not be registered yet and the
       // palette does not refresh its list, so close it and ask again.
       if (Date.now() > deadline) {
-        throw new Error(`command "${title}" not found in the palette; shown: ${JSON.stringify(await readQuickInput(page))}`, { cause: err });
+        const shot = path.join(os.tmpdir(), `elicit-e2e-failure-${Date.now()}.png`);
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        throw new Error(
+          `command "${title}" not found in the palette; shown: ${JSON.stringify(await readQuickInput(page))}; screenshot: ${shot}`,
+          { cause: err },
+        );
       }
       await page.keyboard.press('Escape');
       await page.waitForTimeout(500);

@@ -1,0 +1,180 @@
+/**
+ * Every renderer in a real VS Code, asserted on what the fixture server
+ * recorded: the full server-everything form in the webview (a validation error
+ * shown then fixed), a single choice and a yes/no in QuickPick, a `pattern`
+ * enforced before sending, a secret typed masked, kept in SecretStorage (checked
+ * through digests, never the value) and reused, Decline and Escape in the form.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import {
+  pickQuickPickItem,
+  pressKey,
+  readQuickInput,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  typeText,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { findInFiles } from '../support/leakScan';
+
+const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
+
+describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
+  const record = newRecordFile();
+  const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-secrets-')), 'report.json');
+  let session: ElicitSession;
+  let recorded = 0;
+
+  before(async () => {
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson), {}, { ELICIT_TEST_REPORT: report });
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  async function runAskTool(tool: string): Promise<void> {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
+    await pickQuickPickItem(page, tool);
+  }
+
+  async function nextRecord(): Promise<Record<string, unknown>> {
+    const records = await waitForRecords(record, ++recorded);
+    return records[recorded - 1]!;
+  }
+
+  async function openForm(): Promise<FrameLocator> {
+    await runAskTool('ask_everything');
+    const frame = await webviewFrame(session.workbench.page, 'ask-server asks · tool ask_everything');
+    await frame.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+    return frame;
+  }
+
+  it('answers the full server-everything form in the webview, fixing a validation error first', async () => {
+    const { page } = session.workbench;
+    const form = await openForm();
+    await form.locator('.field[data-name="name"] input').fill('Grace Hopper');
+    const email = form.locator('.field[data-name="email"] input');
+    await email.fill('not-an-email');
+    await email.blur();
+    const emailError = form.locator('.field[data-name="email"] .field-error');
+    await emailError.getByText('Must look like name@example.com').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'form-validation-error');
+    await email.fill('grace@example.com');
+    await email.blur();
+    await form.locator('.field[data-name="check"] vscode-checkbox').click();
+    await form.locator('.field[data-name="untitledMultipleSelectEnum"] vscode-checkbox', { hasText: 'Drums' }).click();
+    assert.equal((await emailError.textContent())?.trim() ?? '', '');
+    await screenshot(page, 'form-filled');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const entry = await nextRecord();
+    const result = entry.result as { action: string; content: Record<string, unknown> };
+    assert.equal(result.action, 'accept');
+    assert.deepEqual(result.content, {
+      name: 'Grace Hopper',
+      check: true,
+      firstLine: 'It was a dark and stormy night.',
+      email: 'grace@example.com',
+      integer: 42,
+      number: 3.14,
+      untitledSingleSelectEnum: 'Monica',
+      untitledMultipleSelectEnum: ['Guitar', 'Drums'],
+      titledSingleSelectEnum: 'hero-1',
+      titledMultipleSelectEnum: ['fish-1'],
+      legacyTitledEnum: 'pet-1',
+    });
+  });
+
+  it('sends decline from the form\'s Decline button and cancel for Escape', async () => {
+    let form = await openForm();
+    await form.getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'decline' });
+    form = await openForm();
+    await form.locator('.field[data-name="name"] input').press('Escape');
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
+  it('answers a single choice in a QuickPick with the default pre-selected', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_key');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'A minor'));
+    assert.equal(pick.title, 'ask-server asks · tool ask_key');
+    assert.deepEqual(
+      pick.items.slice(0, 3).map((i) => i.label),
+      ['C major', 'A minor', 'F major'],
+    );
+    assert.ok(pick.items.some((i) => i.label.includes('Decline')), 'Decline is offered');
+    await screenshot(page, 'quickpick-single-choice');
+    await pickQuickPickItem(page, 'A minor');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { key: 'Am' } });
+  });
+
+  it('answers a yes/no question in a QuickPick', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_confirm');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Yes'));
+    await pickQuickPickItem(page, 'Yes');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { publish: true } });
+  });
+
+  it('refuses a value that breaks `pattern` before anything is sent', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_code');
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_code');
+    await typeText(page, 'abc');
+    await waitForQuickInput(page, (q) => q.message?.includes('Must match the pattern') === true);
+    await pressKey(page, 'Enter');
+    await page.waitForTimeout(500);
+    assert.equal(readRecords(record).length, recorded, 'nothing was sent for the bad value');
+    const still = await readQuickInput(page);
+    assert.match(still?.message ?? '', /Must match the pattern \^\[A-Z\]\{3\}-\\d\{3\}\$/);
+    await screenshot(page, 'inputbox-pattern-error');
+    await typeAndSubmit(page, 'ABC-123');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { code: 'ABC-123' } });
+  });
+
+  it('takes a secret in a password InputBox, keeps it in SecretStorage and offers it next time', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_api_key');
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_api_key');
+    assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    await typeAndSubmit(page, SECRET);
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { apiKey: SECRET } });
+
+    const key = 'elicit.secret:["mcp","ask-server","apiKey"]';
+    const digest = createHash('sha256').update(SECRET).digest('hex');
+    await waitFor(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))[key] === digest);
+
+    await runAskTool('ask_api_key');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));
+    await screenshot(page, 'quickpick-use-saved-secret');
+    await pickQuickPickItem(page, 'Use saved value');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { apiKey: SECRET } });
+  });
+
+  it('never writes the secret into any file VS Code or the extension wrote', async () => {
+    const hits = findInFiles([session.server.userDataDir, session.server.extensionsDir, session.workspaceDir], SECRET);
+    assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Searches every file under the given folders for a secret, as UTF-8 and as
+ * UTF-16 (SQLite state databases and some logs use either), and also its
+ * base64 form. Returns the files that contain it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export function findInFiles(roots: string[], secret: string): string[] {
+  const needles = [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(Buffer.from(secret).toString('base64'))];
+  const hits: string[] = [];
+  const visit = (file: string): void => {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(file);
+    } catch {
+      return; // Removed while we looked.
+    }
+    if (stat.isSymbolicLink()) return;
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(file)) visit(path.join(file, entry));
+      return;
+    }
+    if (!stat.isFile()) return;
+    const content = fs.readFileSync(file);
+    if (needles.some((needle) => content.includes(needle))) hits.push(file);
+  };
+  for (const root of roots) visit(root);
+  return hits;
+}
