@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Broker } from './core/broker';
 import type { PresentationSetting } from './core/presentation';
+import { UrlWaits } from './core/urlWaits';
 import { FormPanelRenderer } from './vscode/formPanel';
 import { QuickInputRenderer } from './vscode/quickInputRenderer';
 import { RendererRouter } from './vscode/renderer';
@@ -12,23 +13,27 @@ import { ResultDocuments } from './vscode/resultDocuments';
 import { manageSavedSecrets } from './vscode/manageSecrets';
 import { runTool } from './vscode/runTool';
 import { SecretVault } from './vscode/secretVault';
+import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
   const vault = new SecretVault(context.secrets, context.globalState);
+  const urlWaits = new UrlWaits();
+  const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
   const router = new RendererRouter(
     new QuickInputRenderer(vault),
     new FormPanelRenderer(context.extensionUri, { savedSecrets: vault }),
+    new UrlConsentRenderer(urlWaits, timeoutMs, log),
     (question, result) => vault.saveFrom(question, result),
   );
   const broker = new Broker(router, {
-    timeoutMs: () => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000,
+    timeoutMs,
     maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 3)),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
-  const registry = new ServerRegistry((request) => broker.ask(request), log);
+  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits);
   const results = new ResultDocuments();
   const deps = { registry, broker, results, log };
 

@@ -12,6 +12,7 @@ import type { FormModel } from './fields';
 import { normalize } from './normalize';
 import { choosePresentation, type Presentation, type PresentationSetting } from './presentation';
 import { CANCELLED, type ElicitRequest, type ElicitResult } from './request';
+import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from './validate';
 
 export interface Question {
@@ -19,6 +20,8 @@ export interface Question {
   request: ElicitRequest;
   /** Present for form requests. */
   form?: FormModel;
+  /** Present for URL requests: the checked URL, its host and warnings. */
+  url?: UrlReview;
   /** How it is drawn; URL consent is a native prompt too. */
   presentation: Presentation | 'url';
   receivedAt: number;
@@ -61,6 +64,7 @@ export class Broker {
    */
   async ask(request: ElicitRequest): Promise<ElicitResult> {
     const form = request.mode === 'form' ? normalize(request.requestedSchema) : undefined;
+    const url = request.mode === 'url' ? checkedUrl(request.url, request.elicitationId) : undefined;
     this.checkLimit(request);
     if (request.signal?.aborted) return CANCELLED;
 
@@ -68,6 +72,7 @@ export class Broker {
       id: this.nextId++,
       request,
       form,
+      url,
       presentation: form ? choosePresentation(form, this.options.presentation()) : 'url',
       receivedAt: Date.now(),
       showing: false,
@@ -135,4 +140,13 @@ export class Broker {
   private changed(): void {
     this.changes.fire();
   }
+}
+
+function checkedUrl(raw: unknown, elicitationId: unknown): UrlReview {
+  if (typeof elicitationId !== 'string' || elicitationId === '') {
+    throw new InvalidRequestError('A URL elicitation needs an elicitationId string');
+  }
+  const verdict = reviewUrl(String(raw));
+  if (!verdict.ok) throw new InvalidRequestError(`Refused to open the URL: ${verdict.reason}`);
+  return verdict.review;
 }

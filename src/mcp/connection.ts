@@ -19,6 +19,7 @@ import {
 import { InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
+import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { ServerConfig } from './config';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
@@ -33,6 +34,8 @@ export interface ConnectionOptions {
   clientInfo?: { name: string; version: string };
   /** Extra environment for stdio servers (the configured `env` wins). */
   baseEnv?: Record<string, string | undefined>;
+  /** Where `notifications/elicitation/complete` is delivered for URL-mode questions. */
+  urlWaits?: UrlWaits;
 }
 
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
@@ -55,6 +58,9 @@ export class McpConnection {
 
   get name(): string {
     return this.config.name;
+  }
+  private get key(): string {
+    return askerKey({ kind: 'mcp', name: this.name });
   }
   get status(): ServerStatus {
     return this._status;
@@ -108,13 +114,20 @@ export class McpConnection {
   private async open(): Promise<Client> {
     this.setStatus('starting');
     const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
-      capabilities: { elicitation: { form: {} } },
+      capabilities: { elicitation: { form: {}, url: {} } },
     });
     client.fallbackRequestHandler = async (request, extra) => {
       if (request.method === 'elicitation/create') return this.onElicitation(request, extra.signal);
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
+    client.fallbackNotificationHandler = async (notification) => {
+      if (notification.method !== 'notifications/elicitation/complete') return;
+      const id = (notification.params as { elicitationId?: unknown } | undefined)?.elicitationId;
+      // Unknown or already completed ids are ignored, as the spec asks.
+      if (typeof id === 'string') this.options.urlWaits?.complete(this.key, id);
+    };
     client.onclose = () => {
+      this.options.urlWaits?.cancelAll(this.key);
       if (this.client !== client) return;
       this.client = undefined;
       this.fail('the server closed the connection');
@@ -169,6 +182,11 @@ export class McpConnection {
     const p = params as Record<string, unknown>;
     if (typeof p.message !== 'string') throw new InvalidRequestError('elicitation/create needs a "message" string');
     const mode = p.mode ?? 'form';
+    if (mode === 'url') {
+      if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
+      if (typeof p.elicitationId !== 'string') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
+      return { mode: 'url', asker: this.asker(), message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
+    }
     if (mode !== 'form') {
       throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
     }

@@ -1,6 +1,5 @@
 /** Routes each question to the renderer the broker chose for it. */
 import type { Question, Renderer } from '../core/broker';
-import { InvalidRequestError } from '../core/errors';
 import type { ElicitResult } from '../core/request';
 
 /** Told of every answer the person gave, e.g. to keep its secrets in SecretStorage. */
@@ -10,6 +9,7 @@ export class RendererRouter implements Renderer {
   constructor(
     private readonly quickInput: Renderer,
     private readonly form: Renderer,
+    private readonly url: Renderer,
     private readonly onAnswer: AnswerListener = async () => undefined,
   ) {}
 
@@ -26,8 +26,7 @@ export class RendererRouter implements Renderer {
       case 'form':
         return this.form;
       case 'url':
-        // No adapter declares URL mode yet, so none should arrive here.
-        throw new InvalidRequestError('URL-mode elicitation is not supported by this client');
+        return this.url;
     }
   }
 }

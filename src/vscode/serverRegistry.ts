@@ -7,6 +7,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
+import type { UrlWaits } from '../core/urlWaits';
 import { McpConnection, type AskFunction } from '../mcp/connection';
 
 const CONFIG_FILE = '.vscode/mcp.json';
@@ -28,6 +29,7 @@ export class ServerRegistry implements vscode.Disposable {
   constructor(
     private readonly ask: AskFunction,
     private readonly log: vscode.LogOutputChannel,
+    private readonly urlWaits?: UrlWaits,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
     const reload = (): void => void this.reload();
@@ -117,6 +119,7 @@ export class ServerRegistry implements vscode.Disposable {
         ask: this.ask,
         log: (line) => this.serverLog(config.name).info(line),
         clientInfo: { name: 'elicit', version: extensionVersion() },
+        urlWaits: this.urlWaits,
       });
       connection.onDidChangeStatus((status) => {
         this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);

@@ -9,7 +9,8 @@ import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/mcp/config';
 import type { Question } from '../../src/core/broker';
 import type { ElicitResult } from '../../src/core/request';
-import { newRecordFile, readRecords } from '../support/records';
+import { askerKey, UrlWaits } from '../../src/core/urlWaits';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker, type Script } from '../support/scriptedRenderer';
 
 const root = join(__dirname, '..', '..');
@@ -21,10 +22,12 @@ after(async () => {
   await Promise.all(open.map((c) => c.stop()));
 });
 
+const urlWaits = new UrlWaits();
+
 function connect(config: ServerConfig, script: Script): { connection: McpConnection; seen: Question[]; logs: string[] } {
   const { broker, renderer } = scriptedBroker(script);
   const logs: string[] = [];
-  const connection = new McpConnection(config, { ask: (r) => broker.ask(r), log: (l) => logs.push(l) });
+  const connection = new McpConnection(config, { ask: (r) => broker.ask(r), log: (l) => logs.push(l), urlWaits });
   open.push(connection);
   return { connection, seen: renderer.seen, logs };
 }
@@ -48,7 +51,7 @@ describe('McpConnection with the ask-server fixture', () => {
 
   it('lists the tools and answers a one-field question', async () => {
     const tools = await connection.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_api_key', 'ask_code', 'ask_confirm', 'ask_everything', 'ask_key', 'ask_name', 'ask_raw', 'echo']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_api_key', 'ask_code', 'ask_confirm', 'ask_everything', 'ask_key', 'ask_name', 'ask_raw', 'ask_url', 'echo']);
     assert.equal(connection.status, 'running');
     answers.push(() => ({ action: 'accept', content: { name: 'Ada' } }));
     const result = await connection.callTool('ask_name', {});
@@ -111,13 +114,37 @@ describe('McpConnection with the ask-server fixture', () => {
     assert.equal(seen.length, before);
   });
 
-  it('refuses a URL-mode request it did not declare with -32602', async () => {
+  it('refuses a URL that is not http(s) and an unknown mode with -32602, never showing them', async () => {
+    const before = seen.length;
     await connection.callTool('ask_raw', {
-      params: { mode: 'url', message: 'Sign in', url: 'https://example.com', elicitationId: 'x1' },
+      params: { mode: 'url', message: 'Sign in', url: 'javascript:alert(1)', elicitationId: 'x1' },
     });
-    const { error } = readRecords(record).at(-1) as { error: { code: number; message: string } };
+    let { error } = readRecords(record).at(-1) as { error: { code: number; message: string } };
     assert.equal(error.code, -32602);
-    assert.match(error.message, /mode "url" is not supported/);
+    assert.match(error.message, /Refused to open the URL: only http and https links can be opened, not javascript:/);
+    await connection.callTool('ask_raw', { params: { mode: 'telepathy', message: 'Think of a number' } });
+    ({ error } = readRecords(record).at(-1) as { error: { code: number; message: string } });
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /mode "telepathy" is not supported/);
+    assert.equal(seen.length, before);
+  });
+
+  it('takes a URL request with consent, then ends the wait when the server reports completion', async () => {
+    let waiting: Promise<string> | undefined;
+    answers.push((q) => {
+      assert.equal(q.presentation, 'url');
+      assert.equal(q.url!.host, 'auth.example.com');
+      assert.equal(q.url!.url, 'https://auth.example.com/login?state=e2e');
+      const request = q.request as { elicitationId: string };
+      waiting = urlWaits.wait(askerKey(q.request.asker), request.elicitationId);
+      return { action: 'accept' };
+    });
+    const result = await connection.callTool('ask_url', {});
+    assert.match(textOf(result), /URL elicitation login-1: accept/);
+    assert.equal(await waiting, 'completed');
+    const sent = await waitForRecords(record, 1, (r) => r.completed !== undefined || r.completionError !== undefined);
+    assert.deepEqual(sent.at(-1), { server: 'ask-server', tool: 'ask_url', completed: 'login-1' });
+    assert.equal(urlWaits.size, 0, 'the repeated and unknown completions left nothing behind');
   });
 
   it('fills defaults of untouched fields into an accepted answer', async () => {

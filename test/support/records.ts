@@ -15,10 +15,16 @@ export function readRecords(file: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-export async function waitForRecords(file: string, count: number, timeoutMs = 20_000): Promise<Array<Record<string, unknown>>> {
+/** Waits until `count` records (those matching `which`, when given) are in the file. */
+export async function waitForRecords(
+  file: string,
+  count: number,
+  which: (record: Record<string, unknown>) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<Array<Record<string, unknown>>> {
   const start = Date.now();
   for (;;) {
-    const records = readRecords(file);
+    const records = readRecords(file).filter(which);
     if (records.length >= count) return records;
     if (Date.now() - start > timeoutMs) throw new Error(`expected ${count} records in ${file}, found ${records.length}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -233,12 +233,32 @@ export async function notifications(page: Page): Promise<string[]> {
   return (await toasts.allTextContents()).map((t) => t.trim());
 }
 
+/** Every notification of the window, including ones whose toast has already been hidden. */
+export async function notificationCenter(page: Page): Promise<string[]> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  const items = page.locator('.notifications-center .notification-list-item-message');
+  await page.waitForTimeout(300);
+  const texts = (await items.allTextContents()).map((t) => t.trim());
+  await page.keyboard.press('Escape');
+  return texts;
+}
+
+/**
+ * Waits for a notification containing `substring`: first among the toasts, then
+ * (toasts hide after a while, or when other UI opens) in the notification center.
+ */
 export async function waitForNotification(page: Page, substring: string, timeoutMs = 20_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last: string[] = [];
+  let checkedCenter = false;
   while (Date.now() < deadline) {
     last = await notifications(page);
-    const hit = last.find((t) => t.includes(substring));
+    let hit = last.find((t) => t.includes(substring));
+    if (hit === undefined && !checkedCenter && Date.now() > deadline - timeoutMs / 2) {
+      checkedCenter = true;
+      last = await notificationCenter(page);
+      hit = last.find((t) => t.includes(substring));
+    }
     if (hit !== undefined) return hit;
     await page.waitForTimeout(200);
   }

@@ -1,0 +1,95 @@
+/**
+ * URL-mode elicitation: nothing is fetched or opened until the person agrees in
+ * a modal that shows the asker, the host on its own line, the full URL and any
+ * warnings. On consent the URL opens in the system browser (`openExternal`,
+ * where neither Elicit nor a model can read the page), the asker is told
+ * `accept`, and a "waiting for <host>" notification with Cancel stays until the
+ * asker reports completion.
+ */
+import * as vscode from 'vscode';
+import type { Question, Renderer } from '../core/broker';
+import { askerTitle, oneLine } from '../core/display';
+import { CANCELLED, DECLINED, type ElicitResult } from '../core/request';
+import { askerKey, type UrlWaits } from '../core/urlWaits';
+
+export class UrlConsentRenderer implements Renderer {
+  constructor(
+    private readonly waits: UrlWaits,
+    private readonly waitTimeoutMs: () => number,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+    const review = question.url;
+    const request = question.request;
+    if (!review || request.mode !== 'url' || signal.aborted) return CANCELLED;
+    const host = review.displayHost ? `${review.displayHost}  (${review.host})` : review.host;
+    const detail = [
+      oneLine(request.message, 1000),
+      '',
+      `Host: ${host}`,
+      `Full URL: ${review.url}`,
+      ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
+      '',
+      'Elicit opens it in your browser. Nothing is loaded before you choose Open.',
+    ].join('\n');
+    // The first button is the default one: with a warning, Enter must not open the link.
+    const buttons = review.warnings.length > 0 ? ['Decline', 'Open'] : ['Open', 'Decline'];
+    const modal = vscode.window.showWarningMessage(
+      `${askerTitle(request.asker)}: open ${review.host}?`,
+      { modal: true, detail },
+      ...buttons,
+    );
+    const choice = await raceAbort(modal, signal);
+    if (signal.aborted) {
+      // A modal cannot be closed from code; if the person still chooses Open, say why nothing happens.
+      void Promise.resolve(modal).then((late) => {
+        if (late === 'Open') {
+          void vscode.window.showInformationMessage(`${request.asker.name} no longer needs this link, so it was not opened.`);
+        }
+      });
+      return CANCELLED;
+    }
+    if (choice === 'Decline') return DECLINED;
+    if (choice !== 'Open') return CANCELLED;
+
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(review.url, true));
+    if (!opened) {
+      this.log.warn(`${request.asker.name}: the browser did not open ${review.host}`);
+      return CANCELLED;
+    }
+    this.showWaiting(askerKey(request.asker), request.elicitationId, review.displayHost ?? review.host);
+    return { action: 'accept' };
+  }
+
+  /** Consent is not completion: keep a visible waiting state until the asker says it is done. */
+  private showWaiting(key: string, elicitationId: string, host: string): void {
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), this.waitTimeoutMs());
+    const waiting = this.waits.wait(key, elicitationId, stop.signal);
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Waiting for ${host} to finish…`, cancellable: true },
+      async (_progress, token) => {
+        token.onCancellationRequested(() => stop.abort());
+        const outcome = await waiting;
+        clearTimeout(timer);
+        this.log.info(`URL elicitation at ${host}: ${outcome}`);
+      },
+    );
+  }
+}
+
+/** Resolves with the modal's choice, or undefined as soon as the asker gives up. */
+function raceAbort<T>(thenable: Thenable<T>, signal: AbortSignal): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    thenable.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      () => resolve(undefined),
+    );
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * URL-mode elicitation in a real VS Code: a consent modal that shows the asker,
+ * the host and the full URL (with a warning for a look-alike host), nothing
+ * opened before consent, the browser opened on Open (seen by a loopback server
+ * the URL points at), `accept` sent, and the waiting notification closed by the
+ * server's `notifications/elicitation/complete`.
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { notifications, pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+
+describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
+  const record = newRecordFile();
+  const visits: string[] = [];
+  let site: http.Server;
+  let session: ElicitSession;
+
+  before(async () => {
+    site = http.createServer((req, res) => {
+      visits.push(req.url ?? '');
+      res.end('<h1>Signed in</h1>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record, COMPLETE_DELAY_MS: '4000' }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson));
+  });
+
+  after(async () => {
+    await session?.close();
+    site?.close();
+  });
+
+  async function askUrl(page: Page, url: string): Promise<void> {
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_url'));
+    await pickQuickPickItem(page, 'ask_url');
+    await waitForQuickInput(page, (q) => q.title?.includes('arguments for ask_url') === true);
+    await typeAndSubmit(page, url);
+  }
+
+  async function dialog(page: Page): Promise<{ message: string; detail: string }> {
+    const box = page.locator('.monaco-dialog-box');
+    await box.waitFor({ timeout: 20_000 });
+    return {
+      message: (await box.locator('.dialog-message-text').textContent()) ?? '',
+      detail: (await box.locator('.dialog-message-detail').textContent()) ?? '',
+    };
+  }
+
+  it('warns about a look-alike host and sends decline without opening anything', async () => {
+    const { page } = session.workbench;
+    await askUrl(page, 'https://xn--pple-43d.com/login');
+    const shown = await dialog(page);
+    assert.match(shown.message, /ask-server asks · tool ask_url: open xn--pple-43d\.com\?/);
+    assert.match(shown.detail, /Host: аpple\.com {2}\(xn--pple-43d\.com\)/);
+    assert.match(shown.detail, /Full URL: https:\/\/xn--pple-43d\.com\/login/);
+    assert.match(shown.detail, /internationalized name/);
+    assert.match(shown.detail, /look-alike letters/);
+    await screenshot(page, 'url-consent-lookalike');
+    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    const [entry] = await waitForRecords(record, 1);
+    assert.deepEqual(entry!.result, { action: 'decline' });
+    assert.deepEqual(visits, []);
+  });
+
+  it('opens the URL in the browser only after consent, then waits until the server completes', async () => {
+    const { page } = session.workbench;
+    const port = (site.address() as AddressInfo).port;
+    const target = `http://127.0.0.1:${port}/login?state=e2e`;
+    const newTab = page.context().waitForEvent('page', { timeout: 30_000 });
+    await askUrl(page, target);
+    const shown = await dialog(page);
+    assert.match(shown.detail, new RegExp(`Host: 127\\.0\\.0\\.1:${port}`));
+    assert.match(shown.detail, new RegExp(`Full URL: http://127\\.0\\.0\\.1:${port}/login\\?state=e2e`));
+    assert.equal(visits.length, 0, 'nothing is fetched before consent');
+    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    const tab = await newTab;
+    await tab.waitForLoadState('domcontentloaded').catch(() => undefined);
+    const records = await waitForRecords(record, 2, (r) => r.result !== undefined);
+    assert.deepEqual(records[1]!.result, { action: 'accept' });
+    await waitUntil(() => visits.some((v) => v.startsWith('/login?state=e2e')), 'the browser visits the URL');
+    // The waiting state is shown until the server reports completion, then it closes.
+    await waitUntil(async () => (await notifications(page)).some((n) => n.startsWith(`Waiting for 127.0.0.1:${port}`)), 'waiting shown');
+    await screenshot(page, 'url-waiting');
+    await waitForRecords(record, 1, (r) => r.completed !== undefined);
+    await waitUntil(async () => !(await notifications(page)).some((n) => n.startsWith('Waiting for')), 'the waiting notification closes');
+    assert.ok(readRecords(record).some((r) => r.completed === 'login-2'));
+  });
+});
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
