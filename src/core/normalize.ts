@@ -4,6 +4,7 @@
  * the problem. It never throws anything else, whatever the input.
  */
 import { InvalidRequestError } from './errors';
+import { unsafePatternReason } from './patternSafety';
 import { checkField } from './validate';
 import type {
   ChoiceField,
@@ -143,6 +144,8 @@ function readPattern(pattern: unknown, where: string): string {
   } catch {
     throw invalid(`${where}: pattern is not a valid regular expression`);
   }
+  const unsafe = unsafePatternReason(pattern);
+  if (unsafe) throw invalid(`${where}: pattern is refused because ${unsafe}`);
   return pattern;
 }
 
