@@ -108,13 +108,26 @@ export class Broker {
 
   private show(question: Question, signal: AbortSignal): Promise<ElicitResult> {
     if (question.presentation === 'form') return this.renderNow(question, signal);
-    // Native prompts wait their turn; an abort while waiting answers cancel at once.
-    const turn = this.nativeTail.then(() => (signal.aborted ? CANCELLED : this.renderNow(question, signal)));
+    return this.inNativeTurn((turnSignal) => this.renderNow(question, turnSignal), signal, CANCELLED);
+  }
+
+  /**
+   * Runs a native prompt that is not an elicitation (an ACP permission request,
+   * say) in the same one-at-a-time queue, so it never hides another quick input.
+   * Resolves with `onAbort` if `signal` aborts while it waits or shows.
+   */
+  exclusive<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
+    return this.inNativeTurn(task, signal, onAbort);
+  }
+
+  private inNativeTurn<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
+    // Waits its turn; an abort while waiting resolves at once and the task never runs.
+    const turn = this.nativeTail.then(() => (signal.aborted ? onAbort : task(signal)));
     this.nativeTail = turn.catch(() => undefined);
-    return new Promise<ElicitResult>((resolve, reject) => {
-      const onAbort = (): void => resolve(CANCELLED);
-      signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    return new Promise<T>((resolve, reject) => {
+      const aborted = (): void => resolve(onAbort);
+      signal.addEventListener('abort', aborted, { once: true });
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
     });
   }
 
