@@ -15,6 +15,7 @@ import { runTool } from './vscode/runTool';
 import { SecretVault } from './vscode/secretVault';
 import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
+import type { Services } from './vscode/services';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
@@ -35,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits);
   const results = new ResultDocuments();
-  const deps = { registry, broker, results, log };
+  const services: Services = { log, broker, vault, urlWaits, registry, results, timeoutMs };
 
   const testReport = process.env.ELICIT_TEST_REPORT;
   if (testReport) {
@@ -49,11 +50,12 @@ export function activate(context: vscode.ExtensionContext): void {
     registry,
     results,
     vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
-      runTool(deps, server, tool, args),
+      runTool(services, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
   );
+  // Feature modules register themselves below, one line each.
 }
 
 export function deactivate(): void {

@@ -1,0 +1,21 @@
+/**
+ * The shared parts every feature module is wired to. extension.ts builds them
+ * once; each feature has a `register…(context, services)` function.
+ */
+import type * as vscode from 'vscode';
+import type { Broker } from '../core/broker';
+import type { UrlWaits } from '../core/urlWaits';
+import type { ResultDocuments } from './resultDocuments';
+import type { SecretVault } from './secretVault';
+import type { ServerRegistry } from './serverRegistry';
+
+export interface Services {
+  log: vscode.LogOutputChannel;
+  broker: Broker;
+  vault: SecretVault;
+  urlWaits: UrlWaits;
+  registry: ServerRegistry;
+  results: ResultDocuments;
+  /** `elicit.timeoutSeconds` in milliseconds. */
+  timeoutMs(): number;
+}
