@@ -2,8 +2,9 @@
  * The broker: every asker's question goes through here. It normalizes the
  * schema, applies the per-asker limit and the deadline, shows native quick
  * inputs one at a time in arrival order (VS Code has only one quick input),
- * lets webview forms open side by side, and checks every accepted answer before
- * it leaves.
+ * lets webview forms open side by side, lets the person put a question off
+ * ("Later") and come back to it, and checks every accepted answer before it
+ * leaves.
  */
 import { validateAnswer } from './answerValidator';
 import { InvalidRequestError } from './errors';
@@ -11,9 +12,12 @@ import { Emitter } from './events';
 import type { FormModel } from './fields';
 import { normalize } from './normalize';
 import { choosePresentation, type Presentation, type PresentationSetting } from './presentation';
-import { CANCELLED, type ElicitRequest, type ElicitResult } from './request';
+import { CANCELLED, DECLINED, type ElicitRequest, type ElicitResult } from './request';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from './validate';
+
+/** waiting: queued behind another quick input · showing: on screen · later: put off by the person. */
+export type QuestionState = 'waiting' | 'showing' | 'later';
 
 export interface Question {
   id: number;
@@ -25,13 +29,16 @@ export interface Question {
   /** How it is drawn; URL consent is a native prompt too. */
   presentation: Presentation | 'url';
   receivedAt: number;
-  /** Set while a renderer shows it. */
-  showing: boolean;
+  state: QuestionState;
 }
+
+/** A renderer may also report that the person chose "Later". */
+export type RenderOutcome = ElicitResult | { action: 'later' };
+export const LATER: RenderOutcome = Object.freeze({ action: 'later' });
 
 /** Draws a question and resolves with the person's answer; closes its UI when `signal` aborts. */
 export interface Renderer {
-  render(question: Question, signal: AbortSignal): Promise<ElicitResult>;
+  render(question: Question, signal: AbortSignal): Promise<RenderOutcome>;
 }
 
 export interface BrokerOptions {
@@ -40,13 +47,42 @@ export interface BrokerOptions {
   presentation: () => PresentationSetting;
 }
 
+export interface AnsweredQuestion {
+  question: Question;
+  result: ElicitResult;
+  answeredAt: number;
+  /** Why it ended without the person: timeout, the asker aborting, an error. */
+  reason?: 'timeout' | 'aborted' | 'error';
+}
+
+interface NativeJob {
+  run(): void;
+  abandon(): void;
+}
+
+/** Reasons the broker aborts a render attempt, so it can tell them from the asker's abort. */
+const DEFER = 'elicit:defer';
+const DECLINE = 'elicit:decline';
+
+interface Entry {
+  question: Question;
+  /** Aborts the current render attempt (defer / decline from outside the UI). */
+  attempt?: AbortController;
+  /** Resolves a question that is waiting in "later". */
+  wake?: (next: 'resume' | 'decline') => void;
+}
+
 export class Broker {
   private nextId = 1;
-  private readonly questions = new Map<number, Question>();
-  private nativeTail: Promise<unknown> = Promise.resolve();
+  private readonly entries = new Map<number, Entry>();
+  private readonly nativeQueue: NativeJob[] = [];
+  private nativeBusy = false;
   private readonly changes = new Emitter<void>();
-  /** Fires when a question arrives, starts showing or is answered. */
+  private readonly answers = new Emitter<AnsweredQuestion>();
+  /** Fires when a question arrives, changes state or is answered. */
   readonly onDidChange = this.changes.event;
+  /** Fires once per question with how it ended (for history). */
+  readonly onDidAnswer = this.answers.event;
 
   constructor(
     private readonly renderer: Renderer,
@@ -55,7 +91,7 @@ export class Broker {
 
   /** Questions not yet answered, oldest first. */
   pending(): Question[] {
-    return [...this.questions.values()];
+    return [...this.entries.values()].map((e) => e.question);
   }
 
   /**
@@ -75,23 +111,100 @@ export class Broker {
       url,
       presentation: form ? choosePresentation(form, this.options.presentation()) : 'url',
       receivedAt: Date.now(),
-      showing: false,
+      state: 'waiting',
     };
+    const entry: Entry = { question };
     const closer = new AbortController();
-    const timeout = setTimeout(() => closer.abort(new Error('timeout')), this.options.timeoutMs());
-    const onAbort = (): void => closer.abort(request.signal?.reason);
+    const timedOut = new Error('timeout');
+    const timeout = setTimeout(() => closer.abort(timedOut), this.options.timeoutMs());
+    const onAbort = (): void => closer.abort(request.signal?.reason ?? new Error('aborted'));
     request.signal?.addEventListener('abort', onAbort, { once: true });
-    this.questions.set(question.id, question);
+    this.entries.set(question.id, entry);
     this.changed();
+    let result: ElicitResult = CANCELLED;
+    let reason: AnsweredQuestion['reason'];
     try {
-      const result = await this.show(question, closer.signal);
-      return form && result.action === 'accept' ? this.finishAnswer(form, result) : result;
+      result = await this.settle(entry, closer.signal);
+      if (closer.signal.aborted) reason = closer.signal.reason === timedOut ? 'timeout' : 'aborted';
+      if (form && result.action === 'accept') result = this.finishAnswer(form, result);
+      return result;
+    } catch (error) {
+      reason = 'error';
+      result = CANCELLED;
+      throw error;
     } finally {
       clearTimeout(timeout);
       request.signal?.removeEventListener('abort', onAbort);
-      this.questions.delete(question.id);
+      this.entries.delete(question.id);
+      this.answers.fire({ question, result, answeredAt: Date.now(), reason });
       this.changed();
     }
+  }
+
+  /** Puts a waiting or showing question off: its UI closes, it stays pending. */
+  later(id: number): void {
+    const entry = this.entries.get(id);
+    if (entry && entry.question.state !== 'later') entry.attempt?.abort(DEFER);
+  }
+
+  /** Shows a question the person put off (next in line for the quick input). */
+  resume(id: number): void {
+    this.entries.get(id)?.wake?.('resume');
+  }
+
+  /** Declines a question without showing it (from the pending list). */
+  decline(id: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    if (entry.wake) entry.wake('decline');
+    else entry.attempt?.abort(DECLINE);
+  }
+
+  /**
+   * Runs a native prompt that is not an elicitation (an ACP permission request,
+   * say) in the same one-at-a-time queue, so it never hides another quick input.
+   * Resolves with `onAbort` if `signal` aborts while it waits or shows.
+   */
+  exclusive<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
+    return this.inNativeTurn(task, signal, onAbort, false);
+  }
+
+  /** Shows the question until it is answered; "Later" parks it until resumed or declined. */
+  private async settle(entry: Entry, closer: AbortSignal): Promise<ElicitResult> {
+    let resumed = false;
+    for (;;) {
+      if (closer.aborted) return CANCELLED;
+      const attempt = new AbortController();
+      entry.attempt = attempt;
+      const signal = AbortSignal.any([closer, attempt.signal]);
+      const outcome = await this.show(entry.question, signal, resumed);
+      entry.attempt = undefined;
+      if (closer.aborted) return CANCELLED;
+      if (attempt.signal.reason === DECLINE) return DECLINED;
+      if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
+      const next = await this.parkUntilWoken(entry, closer);
+      if (next === 'decline') return DECLINED;
+      if (next === 'closed') return CANCELLED;
+      resumed = true;
+    }
+  }
+
+  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'closed'> {
+    entry.question.state = 'later';
+    this.changed();
+    return new Promise((resolve) => {
+      const onClose = (): void => finish('closed');
+      const finish = (next: 'resume' | 'decline' | 'closed'): void => {
+        entry.wake = undefined;
+        closer.removeEventListener('abort', onClose);
+        entry.question.state = 'waiting';
+        this.changed();
+        resolve(next);
+      };
+      entry.wake = finish;
+      if (closer.aborted) return finish('closed');
+      closer.addEventListener('abort', onClose, { once: true });
+    });
   }
 
   private checkLimit(request: ElicitRequest): void {
@@ -106,37 +219,79 @@ export class Broker {
     }
   }
 
-  private show(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+  private show(question: Question, signal: AbortSignal, atFront: boolean): Promise<RenderOutcome> {
     if (question.presentation === 'form') return this.renderNow(question, signal);
-    return this.inNativeTurn((turnSignal) => this.renderNow(question, turnSignal), signal, CANCELLED);
+    return this.inNativeTurn((turn) => this.renderNow(question, turn), signal, CANCELLED as RenderOutcome, atFront);
   }
 
-  /**
-   * Runs a native prompt that is not an elicitation (an ACP permission request,
-   * say) in the same one-at-a-time queue, so it never hides another quick input.
-   * Resolves with `onAbort` if `signal` aborts while it waits or shows.
-   */
-  exclusive<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
-    return this.inNativeTurn(task, signal, onAbort);
-  }
-
-  private inNativeTurn<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
-    // Waits its turn; an abort while waiting resolves at once and the task never runs.
-    const turn = this.nativeTail.then(() => (signal.aborted ? onAbort : task(signal)));
-    this.nativeTail = turn.catch(() => undefined);
+  private inNativeTurn<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T, atFront: boolean): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const aborted = (): void => resolve(onAbort);
+      let settled = false;
+      const done = (): void => {
+        settled = true;
+        signal.removeEventListener('abort', aborted);
+      };
+      const job: NativeJob = {
+        run: () => {
+          if (settled) return this.nextNative();
+          if (signal.aborted) {
+            done();
+            resolve(onAbort);
+            return this.nextNative();
+          }
+          task(signal)
+            .then(
+              (value) => resolve(signal.aborted ? onAbort : value),
+              (error: unknown) => reject(error),
+            )
+            .finally(() => {
+              done();
+              this.nextNative();
+            });
+        },
+        abandon: () => {
+          done();
+          resolve(onAbort);
+        },
+      };
+      // Aborted while waiting in line: leave the line and answer at once.
+      const aborted = (): void => {
+        const index = this.nativeQueue.indexOf(job);
+        if (index >= 0) {
+          this.nativeQueue.splice(index, 1);
+          job.abandon();
+        }
+      };
       signal.addEventListener('abort', aborted, { once: true });
-      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+      // A question the person resumed goes next; everything else in arrival order.
+      if (atFront) this.nativeQueue.unshift(job);
+      else this.nativeQueue.push(job);
+      this.pumpNative();
     });
   }
 
-  private async renderNow(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+  private pumpNative(): void {
+    if (this.nativeBusy) return;
+    const job = this.nativeQueue.shift();
+    if (!job) return;
+    this.nativeBusy = true;
+    job.run();
+  }
+
+  private nextNative(): void {
+    this.nativeBusy = false;
+    this.pumpNative();
+  }
+
+  private async renderNow(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     if (signal.aborted) return CANCELLED;
-    question.showing = true;
+    question.state = 'showing';
     this.changed();
-    const result = await this.renderer.render(question, signal);
-    return signal.aborted ? CANCELLED : result;
+    try {
+      return await this.renderer.render(question, signal);
+    } finally {
+      if (question.state === 'showing') question.state = 'waiting';
+    }
   }
 
   private finishAnswer(form: FormModel, result: ElicitResult): ElicitResult {

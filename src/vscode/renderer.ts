@@ -1,5 +1,5 @@
 /** Routes each question to the renderer the broker chose for it. */
-import type { Question, Renderer } from '../core/broker';
+import type { Question, RenderOutcome, Renderer } from '../core/broker';
 import type { ElicitResult } from '../core/request';
 
 /** Told of every answer the person gave, e.g. to keep its secrets in SecretStorage. */
@@ -13,10 +13,10 @@ export class RendererRouter implements Renderer {
     private readonly onAnswer: AnswerListener = async () => undefined,
   ) {}
 
-  async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
-    const result = await this.pick(question).render(question, signal);
-    await this.onAnswer(question, result);
-    return result;
+  async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
+    const outcome = await this.pick(question).render(question, signal);
+    if (outcome.action !== 'later') await this.onAnswer(question, outcome);
+    return outcome;
   }
 
   private pick(question: Question): Renderer {

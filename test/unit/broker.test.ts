@@ -1,17 +1,17 @@
 /** The broker: queueing, limits, deadlines, cancellation and answer completion, with a fake renderer. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Broker, type BrokerOptions, type Question, type Renderer } from '../../src/core/broker';
+import { Broker, LATER, type BrokerOptions, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker';
 import { InvalidRequestError } from '../../src/core/errors';
 import type { PresentationSetting } from '../../src/core/presentation';
-import type { Asker, ElicitRequest, ElicitResult, FormRequest } from '../../src/core/request';
+import type { Asker, ElicitRequest, FormRequest } from '../../src/core/request';
 import { everythingSchema } from '../support/everythingSchema';
 
 /** One render call, answered when the test says so. */
 interface Shown {
   question: Question;
   signal: AbortSignal;
-  answer(result: ElicitResult): void;
+  answer(result: RenderOutcome): void;
   fail(error: Error): void;
 }
 
@@ -20,8 +20,8 @@ class FakeRenderer implements Renderer {
   readonly shown: Shown[] = [];
   private waiters: Array<() => void> = [];
 
-  render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
-    return new Promise<ElicitResult>((resolve, reject) => {
+  render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
+    return new Promise<RenderOutcome>((resolve, reject) => {
       signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
       this.shown.push({ question, signal, answer: resolve, fail: reject });
       for (const wake of this.waiters.splice(0)) wake();
@@ -160,7 +160,7 @@ describe('Broker: forms', () => {
     const byMessage = new Map(renderer.shown.map((s) => [s.question.request.message, s]));
     assert.equal(byMessage.get('form a')!.question.presentation, 'form');
     assert.equal(byMessage.get('form b')!.question.presentation, 'form');
-    assert.equal(broker.pending().filter((p) => p.showing).length, 3);
+    assert.equal(broker.pending().filter((p) => p.state === 'showing').length, 3);
 
     byMessage.get('form b')!.answer({ action: 'decline' });
     assert.deepEqual(await b, { action: 'decline' });
@@ -404,7 +404,7 @@ describe('Broker: pending() and onDidChange', () => {
     const { broker, renderer } = setup();
     const snapshots: string[] = [];
     const subscription = broker.onDidChange(() =>
-      snapshots.push(broker.pending().map((q) => `${q.request.message}${q.showing ? '*' : ''}`).join(',')),
+      snapshots.push(broker.pending().map((q) => `${q.request.message}${q.state === 'showing' ? '*' : ''}`).join(',')),
     );
     assert.deepEqual(broker.pending(), []);
 
@@ -420,8 +420,8 @@ describe('Broker: pending() and onDidChange', () => {
     await first;
     (await renderer.rendered(2)).answer({ action: 'decline' });
     await second;
-    // Arrival, then showing; q2 shows once q1's quick input has closed.
-    assert.deepEqual(snapshots.slice(0, 3), ['q1', 'q1,q2', 'q1*,q2']);
+    // Arrival, and q1 shows at once (nothing else is on screen); q2 shows once q1's quick input has closed.
+    assert.deepEqual(snapshots.slice(0, 3), ['q1', 'q1*', 'q1*,q2']);
     assert.ok(snapshots.includes('q2*'), snapshots.join(' | '));
     assert.equal(snapshots.at(-1), '');
     const count = snapshots.length;
@@ -456,3 +456,86 @@ describe('Broker: questions', () => {
     await answer;
   });
 });
+
+describe('Broker: Later, resume and decline from the pending list', () => {
+  it('a renderer\'s "later" parks the question; resume shows it again and its answer is sent', async () => {
+    const { broker, renderer } = setup();
+    const answer = broker.ask(quick('side quest'));
+    (await renderer.rendered(1)).answer(LATER);
+    await tick();
+    assert.equal(broker.pending()[0]!.state, 'later');
+    broker.resume(broker.pending()[0]!.id);
+    const again = await renderer.rendered(2);
+    assert.equal(again.question.state, 'showing');
+    again.answer({ action: 'accept', content: { city: 'Oslo' } });
+    assert.deepEqual(await answer, { action: 'accept', content: { city: 'Oslo' } });
+  });
+
+  it('later() closes a showing question\'s UI and lets the next quick input show', async () => {
+    const { broker, renderer } = setup();
+    const first = broker.ask(quick('first'));
+    const second = broker.ask(quick('second'));
+    const shown = await renderer.rendered(1);
+    broker.later(shown.question.id);
+    assert.equal(shown.signal.aborted, true);
+    shown.answer({ action: 'cancel' });
+    const next = await renderer.rendered(2);
+    assert.equal(next.question.request.message, 'second');
+    assert.equal(broker.pending().find((q) => q.request.message === 'first')!.state, 'later');
+    next.answer({ action: 'decline' });
+    assert.deepEqual(await second, { action: 'decline' });
+    broker.decline(shown.question.id);
+    assert.deepEqual(await first, { action: 'decline' });
+    assert.deepEqual(broker.pending(), []);
+  });
+
+  it('a resumed question goes before others waiting in line', async () => {
+    const { broker, renderer } = setup();
+    const a = broker.ask(quick('a'));
+    (await renderer.rendered(1)).answer(LATER);
+    await tick();
+    const b = broker.ask(quick('b'));
+    const c = broker.ask(quick('c'));
+    const showingB = await renderer.rendered(2);
+    broker.resume(broker.pending().find((q) => q.request.message === 'a')!.id);
+    showingB.answer({ action: 'decline' });
+    const third = await renderer.rendered(3);
+    assert.equal(third.question.request.message, 'a', 'the resumed question is next, before c');
+    third.answer({ action: 'decline' });
+    (await renderer.rendered(4)).answer({ action: 'decline' });
+    await Promise.all([a, b, c]);
+  });
+
+  it('a question put off still times out, and decline() answers one that is showing', async () => {
+    const { broker, renderer } = setup({ timeoutMs: 40 });
+    const parked = broker.ask(quick('parked'));
+    (await renderer.rendered(1)).answer(LATER);
+    assert.deepEqual(await parked, { action: 'cancel' });
+    const showing = broker.ask(form('declined from the list'));
+    const shown = await renderer.rendered(2);
+    broker.decline(shown.question.id);
+    assert.equal(shown.signal.aborted, true);
+    shown.answer({ action: 'cancel' });
+    assert.deepEqual(await showing, { action: 'decline' });
+  });
+
+  it('onDidAnswer reports every outcome once, with timeouts and aborts told apart', async () => {
+    const { broker, renderer } = setup({ timeoutMs: 40 });
+    const seen: string[] = [];
+    broker.onDidAnswer((a) => seen.push(`${a.question.request.message}:${a.result.action}:${a.reason ?? ''}`));
+    const controller = new AbortController();
+    const aborted = broker.ask(form('aborted', { signal: controller.signal }));
+    await renderer.rendered(1);
+    controller.abort();
+    await aborted;
+    await broker.ask(form('timed out'));
+    const declined = broker.ask(form('declined'));
+    (await renderer.rendered(3)).answer({ action: 'decline' });
+    await declined;
+    assert.deepEqual(seen, ['aborted:cancel:aborted', 'timed out:cancel:timeout', 'declined:decline:']);
+  });
+});
+
+function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
