@@ -16,16 +16,22 @@ import { SecretVault } from './vscode/secretVault';
 import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
 import type { Services } from './vscode/services';
+import type { ElicitApi } from './api';
+import { registerElicitTool } from './vscode/elicitTool';
+import { QuestionHistory } from './vscode/history';
+import { PendingQuestions } from './vscode/pendingQuestions';
+import { createPublicApi } from './vscode/publicApi';
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): ElicitApi {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
   const vault = new SecretVault(context.secrets, context.globalState);
   const urlWaits = new UrlWaits();
   const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
+  const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault });
   const router = new RendererRouter(
     new QuickInputRenderer(vault),
-    new FormPanelRenderer(context.extensionUri, { savedSecrets: vault }),
+    forms,
     new UrlConsentRenderer(urlWaits, timeoutMs, log),
     (question, result) => vault.saveFrom(question, result),
   );
@@ -54,8 +60,13 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
+    new PendingQuestions(broker, (question) => forms.reveal(question)),
+    new QuestionHistory(context.globalState, broker, results),
   );
-  // Feature modules register themselves below, one line each.
+  registerElicitTool(context, services);
+  // Feature modules register themselves here, one line each.
+
+  return createPublicApi(broker, context.extension.id);
 }
 
 export function deactivate(): void {

@@ -37,6 +37,8 @@ export type WebviewToHost =
    */
   | { type: 'submit'; content: ElicitContent; useSaved?: string[] }
   | { type: 'decline' }
+  /** Put the question off: the panel closes, the question stays pending. */
+  | { type: 'later' }
   | { type: 'cancel' };
 
 /** Structural check of a message from the webview: anything else is ignored by the host. */
@@ -46,6 +48,7 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
   switch (message.type) {
     case 'ready':
     case 'decline':
+    case 'later':
     case 'cancel':
       return true;
     case 'submit':

@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../core/answerValidator';
-import type { Question, Renderer } from '../core/broker';
+import { LATER, type Question, type RenderOutcome, type Renderer } from '../core/broker';
 import { askerTitle, clip, cleanText } from '../core/display';
 import { secretFieldNames, type FormModel } from '../core/fields';
 import { initialValues } from '../core/formState';
-import { CANCELLED, DECLINED, type ElicitContent, type ElicitResult } from '../core/request';
+import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
 import { completeAnswer } from '../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../core/webviewProtocol';
 
@@ -39,12 +39,26 @@ export class FormPanelRenderer implements Renderer {
     private readonly options: FormPanelOptions = {},
   ) {}
 
-  render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+  /** Open panels by question id, so the pending list can bring one to the front. */
+  private readonly open = new Map<number, FormSession>();
+
+  render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form || signal.aborted) return Promise.resolve(CANCELLED);
-    return new Promise<ElicitResult>((resolve) => {
-      new FormSession(this.extensionUri, this.icon(), question, form, signal, this.options, resolve);
+    return new Promise<RenderOutcome>((resolve) => {
+      const session = new FormSession(this.extensionUri, this.icon(), question, form, signal, this.options, (outcome) => {
+        this.open.delete(question.id);
+        resolve(outcome);
+      });
+      this.open.set(question.id, session);
     });
+  }
+
+  /** Shows the open form of this question; false when it has none. */
+  reveal(question: Question): boolean {
+    const session = this.open.get(question.id);
+    session?.reveal();
+    return session !== undefined;
   }
 
   private icon(): vscode.Uri | undefined {
@@ -71,7 +85,7 @@ class FormSession {
     private readonly form: FormModel,
     signal: AbortSignal,
     private readonly options: FormPanelOptions,
-    private readonly resolve: (result: ElicitResult) => void,
+    private readonly resolve: (result: RenderOutcome) => void,
   ) {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(extensionUri, 'media');
@@ -105,6 +119,9 @@ class FormSession {
         return;
       case 'decline':
         this.finish(DECLINED);
+        return;
+      case 'later':
+        this.finish(LATER);
         return;
       case 'cancel':
         this.finish(CANCELLED);
@@ -173,8 +190,12 @@ class FormSession {
     this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
+  reveal(): void {
+    if (!this.settled) this.panel.reveal(undefined, false);
+  }
+
   /** Resolves once; disposes every listener and, unless it is already closing, the panel. */
-  private finish(result: ElicitResult, disposePanel = true): void {
+  private finish(result: RenderOutcome, disposePanel = true): void {
     if (this.settled) return;
     this.settled = true;
     this.resolve(result);

@@ -1,24 +1,36 @@
-/** Elicit: Manage Saved Secrets — lists saved secret names (never values) and forgets the chosen ones. */
+/**
+ * Elicit: Manage Saved Secrets — lists saved secret names (never values) and
+ * forgets the chosen ones: secret answers, and password inputs of mcp.json files.
+ */
 import * as vscode from 'vscode';
 import { noIcons } from '../core/display';
-import type { SavedSecret, SecretVault } from './secretVault';
+import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
 export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
   const saved = vault.list();
-  if (saved.length === 0) {
+  const inputs = vault.listInputs();
+  if (saved.length === 0 && inputs.length === 0) {
     void vscode.window.showInformationMessage('Elicit has no saved secrets.');
     return;
   }
-  const picked = await vscode.window.showQuickPick(
-    saved
+  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { entry?: SavedSecret; input?: SavedInput }>(
+    [
+      ...saved
       .slice()
       .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
       .map((entry) => ({
         label: `$(key) ${noIcons(entry.field)}`,
-        description: noIcons(`${entry.askerName} (${entry.askerKind})`),
+        description: noIcons(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
         detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
         entry,
       })),
+      ...inputs.map((input) => ({
+        label: `$(key) ${noIcons(input.id)}`,
+        description: noIcons(`\${input:${input.id}} in ${fileLabel(input.file)}`),
+        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${noIcons(input.server)}`,
+        input,
+      })),
+    ],
     {
       title: 'Elicit: Saved Secrets',
       placeHolder: 'Select the secrets to forget (values are never shown)',
@@ -27,15 +39,25 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
     },
   );
   if (!picked || picked.length === 0) return;
-  const entries: SavedSecret[] = picked.map((p) => p.entry);
+  const entries = picked.flatMap((p) => (p.entry ? [p.entry] : []));
+  const forgottenInputs = picked.flatMap((p) => (p.input ? [p.input] : []));
+  const count = entries.length + forgottenInputs.length;
   const confirm = await vscode.window.showWarningMessage(
-    entries.length === 1 ? `Forget the saved secret "${entries[0]!.field}"?` : `Forget ${entries.length} saved secrets?`,
+    count === 1 ? `Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]!.id}"?` : `Forget ${count} saved secrets?`,
     { modal: true, detail: 'The next time they are asked for, you will type them again.' },
     'Forget',
   );
   if (confirm !== 'Forget') return;
-  await vault.forget(entries);
-  void vscode.window.showInformationMessage(
-    entries.length === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${entries.length} saved secrets.`,
-  );
+  if (entries.length > 0) await vault.forget(entries);
+  if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
+  void vscode.window.showInformationMessage(count === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${count} saved secrets.`);
+}
+
+/** "app/.vscode/mcp.json" for a file in the workspace, else the path. */
+function fileLabel(file: string): string {
+  try {
+    return vscode.workspace.asRelativePath(vscode.Uri.parse(file, true), true);
+  } catch {
+    return file;
+  }
 }

@@ -5,16 +5,17 @@
  * Back. Decline is an explicit button; Escape or closing answers cancel.
  */
 import * as vscode from 'vscode';
-import type { Question } from '../core/broker';
+import { LATER, type Question, type RenderOutcome } from '../core/broker';
 import { askerTitle, noIcons, oneLine } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
-import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent, type ElicitResult } from '../core/request';
+import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
 import { checkField, parseTextInput } from '../core/validate';
 
 type StepOutcome =
   | { kind: 'value'; value: AnswerValue | undefined }
   | { kind: 'back' }
   | { kind: 'decline' }
+  | { kind: 'later' }
   | { kind: 'cancel' };
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
@@ -39,10 +40,15 @@ const DECLINE_BUTTON: vscode.QuickInputButton = {
   tooltip: 'Decline: tell the asker you will not answer',
 };
 
+const LATER_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('clock'),
+  tooltip: 'Later: put this question off and answer it from Pending Questions',
+};
+
 export class QuickInputRenderer {
   constructor(private readonly saved?: SavedSecrets) {}
 
-  async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+  async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form) return CANCELLED;
     const title = askerTitle(question.request.asker);
@@ -65,6 +71,7 @@ export class QuickInputRenderer {
       });
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
+      if (outcome.kind === 'later') return LATER;
       if (outcome.kind === 'back') {
         i = Math.max(0, i - 1);
         continue;
@@ -232,7 +239,7 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, DECLINE_BUTTON] : [DECLINE_BUTTON];
+  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, LATER_BUTTON, DECLINE_BUTTON] : [LATER_BUTTON, DECLINE_BUTTON];
 }
 
 /**
@@ -261,6 +268,7 @@ function runStep(
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === DECLINE_BUTTON) settle({ kind: 'decline' });
+        else if (button === LATER_BUTTON) settle({ kind: 'later' });
       }),
       input.onDidHide(() => settle({ kind: 'cancel' })),
     );
@@ -271,10 +279,11 @@ function runStep(
 }
 
 /** A question with no fields: the person can only agree or decline. */
-async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal): Promise<ElicitResult> {
+async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal): Promise<RenderOutcome> {
   const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
   const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal };
   const outcome = await askOne(field, ctx, [{ label: '$(check) Submit', value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
+  if (outcome.kind === 'later') return LATER;
   return outcome.kind === 'decline' ? DECLINED : CANCELLED;
 }

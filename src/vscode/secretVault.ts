@@ -13,13 +13,28 @@ import type { Asker, ElicitResult } from '../core/request';
 import type { SavedSecretSource } from './formPanel';
 
 export interface SavedSecret {
-  askerKind: Asker['kind'];
+  /** 'named': a secret an agent asked for by name, used as `${secret:NAME}`. */
+  askerKind: Asker['kind'] | 'named';
   askerName: string;
   field: string;
   savedAt: number;
 }
 
+/** A password input of an mcp.json (`${input:id}`), kept per config file so servers sharing it share it. */
+export interface SavedInput {
+  /** The config file's URI. */
+  file: string;
+  id: string;
+  /** The server that first needed it, to recognise it by. */
+  server: string;
+  savedAt: number;
+}
+
+/** The asker detail of configuration-input questions: their answers are saved as inputs, not as answers. */
+export const CONFIGURATION_INPUT = 'configuration input';
+
 const INDEX_KEY = 'elicit.savedSecrets';
+const INPUT_INDEX_KEY = 'elicit.savedInputs';
 
 export class SecretVault implements SavedSecretSource, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<void>();
@@ -45,6 +60,8 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   /** Saves every secret field of an accepted answer. */
   async saveFrom(question: Question, result: ElicitResult): Promise<void> {
     if (result.action !== 'accept' || !question.form || !result.content) return;
+    // Saved by ConfigInputs under the config file instead (see saveInput).
+    if (question.request.asker.detail === CONFIGURATION_INPUT) return;
     const asker = question.request.asker;
     for (const field of secretFieldNames(question.form)) {
       const value = result.content[field];
@@ -56,12 +73,50 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     this.changes.fire();
   }
 
+  /** Saves a named secret for `${secret:NAME}` references. */
+  async storeNamed(name: string, value: string): Promise<void> {
+    await this.secrets.store(storageKey('named', '', name), value);
+    const others = this.list().filter((s) => !(s.askerKind === 'named' && s.field === name));
+    await this.state.update(INDEX_KEY, [...others, { askerKind: 'named', askerName: '', field: name, savedAt: Date.now() }]);
+    this.changes.fire();
+  }
+
+  /** The value behind `${secret:NAME}`, if one was saved. */
+  getNamed(name: string): Promise<string | undefined> {
+    return Promise.resolve(this.secrets.get(storageKey('named', '', name)));
+  }
+
   async forget(entries: SavedSecret[]): Promise<void> {
     for (const entry of entries) await this.secrets.delete(storageKey(entry.askerKind, entry.askerName, entry.field));
     const gone = new Set(entries.map((e) => storageKey(e.askerKind, e.askerName, e.field)));
     await this.state.update(
       INDEX_KEY,
       this.list().filter((s) => !gone.has(storageKey(s.askerKind, s.askerName, s.field))),
+    );
+    this.changes.fire();
+  }
+
+  listInputs(): SavedInput[] {
+    return this.state.get<SavedInput[]>(INPUT_INDEX_KEY, []);
+  }
+
+  getInput(file: string, id: string): Promise<string | undefined> {
+    return Promise.resolve(this.secrets.get(inputStorageKey(file, id)));
+  }
+
+  async saveInput(file: string, id: string, server: string, value: string): Promise<void> {
+    await this.secrets.store(inputStorageKey(file, id), value);
+    const others = this.listInputs().filter((s) => s.file !== file || s.id !== id);
+    await this.state.update(INPUT_INDEX_KEY, [...others, { file, id, server, savedAt: Date.now() }]);
+    this.changes.fire();
+  }
+
+  async forgetInputs(entries: Array<Pick<SavedInput, 'file' | 'id'>>): Promise<void> {
+    for (const entry of entries) await this.secrets.delete(inputStorageKey(entry.file, entry.id));
+    const gone = new Set(entries.map((e) => inputStorageKey(e.file, e.id)));
+    await this.state.update(
+      INPUT_INDEX_KEY,
+      this.listInputs().filter((s) => !gone.has(inputStorageKey(s.file, s.id))),
     );
     this.changes.fire();
   }
@@ -87,6 +142,11 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
       const value = await this.secrets.get(key);
       report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
     }
+    for (const entry of this.listInputs()) {
+      const key = inputStorageKey(entry.file, entry.id);
+      const value = await this.secrets.get(key);
+      report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
+    }
     await writeFile(file, JSON.stringify(report, null, 2));
   }
 
@@ -98,6 +158,10 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
 /** JSON keeps "a:b" + "c" apart from "a" + "b:c". */
 export function storageKey(kind: string, name: string, field: string): string {
   return `elicit.secret:${JSON.stringify([kind, name, field])}`;
+}
+
+export function inputStorageKey(file: string, id: string): string {
+  return `elicit.input:${JSON.stringify([file, id])}`;
 }
 
 function sameEntry(entry: SavedSecret, asker: Asker, field: string): boolean {

@@ -46,6 +46,7 @@ describe('isWebviewToHost', () => {
   it('accepts every message the webview sends', () => {
     assert.ok(isWebviewToHost({ type: 'ready' }));
     assert.ok(isWebviewToHost({ type: 'decline' }));
+    assert.ok(isWebviewToHost({ type: 'later' }));
     assert.ok(isWebviewToHost({ type: 'cancel' }));
     assert.ok(isWebviewToHost({ type: 'submit', content: {} }));
     assert.ok(isWebviewToHost({ type: 'submit', content: { a: 'x', b: 2, c: true, d: ['x', 'y'], e: [] } }));

@@ -1,7 +1,7 @@
 /**
  * The form webview. Speaks webviewProtocol.ts with the host: says `ready`,
  * draws the `show`n form, checks fields live with the same rules the host
- * uses (validate.ts via formState.ts), and posts `submit`, `decline` or
+ * uses (validate.ts via formState.ts), and posts `submit`, `decline`, `later` or
  * `cancel`. Every asker string is inserted as text, never as HTML.
  *
  * The draft (what the person typed so far, secrets excepted) is kept with
@@ -80,10 +80,12 @@ class FormPage {
     const submit = (this.submitButton = button('Submit', false, () => this.submit()));
     const decline = button('Decline', true, () => post({ type: 'decline' }));
     decline.title = 'Tell the asker you will not answer';
+    const later = button('Later', true, () => post({ type: 'later' }));
+    later.title = 'Put this question off; answer it from Pending Questions';
     const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
     cancel.title = 'Close without answering';
     const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
-    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, submit, decline, cancel, keys));
+    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, submit, decline, later, cancel, keys));
   }
 
   focusFirst(): void {

@@ -1,0 +1,51 @@
+/**
+ * History entries: what was asked, by whom, and how it ended. Built from the
+ * broker's onDidAnswer; secret answers are replaced by a mask before anything
+ * is kept, so the history (a state file) never holds a secret.
+ */
+import type { AnsweredQuestion } from './broker';
+import { clip } from './display';
+import { secretFieldNames } from './fields';
+import type { Asker, ElicitAction } from './request';
+
+export const SECRET_MASK = '••••••••';
+
+export interface HistoryEntry {
+  askedAt: number;
+  answeredAt: number;
+  asker: Asker;
+  message: string;
+  mode: 'form' | 'url';
+  url?: string;
+  action: ElicitAction;
+  /** Why it ended without the person answering. */
+  reason?: 'timeout' | 'aborted' | 'error';
+  /** Field label → the answer as text (secrets masked). */
+  answers?: Array<{ label: string; value: string }>;
+}
+
+export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
+  const { question, result } = answered;
+  const request = question.request;
+  const entry: HistoryEntry = {
+    askedAt: question.receivedAt,
+    answeredAt: answered.answeredAt,
+    asker: { ...request.asker },
+    message: clip(request.message, 500),
+    mode: request.mode,
+    action: result.action,
+  };
+  if (answered.reason) entry.reason = answered.reason;
+  if (question.url) entry.url = question.url.url;
+  if (result.action === 'accept' && result.content && question.form) {
+    const secrets = secretFieldNames(question.form);
+    entry.answers = question.form.fields
+      .filter((field) => Object.hasOwn(result.content!, field.name))
+      .map((field) => {
+        const value = result.content![field.name]!;
+        const text = secrets.has(field.name) ? SECRET_MASK : Array.isArray(value) ? value.join(', ') : String(value);
+        return { label: clip(field.label, 120), value: clip(text, 500) };
+      });
+  }
+  return entry;
+}

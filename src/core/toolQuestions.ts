@@ -1,0 +1,187 @@
+/**
+ * The question kinds an AI agent can ask through Elicit (the `elicit` language
+ * model tool, and the gateway's `ask_user`): text, choice, multi choice,
+ * confirmation, form and secret. Pure: turns the agent's input into an
+ * elicitation request schema, and the person's answer into what the agent
+ * receives — for a secret only a `${secret:NAME}` reference, never the value.
+ */
+import { InvalidRequestError } from './errors';
+import { secretFieldNames } from './fields';
+import { normalize } from './normalize';
+import type { Asker, ElicitRequest, ElicitResult } from './request';
+
+export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret';
+
+export interface ToolQuestion {
+  kind: QuestionKind;
+  question: string;
+  /** choice / multiChoice */
+  options?: string[];
+  /** choice: also offer "Other…" with free text. */
+  allowOther?: boolean;
+  /** form: a restricted form schema. */
+  schema?: Record<string, unknown>;
+  /** secret: the name it is stored under, e.g. "openai-api-key". */
+  secretName?: string;
+  /** text: a default answer. */
+  defaultValue?: string;
+}
+
+/** JSON Schema of ToolQuestion, for tool declarations. */
+export const TOOL_QUESTION_SCHEMA = {
+  type: 'object',
+  properties: {
+    kind: {
+      type: 'string',
+      enum: ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret'],
+      description: 'text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference',
+    },
+    question: { type: 'string', description: 'The question, in one or two sentences.' },
+    options: { type: 'array', items: { type: 'string' }, description: 'For choice and multiChoice.' },
+    allowOther: { type: 'boolean', description: 'For choice: also let the user type an answer not in options.' },
+    schema: {
+      type: 'object',
+      description: 'For form: a flat JSON Schema object whose properties are strings, numbers, integers, booleans, enums or arrays of enums.',
+    },
+    secretName: {
+      type: 'string',
+      description: 'For secret: a short name such as "openai-api-key"; the user can use ${secret:NAME} in mcp.json env or headers.',
+    },
+    defaultValue: { type: 'string', description: 'For text: a suggested answer.' },
+  },
+  required: ['kind', 'question'],
+} as const;
+
+export const OTHER_VALUE = '\u0000other';
+const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function readToolQuestion(input: unknown): ToolQuestion {
+  if (typeof input !== 'object' || input === null) throw new InvalidRequestError('The input must be an object');
+  const q = input as Record<string, unknown>;
+  const kinds: QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret'];
+  if (!kinds.includes(q.kind as QuestionKind)) throw new InvalidRequestError(`"kind" must be one of ${kinds.join(', ')}`);
+  if (typeof q.question !== 'string' || q.question.trim() === '') throw new InvalidRequestError('"question" must be a non-empty string');
+  const question: ToolQuestion = { kind: q.kind as QuestionKind, question: q.question };
+  if (q.options !== undefined) {
+    if (!Array.isArray(q.options) || !q.options.every((o) => typeof o === 'string')) {
+      throw new InvalidRequestError('"options" must be a list of strings');
+    }
+    question.options = [...new Set(q.options as string[])];
+  }
+  if (q.allowOther === true) question.allowOther = true;
+  if (typeof q.defaultValue === 'string') question.defaultValue = q.defaultValue;
+  if (q.schema !== undefined) {
+    if (typeof q.schema !== 'object' || q.schema === null) throw new InvalidRequestError('"schema" must be an object');
+    question.schema = q.schema as Record<string, unknown>;
+  }
+  if (q.secretName !== undefined) {
+    if (typeof q.secretName !== 'string' || !SECRET_NAME.test(q.secretName)) {
+      throw new InvalidRequestError('"secretName" must be 1–64 letters, digits, dots, dashes or underscores');
+    }
+    question.secretName = q.secretName;
+  }
+  if ((question.kind === 'choice' || question.kind === 'multiChoice') && !question.options?.length) {
+    throw new InvalidRequestError(`A ${question.kind} question needs "options"`);
+  }
+  if (question.kind === 'form' && !question.schema) throw new InvalidRequestError('A form question needs "schema"');
+  if (question.kind === 'secret' && !question.secretName) throw new InvalidRequestError('A secret question needs "secretName"');
+  return question;
+}
+
+/** The form schema the person is shown. */
+export function toRequestedSchema(q: ToolQuestion): Record<string, unknown> {
+  const answer = (property: Record<string, unknown>): Record<string, unknown> => ({
+    type: 'object',
+    properties: { answer: { title: 'Answer', ...property } },
+    required: ['answer'],
+  });
+  switch (q.kind) {
+    case 'text':
+      return answer({ type: 'string', ...(q.defaultValue !== undefined ? { default: q.defaultValue } : {}) });
+    case 'choice': {
+      const options = q.options!.map((o) => ({ const: o, title: o }));
+      if (q.allowOther) options.push({ const: OTHER_VALUE, title: 'Other…' });
+      return answer({ type: 'string', oneOf: options });
+    }
+    case 'multiChoice':
+      return answer({ type: 'array', items: { type: 'string', enum: q.options } });
+    case 'confirm':
+      return answer({ type: 'boolean' });
+    case 'form':
+      normalize(q.schema); // Refuse what cannot be drawn before anything is shown.
+      return q.schema!;
+    case 'secret':
+      return {
+        type: 'object',
+        properties: { [q.secretName!]: { type: 'string', title: q.secretName, format: 'password' } },
+        required: [q.secretName],
+      };
+  }
+}
+
+export interface ToolAnswer {
+  action: ElicitResult['action'];
+  answer?: unknown;
+  /** For secrets: the reference the agent may use, e.g. "${secret:openai-api-key}". */
+  reference?: string;
+  note?: string;
+}
+
+/**
+ * What the agent receives. Secret values never: a secret question answers with
+ * its reference, and a form's secret fields become references too.
+ */
+export function toToolAnswer(q: ToolQuestion, result: ElicitResult): ToolAnswer {
+  if (result.action !== 'accept') return { action: result.action };
+  const content = result.content ?? {};
+  switch (q.kind) {
+    case 'secret':
+      return {
+        action: 'accept',
+        reference: secretReference(q.secretName!),
+        note: 'The value is stored in VS Code SecretStorage. Use the reference (for example in .vscode/mcp.json env or headers); the value itself is never shown to you.',
+      };
+    case 'form': {
+      const secrets = secretFieldNames(normalize(q.schema));
+      const answer = Object.fromEntries(
+        Object.entries(content).map(([k, v]) => [k, secrets.has(k) ? secretReference(k) : v]),
+      );
+      return { action: 'accept', answer };
+    }
+    default:
+      return { action: 'accept', answer: content.answer };
+  }
+}
+
+export function secretReference(name: string): string {
+  return `\${secret:${name}}`;
+}
+
+export interface ToolQuestionDeps {
+  ask: (request: ElicitRequest) => Promise<ElicitResult>;
+  /** Keeps a secret answer under its name, for `${secret:NAME}`. */
+  saveSecret: (name: string, value: string) => Promise<void>;
+}
+
+/** Asks a tool question through the broker, with the "Other…" follow-up and secret storage. */
+export async function askToolQuestion(deps: ToolQuestionDeps, asker: Asker, q: ToolQuestion, signal?: AbortSignal): Promise<ToolAnswer> {
+  const result = await deps.ask({ mode: 'form', asker, message: q.question, requestedSchema: toRequestedSchema(q), signal });
+  if (q.kind === 'choice' && result.action === 'accept' && result.content?.answer === OTHER_VALUE) {
+    const other = await deps.ask({
+      mode: 'form',
+      asker,
+      message: q.question,
+      requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Your answer', minLength: 1 } }, required: ['answer'] },
+      signal,
+    });
+    return toToolAnswer({ ...q, kind: 'text' }, other);
+  }
+  if (result.action === 'accept') {
+    const secrets = q.kind === 'secret' ? [q.secretName!] : q.kind === 'form' ? [...secretFieldNames(normalize(q.schema))] : [];
+    for (const name of secrets) {
+      const value = result.content?.[name];
+      if (typeof value === 'string' && value !== '') await deps.saveSecret(name, value);
+    }
+  }
+  return toToolAnswer(q, result);
+}

@@ -1,0 +1,48 @@
+/**
+ * The `elicit_ask_user` language-model tool: any agent in VS Code can ask the
+ * person a structured question (text, choice, multi choice, confirmation, form,
+ * secret) through Elicit's broker and renderers. A secret comes back to the
+ * model only as a `${secret:NAME}` reference.
+ */
+import * as vscode from 'vscode';
+import { InvalidRequestError } from '../core/errors';
+import { oneLine } from '../core/display';
+import type { Asker } from '../core/request';
+import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../core/toolQuestions';
+import type { Services } from './services';
+
+export const ELICIT_TOOL = 'elicit_ask_user';
+/** Who asks, in the UI: the tool does not learn which agent invoked it. */
+export const TOOL_ASKER: Asker = { kind: 'tool', name: 'AI agent', detail: 'elicit tool' };
+
+export function registerElicitTool(context: vscode.ExtensionContext, services: Services): void {
+  const tool: vscode.LanguageModelTool<ToolQuestion> = {
+    prepareInvocation(options) {
+      const question = typeof options.input?.question === 'string' ? oneLine(options.input.question, 120) : 'a question';
+      return { invocationMessage: `Asking you: ${question}` };
+    },
+    async invoke(options, token) {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        const question = readToolQuestion(options.input);
+        const answer = await askToolQuestion(
+          { ask: (request) => services.broker.ask(request), saveSecret: (name, value) => services.vault.storeNamed(name, value) },
+          TOOL_ASKER,
+          question,
+          controller.signal,
+        );
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(answer))]);
+      } catch (error) {
+        if (error instanceof InvalidRequestError) {
+          // Tell the model what to fix instead of failing the whole turn.
+          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ error: error.message }))]);
+        }
+        throw error;
+      } finally {
+        subscription.dispose();
+      }
+    },
+  };
+  context.subscriptions.push(vscode.lm.registerTool(ELICIT_TOOL, tool));
+}

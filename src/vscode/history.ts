@@ -1,0 +1,69 @@
+/**
+ * Elicit: Show History — past questions with asker, outcome and answers, newest
+ * first, in a read-only editor. Kept in global state, at most MAX_ENTRIES,
+ * secrets masked before they are stored (see core/history.ts).
+ */
+import * as vscode from 'vscode';
+import type { Broker } from '../core/broker';
+import { toHistoryEntry, type HistoryEntry } from '../core/history';
+import type { ResultDocuments } from './resultDocuments';
+
+const STATE_KEY = 'elicit.history';
+const MAX_ENTRIES = 200;
+
+export class QuestionHistory implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    broker: Broker,
+    results: ResultDocuments,
+  ) {
+    this.disposables.push(
+      broker.onDidAnswer((answered) => void this.add(toHistoryEntry(answered))),
+      vscode.commands.registerCommand('elicit.showHistory', () => results.show('Elicit-history', this.markdown())),
+      vscode.commands.registerCommand('elicit.clearHistory', () => this.clear()),
+    );
+  }
+
+  entries(): HistoryEntry[] {
+    return this.state.get<HistoryEntry[]>(STATE_KEY, []);
+  }
+
+  private async add(entry: HistoryEntry): Promise<void> {
+    await this.state.update(STATE_KEY, [entry, ...this.entries()].slice(0, MAX_ENTRIES));
+  }
+
+  private async clear(): Promise<void> {
+    const choice = await vscode.window.showWarningMessage('Clear Elicit\'s question history?', { modal: true }, 'Clear');
+    if (choice === 'Clear') await this.state.update(STATE_KEY, []);
+  }
+
+  private markdown(): string {
+    const entries = this.entries();
+    const lines = ['# Elicit question history', ''];
+    if (entries.length === 0) lines.push('_No questions yet._');
+    for (const entry of entries) {
+      const when = new Date(entry.askedAt).toLocaleString();
+      const detail = entry.asker.detail ? ` · ${entry.asker.detail}` : '';
+      lines.push(`## ${when} — ${entry.asker.name}${detail}`, '');
+      lines.push(`> ${entry.message.replace(/\n/g, '\n> ')}`, '');
+      if (entry.url) lines.push(`URL: \`${entry.url}\``, '');
+      lines.push(`**${outcome(entry)}**`, '');
+      for (const answer of entry.answers ?? []) lines.push(`- ${answer.label}: ${answer.value}`);
+      lines.push('');
+    }
+    return lines.join('\n');
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function outcome(entry: HistoryEntry): string {
+  if (entry.reason === 'timeout') return 'Timed out (cancel sent)';
+  if (entry.reason === 'aborted') return 'Withdrawn by the asker';
+  if (entry.reason === 'error') return 'Failed';
+  return entry.action === 'accept' ? 'Answered' : entry.action === 'decline' ? 'Declined' : 'Cancelled';
+}
