@@ -29,11 +29,12 @@ export async function openElicitSession(
   mcpJson: string,
   userSettings: Record<string, unknown> = {},
   env: Record<string, string> = {},
+  extraVsix: string[] = [],
 ): Promise<ElicitSession> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), mcpJson);
-  const server = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings, env });
+  const server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env });
   let workbench: Workbench;
   try {
     workbench = await openWorkbench(server.url);
