@@ -32,7 +32,7 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts'], rules: noVscodeNoDom },
+  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/gateway/**/*.ts'], rules: noVscodeNoDom },
   {
     files: ['webview/**/*.ts'],
     rules: {

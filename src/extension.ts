@@ -18,6 +18,9 @@ import { ServerRegistry } from './vscode/serverRegistry';
 import type { Services } from './vscode/services';
 import type { ElicitApi } from './api';
 import { registerElicitTool } from './vscode/elicitTool';
+import { registerOAuth } from './vscode/oauth';
+import { registerGateway } from './vscode/gateway';
+import { registerMcpFeatures } from './vscode/mcpFeatures';
 import { QuestionHistory } from './vscode/history';
 import { PendingQuestions } from './vscode/pendingQuestions';
 import { createPublicApi } from './vscode/publicApi';
@@ -47,7 +50,9 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const testReport = process.env.ELICIT_TEST_REPORT;
   if (testReport) {
     // End-to-end tests only: key names and digests of what SecretStorage holds, never values.
-    context.subscriptions.push(vault.onDidChange(() => void vault.writeTestReport(testReport)));
+    // Written one after another, so a slow earlier write never overwrites a later one.
+    let writing = Promise.resolve();
+    context.subscriptions.push(vault.onDidChange(() => (writing = writing.then(() => vault.writeTestReport(testReport)))));
   }
 
   context.subscriptions.push(
@@ -64,6 +69,9 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     new QuestionHistory(context.globalState, broker, results),
   );
   registerElicitTool(context, services);
+  registerGateway(context, services);
+  registerMcpFeatures(context, services);
+  registerOAuth(context, services);
   // Feature modules register themselves here, one line each.
 
   return createPublicApi(broker, context.extension.id);

@@ -1,0 +1,189 @@
+/**
+ * The gateway in VS Code: Start / Stop / Copy Config / Rotate Token commands,
+ * the `elicit.gateway.enabled` setting, a status bar item while it runs, the
+ * token in SecretStorage, and (when VS Code supports it) registration with VS
+ * Code's own MCP support so its agents can use `ask_user` too. Off in an
+ * untrusted workspace.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { askToolQuestion } from '../core/toolQuestions';
+import { gatewaySnippets } from '../gateway/configSnippets';
+import { GatewayServer } from '../gateway/gatewayServer';
+import type { Services } from './services';
+
+const TOKEN_KEY = 'elicit.gateway.token';
+const PORT_KEY = 'elicit.gateway.lastPort';
+
+export function registerGateway(context: vscode.ExtensionContext, services: Services): void {
+  const gateway = new GatewayController(context, services);
+  context.subscriptions.push(
+    gateway,
+    vscode.commands.registerCommand('elicit.startGateway', () => gateway.start(true)),
+    vscode.commands.registerCommand('elicit.stopGateway', () => gateway.stop()),
+    vscode.commands.registerCommand('elicit.copyGatewayConfig', () => gateway.copyConfig()),
+    vscode.commands.registerCommand('elicit.rotateGatewayToken', () => gateway.rotateToken()),
+  );
+  if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void gateway.start(false);
+}
+
+class GatewayController implements vscode.Disposable {
+  private server: GatewayServer | undefined;
+  private token = '';
+  private readonly status = vscode.window.createStatusBarItem('elicit.gateway', vscode.StatusBarAlignment.Right, 100);
+  private readonly definitionsChanged = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly services: Services,
+  ) {
+    this.status.name = 'Elicit Gateway';
+    this.status.command = 'elicit.copyGatewayConfig';
+    this.disposables.push(
+      this.status,
+      this.definitionsChanged,
+      services.registry.onDidChange(() => void this.server?.toolsChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('elicit.gateway.enabled')) return;
+        if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void this.start(false);
+        else void this.stop();
+      }),
+    );
+    this.registerWithVsCode();
+  }
+
+  async start(interactive: boolean): Promise<void> {
+    if (this.server?.running) {
+      if (interactive) void vscode.window.showInformationMessage(`The Elicit gateway is running at ${this.server.url}.`);
+      return;
+    }
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('The Elicit gateway stays off in an untrusted workspace.');
+      return;
+    }
+    this.token = await this.currentToken();
+    const configured = vscode.workspace.getConfiguration('elicit').get<number>('gateway.port', 0);
+    // Keep the same port across restarts when possible, so pasted configurations stay valid.
+    const preferred = configured || this.context.globalState.get<number>(PORT_KEY, 0);
+    let server = this.create(preferred);
+    try {
+      await server.start();
+    } catch (error) {
+      if (configured || !preferred) {
+        void vscode.window.showErrorMessage(`Elicit gateway could not start: ${(error as Error).message}`);
+        return;
+      }
+      server = this.create(0);
+      await server.start();
+    }
+    this.server = server;
+    await this.context.globalState.update(PORT_KEY, server.port);
+    this.status.text = '$(broadcast) Elicit gateway';
+    this.status.tooltip = `Elicit gateway on ${server.url} — click to copy a client configuration`;
+    this.status.show();
+    this.definitionsChanged.fire();
+    if (interactive) {
+      const choice = await vscode.window.showInformationMessage(`Elicit gateway running at ${server.url}.`, 'Copy Config');
+      if (choice) await this.copyConfig();
+    }
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    this.status.hide();
+    this.definitionsChanged.fire();
+    await server?.stop();
+  }
+
+  async copyConfig(): Promise<void> {
+    if (!this.server?.running) {
+      const choice = await vscode.window.showInformationMessage('The Elicit gateway is not running.', 'Start Gateway');
+      if (!choice) return;
+      await this.start(false);
+      if (!this.server?.running) return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      gatewaySnippets(this.server.url, this.token).map((snippet) => ({ label: snippet.label, detail: snippet.detail, snippet })),
+      { title: 'Copy Elicit Gateway Config', placeHolder: 'Which client should use the gateway?' },
+    );
+    if (!picked) return;
+    await vscode.env.clipboard.writeText(picked.snippet.text);
+    void vscode.window.showInformationMessage(`Copied the ${picked.label} configuration. It contains your gateway token: keep it private.`);
+  }
+
+  async rotateToken(): Promise<void> {
+    this.token = randomBytes(32).toString('base64url');
+    await this.context.secrets.store(TOKEN_KEY, this.token);
+    this.definitionsChanged.fire();
+    const choice = await vscode.window.showInformationMessage(
+      'The Elicit gateway has a new token; clients using the old one are refused from now on.',
+      'Copy Config',
+    );
+    if (choice) await this.copyConfig();
+  }
+
+  private create(port: number): GatewayServer {
+    const log = this.services.log;
+    return new GatewayServer({
+      token: () => this.token,
+      port,
+      version: String(this.context.extension.packageJSON.version ?? '0.0.0'),
+      log: (line) => log.info(line),
+      ask: (client, question, signal) =>
+        askToolQuestion(
+          {
+            ask: (request) => this.services.broker.ask(request),
+            saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
+          },
+          { kind: 'gateway', name: client },
+          question,
+          signal,
+        ),
+      upstream: {
+        list: async () => {
+          const all = await Promise.all(
+            (await this.services.registry.servers()).map(async (server) =>
+              (await server.listTools().catch(() => [])).map((tool) => ({ server: server.name, tool })),
+            ),
+          );
+          return all.flat();
+        },
+        call: async (serverName, tool, args, signal) => {
+          const server = await this.services.registry.get(serverName);
+          if (!server) return { content: [{ type: 'text', text: `No server named ${serverName}` }], isError: true };
+          return server.callTool(tool, args, signal);
+        },
+      },
+    });
+  }
+
+  private async currentToken(): Promise<string> {
+    let token = await this.context.secrets.get(TOKEN_KEY);
+    if (!token) {
+      token = randomBytes(32).toString('base64url');
+      await this.context.secrets.store(TOKEN_KEY, token);
+    }
+    return token;
+  }
+
+  /** Lets VS Code's own agents use the gateway while it runs. */
+  private registerWithVsCode(): void {
+    if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') return;
+    this.disposables.push(
+      vscode.lm.registerMcpServerDefinitionProvider('elicit.gateway', {
+        onDidChangeMcpServerDefinitions: this.definitionsChanged.event,
+        provideMcpServerDefinitions: () =>
+          this.server?.running
+            ? [new vscode.McpHttpServerDefinition('Elicit gateway', vscode.Uri.parse(this.server.url), { Authorization: `Bearer ${this.token}` })]
+            : [],
+      }),
+    );
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The gateway in a real VS Code: enabled by setting, its client configuration
+ * copied through the real command (the token comes from the clipboard, as a
+ * person would paste it), an MCP SDK client standing in for a CLI agent calls
+ * ask_user, Playwright answers the native UI, and the client receives the
+ * answer — for a secret only a reference, while SecretStorage holds the value.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { findInFiles } from '../support/leakScan';
+import { newRecordFile } from '../support/records';
+
+const SECRET = 'gw-e2e-secret-5a7c9e1b3d';
+
+describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
+  const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-gw-')), 'secrets.json');
+  let session: ElicitSession;
+  let port: number;
+  let token: string;
+  let client: Client;
+
+  before(async () => {
+    port = await freePort();
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: newRecordFile() }) } };
+    session = await openElicitSession(
+      JSON.stringify(mcpJson),
+      { 'elicit.gateway.enabled': true, 'elicit.gateway.port': port },
+      { ELICIT_TEST_REPORT: report },
+    );
+  });
+
+  after(async () => {
+    await client?.close().catch(() => undefined);
+    await session?.close();
+  });
+
+  it('runs on the configured port and copies a client configuration with the token', async () => {
+    const { page } = session.workbench;
+    await page.locator('.statusbar-item', { hasText: 'Elicit gateway' }).first().waitFor({ timeout: 30_000 });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
+    await runCommand(page, 'Elicit: Copy Gateway Config');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Claude Code'));
+    await pickQuickPickItem(page, 'Claude Code');
+    let copied = '';
+    await waitUntil(async () => (copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '')).includes('Bearer'));
+    const match = /^claude mcp add --transport http elicit (http:\/\/127\.0\.0\.1:(\d+)\/mcp) --header "Authorization: Bearer ([\w-]+)"$/.exec(copied);
+    assert.ok(match, copied);
+    assert.equal(Number(match[2]), port);
+    token = match[3]!;
+    client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(match[1]!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === 'ask_user'));
+    assert.ok(tools.some((t) => t.name === 'ask-server__ask_name'), 'configured servers are forwarded');
+  });
+
+  it('blocks the external call until the person answers in VS Code', async () => {
+    const { page } = session.workbench;
+    const call = client.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'Which branch should I deploy?' } });
+    const box = await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks');
+    assert.match(box.message ?? '', /Which branch should I deploy\?/);
+    await screenshot(page, 'gateway-ask-user');
+    await typeAndSubmit(page, 'release/1.2');
+    const result = await call;
+    assert.deepEqual(JSON.parse((result.content as Array<{ text: string }>)[0]!.text), { action: 'accept', answer: 'release/1.2' });
+  });
+
+  it('returns a reference for a secret while SecretStorage holds the value', async () => {
+    const { page } = session.workbench;
+    const call = client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'Paste the registry password', secretName: 'registry-password' } });
+    await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks');
+    assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    await typeAndSubmit(page, SECRET);
+    const result = await call;
+    assert.ok(!JSON.stringify(result).includes(SECRET));
+    assert.equal(JSON.parse((result.content as Array<{ text: string }>)[0]!.text).reference, '${secret:registry-password}');
+    const digest = createHash('sha256').update(SECRET).digest('hex');
+    await waitUntil(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))['elicit.secret:["named","","registry-password"]'] === digest).catch((error: Error) => {
+      throw new Error(`${error.message}; report: ${fs.existsSync(report) ? fs.readFileSync(report, 'utf8') : 'none'}`);
+    });
+  });
+
+  it('keeps the secret and the gateway token out of every file VS Code and the extension wrote', async () => {
+    const roots = [session.server.userDataDir, session.server.extensionsDir, session.workspaceDir];
+    assert.deepEqual(findInFiles(roots, SECRET), []);
+    assert.deepEqual(findInFiles(roots, token), []);
+  });
+});
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * The gateway with a real MCP SDK client standing in for a CLI agent: ask_user
+ * for each kind through the real broker with a scripted answerer, a forwarded
+ * tool whose upstream server elicits, 401 without or with a wrong token, 403
+ * for a foreign Origin or Host, and a client that disconnects mid-question has
+ * that question closed.
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Question } from '../../src/core/broker';
+import type { ElicitResult } from '../../src/core/request';
+import { askToolQuestion } from '../../src/core/toolQuestions';
+import { GatewayServer } from '../../src/gateway/gatewayServer';
+import { McpConnection } from '../../src/mcp/connection';
+import { newRecordFile, readRecords } from '../support/records';
+import { scriptedBroker } from '../support/scriptedRenderer';
+
+const TOKEN = 'gw-test-token-0123456789';
+const root = join(__dirname, '..', '..');
+
+describe('Elicit gateway', () => {
+  const record = newRecordFile();
+  const answers: Array<(q: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>> = [];
+  const seen: Question[] = [];
+  const savedSecrets: Record<string, string> = {};
+  const { broker } = scriptedBroker((q, signal) => {
+    seen.push(q);
+    const next = answers.shift();
+    assert.ok(next, `unexpected question: ${q.request.message}`);
+    return next(q, signal);
+  });
+  const upstream = new McpConnection(
+    {
+      name: 'ask-server',
+      source: 'test',
+      transport: { type: 'stdio', command: process.execPath, args: [join(root, 'test', 'fixtures', 'ask-server.mjs')], env: { RECORD_FILE: record } },
+    },
+    { ask: (r) => broker.ask(r), log: () => undefined },
+  );
+  const gateway = new GatewayServer({
+    token: () => TOKEN,
+    port: 0,
+    version: 'test',
+    log: () => undefined,
+    ask: (client, question, signal) =>
+      askToolQuestion(
+        { ask: (r) => broker.ask(r), saveSecret: async (name, value) => void (savedSecrets[name] = value) },
+        { kind: 'gateway', name: client },
+        question,
+        signal,
+      ),
+    upstream: {
+      list: async () => (await upstream.listTools()).map((tool) => ({ server: 'ask-server', tool })),
+      call: (server, tool, args, signal) => upstream.callTool(tool, args, signal),
+    },
+  });
+  let client: Client;
+
+  async function connectClient(token = TOKEN, name = 'claude-code'): Promise<Client> {
+    const c = new Client({ name, version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return c;
+  }
+
+  function parse(result: Awaited<ReturnType<Client['callTool']>>): Record<string, unknown> {
+    return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as Record<string, unknown>;
+  }
+
+  before(async () => {
+    await gateway.start();
+    client = await connectClient();
+  });
+
+  after(async () => {
+    await client?.close();
+    await gateway.stop();
+    await upstream.stop();
+  });
+
+  it('lists ask_user and the forwarded tools, namespaced by server', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes('ask_user'));
+    assert.ok(names.includes('ask-server__ask_name'));
+    assert.match(tools.find((t) => t.name === 'ask-server__echo')!.description!, /^\[ask-server\]/);
+  });
+
+  it('asks each kind of question, naming the connecting client as the asker', async () => {
+    const cases: Array<[Record<string, unknown>, ElicitResult, Record<string, unknown>]> = [
+      [{ kind: 'text', question: 'Name?' }, { action: 'accept', content: { answer: 'Ada' } }, { action: 'accept', answer: 'Ada' }],
+      [{ kind: 'choice', question: 'Key?', options: ['C', 'Am'] }, { action: 'accept', content: { answer: 'Am' } }, { action: 'accept', answer: 'Am' }],
+      [{ kind: 'multiChoice', question: 'Parts?', options: ['a', 'b'] }, { action: 'accept', content: { answer: ['a', 'b'] } }, { action: 'accept', answer: ['a', 'b'] }],
+      [{ kind: 'confirm', question: 'Ship?' }, { action: 'decline' }, { action: 'decline' }],
+      [
+        { kind: 'form', question: 'Tempo', schema: { type: 'object', properties: { bpm: { type: 'integer', minimum: 60, maximum: 180 } } } },
+        { action: 'accept', content: { bpm: 96 } },
+        { action: 'accept', answer: { bpm: 96 } },
+      ],
+    ];
+    for (const [args, reply, expected] of cases) {
+      answers.push(() => reply);
+      const result = await client.callTool({ name: 'ask_user', arguments: args });
+      assert.deepEqual(parse(result), expected, JSON.stringify(args));
+      assert.deepEqual(seen.at(-1)!.request.asker, { kind: 'gateway', name: 'claude-code' });
+    }
+  });
+
+  it('returns only a reference for a secret, keeping the value for ${secret:NAME}', async () => {
+    answers.push(() => ({ action: 'accept', content: { 'db-password': 'hunter2-gw' } }));
+    const result = await client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'DB password?', secretName: 'db-password' } });
+    const text = JSON.stringify(result);
+    assert.ok(!text.includes('hunter2-gw'), 'the value never reaches the client');
+    assert.equal(parse(result).reference, '${secret:db-password}');
+    assert.deepEqual(savedSecrets, { 'db-password': 'hunter2-gw' });
+  });
+
+  it('reports a malformed question as a tool error, not a crash', async () => {
+    const result = await client.callTool({ name: 'ask_user', arguments: { kind: 'choice', question: 'Pick' } });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /needs \\"options\\"/);
+  });
+
+  it('forwards a tool call whose upstream server elicits, and Elicit renders that question', async () => {
+    answers.push((q) => {
+      assert.equal(q.request.asker.name, 'ask-server');
+      return { action: 'accept', content: { name: 'Grace' } };
+    });
+    const result = await client.callTool({ name: 'ask-server__ask_name', arguments: {} });
+    assert.equal((result.content as Array<{ text: string }>)[0]!.text, 'Hello, Grace!');
+    assert.deepEqual(readRecords(record).at(-1)!.result, { action: 'accept', content: { name: 'Grace' } });
+  });
+
+  it('refuses a missing or wrong token with 401, a foreign Origin or Host with 403', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      fetch(gateway.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(init),
+      });
+    assert.equal((await post({})).status, 401);
+    assert.equal((await post({ Authorization: 'Bearer wrong-token' })).status, 401);
+    assert.equal((await post({ Authorization: `Bearer ${TOKEN}`, Origin: 'https://evil.example' })).status, 403);
+    const rebinding = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        gateway.url,
+        { method: 'POST', headers: { Host: `evil.example:${gateway.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' } },
+        (res) => resolve(res.statusCode ?? 0),
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(init));
+    });
+    assert.equal(rebinding, 403);
+    assert.equal((await post({ Authorization: `Bearer ${TOKEN}`, Origin: `http://127.0.0.1:${gateway.port}` })).status, 200);
+    await assert.rejects(connectClient('nope'));
+  });
+
+  it('closes the question when the client disconnects mid-question', async () => {
+    const other = await connectClient(TOKEN, 'gemini-cli');
+    let closedSignal: AbortSignal | undefined;
+    const shown = new Promise<void>((resolve) => {
+      answers.push((_q, signal) => {
+        closedSignal = signal;
+        resolve();
+        return new Promise<ElicitResult>((done) => signal.addEventListener('abort', () => done({ action: 'cancel' })));
+      });
+    });
+    const call = other.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'Still there?' } }).catch(() => undefined);
+    await shown;
+    assert.equal(broker.pending().length, 1);
+    await other.close();
+    await call;
+    await waitUntil(() => closedSignal?.aborted === true && broker.pending().length === 0);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
