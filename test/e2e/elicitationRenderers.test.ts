@@ -98,6 +98,33 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     });
   });
 
+  it('looks like VS Code in a dark and a light theme', async () => {
+    const { page } = session.workbench;
+    const form = await openForm();
+    for (const [theme, name] of [
+      ['Dark Modern', 'form-dark'],
+      ['Light Modern', 'form-light'],
+    ] as const) {
+      // As a person would: Preferences: Color Theme, filter, Enter.
+      await runCommand(page, 'Preferences: Color Theme');
+      await typeText(page, theme);
+      await waitForQuickInput(page, (q) => q.items[0]?.label === theme);
+      await pressKey(page, 'Enter');
+      const wanted = theme.startsWith('Dark') ? 'vs-dark' : 'vs';
+      let classes = '';
+      await waitForAsync(async () => {
+        classes = (await page.locator('.monaco-workbench').first().getAttribute('class')) ?? '';
+        return classes.split(/\s+/).includes(wanted);
+      }).catch(() => {
+        throw new Error(`the workbench did not switch to ${theme}: ${classes}`);
+      });
+      await page.waitForTimeout(1000);
+      await screenshot(page, name);
+    }
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
   it('sends decline from the form\'s Decline button and cancel for Escape', async () => {
     let form = await openForm();
     await form.getByRole('button', { name: 'Decline' }).click();
@@ -128,6 +155,40 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Yes'));
     await pickQuickPickItem(page, 'Yes');
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { publish: true } });
+  });
+
+  it('enforces minItems/maxItems in a multi-select QuickPick', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_instruments');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Guitar'));
+    assert.deepEqual(pick.items.filter((i) => i.checked).map((i) => i.label), ['Piano'], 'the default is pre-selected');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Drums' }).locator('[role="checkbox"]').click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Bass' }).locator('[role="checkbox"]').click();
+    await waitForQuickInput(page, (q) => q.placeholder?.includes('Choose at most 2 options') === true);
+    const ok = page.locator('.quick-input-widget .quick-input-action', { hasText: 'OK' });
+    await ok.click();
+    await page.waitForTimeout(300);
+    assert.equal(readRecords(record).length, recorded, 'three of at most two were not sent');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
+    await screenshot(page, 'quickpick-multi-choice');
+    await ok.click();
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Drums', 'Bass'] } });
+  });
+
+  it('steps through two fields with Back', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_tempo_and_key');
+    const first = await waitForQuickInput(page, (q) => q.step === '1/2');
+    assert.equal(first.value, '120', 'the default is pre-filled');
+    await typeAndSubmit(page, '96');
+    await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Am'));
+    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Back"]');
+    const back = await waitForQuickInput(page, (q) => q.step === '1/2');
+    assert.equal(back.value, '96', 'Back keeps what was typed');
+    await typeAndSubmit(page, '100');
+    await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Am'));
+    await pickQuickPickItem(page, 'Am');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { bpm: 100, key: 'Am' } });
   });
 
   it('refuses a value that breaks `pattern` before anything is sent', async () => {
@@ -170,6 +231,14 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
   });
 });
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const start = Date.now();
