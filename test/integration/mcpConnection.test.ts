@@ -11,6 +11,7 @@ import type { Question } from '../../src/core/broker';
 import type { ElicitResult } from '../../src/core/request';
 import { askerKey, UrlWaits } from '../../src/core/urlWaits';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { questions } from '../fixtures/questions.mjs';
 import { scriptedBroker, type Script } from '../support/scriptedRenderer';
 
 const root = join(__dirname, '..', '..');
@@ -51,7 +52,8 @@ describe('McpConnection with the ask-server fixture', () => {
 
   it('lists the tools and answers a one-field question', async () => {
     const tools = await connection.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['ask_api_key', 'ask_code', 'ask_confirm', 'ask_everything', 'ask_key', 'ask_name', 'ask_raw', 'ask_url', 'echo']);
+    const names = tools.map((t) => t.name);
+    for (const name of ['ask_name', 'ask_raw', 'ask_url', 'echo', ...Object.keys(questions)]) assert.ok(names.includes(name), name);
     assert.equal(connection.status, 'running');
     answers.push(() => ({ action: 'accept', content: { name: 'Ada' } }));
     const result = await connection.callTool('ask_name', {});
