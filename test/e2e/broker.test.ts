@@ -18,6 +18,7 @@ import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickI
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile, waitForRecords } from '../support/records';
+import { waitForFile, waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'dt-e2e-7c1b9a3f5d2e4b60';
 
@@ -135,16 +136,3 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
     assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
   });
 });
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function waitForFile(file: string, timeoutMs = 20_000): Promise<string> {
-  await waitUntil(() => fs.existsSync(file), `${file} is written`, timeoutMs);
-  return fs.readFileSync(file, 'utf8');
-}

@@ -26,6 +26,7 @@ import {
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
+import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
 
@@ -112,7 +113,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       await pressKey(page, 'Enter');
       const wanted = theme.startsWith('Dark') ? 'vs-dark' : 'vs';
       let classes = '';
-      await waitForAsync(async () => {
+      await waitUntil(async () => {
         classes = (await page.locator('.monaco-workbench').first().getAttribute('class')) ?? '';
         return classes.split(/\s+/).includes(wanted);
       }).catch(() => {
@@ -217,7 +218,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
 
     const key = 'elicit.secret:["mcp","ask-server","apiKey"]';
     const digest = createHash('sha256').update(SECRET).digest('hex');
-    await waitFor(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))[key] === digest);
+    await waitUntil(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))[key] === digest);
 
     await runAskTool('ask_api_key');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));
@@ -231,19 +232,3 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
   });
 });
-
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -18,6 +18,7 @@ import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickI
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'gw-e2e-secret-5a7c9e1b3d';
 
@@ -96,13 +97,6 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
   });
 });
 
-async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

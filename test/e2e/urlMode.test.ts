@@ -13,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { notifications, pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
 
 describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
@@ -92,11 +93,3 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
     assert.ok(readRecords(record).some((r) => r.completed === 'login-2'));
   });
 });
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
