@@ -55,7 +55,7 @@ describe('Elicit gateway', () => {
       ),
     upstream: {
       list: async () => (await upstream.listTools()).map((tool) => ({ server: 'ask-server', tool })),
-      call: (server, tool, args, signal) => upstream.callTool(tool, args, signal),
+      call: (_server, tool, args, signal) => upstream.callTool(tool, args, signal),
     },
   });
   let client: Client;
