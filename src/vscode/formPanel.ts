@@ -5,7 +5,6 @@
  * webview/form/main.ts. The host has the last word on every answer: it checks
  * it again (ajv) before resolving, and keeps the panel open on a problem.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../core/answerValidator';
@@ -16,6 +15,7 @@ import { initialValues } from '../core/formState';
 import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
 import { completeAnswer } from '../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../core/webviewProtocol';
+import { webviewShell } from './webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 
@@ -97,7 +97,7 @@ class FormSession {
     );
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
-    webview.html = shellHtml(webview, vscode.Uri.joinPath(scripts, 'form.js'), vscode.Uri.joinPath(media, 'form.css'));
+    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'form.js'), vscode.Uri.joinPath(media, 'form.css'), 'Question');
 
     this.disposables.push(
       webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
@@ -202,36 +202,4 @@ class FormSession {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     if (disposePanel) this.panel.dispose();
   }
-}
-
-/**
- * The fixed page: no asker text, one stylesheet and one script from the
- * extension. Styles: `${cspSource}` covers media/form.css; the vscode-elements
- * components style their shadow roots with constructable stylesheets
- * (adoptedStyleSheets), which CSP does not govern, and set dynamic sizes
- * through the CSSOM (element.style), which CSP allows — so no 'unsafe-inline'.
- */
-function shellHtml(webview: vscode.Webview, script: vscode.Uri, stylesheet: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const csp = [
-    `default-src 'none'`,
-    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${webview.asWebviewUri(stylesheet).toString()}">
-<title>Question</title>
-</head>
-<body>
-<main id="app" aria-busy="true"></main>
-<script type="module" nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>
-</body>
-</html>`;
 }
