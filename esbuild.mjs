@@ -1,5 +1,5 @@
-// Two bundles: the extension host (node, cjs, `vscode` external) and the
-// webview (browser). `--production` minifies, `--watch` rebuilds on change.
+// Two builds: the extension host (node, cjs, `vscode` external) and the
+// webviews (browser: the form and the agent panel). `--production` minifies, `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -29,7 +29,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { form: 'webview/form/main.ts' },
+    entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts' },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'esm',

@@ -1,0 +1,48 @@
+/**
+ * The `elicit.agents` setting: `{ "<name>": { command, args, env, cwd } }`,
+ * the same shape as a stdio entry of mcp.json (and the same `${workspaceFolder}`,
+ * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
+ */
+import { parseServerTable, type ConfigProblem, type VariableContext } from '../mcp/config';
+
+export interface AgentConfig {
+  /** The key in `elicit.agents`; shown as the asker's name. */
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export const AGENTS_SETTING_SOURCE = 'the elicit.agents setting';
+
+export function parseAgents(value: unknown, vars: VariableContext): { agents: AgentConfig[]; problems: ConfigProblem[] } {
+  const source = AGENTS_SETTING_SOURCE;
+  if (value === undefined || value === null) return { agents: [], problems: [] };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { agents: [], problems: [{ source, message: `${source}: expected an object of named agents` }] };
+  }
+  const agents: AgentConfig[] = [];
+  const problems: ConfigProblem[] = [];
+  const table: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+    // Agents are always local processes: an entry without a type is a command.
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && 'url' in entry) {
+      problems.push({ source, server: name, message: `${source}: agent "${name}": agents run as local processes; give a "command", not a "url"` });
+      continue;
+    }
+    table[name] = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? { ...entry, type: 'stdio' } : entry;
+  }
+  const parsed = parseServerTable(table, source, vars);
+  for (const problem of parsed.problems) {
+    problems.push({ ...problem, message: problem.message.replace(`${source}: server "`, `${source}: agent "`) });
+  }
+  for (const server of parsed.servers) {
+    const t = server.transport;
+    if (t.type !== 'stdio') continue;
+    const agent: AgentConfig = { name: server.name, command: t.command, args: t.args, env: t.env };
+    if (t.cwd !== undefined) agent.cwd = t.cwd;
+    agents.push(agent);
+  }
+  return { agents, problems };
+}

@@ -1,0 +1,540 @@
+/**
+ * One ACP agent process and Elicit's client side of the Agent Client Protocol,
+ * built with the official SDK (`acp.client()…connect(ndJsonStream(…))`) on the
+ * agent's stdio. Permission requests, elicitations (`elicitation/create` and
+ * the older `session/elicitation`), URL completions and file reads/writes are
+ * handed to callbacks; everything the panel shows is reported as events. No
+ * vscode import: integration tests drive it against a real agent process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
+import { Emitter } from '../core/events';
+import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
+import { askerKey, type UrlWaits } from '../core/urlWaits';
+import type { AgentConfig } from './config';
+import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
+
+/** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
+export const ELICITATION_METHODS = ['elicitation/create', 'session/elicitation'] as const;
+export const COMPLETION_METHODS = ['elicitation/complete', 'session/elicitation/complete'] as const;
+
+export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: string;
+}
+
+export interface PermissionPrompt {
+  agent: string;
+  sessionId: string;
+  toolCallId: string;
+  /** The tool call's title (from the request, or from the session's earlier updates). */
+  toolTitle: string;
+  toolKind?: string;
+  options: PermissionOptionView[];
+}
+
+export type PermissionChoice = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+export const PERMISSION_CANCELLED: PermissionChoice = Object.freeze({ outcome: 'cancelled' });
+
+/** Thrown by `readTextFile` for a file that does not exist (answered with ACP's -32002). */
+export class FileNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileNotFoundError';
+  }
+}
+
+export interface AcpClientOptions {
+  /** Where questions go: normally the broker's `ask`. */
+  ask: AskFunction;
+  /** Shows the agent's options and resolves with the person's choice; closes its UI when `signal` aborts. */
+  permission(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice>;
+  /** The whole text of a file as the editor holds it (unsaved changes included). */
+  readTextFile(path: string, signal: AbortSignal): Promise<string>;
+  writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void>;
+  /** The folders the agent may read and write in. */
+  roots(): readonly string[];
+  /** One line of the agent's stderr or of our own diagnostics. Never receives answers. */
+  log(line: string): void;
+  /** Where `elicitation/complete` is delivered for URL-mode questions. */
+  urlWaits?: UrlWaits;
+  clientInfo?: { name: string; version: string };
+  /** The environment the agent starts from (the configured `env` wins); process.env by default. */
+  baseEnv?: Record<string, string | undefined>;
+  /** The process's working directory when the configuration gives none. */
+  defaultCwd?: string;
+}
+
+/** What a question looked like, for the transcript. */
+export interface QuestionInfo {
+  method: string;
+  mode: string;
+  message: string;
+  toolCallId?: string;
+  requestedSchema?: unknown;
+  url?: string;
+  elicitationId?: string;
+}
+
+export type AcpEvent =
+  | { kind: 'update'; sessionId: string; update: acp.SessionUpdate }
+  /** Sent when asked (no `choice`) and again when answered. */
+  | { kind: 'permission'; id: number; sessionId: string; prompt: PermissionPrompt; choice?: PermissionChoice }
+  /** Sent when asked (no `result`) and again when answered or refused (`error`). */
+  | { kind: 'question'; id: number; sessionId?: string; info: QuestionInfo; result?: ElicitResult; error?: string }
+  | { kind: 'completed'; elicitationId: string }
+  | { kind: 'file'; sessionId: string; action: 'read' | 'write'; path: string; error?: string }
+  /** The process ended; `expected` when Elicit stopped it. */
+  | { kind: 'exit'; message: string; expected: boolean };
+
+export type AgentProcessStatus = 'stopped' | 'starting' | 'running' | 'exited';
+
+interface OpenRequest {
+  sessionId?: string;
+  controller: AbortController;
+}
+
+const STDERR_TAIL_LINES = 12;
+const KILL_GRACE_MS = 2000;
+
+export class AcpConnection {
+  private child: ChildProcess | undefined;
+  private connection: acp.ClientConnection | undefined;
+  private exited: Promise<void> | undefined;
+  private stopping = false;
+  private _status: AgentProcessStatus = 'stopped';
+  private _exitMessage: string | undefined;
+  private nextId = 1;
+  private readonly open = new Set<OpenRequest>();
+  /** Tool call titles by id, from session updates: permission prompts and questions name them. */
+  private readonly toolTitles = new Map<string, string>();
+  /** URL elicitations the person accepted that still wait for `elicitation/complete`. */
+  private readonly urlIds = new Set<string>();
+  private readonly stderrTail: string[] = [];
+  private readonly events = new Emitter<AcpEvent>();
+  readonly onEvent = this.events.event;
+  /** What the agent said about itself in `initialize`. */
+  initializeResponse: acp.InitializeResponse | undefined;
+
+  constructor(
+    readonly config: AgentConfig,
+    private readonly options: AcpClientOptions,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+  get status(): AgentProcessStatus {
+    return this._status;
+  }
+  /** Why the process ended, for the person. */
+  get exitMessage(): string | undefined {
+    return this._exitMessage;
+  }
+  /** The agent's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+  /** Open permission requests and questions (for tests and diagnostics). */
+  get openRequests(): number {
+    return this.open.size;
+  }
+  private get asker(): Asker {
+    return { kind: 'acp', name: this.name };
+  }
+  private get key(): string {
+    return askerKey(this.asker);
+  }
+
+  /** Spawns the agent and runs `initialize`. Rejects with a sentence for the person. */
+  async start(): Promise<acp.InitializeResponse> {
+    if (this.child) throw new Error(`${this.name} is already started`);
+    this.setStatus('starting');
+    const child = spawn(this.config.command, this.config.args, {
+      cwd: this.config.cwd ?? this.options.defaultCwd,
+      // The agent sees the editor's environment plus what the configuration sets.
+      env: { ...definedOnly(this.options.baseEnv ?? process.env), ...this.config.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so Stop also ends what it started (npx, shells).
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.child = child;
+    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeError(error)}`));
+    child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
+    child.stderr?.setEncoding('utf8');
+    let partial = '';
+    child.stderr?.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) this.stderrLine(line);
+    });
+    this.exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (partial) this.stderrLine(partial);
+        this.onExit(code, signal);
+        resolve();
+      });
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', reject);
+      });
+    } catch (error) {
+      this.finish(`Could not start ${this.name}: ${describeError(error)}`, false);
+      throw new Error(this._exitMessage);
+    }
+
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
+    );
+    const connection = this.clientApp().connect(stream);
+    this.connection = connection;
+    void connection.closed.then(() => {
+      // The agent closed its output (or sent something unreadable) but may still run: end it.
+      if (this._status !== 'exited' && !this.stopping) {
+        this.options.log(`[elicit] ${this.name}: the connection closed; stopping the process`);
+        void this.stop(false);
+      }
+    });
+    try {
+      const response = await this.untilExit(
+        connection.agent.request('initialize', {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: {
+            fs: { readTextFile: true, writeTextFile: true },
+            terminal: false,
+            elicitation: { form: {}, url: {} },
+          },
+          clientInfo: { ...(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }), title: 'Elicit' },
+        }),
+      );
+      if (response.protocolVersion !== acp.PROTOCOL_VERSION) {
+        throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; Elicit speaks version ${acp.PROTOCOL_VERSION}`);
+      }
+      this.initializeResponse = response;
+      this.setStatus('running');
+      return response;
+    } catch (error) {
+      const message = this._exitMessage ?? `${this.name} did not initialize: ${describeError(error)}`;
+      await this.stop();
+      throw new Error(message);
+    }
+  }
+
+  /** `session/new` in `cwd` (absolute); returns the session id. */
+  async newSession(cwd: string): Promise<string> {
+    const response = await this.untilExit(this.agent().request('session/new', { cwd, mcpServers: [] }));
+    return response.sessionId;
+  }
+
+  /** One prompt turn; resolves with the stop reason when the agent ends the turn. */
+  async prompt(sessionId: string, text: string): Promise<acp.StopReason> {
+    const response = await this.untilExit(
+      this.agent().request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
+    );
+    return response.stopReason;
+  }
+
+  /**
+   * Stop: sends `session/cancel`, then closes this session's open permission
+   * prompts (answered `cancelled`) and questions (answered `cancel`), so the
+   * agent learns of the cancel before it reads those answers.
+   */
+  async cancel(sessionId: string): Promise<void> {
+    await this.connection?.agent.notify('session/cancel', { sessionId }).catch(() => undefined);
+    for (const entry of [...this.open]) {
+      if (entry.sessionId === sessionId) entry.controller.abort(new Error('the turn was cancelled'));
+    }
+  }
+
+  /** Ends the process (and its process group); resolves when it has exited. */
+  async stop(expected = true): Promise<void> {
+    const child = this.child;
+    if (!child || this._status === 'exited') return;
+    if (expected) this.stopping = true;
+    this.connection?.close(new Error(`${this.name} was stopped`));
+    child.stdin?.end();
+    signalTree(child, 'SIGTERM');
+    const force = setTimeout(() => signalTree(child, 'SIGKILL'), KILL_GRACE_MS);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(force);
+    }
+  }
+
+  private clientApp(): acp.ClientApp {
+    const raw = (params: unknown): unknown => params;
+    const app = acp
+      .client({ name: 'elicit' })
+      .onRequest('session/request_permission', (ctx) => this.onPermission(ctx.params, ctx.signal))
+      .onRequest('fs/read_text_file', (ctx) => this.onRead(ctx.params, ctx.signal))
+      .onRequest('fs/write_text_file', (ctx) => this.onWrite(ctx.params, ctx.signal))
+      .onNotification('session/update', (ctx) => this.onUpdate(ctx.params));
+    // Elicitations are taken raw: the person must see exactly what the agent sent
+    // (`pattern`, `format: "password"`…), and the broker decides what it can draw.
+    for (const method of ELICITATION_METHODS) {
+      app.onRequest<unknown, Record<string, unknown>>(method, raw, (ctx) => this.onElicitation(method, ctx.params, ctx.signal));
+    }
+    for (const method of COMPLETION_METHODS) {
+      app.onNotification<unknown>(method, raw, (ctx) => this.onComplete(ctx.params));
+    }
+    return app;
+  }
+
+  private onUpdate(notification: acp.SessionNotification): void {
+    const update = notification.update;
+    if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && update.title) {
+      this.toolTitles.set(update.toolCallId, update.title);
+    }
+    this.emit({ kind: 'update', sessionId: notification.sessionId, update });
+  }
+
+  private async onPermission(params: acp.RequestPermissionRequest, ctxSignal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (params.options.length === 0) throw new acp.RequestError(INVALID_PARAMS, 'session/request_permission needs at least one option');
+    const toolCallId = params.toolCall.toolCallId;
+    if (params.toolCall.title) this.toolTitles.set(toolCallId, params.toolCall.title);
+    const prompt: PermissionPrompt = {
+      agent: this.name,
+      sessionId: params.sessionId,
+      toolCallId,
+      toolTitle: params.toolCall.title ?? this.toolTitles.get(toolCallId) ?? `tool call ${toolCallId}`,
+      options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+    };
+    if (params.toolCall.kind) prompt.toolKind = params.toolCall.kind;
+    const id = this.nextId++;
+    const tracked = this.track(params.sessionId, ctxSignal);
+    this.emit({ kind: 'permission', id, sessionId: params.sessionId, prompt });
+    let choice: PermissionChoice = PERMISSION_CANCELLED;
+    try {
+      if (!tracked.signal.aborted) choice = await this.options.permission(prompt, tracked.signal);
+    } catch (error) {
+      this.options.log(`[elicit] ${this.name}: the permission prompt failed: ${describeError(error)}`);
+      choice = PERMISSION_CANCELLED;
+    } finally {
+      tracked.done();
+    }
+    // A choice that arrives after a cancel, or names no offered option, is a cancel.
+    const chosen = choice.outcome === 'selected' ? choice.optionId : undefined;
+    if (tracked.signal.aborted || (chosen !== undefined && !prompt.options.some((o) => o.optionId === chosen))) {
+      choice = PERMISSION_CANCELLED;
+    }
+    this.emit({ kind: 'permission', id, sessionId: params.sessionId, prompt, choice });
+    this.options.log(`[elicit] ${this.name}: permission for "${prompt.toolTitle}": ${choice.outcome === 'selected' ? choice.optionId : 'cancelled'}`);
+    return {
+      outcome: choice.outcome === 'selected' ? { outcome: 'selected', optionId: choice.optionId } : { outcome: 'cancelled' },
+    };
+  }
+
+  private async onElicitation(method: string, params: unknown, ctxSignal: AbortSignal): Promise<Record<string, unknown>> {
+    const p = isObject(params) ? params : {};
+    const sessionId = typeof p.sessionId === 'string' ? p.sessionId : undefined;
+    const info: QuestionInfo = {
+      method,
+      mode: typeof p.mode === 'string' ? p.mode : 'form',
+      message: typeof p.message === 'string' ? p.message : '',
+    };
+    if (typeof p.toolCallId === 'string') info.toolCallId = p.toolCallId;
+    const id = this.nextId++;
+    const tracked = this.track(sessionId, ctxSignal);
+    try {
+      const request = this.toElicitRequest(method, p, sessionId, tracked.signal);
+      if (request.mode === 'form') info.requestedSchema = request.requestedSchema;
+      else Object.assign(info, { url: request.url, elicitationId: request.elicitationId });
+      this.emit({ kind: 'question', id, sessionId, info });
+      const result = await this.options.ask(request);
+      if (request.mode === 'url' && result.action === 'accept') this.urlIds.add(request.elicitationId);
+      this.emit({ kind: 'question', id, sessionId, info, result });
+      this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
+      return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
+    } catch (error) {
+      const message = describeError(error);
+      this.emit({ kind: 'question', id, sessionId, info, error: message });
+      this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
+      if (error instanceof InvalidRequestError) throw new acp.RequestError(INVALID_PARAMS, error.message);
+      throw error;
+    } finally {
+      tracked.done();
+    }
+  }
+
+  private toElicitRequest(method: string, p: Record<string, unknown>, sessionId: string | undefined, signal: AbortSignal): ElicitRequest {
+    if (typeof p.message !== 'string') throw new InvalidRequestError(`${method} needs a "message" string`);
+    if (sessionId === undefined && p.requestId === undefined) {
+      throw new InvalidRequestError(`${method} needs a "sessionId" or a "requestId"`);
+    }
+    const asker = this.asker;
+    if (typeof p.toolCallId === 'string') asker.detail = this.toolTitles.get(p.toolCallId) ?? `tool call ${p.toolCallId}`;
+    const mode = p.mode ?? 'form';
+    if (mode === 'url') {
+      if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
+      if (typeof p.elicitationId !== 'string') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
+      return { mode: 'url', asker, message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
+    }
+    if (mode !== 'form') throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
+    return { mode: 'form', asker, message: p.message, requestedSchema: p.requestedSchema, signal };
+  }
+
+  private onComplete(params: unknown): void {
+    const id = isObject(params) ? params.elicitationId : undefined;
+    // Unknown or already completed ids are ignored.
+    if (typeof id !== 'string') return;
+    this.urlIds.delete(id);
+    if (this.options.urlWaits?.complete(this.key, id)) this.emit({ kind: 'completed', elicitationId: id });
+  }
+
+  private async onRead(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse> {
+    const file = await this.confine(params.sessionId, 'read', params.path);
+    try {
+      const text = await this.options.readTextFile(file, signal);
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file });
+      return { content: sliceLines(text, params.line, params.limit) };
+    } catch (error) {
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: describeError(error) });
+      if (error instanceof FileNotFoundError) throw acp.RequestError.resourceNotFound(file);
+      throw new acp.RequestError(-32603, `Could not read ${file}: ${describeError(error)}`);
+    }
+  }
+
+  private async onWrite(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
+    const file = await this.confine(params.sessionId, 'write', params.path);
+    try {
+      await this.options.writeTextFile(file, params.content, signal);
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file });
+      return {};
+    } catch (error) {
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: describeError(error) });
+      throw new acp.RequestError(-32603, `Could not write ${file}: ${describeError(error)}`);
+    }
+  }
+
+  private async confine(sessionId: string, action: 'read' | 'write', requested: string): Promise<string> {
+    try {
+      return await confinePath(requested, this.options.roots());
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspaceError)) throw error;
+      this.emit({ kind: 'file', sessionId, action, path: String(requested), error: error.message });
+      this.options.log(`[elicit] ${this.name}: refused to ${action} ${String(requested)}: outside the workspace`);
+      throw new acp.RequestError(INVALID_PARAMS, error.message);
+    }
+  }
+
+  /** A signal aborted by the agent's own cancel, by Stop for the session, and by the process ending. */
+  private track(sessionId: string | undefined, signal: AbortSignal): { signal: AbortSignal; done(): void } {
+    const entry: OpenRequest = { sessionId, controller: new AbortController() };
+    const onAbort = (): void => entry.controller.abort(signal.reason);
+    if (signal.aborted || this._status === 'exited') entry.controller.abort(signal.reason);
+    else signal.addEventListener('abort', onAbort, { once: true });
+    this.open.add(entry);
+    return {
+      signal: entry.controller.signal,
+      done: () => {
+        this.open.delete(entry);
+        signal.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    const expected = this.stopping;
+    const tail = this.stderrTail.length > 0 ? `\n${this.stderrTail.join('\n')}` : '';
+    const how = code !== null ? `exited with code ${code}` : `was ended by ${signal ?? 'a signal'}`;
+    this.finish(expected ? `${this.name} was stopped.` : `${this.name} ${how}.${tail}`, expected);
+  }
+
+  private finish(message: string, expected: boolean): void {
+    if (this._status === 'exited') return;
+    this._exitMessage = message;
+    const reason = new Error(message);
+    // Every open question and permission prompt closes; their askers are gone.
+    for (const entry of this.open) entry.controller.abort(reason);
+    this.connection?.close(reason);
+    this.cancelUrlWaits();
+    this.setStatus('exited');
+    if (!expected) this.options.log(`[elicit] ${message}`);
+    this.emit({ kind: 'exit', message, expected });
+  }
+
+  /** Ends the waits of this process's accepted URL questions (other sessions of the same agent keep theirs). */
+  private cancelUrlWaits(): void {
+    const waits = this.options.urlWaits;
+    if (!waits) return;
+    for (const id of this.urlIds) waits.cancel(this.key, id);
+    this.urlIds.clear();
+  }
+
+  private stderrLine(line: string): void {
+    this.options.log(line);
+    this.stderrTail.push(line.length > 500 ? `${line.slice(0, 499)}…` : line);
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+  }
+
+  private agent(): acp.ClientContext {
+    if (!this.connection || this._status !== 'running') throw new Error(this._exitMessage ?? `${this.name} is not running`);
+    return this.connection.agent;
+  }
+
+  /** Rejects with the exit message when the process ends first. */
+  private async untilExit<T>(promise: Promise<T>): Promise<T> {
+    const exited = this.exited ?? new Promise<never>(() => undefined);
+    try {
+      return await Promise.race([
+        promise,
+        exited.then(() => {
+          throw new Error(this._exitMessage ?? `${this.name} exited`);
+        }),
+      ]);
+    } catch (error) {
+      // The agent's output usually ends a moment before its exit is reported: prefer the exit's message.
+      if (this.connection?.signal.aborted && this._exitMessage === undefined) {
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+      }
+      if (this._exitMessage !== undefined) throw new Error(this._exitMessage);
+      throw error;
+    }
+  }
+
+  private emit(event: AcpEvent): void {
+    try {
+      this.events.fire(event);
+    } catch (error) {
+      this.options.log(`[elicit] ${this.name}: an event listener failed: ${describeError(error)}`);
+    }
+  }
+
+  private setStatus(status: AgentProcessStatus): void {
+    this._status = status;
+  }
+}
+
+function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `command not found (${e.path ?? 'spawn'})`;
+  return e instanceof Error ? e.message : String(error);
+}

@@ -1,0 +1,121 @@
+/**
+ * The typed messages between the extension host and the agent panel webview
+ * (one ACP session), imported by both sides so they cannot drift. The webview
+ * speaks first (`ready`); the host answers with `reset` (the whole transcript
+ * and state) and then sends `state` and `items` as things change. A webview
+ * that is hidden and shown again is reloaded, says `ready` again and gets a
+ * fresh `reset`. Every string is plain text: the webview inserts it as text.
+ */
+
+/** starting: spawning and initializing · idle: ready for a prompt · working: a prompt turn runs · exited: the process is gone. */
+export type AgentStatus = 'starting' | 'idle' | 'working' | 'cancelling' | 'exited';
+
+export interface AgentPanelState {
+  agent: string;
+  /** The session's working directory, as shown. */
+  cwd: string;
+  status: AgentStatus;
+  /** Why the agent is not running (exit code, the last lines it wrote to stderr). */
+  error?: string;
+  /** Offered after a crash or a failed start. */
+  canRestart: boolean;
+}
+
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+export type PlanStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface DiffLine {
+  op: '+' | '-' | ' ';
+  text: string;
+}
+
+export type ToolContentView =
+  | { kind: 'text'; text: string }
+  | { kind: 'diff'; path: string; isNew: boolean; lines: DiffLine[]; omitted: number }
+  | { kind: 'terminal'; terminalId: string };
+
+/** One field of an accepted answer as the transcript shows it; secrets never carry their value. */
+export interface AnswerEntry {
+  label: string;
+  /** Absent for secret fields. */
+  value?: string;
+  secret: boolean;
+}
+
+interface ItemBase {
+  /** Stable for the life of the panel: a changed item is sent again with the same id. */
+  id: number;
+}
+
+export type TranscriptItem = ItemBase &
+  (
+    | { kind: 'user'; text: string }
+    | { kind: 'agent'; text: string }
+    | { kind: 'thought'; text: string }
+    | {
+        kind: 'tool';
+        toolCallId: string;
+        title: string;
+        toolKind?: string;
+        status: ToolStatus;
+        content: ToolContentView[];
+        locations: string[];
+      }
+    | { kind: 'plan'; entries: Array<{ content: string; status: PlanStatus; priority: string }> }
+    | {
+        kind: 'permission';
+        title: string;
+        options: string[];
+        /** undefined while the person decides; the chosen option's name, or "cancelled". */
+        outcome?: string;
+      }
+    | {
+        kind: 'question';
+        mode: 'form' | 'url';
+        title: string;
+        message: string;
+        /** URL mode: the host the person is asked to open. */
+        host?: string;
+        /** undefined while open; then accept / decline / cancel / refused / completed. */
+        outcome?: 'accept' | 'decline' | 'cancel' | 'refused' | 'completed';
+        answer?: AnswerEntry[];
+        error?: string;
+      }
+    | { kind: 'file'; action: 'read' | 'write'; path: string; error?: string }
+    | { kind: 'notice'; severity: 'info' | 'warning' | 'error'; text: string }
+    | { kind: 'turn'; stopReason: string }
+  );
+
+export type HostToAgentPanel =
+  | { type: 'reset'; state: AgentPanelState; items: TranscriptItem[] }
+  | { type: 'state'; state: AgentPanelState }
+  /** New or changed items, in transcript order. */
+  | { type: 'items'; items: TranscriptItem[] };
+
+export type AgentPanelToHost =
+  | { type: 'ready' }
+  | { type: 'prompt'; text: string }
+  /** The Stop button: `session/cancel` for the running turn. */
+  | { type: 'stop' }
+  | { type: 'restart' }
+  | { type: 'showLog' };
+
+/** The longest prompt the host accepts from the webview. */
+export const MAX_PROMPT_LENGTH = 100_000;
+
+/** Structural check of a message from the webview: anything else is ignored by the host. */
+export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as { type?: unknown; text?: unknown };
+  switch (message.type) {
+    case 'ready':
+    case 'stop':
+    case 'restart':
+    case 'showLog':
+      return true;
+    case 'prompt':
+      return typeof message.text === 'string' && message.text.trim() !== '' && message.text.length <= MAX_PROMPT_LENGTH;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * One agent session in an editor tab: the agent's process (AcpConnection),
+ * its ACP session in a workspace folder, and a webview showing the transcript
+ * with a prompt box, Stop and Restart. The HTML is a fixed shell under a strict
+ * CSP; every word from the agent travels by postMessage (agentPanelProtocol.ts)
+ * and is inserted as text by webview/agent/main.ts. Closing the tab ends the process.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AcpConnection, type AcpEvent } from '../../acp/connection';
+import type { AgentConfig } from '../../acp/config';
+import { Transcript } from '../../acp/transcript';
+import {
+  isAgentPanelToHost,
+  type AgentPanelState,
+  type AgentPanelToHost,
+  type HostToAgentPanel,
+} from '../../core/agentPanelProtocol';
+import { clip } from '../../core/display';
+import type { Services } from '../services';
+import { askPermission } from './permissionPrompt';
+import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
+import { webviewShell } from '../webviewShell';
+
+export const AGENT_VIEW_TYPE = 'elicit.agent';
+/** Streamed chunks are batched into one message per interval. */
+const FLUSH_MS = 40;
+
+export interface AgentPanelOptions {
+  extensionUri: vscode.Uri;
+  services: Services;
+  agent: AgentConfig;
+  /** The session's working directory: a workspace folder. */
+  cwd: string;
+  title: string;
+  column: vscode.ViewColumn;
+  log: vscode.LogOutputChannel;
+  clientVersion: string;
+}
+
+export class AgentPanel implements vscode.Disposable {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly transcript: Transcript;
+  private readonly disposables: vscode.Disposable[] = [];
+  private connection: AcpConnection | undefined;
+  private sessionId: string | undefined;
+  private state: AgentPanelState;
+  private ready = false;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+
+  constructor(private readonly options: AgentPanelOptions) {
+    const scripts = vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview');
+    const media = vscode.Uri.joinPath(options.extensionUri, 'media');
+    this.panel = vscode.window.createWebviewPanel(
+      AGENT_VIEW_TYPE,
+      clip(options.title, 60),
+      { viewColumn: options.column, preserveFocus: false },
+      { enableScripts: true, localResourceRoots: [scripts, media], retainContextWhenHidden: false },
+    );
+    const icon = vscode.Uri.joinPath(options.extensionUri, 'media', 'icon.svg');
+    if (icon.scheme === 'file' && existsSync(icon.fsPath)) this.panel.iconPath = icon;
+    const webview = this.panel.webview;
+    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'agent.js'), vscode.Uri.joinPath(media, 'agent.css'), 'Agent');
+    this.transcript = new Transcript(options.cwd);
+    this.state = { agent: options.agent.name, cwd: options.cwd, status: 'starting', canRestart: false };
+    this.disposables.push(
+      webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+    void this.start();
+  }
+
+  private async start(): Promise<void> {
+    const { agent, services, cwd, log } = this.options;
+    const connection = new AcpConnection(agent, {
+      ask: (request) => services.broker.ask(request),
+      permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
+      readTextFile: (file) => readWorkspaceText(file),
+      writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
+      roots: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      log: (line) => log.info(line),
+      urlWaits: services.urlWaits,
+      clientInfo: { name: 'elicit', version: this.options.clientVersion },
+      defaultCwd: cwd,
+    });
+    this.connection = connection;
+    this.sessionId = undefined;
+    connection.onEvent((event) => this.onEvent(connection, event));
+    this.setState({ status: 'starting', error: undefined, canRestart: false });
+    try {
+      const init = await connection.start();
+      const sessionId = await connection.newSession(cwd);
+      if (this.connection !== connection || this.disposed) return;
+      this.sessionId = sessionId;
+      const who = init.agentInfo?.title ?? init.agentInfo?.name;
+      services.log.info(`${agent.name}: session ${sessionId} in ${cwd}${who ? ` (${who} ${init.agentInfo?.version ?? ''})` : ''}`);
+      this.setState({ status: 'idle' });
+    } catch (error) {
+      if (this.connection !== connection || this.disposed) return;
+      const message = error instanceof Error ? error.message : String(error);
+      services.log.error(`${agent.name}: ${message}`);
+      this.failed(message);
+      void connection.stop();
+    }
+  }
+
+  private onEvent(connection: AcpConnection, event: AcpEvent): void {
+    if (this.connection !== connection || this.disposed) return;
+    if (event.kind === 'update' && this.sessionId !== undefined && event.sessionId !== this.sessionId) return;
+    this.transcript.apply(event);
+    if (event.kind === 'exit' && !event.expected) this.failed(event.message);
+    this.scheduleFlush();
+  }
+
+  private failed(message: string): void {
+    this.transcript.notice('error', message);
+    this.setState({ status: 'exited', error: message, canRestart: true });
+    this.scheduleFlush();
+  }
+
+  private onMessage(message: unknown): void {
+    if (this.disposed || !isAgentPanelToHost(message)) return;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.transcript.takeChanges();
+        this.post({ type: 'reset', state: this.state, items: this.transcript.all() });
+        return;
+      case 'prompt':
+        void this.prompt(message);
+        return;
+      case 'stop':
+        void this.stop();
+        return;
+      case 'restart':
+        if (this.state.status === 'exited') {
+          this.transcript.notice('info', `Restarting ${this.options.agent.name} in a new session.`);
+          void this.start();
+        }
+        return;
+      case 'showLog':
+        this.options.log.show();
+        return;
+    }
+  }
+
+  private async prompt(message: Extract<AgentPanelToHost, { type: 'prompt' }>): Promise<void> {
+    const connection = this.connection;
+    const sessionId = this.sessionId;
+    if (!connection || sessionId === undefined || this.state.status !== 'idle') return;
+    this.transcript.user(message.text);
+    this.setState({ status: 'working' });
+    this.scheduleFlush();
+    try {
+      const stopReason = await connection.prompt(sessionId, message.text);
+      if (this.connection !== connection) return;
+      this.transcript.turnEnded(stopReason);
+      this.setState({ status: 'idle' });
+    } catch (error) {
+      if (this.connection !== connection || connection.status === 'exited') return; // the exit event tells
+      this.transcript.notice('error', error instanceof Error ? error.message : String(error));
+      this.setState({ status: 'idle' });
+    }
+    this.scheduleFlush();
+  }
+
+  private async stop(): Promise<void> {
+    if (!this.connection || this.sessionId === undefined || this.state.status !== 'working') return;
+    this.setState({ status: 'cancelling' });
+    await this.connection.cancel(this.sessionId);
+  }
+
+  get agentName(): string {
+    return this.options.agent.name;
+  }
+
+  private setState(change: Partial<AgentPanelState>): void {
+    this.state = { ...this.state, ...change };
+    if (this.state.error === undefined) delete this.state.error;
+    this.post({ type: 'state', state: this.state });
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer || this.disposed) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      if (!this.ready) return;
+      const items = this.transcript.takeChanges();
+      if (items.length > 0) this.post({ type: 'items', items });
+    }, FLUSH_MS);
+  }
+
+  private post(message: HostToAgentPanel): void {
+    if (this.disposed || !this.ready) return;
+    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.flushTimer);
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) void connection.stop();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * `session/request_permission` as a QuickPick: the agent's own options with
+ * icons by kind, titled "<agent> wants permission · <tool call>" with a shield,
+ * so it never looks like a question. It runs in the broker's one-at-a-time
+ * native queue; Escape, the agent's cancel and Stop answer `cancelled`.
+ */
+import * as vscode from 'vscode';
+import type { PermissionChoice, PermissionOptionView, PermissionPrompt } from '../../acp/connection';
+import { PERMISSION_CANCELLED } from '../../acp/connection';
+import type { Broker } from '../../core/broker';
+import { noIcons, oneLine } from '../../core/display';
+
+interface OptionItem extends vscode.QuickPickItem {
+  optionId: string;
+}
+
+const KIND_ICONS: Record<string, string> = {
+  allow_once: 'check',
+  allow_always: 'check-all',
+  reject_once: 'close',
+  reject_always: 'circle-slash',
+};
+
+const KIND_WORDS: Record<string, string> = {
+  allow_once: 'allow this time',
+  allow_always: 'allow from now on',
+  reject_once: 'reject this time',
+  reject_always: 'reject from now on',
+};
+
+const SHIELD: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('shield'),
+  tooltip: 'A permission request: choose what the agent may do (Escape cancels)',
+};
+
+export function askPermission(broker: Broker, prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
+  return broker.exclusive((turn) => showPermissionPick(prompt, turn), signal, PERMISSION_CANCELLED);
+}
+
+export function permissionTitle(prompt: PermissionPrompt): string {
+  return noIcons(`${oneLine(prompt.agent, 80)} wants permission · ${oneLine(prompt.toolTitle, 120)}`);
+}
+
+function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
+  if (signal.aborted) return Promise.resolve(PERMISSION_CANCELLED);
+  return new Promise<PermissionChoice>((resolve) => {
+    const pick = vscode.window.createQuickPick<OptionItem>();
+    pick.title = permissionTitle(prompt);
+    const kind = prompt.toolKind ? ` (${oneLine(prompt.toolKind, 40)})` : '';
+    pick.placeholder = noIcons(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
+    pick.items = prompt.options.map(optionItem);
+    pick.buttons = [SHIELD];
+    pick.ignoreFocusOut = true;
+    pick.matchOnDescription = true;
+    let settled = false;
+    const disposables: vscode.Disposable[] = [];
+    const finish = (choice: PermissionChoice): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      for (const d of disposables) d.dispose();
+      pick.dispose();
+      resolve(choice);
+    };
+    const onAbort = (): void => finish(PERMISSION_CANCELLED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    disposables.push(
+      pick.onDidAccept(() => {
+        const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+        if (chosen) finish({ outcome: 'selected', optionId: chosen.optionId });
+      }),
+      pick.onDidHide(() => finish(PERMISSION_CANCELLED)),
+    );
+    pick.show();
+  });
+}
+
+function optionItem(option: PermissionOptionView): OptionItem {
+  const icon = KIND_ICONS[option.kind] ?? 'question';
+  return {
+    label: `$(${icon}) ${noIcons(oneLine(option.name, 120))}`,
+    description: KIND_WORDS[option.kind],
+    optionId: option.optionId,
+  };
+}

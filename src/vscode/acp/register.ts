@@ -1,0 +1,121 @@
+/**
+ * Elicit as an Agent Client Protocol client: **Elicit: New Agent Session**
+ * picks an agent from `elicit.agents` and opens an agent panel for it in a
+ * workspace folder. Agents never start in an untrusted workspace. Every panel
+ * owns its agent process; closing the panel or the window ends it.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
+import type { Services } from '../services';
+import { AgentPanel } from './agentPanel';
+
+export function registerAcp(context: vscode.ExtensionContext, services: Services): void {
+  const sessions = new AgentSessions(context, services);
+  context.subscriptions.push(
+    sessions,
+    vscode.commands.registerCommand('elicit.newAgentSession', (agent?: unknown) =>
+      sessions.newSession(typeof agent === 'string' ? agent : undefined),
+    ),
+  );
+}
+
+class AgentSessions implements vscode.Disposable {
+  private readonly panels = new Set<AgentPanel>();
+  private readonly logs = new Map<string, vscode.LogOutputChannel>();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly services: Services,
+  ) {}
+
+  async newSession(requested?: string): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      const choice = await vscode.window.showWarningMessage(
+        'Elicit starts agents only in a trusted workspace: an agent runs commands and edits files.',
+        'Manage Workspace Trust',
+      );
+      if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+      return;
+    }
+    const folder = sessionFolder();
+    if (!folder) {
+      void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
+      return;
+    }
+    const setting = vscode.workspace.getConfiguration('elicit').get<unknown>('agents');
+    const { agents, problems } = parseAgents(setting, { workspaceFolder: folder.uri.fsPath, userHome: os.homedir(), env: process.env });
+    for (const problem of problems) {
+      this.services.log.error(problem.message);
+      void this.offerSettings(vscode.window.showErrorMessage(`Elicit: ${problem.message}`, 'Open Settings'));
+    }
+    const agent = await this.pickAgent(agents, requested);
+    if (!agent) return;
+    this.open(agent, folder.uri.fsPath);
+  }
+
+  private async pickAgent(agents: AgentConfig[], requested: string | undefined): Promise<AgentConfig | undefined> {
+    if (requested !== undefined) {
+      const found = agents.find((a) => a.name === requested);
+      if (!found) void vscode.window.showErrorMessage(`Elicit: no agent named "${requested}" in ${AGENTS_SETTING_SOURCE}.`);
+      return found;
+    }
+    if (agents.length === 0) {
+      void this.offerSettings(
+        vscode.window.showInformationMessage('Elicit: no agents are configured. Add one to the elicit.agents setting.', 'Open Settings'),
+      );
+      return undefined;
+    }
+    if (agents.length === 1) return agents[0];
+    const picked = await vscode.window.showQuickPick(
+      agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
+      { title: 'New Agent Session', placeHolder: 'Pick an agent', matchOnDescription: true },
+    );
+    return picked?.agent;
+  }
+
+  private open(agent: AgentConfig, cwd: string): void {
+    const same = [...this.panels].filter((p) => p.agentName === agent.name).length;
+    const panel = new AgentPanel({
+      extensionUri: this.context.extensionUri,
+      services: this.services,
+      agent,
+      cwd,
+      title: same === 0 ? agent.name : `${agent.name} (${same + 1})`,
+      // Sessions open side by side: the first in the active group, later ones beside it.
+      column: this.panels.size === 0 ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside,
+      log: this.agentLog(agent.name),
+      clientVersion: String(this.context.extension.packageJSON?.version ?? '0.0.0'),
+    });
+    this.panels.add(panel);
+    panel.onDidDispose(() => this.panels.delete(panel));
+  }
+
+  private agentLog(name: string): vscode.LogOutputChannel {
+    let channel = this.logs.get(name);
+    if (!channel) {
+      channel = vscode.window.createOutputChannel(`Elicit agent: ${name}`, { log: true });
+      this.logs.set(name, channel);
+    }
+    return channel;
+  }
+
+  private async offerSettings(choice: Thenable<string | undefined>): Promise<void> {
+    if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.agents');
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels]) panel.dispose();
+    this.panels.clear();
+    for (const channel of this.logs.values()) channel.dispose();
+    this.logs.clear();
+  }
+}
+
+/** The folder of the active editor's file, else the first local workspace folder. */
+function sessionFolder(): vscode.WorkspaceFolder | undefined {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
+  if (folder?.uri.scheme === 'file') return folder;
+  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+}

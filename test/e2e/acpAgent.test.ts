@@ -1,0 +1,162 @@
+/**
+ * An ACP agent session in a real VS Code: Elicit: New Agent Session opens the
+ * agent panel for the fixture agent (configured through `elicit.agents`), a
+ * prompt typed in the panel runs a turn, the permission QuickPick and the
+ * webview form are answered, and the agent's write lands in the workspace.
+ * Also: Stop closes a pending permission prompt, and a crash offers Restart.
+ * Assertions are on what the fixture agent recorded.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { pickQuickPickItem, readQuickInput, runCommand, screenshot, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { findInFiles } from '../support/leakScan';
+
+const SECRET = 'acp-e2e-token-7c1d9e2f';
+
+describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
+  const record = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const agents = {
+      fixture: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
+    };
+    // Auto-save off, so an edit stays unsaved until the agent reads it.
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents, 'files.autoSave': 'off' });
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  async function agentPanel(): Promise<FrameLocator> {
+    const panel = await webviewFrame(session.workbench.page, 'fixture');
+    await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
+    return panel;
+  }
+
+  async function waitForStatus(panel: FrameLocator, status: string, timeout = 30_000): Promise<void> {
+    await panel.locator('.status', { hasText: status }).waitFor({ timeout });
+  }
+
+  async function send(panel: FrameLocator, text: string): Promise<void> {
+    await waitForStatus(panel, 'Ready');
+    await panel.locator('textarea.prompt').fill(text);
+    await panel.locator('textarea.prompt').press('Enter');
+  }
+
+  it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: New Agent Session');
+    let panel = await agentPanel();
+    await waitForStatus(panel, 'Ready');
+    const [started] = await waitForRecords(record, 1, (r) => r.kind === 'session');
+    assert.equal(fs.realpathSync(String(started!.cwd)), fs.realpathSync(session.workspaceDir));
+    const init = readRecords(record).find((r) => r.kind === 'initialize')!;
+    assert.deepEqual((init.clientCapabilities as { elicitation: unknown }).elicitation, { form: {}, url: {} });
+
+    await send(panel, 'full');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Allow once'));
+    assert.equal(pick.title, 'fixture wants permission · Write greeting.txt');
+    assert.deepEqual(
+      pick.items.map((i) => i.label),
+      ['Allow once', 'Always allow', 'Reject', 'Always reject'],
+    );
+    await screenshot(page, 'acp-permission');
+    await pickQuickPickItem(page, 'Allow once');
+    const [permission] = await waitForRecords(record, 1, (r) => r.kind === 'permission');
+    assert.deepEqual(permission!.result, { outcome: { outcome: 'selected', optionId: 'allow-once' } });
+
+    const form = await webviewFrame(page, 'fixture asks · Write greeting.txt');
+    const greeting = form.locator('.field[data-name="greeting"] input');
+    await greeting.waitFor({ timeout: 30_000 });
+    await greeting.fill('Howdy');
+    await form.locator('.field[data-name="apiToken"] input').fill(SECRET);
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'form');
+    assert.deepEqual(answer!.result, { action: 'accept', content: { greeting: 'Howdy', audience: 'world', apiToken: SECRET, shout: false } });
+
+    const [written] = await waitForRecords(record, 1, (r) => r.kind === 'write');
+    assert.ok(!('error' in written!), JSON.stringify(written));
+    assert.equal(fs.readFileSync(path.join(session.workspaceDir, 'greeting.txt'), 'utf8'), 'Howdy, world!\n');
+
+    panel = await agentPanel();
+    await panel.locator('.item.turn', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+    const transcript = (await panel.locator('.transcript').textContent()) ?? '';
+    assert.match(transcript, /Hello from the fixture agent\.\s*A second line\./);
+    assert.match(transcript, /Write greeting\.txt/);
+    assert.match(transcript, /Chosen: Allow once/);
+    assert.match(transcript, /Answered/);
+    assert.match(transcript, /API token\s*•••••• \(secret, not shown\)/);
+    assert.match(transcript, /Wrote greeting\.txt/);
+    assert.ok(!transcript.includes(SECRET), 'the secret is not in the transcript');
+    assert.equal(await panel.locator('.item.tool').getAttribute('data-status'), 'completed');
+    await screenshot(page, 'acp-agent-panel');
+  });
+
+  it('lets the agent read what the editor holds, unsaved changes included', async () => {
+    const { page } = session.workbench;
+    const notes = path.join(session.workspaceDir, 'notes.txt');
+    fs.writeFileSync(notes, 'saved line\n');
+    await page.keyboard.press('Control+P');
+    const quickOpen = page.locator('.quick-input-widget .quick-input-box input');
+    await quickOpen.fill('notes.txt');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.txt' }).first().waitFor({ timeout: 20_000 });
+    await quickOpen.press('Enter');
+    const lines = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await lines.getByText('saved line').waitFor({ timeout: 20_000 });
+    await lines.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('unsaved line');
+    await page.keyboard.press('Escape'); // the word-completion popup
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'notes.txt' }).waitFor({ timeout: 10_000 });
+
+    const panel = await agentPanel();
+    await send(panel, `read ${JSON.stringify({ path: notes })}`);
+    const reads = await waitForRecords(record, 1, (r) => r.kind === 'read');
+    assert.deepEqual(reads.at(-1)!.result, { content: 'saved line\nunsaved line' });
+    assert.equal(fs.readFileSync(notes, 'utf8'), 'saved line\n', 'reading saved nothing');
+  });
+
+  it('Stop sends session/cancel and closes the pending permission prompt as cancelled', async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    await send(panel, 'permission-wait');
+    await waitForQuickInput(page, (q) => q.title === 'fixture wants permission · Delete the build folder');
+    await panel.locator('button.stop').click();
+    const records = await waitForRecords(record, 2, (r) => r.kind === 'permission');
+    assert.deepEqual(records.at(-1)!.result, { outcome: { outcome: 'cancelled' } });
+    await waitForRecords(record, 1, (r) => r.kind === 'cancel-received');
+    await panel.locator('.item.turn', { hasText: 'Stopped' }).waitFor({ timeout: 20_000 });
+    const start = Date.now();
+    while ((await readQuickInput(page)) !== undefined) {
+      assert.ok(Date.now() - start < 10_000, 'the permission prompt closed');
+      await page.waitForTimeout(100);
+    }
+  });
+
+  it('shows a crash with the agent\'s stderr and restarts the agent on Restart', async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    await send(panel, 'crash');
+    const banner = panel.locator('.error-banner');
+    await banner.getByText(/fixture exited with code 3/).waitFor({ timeout: 30_000 });
+    assert.match((await banner.textContent()) ?? '', /crashing now/);
+    await screenshot(page, 'acp-agent-crashed');
+    await panel.locator('button.restart').click();
+    await waitForStatus(panel, 'Ready');
+    await waitForRecords(record, 2, (r) => r.kind === 'session');
+    await send(panel, 'echo back again');
+    await panel.locator('.item.agent', { hasText: 'back again' }).waitFor({ timeout: 20_000 });
+  });
+
+  it('never writes the secret into any file VS Code or the extension wrote', async () => {
+    const hits = findInFiles([session.server.userDataDir, session.server.extensionsDir, session.workspaceDir], SECRET);
+    assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
+  });
+});

@@ -1,0 +1,136 @@
+/** The pure parts of the ACP client: the transcript, the panel protocol guard, the agents setting, file rules. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseAgents } from '../../src/acp/config';
+import { confinePath, sliceLines } from '../../src/acp/files';
+import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
+import { isAgentPanelToHost } from '../../src/core/agentPanelProtocol';
+
+const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
+
+describe('Transcript', () => {
+  it('merges streamed chunks into one message until something else comes between', () => {
+    const t = new Transcript('/ws');
+    const chunk = (text: string, sessionUpdate: 'agent_message_chunk' | 'agent_thought_chunk' = 'agent_message_chunk') =>
+      t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate, content: { type: 'text', text } } });
+    t.user('hi');
+    chunk('Hel');
+    chunk('lo');
+    chunk('hmm', 'agent_thought_chunk');
+    chunk('again');
+    assert.deepEqual(
+      t.all().map((i) => [i.kind, 'text' in i ? i.text : '']),
+      [['user', 'hi'], ['agent', 'Hello'], ['thought', 'hmm'], ['agent', 'again']],
+    );
+  });
+
+  it('reports only changed items, and updates tool calls and the plan in place', () => {
+    const t = new Transcript('/ws');
+    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit a.ts', status: 'pending', locations: [{ path: '/ws/src/a.ts', line: 3 }] } });
+    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] } });
+    assert.equal(t.takeChanges().length, 2);
+    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] } });
+    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'completed' }] } });
+    const changed = t.takeChanges();
+    assert.deepEqual(changed.map((i) => i.kind), ['tool', 'plan']);
+    const tool = changed[0]!;
+    assert.ok(tool.kind === 'tool');
+    assert.equal(tool.status, 'completed');
+    assert.deepEqual(tool.locations, ['src/a.ts:3']);
+    assert.deepEqual(tool.content, [{ kind: 'text', text: 'ok' }]);
+    assert.deepEqual(t.takeChanges(), []);
+  });
+
+  it('never puts a secret answer into an item, only its label', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        user: { type: 'string', title: 'User' },
+        pass: { type: 'string', title: 'Password', format: 'password' },
+        token: { type: 'string', writeOnly: true },
+        tier: { type: 'string', oneOf: [{ const: 'p', title: 'Pro' }] },
+      },
+    };
+    const entries = answerEntries(schema, { user: 'ada', pass: 'hunter2', token: 'sk-1', tier: 'p' });
+    assert.deepEqual(entries, [
+      { label: 'User', secret: false, value: 'ada' },
+      { label: 'Password', secret: true },
+      { label: 'token', secret: true },
+      { label: 'tier', secret: false, value: 'Pro' },
+    ]);
+    assert.deepEqual(answerEntries({ type: 'object', properties: { a: { $ref: '#/x' } } }, { a: 'x' }), []);
+  });
+
+  it('diffs the changed middle with a little context', () => {
+    assert.deepEqual(lineDiff('a\nb\nc\nd\ne', 'a\nb\nX\nd\ne').lines, [
+      { op: ' ', text: 'a' },
+      { op: ' ', text: 'b' },
+      { op: '-', text: 'c' },
+      { op: '+', text: 'X' },
+      { op: ' ', text: 'd' },
+      { op: ' ', text: 'e' },
+    ]);
+    const big = lineDiff('', Array.from({ length: 250 }, (_, i) => `l${i}`).join('\n'));
+    assert.equal(big.lines.length, 200);
+    assert.equal(big.omitted, 50);
+  });
+});
+
+describe('agent panel protocol', () => {
+  it('accepts only well-formed messages from the webview', () => {
+    assert.ok(isAgentPanelToHost({ type: 'ready' }));
+    assert.ok(isAgentPanelToHost({ type: 'prompt', text: 'go' }));
+    assert.ok(isAgentPanelToHost({ type: 'stop' }));
+    assert.ok(!isAgentPanelToHost({ type: 'prompt', text: '   ' }));
+    assert.ok(!isAgentPanelToHost({ type: 'prompt', text: 42 }));
+    assert.ok(!isAgentPanelToHost({ type: 'prompt', text: 'x'.repeat(100_001) }));
+    assert.ok(!isAgentPanelToHost({ type: 'eval' }));
+    assert.ok(!isAgentPanelToHost(null));
+    assert.ok(!isAgentPanelToHost(['ready']));
+  });
+});
+
+describe('the elicit.agents setting', () => {
+  it('reads agents with substitution and reports bad entries by name', () => {
+    const { agents, problems } = parseAgents(
+      {
+        claude: { command: 'npx', args: ['claude-code-acp', '${workspaceFolder}'], env: { KEY: '${env:TOKEN}' }, cwd: '${userHome}/x' },
+        broken: { args: [] },
+        remote: { url: 'https://example.com' },
+      },
+      vars,
+    );
+    assert.deepEqual(agents, [{ name: 'claude', command: 'npx', args: ['claude-code-acp', '/ws'], env: { KEY: 't0k' }, cwd: '/home/me/x' }]);
+    assert.deepEqual(problems.map((p) => p.message), [
+      'the elicit.agents setting: agent "remote": agents run as local processes; give a "command", not a "url"',
+      'the elicit.agents setting: agent "broken": "command" is missing',
+    ]);
+    assert.deepEqual(parseAgents(undefined, vars), { agents: [], problems: [] });
+    assert.equal(parseAgents([], vars).problems.length, 1);
+  });
+});
+
+describe('agent file access rules', () => {
+  it('keeps paths inside the workspace folders', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'elicit-acp-unit-')));
+    assert.equal(await confinePath(join(root, 'a', '..', 'b.txt'), [root]), join(root, 'b.txt'));
+    assert.equal(await confinePath(join(root, 'new', 'deep', 'c.txt'), [root]), join(root, 'new', 'deep', 'c.txt'));
+    await assert.rejects(confinePath(join(root, '..', 'x'), [root]), /outside the workspace folders/);
+    await assert.rejects(confinePath(`${root}-sibling/x`, [root]), /outside the workspace folders/);
+    await assert.rejects(confinePath('relative.txt', [root]), /not an absolute path/);
+    await assert.rejects(confinePath(join(root, 'x'), []), /outside the workspace folders/);
+    await assert.rejects(confinePath(42, [root]), /a file path is needed/);
+  });
+
+  it('applies line and limit (1-based, endings kept)', () => {
+    const text = 'a\nb\r\nc\nd';
+    assert.equal(sliceLines(text), text);
+    assert.equal(sliceLines(text, 2, 2), 'b\r\nc\n');
+    assert.equal(sliceLines(text, 4, 10), 'd');
+    assert.equal(sliceLines(text, null, 1), 'a\n');
+    assert.equal(sliceLines(text, 9), '');
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * The agent panel webview. Speaks agentPanelProtocol.ts with the host: says
+ * `ready`, draws the transcript it is sent (`reset`, then changed `items`),
+ * and posts `prompt`, `stop`, `restart` and `showLog`. Every string from the
+ * agent is inserted as text, never as HTML; line breaks are kept by CSS
+ * (white-space: pre-wrap). The prompt draft survives the panel being hidden
+ * (setState).
+ */
+import type {
+  AgentPanelState,
+  AgentPanelToHost,
+  AnswerEntry,
+  HostToAgentPanel,
+  ToolContentView,
+  TranscriptItem,
+} from '../../src/core/agentPanelProtocol';
+import { cleanText } from '../../src/core/display';
+import { el } from '../form/dom';
+
+interface VsCodeApi {
+  postMessage(message: AgentPanelToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
+
+const STATUS_WORDS: Record<AgentPanelState['status'], string> = {
+  starting: 'Starting…',
+  idle: 'Ready',
+  working: 'Working…',
+  cancelling: 'Stopping…',
+  exited: 'Not running',
+};
+
+const TOOL_GLYPHS: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓', failed: '✗' };
+const PLAN_GLYPHS: Record<string, string> = { pending: '○', in_progress: '◐', completed: '✓' };
+const STOP_WORDS: Record<string, string> = {
+  end_turn: 'Done',
+  cancelled: 'Stopped',
+  max_tokens: 'Stopped: the agent reached its token limit',
+  max_turn_requests: 'Stopped: the agent reached its request limit',
+  refusal: 'The agent refused to continue',
+};
+
+function t(text: string): string {
+  return cleanText(text);
+}
+
+class AgentPage {
+  private readonly agentName = el('span', { className: 'agent-name' });
+  private readonly status = el('span', { className: 'status', attrs: { role: 'status' } });
+  private readonly cwd = el('span', { className: 'cwd' });
+  private readonly error = el('div', { className: 'error-banner', attrs: { role: 'alert' } });
+  private readonly log = el('section', { className: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript', 'aria-live': 'polite' } });
+  private readonly empty = el('div', { className: 'empty', text: 'Type a prompt below to start.' });
+  private readonly input = el('textarea', { className: 'prompt', attrs: { rows: '3', 'aria-label': 'Prompt' } });
+  private readonly send = button('Send', 'send', () => this.submit());
+  private readonly stop = button('Stop', 'stop secondary', () => post({ type: 'stop' }));
+  private readonly restart = button('Restart', 'restart', () => post({ type: 'restart' }));
+  private readonly nodes = new Map<number, HTMLElement>();
+  private state: AgentPanelState | undefined;
+
+  constructor() {
+    const showLog = button('Show Log', 'show-log link-button', () => post({ type: 'showLog' }));
+    this.stop.title = 'Cancel the running turn (session/cancel)';
+    const header = el('header', { className: 'bar' }, this.agentName, this.status, this.cwd, el('span', { className: 'spacer' }), this.stop, this.restart, showLog);
+    this.error.hidden = true;
+    const draft = readDraft();
+    this.input.value = draft;
+    this.input.addEventListener('input', () => vscode.setState({ draft: this.input.value }));
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    const hint = el('span', { className: 'hint', text: 'Enter to send · Shift+Enter for a new line' });
+    const composer = el('footer', { className: 'composer' }, this.input, el('div', { className: 'composer-actions' }, hint, this.send));
+    this.log.append(this.empty);
+    app.replaceChildren(header, this.error, this.log, composer);
+    app.removeAttribute('aria-busy');
+  }
+
+  reset(state: AgentPanelState, items: TranscriptItem[]): void {
+    this.nodes.clear();
+    this.log.replaceChildren(this.empty);
+    this.setState(state);
+    this.upsert(items);
+    this.scrollToEnd();
+    this.input.focus();
+  }
+
+  setState(state: AgentPanelState): void {
+    this.state = state;
+    this.agentName.textContent = t(state.agent);
+    this.status.textContent = STATUS_WORDS[state.status];
+    this.status.dataset.status = state.status;
+    this.cwd.textContent = t(state.cwd);
+    this.cwd.title = t(state.cwd);
+    this.error.textContent = state.error ? t(state.error) : '';
+    this.error.hidden = !state.error;
+    this.send.disabled = state.status !== 'idle';
+    this.stop.disabled = state.status !== 'working';
+    this.restart.hidden = !state.canRestart;
+    this.input.placeholder = state.status === 'exited' ? `${t(state.agent)} is not running` : `Ask ${t(state.agent)}…`;
+  }
+
+  upsert(items: TranscriptItem[]): void {
+    const stick = this.nearEnd();
+    for (const item of items) {
+      const node = render(item);
+      node.dataset.id = String(item.id);
+      const old = this.nodes.get(item.id);
+      if (old) old.replaceWith(node);
+      else this.log.append(node);
+      this.nodes.set(item.id, node);
+    }
+    this.empty.hidden = this.nodes.size > 0;
+    if (stick) this.scrollToEnd();
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (text.trim() === '' || this.state?.status !== 'idle') return;
+    post({ type: 'prompt', text });
+    this.input.value = '';
+    vscode.setState({ draft: '' });
+  }
+
+  private nearEnd(): boolean {
+    return this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 48;
+  }
+
+  private scrollToEnd(): void {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}
+
+function render(item: TranscriptItem): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return block('user', 'You', text(item.text));
+    case 'agent':
+      return el('div', { className: 'item agent' }, text(item.text));
+    case 'thought':
+      return block('thought', 'Thinking', text(item.text));
+    case 'tool':
+      return renderTool(item);
+    case 'plan': {
+      const list = el('ol', { className: 'plan-entries' });
+      for (const entry of item.entries) {
+        list.append(
+          el('li', { attrs: { 'data-status': entry.status } }, el('span', { className: 'glyph', text: PLAN_GLYPHS[entry.status] ?? '○', attrs: { 'aria-label': entry.status } }), document.createTextNode(` ${t(entry.content)}`)),
+        );
+      }
+      return block('plan', 'Plan', list);
+    }
+    case 'permission': {
+      const outcome =
+        item.outcome === undefined
+          ? el('div', { className: 'pending', text: 'Waiting for your choice in the permission prompt…' })
+          : el('div', { className: 'outcome', text: item.outcome === 'cancelled' ? 'Cancelled' : `Chosen: ${t(item.outcome)}` });
+      const options = item.options.length > 0 ? el('div', { className: 'options', text: `Options: ${item.options.map(t).join(' · ')}` }) : undefined;
+      return block('permission', 'Permission request', el('div', { className: 'subject', text: t(item.title) }), ...(options ? [options] : []), outcome);
+    }
+    case 'question':
+      return renderQuestion(item);
+    case 'file':
+      return el(
+        'div',
+        { className: `item file${item.error ? ' failed' : ''}` },
+        document.createTextNode(`${item.action === 'read' ? 'Read' : 'Wrote'} ${t(item.path)}`),
+        ...(item.error ? [el('div', { className: 'file-error', text: t(item.error) })] : []),
+      );
+    case 'notice':
+      return el('div', { className: `item notice ${item.severity}`, attrs: item.severity === 'error' ? { role: 'alert' } : {} }, text(item.text));
+    case 'turn':
+      return el('div', { className: 'item turn', text: STOP_WORDS[item.stopReason] ?? `Turn ended (${t(item.stopReason)})` });
+  }
+}
+
+function renderTool(item: Extract<TranscriptItem, { kind: 'tool' }>): HTMLElement {
+  const head = el(
+    'div',
+    { className: 'tool-head' },
+    el('span', { className: 'glyph', text: TOOL_GLYPHS[item.status] ?? '○', attrs: { 'aria-label': item.status.replace('_', ' ') } }),
+    el('span', { className: 'tool-title', text: t(item.title) }),
+    ...(item.toolKind ? [el('span', { className: 'badge', text: t(item.toolKind) })] : []),
+    el('span', { className: 'tool-status', text: item.status.replace('_', ' ') }),
+  );
+  const parts: HTMLElement[] = [head];
+  if (item.locations.length > 0) parts.push(el('div', { className: 'locations', text: item.locations.map(t).join(', ') }));
+  for (const content of item.content) parts.push(renderToolContent(content));
+  const node = el('div', { className: 'item tool' }, ...parts);
+  node.dataset.status = item.status;
+  return node;
+}
+
+function renderToolContent(content: ToolContentView): HTMLElement {
+  switch (content.kind) {
+    case 'text':
+      return el('div', { className: 'tool-text' }, text(content.text));
+    case 'terminal':
+      return el('div', { className: 'tool-text muted', text: `Terminal ${t(content.terminalId)} (Elicit does not run terminals for agents)` });
+    case 'diff': {
+      const lines = el('div', { className: 'diff-lines' });
+      for (const line of content.lines) {
+        const cls = line.op === '+' ? 'add' : line.op === '-' ? 'del' : 'ctx';
+        lines.append(el('div', { className: `diff-line ${cls}`, text: `${line.op} ${t(line.text)}` }));
+      }
+      if (content.omitted > 0) lines.append(el('div', { className: 'diff-line more', text: `… ${content.omitted} more lines` }));
+      return el('div', { className: 'diff' }, el('div', { className: 'diff-path', text: `${t(content.path)}${content.isNew ? ' (new file)' : ''}` }), lines);
+    }
+  }
+}
+
+function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HTMLElement {
+  const label = item.mode === 'url' ? 'Link' : 'Question';
+  const parts: HTMLElement[] = [];
+  if (item.title) parts.push(el('div', { className: 'subject', text: t(item.title) }));
+  if (item.message) parts.push(el('div', { className: 'message' }, text(item.message)));
+  if (item.host) parts.push(el('div', { className: 'host', text: `Opens ${t(item.host)}` }));
+  parts.push(questionOutcome(item));
+  return block(`question ${item.mode}`, label, ...parts);
+}
+
+function questionOutcome(item: Extract<TranscriptItem, { kind: 'question' }>): HTMLElement {
+  switch (item.outcome) {
+    case undefined:
+      return el('div', { className: 'pending', text: 'Waiting for your answer…' });
+    case 'accept':
+      if (item.mode === 'url') return el('div', { className: 'outcome', text: 'Opened; waiting for the agent to finish' });
+      return answerList(item.answer ?? []);
+    case 'completed':
+      return el('div', { className: 'outcome', text: 'Completed' });
+    case 'decline':
+      return el('div', { className: 'outcome', text: 'Declined' });
+    case 'cancel':
+      return el('div', { className: 'outcome', text: 'Cancelled' });
+    case 'refused':
+      return el('div', { className: 'outcome refused', text: `Refused: ${t(item.error ?? 'the request could not be shown')}` });
+  }
+}
+
+function answerList(entries: AnswerEntry[]): HTMLElement {
+  const list = el('dl', { className: 'answer' });
+  for (const entry of entries) {
+    const value = entry.secret
+      ? el('dd', { className: 'secret', text: '•••••• (secret, not shown)' })
+      : el('dd', { text: t(entry.value ?? '') });
+    list.append(el('dt', { text: t(entry.label) }), value);
+  }
+  return el('div', { className: 'outcome' }, el('div', { text: 'Answered' }), list);
+}
+
+function block(kind: string, label: string, ...children: Node[]): HTMLElement {
+  return el('div', { className: `item ${kind}` }, el('div', { className: 'label', text: label }), ...children);
+}
+
+/** A text node; CSS keeps its line breaks. */
+function text(value: string): HTMLElement {
+  return el('div', { className: 'text', text: t(value) });
+}
+
+function button(label: string, className: string, onClick: () => void): HTMLButtonElement {
+  const b = el('button', { className, text: label, attrs: { type: 'button' } });
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function readDraft(): string {
+  const state = vscode.getState() as { draft?: unknown } | undefined;
+  return typeof state?.draft === 'string' ? state.draft : '';
+}
+
+function post(message: AgentPanelToHost): void {
+  vscode.postMessage(message);
+}
+
+const page = new AgentPage();
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = event.data as HostToAgentPanel | undefined;
+  if (typeof message !== 'object' || message === null) return;
+  switch (message.type) {
+    case 'reset':
+      if (Array.isArray(message.items) && typeof message.state === 'object') page.reset(message.state, message.items);
+      return;
+    case 'state':
+      if (typeof message.state === 'object' && message.state !== null) page.setState(message.state);
+      return;
+    case 'items':
+      if (Array.isArray(message.items)) page.upsert(message.items);
+      return;
+  }
+});
+
+post({ type: 'ready' });
