@@ -32,12 +32,18 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/gateway/**/*.ts'], rules: noVscodeNoDom },
+  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/gateway/**/*.ts', 'src/acp/**/*.ts'], rules: noVscodeNoDom },
   {
     files: ['webview/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Webview code runs in a browser: no vscode import.' }] }],
     },
+  },
+  {
+    // Test extensions are CommonJS, as VS Code loads them.
+    files: ['test/fixtures/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['**/*.mjs', 'test/**/*.ts'],

@@ -24,8 +24,10 @@ import { registerMcpFeatures } from './vscode/mcpFeatures';
 import { QuestionHistory } from './vscode/history';
 import { PendingQuestions } from './vscode/pendingQuestions';
 import { createPublicApi } from './vscode/publicApi';
+import { registerAcp } from './vscode/acp/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
+  const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
   const vault = new SecretVault(context.secrets, context.globalState);
@@ -72,8 +74,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerGateway(context, services);
   registerMcpFeatures(context, services);
   registerOAuth(context, services);
+  registerAcp(context, services);
   // Feature modules register themselves here, one line each.
 
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);
 }
 

@@ -4,10 +4,15 @@
  * `elicitation/complete`). This registry connects the two: the URL renderer
  * waits, the adapter completes. Unknown or repeated ids are ignored (spec).
  */
+import { Emitter } from './events';
+
 export type UrlWaitOutcome = 'completed' | 'cancelled';
 
 export class UrlWaits {
   private readonly waiting = new Map<string, (outcome: UrlWaitOutcome) => void>();
+  private readonly cancellations = new Emitter<{ askerKey: string; elicitationId: string }>();
+  /** A wait ended without completion: the person cancelled it, it timed out, or the asker left. */
+  readonly onDidCancel = this.cancellations.event;
 
   /** Resolves when the asker completes this elicitation, or with 'cancelled' when `signal` aborts. */
   wait(askerKey: string, elicitationId: string, signal?: AbortSignal): Promise<UrlWaitOutcome> {
@@ -19,6 +24,7 @@ export class UrlWaits {
         this.waiting.delete(key);
         signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
+        if (outcome === 'cancelled') this.cancellations.fire({ askerKey, elicitationId });
       };
       const onAbort = (): void => finish('cancelled');
       this.waiting.set(key, finish);
@@ -32,6 +38,14 @@ export class UrlWaits {
     const finish = this.waiting.get(this.key(askerKey, elicitationId));
     if (!finish) return false;
     finish('completed');
+    return true;
+  }
+
+  /** Ends one wait as cancelled (the asker gave up on it); false for an id nobody waits for. */
+  cancel(askerKey: string, elicitationId: string): boolean {
+    const finish = this.waiting.get(this.key(askerKey, elicitationId));
+    if (!finish) return false;
+    finish('cancelled');
     return true;
   }
 

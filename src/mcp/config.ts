@@ -27,6 +27,38 @@ export interface ServerConfig {
   /** The file (or setting) it came from, for messages. */
   source: string;
   transport: StdioServerConfig | HttpServerConfig;
+  /** The `inputs` its `${input:id}` variables refer to, in order of first use (absent when none). */
+  inputs?: ConfigInput[];
+  /** Set by whoever read the file: where it lives, for remembering inputs and resolving `envFile`. */
+  origin?: ConfigOrigin;
+}
+
+export interface ConfigOrigin {
+  /** The config file's URI (or a fixed name for a setting): the namespace of its saved inputs. */
+  file: string;
+  /** The workspace folder's path: a relative `envFile` is resolved against it. */
+  folder?: string;
+}
+
+/** An entry of `inputs`: asked when a server that uses it first starts. */
+export type ConfigInput = PromptStringInput | PickStringInput;
+
+interface InputBase {
+  id: string;
+  /** Shown as the question. */
+  description: string;
+  default?: string;
+}
+
+export interface PromptStringInput extends InputBase {
+  type: 'promptString';
+  /** Masked, kept in SecretStorage and reused on the next start. */
+  password: boolean;
+}
+
+export interface PickStringInput extends InputBase {
+  type: 'pickString';
+  options: string[];
 }
 
 export interface ConfigProblem {
@@ -69,20 +101,132 @@ export function parseMcpConfig(text: string, source: string, vars: VariableConte
   if (!isObject(table)) {
     return { servers: [], problems: [{ source, message: `${source}: "servers" must be an object of named servers` }] };
   }
-  return parseServerTable(table, source, vars);
+  const inputs = parseInputs(root.inputs, source);
+  const parsed = parseServerTable(table, source, vars, inputs.inputs);
+  return { servers: parsed.servers, problems: [...inputs.problems, ...parsed.problems] };
 }
 
-/** The same shape as a file's `servers` object (used for the `elicit.servers` setting). */
-export function parseServerTable(table: Record<string, unknown>, source: string, vars: VariableContext): ParsedConfig {
+/**
+ * The same shape as a file's `servers` object (used for the `elicit.servers` setting,
+ * which has no `inputs`: an `${input:…}` there is a problem).
+ */
+export function parseServerTable(
+  table: Record<string, unknown>,
+  source: string,
+  vars: VariableContext,
+  inputs: readonly ConfigInput[] = [],
+): ParsedConfig {
   const result: ParsedConfig = { servers: [], problems: [] };
+  const inputsById = new Map(inputs.map((input) => [input.id, input]));
   for (const [name, entry] of Object.entries(table)) {
     try {
-      result.servers.push({ name, source, transport: parseServer(entry, vars) });
+      const transport = parseServer(entry, vars);
+      const used = usedInputs(transport, inputsById);
+      result.servers.push(used.length > 0 ? { name, source, transport, inputs: used } : { name, source, transport });
     } catch (error) {
       result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
     }
   }
   return result;
+}
+
+/** `inputs`: a list of promptString / pickString entries. A bad entry is a problem; the others still count. */
+export function parseInputs(value: unknown, source: string): { inputs: ConfigInput[]; problems: ConfigProblem[] } {
+  const inputs: ConfigInput[] = [];
+  const problems: ConfigProblem[] = [];
+  if (value === undefined || value === null) return { inputs, problems };
+  if (!Array.isArray(value)) return { inputs, problems: [{ source, message: `${source}: "inputs" must be a list` }] };
+  value.forEach((entry, index) => {
+    const label = isObject(entry) && typeof entry.id === 'string' && entry.id !== '' ? `input "${entry.id}"` : `inputs[${index}]`;
+    try {
+      const input = parseInput(entry);
+      if (inputs.some((other) => other.id === input.id)) throw new Error('is defined more than once');
+      inputs.push(input);
+    } catch (error) {
+      problems.push({ source, message: `${source}: ${label}: ${(error as Error).message}` });
+    }
+  });
+  return { inputs, problems };
+}
+
+function parseInput(entry: unknown): ConfigInput {
+  if (!isObject(entry)) throw new Error('must be an object');
+  const { id, type, description } = entry;
+  if (typeof id !== 'string' || id === '') throw new Error('needs an "id" string');
+  if (!INPUT_ID.test(id)) throw new Error(`"id" may use letters, digits, "_", "-" and "." only`);
+  if (description !== undefined && typeof description !== 'string') throw new Error('"description" must be a string');
+  if (entry.default !== undefined && typeof entry.default !== 'string') throw new Error('"default" must be a string');
+  const base = { id, description: description || id, ...(entry.default !== undefined ? { default: entry.default as string } : {}) };
+  if (type === 'promptString') {
+    if (entry.password !== undefined && typeof entry.password !== 'boolean') throw new Error('"password" must be true or false');
+    return { ...base, type, password: entry.password === true };
+  }
+  if (type === 'pickString') {
+    const options = entry.options;
+    if (!Array.isArray(options) || options.length === 0) throw new Error('"options" must be a non-empty list');
+    const values = options.map((option) => (isObject(option) ? option.value : option));
+    if (!values.every((v): v is string => typeof v === 'string')) throw new Error('"options" must be strings (or objects with a "value" string)');
+    if (base.default !== undefined && !values.includes(base.default)) throw new Error('"default" must be one of the options');
+    return { ...base, type, options: [...new Set(values)] };
+  }
+  if (type === 'command') throw new Error('type "command" is not supported by Elicit; use "promptString" or "pickString"');
+  throw new Error(`unknown type ${JSON.stringify(type)}; use "promptString" or "pickString"`);
+}
+
+/** The question for an input: one required string field named after it, masked for passwords, a choice for pickString. */
+export function inputQuestionSchema(input: ConfigInput): Record<string, unknown> {
+  const field: Record<string, unknown> = { type: 'string', title: input.id };
+  if (input.type === 'pickString') field.enum = input.options;
+  else if (input.password) field.format = 'password';
+  if (input.default !== undefined) field.default = input.default;
+  return { type: 'object', properties: { [input.id]: field }, required: [input.id] };
+}
+
+const INPUT_ID = /^[A-Za-z0-9_.-]+$/;
+const INPUT_REFERENCE = /\$\{input:([^}]*)\}/g;
+
+/** The inputs a server's strings refer to; an id with no such input is an error naming it. */
+function usedInputs(transport: StdioServerConfig | HttpServerConfig, inputs: ReadonlyMap<string, ConfigInput>): ConfigInput[] {
+  const used = new Map<string, ConfigInput>();
+  for (const text of transportStrings(transport)) {
+    for (const match of text.matchAll(INPUT_REFERENCE)) {
+      const id = match[1]!;
+      const input = inputs.get(id);
+      if (!input) throw new Error(`uses \${input:${id}}, but "inputs" defines no input "${id}"`);
+      used.set(id, input);
+    }
+  }
+  return [...used.values()];
+}
+
+function transportStrings(transport: StdioServerConfig | HttpServerConfig): string[] {
+  if (transport.type === 'stdio') {
+    return [transport.command, ...transport.args, ...Object.values(transport.env), transport.cwd ?? '', transport.envFile ?? ''];
+  }
+  return [transport.url, ...Object.values(transport.headers)];
+}
+
+/**
+ * The transport with every `${input:id}` replaced by its value (once: values are
+ * not expanded again). Throws for a missing value or a URL that is invalid only now.
+ */
+export function resolveInputs<T extends StdioServerConfig | HttpServerConfig>(transport: T, values: Readonly<Record<string, string>>): T {
+  const fill = (text: string): string =>
+    text.replace(INPUT_REFERENCE, (_whole, id: string) => {
+      if (!Object.hasOwn(values, id)) throw new Error(`no value for \${input:${id}}`);
+      return values[id]!;
+    });
+  const fillMap = (map: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(Object.entries(map).map(([k, v]) => [k, fill(v)]));
+  if (transport.type === 'stdio') {
+    const resolved: StdioServerConfig = { ...transport, command: fill(transport.command), args: transport.args.map(fill), env: fillMap(transport.env) };
+    if (transport.cwd !== undefined) resolved.cwd = fill(transport.cwd);
+    if (transport.envFile !== undefined) resolved.envFile = fill(transport.envFile);
+    return resolved as T;
+  }
+  const resolved: HttpServerConfig = { ...transport, url: fill(transport.url), headers: fillMap(transport.headers) };
+  checkHttpUrl(resolved.url);
+  return resolved as T;
 }
 
 function parseServer(entry: unknown, vars: VariableContext): StdioServerConfig | HttpServerConfig {
@@ -105,17 +249,22 @@ function parseServer(entry: unknown, vars: VariableContext): StdioServerConfig |
   }
   if (type === 'http' || type === 'sse' || type === 'streamableHttp') {
     const url = stringField(entry, 'url', vars, true)!;
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new Error(`"url" is not a valid URL`);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"url" must be http or https`);
+    // With an input in it, the URL is complete (and checked) only when the server starts.
+    if (!/\$\{input:/.test(url)) checkHttpUrl(url);
     return { type: type === 'sse' ? 'sse' : 'http', url, headers: stringMap(entry.headers, 'headers', vars) };
   }
   if (type === undefined) throw new Error('needs a "command" (stdio) or a "url" (http)');
   throw new Error(`unknown type ${JSON.stringify(type)}; use "stdio", "http" or "sse"`);
+}
+
+function checkHttpUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`"url" is not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"url" must be http or https`);
 }
 
 function stringField(entry: Record<string, unknown>, key: string, vars: VariableContext, required: boolean): string | undefined {

@@ -8,6 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
@@ -21,6 +23,13 @@ import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { ServerConfig } from './config';
+import { OpenRequests } from './cancelledRequests';
+import { fallbackReason, shouldFallBackToSse } from './httpFallback';
+import { resolveLaunch, type LaunchConfig } from './launch';
+import { satisfyUrlElicitations } from './urlElicitationRequired';
+import { CLIENT_TASK_CAPABILITIES, ElicitationTaskStore, isTaskAugmented } from './elicitationTasks';
+import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
+import { callToolAsTask, mustRunAsTask } from './toolTasks';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -36,6 +45,13 @@ export interface ConnectionOptions {
   baseEnv?: Record<string, string | undefined>;
   /** Where `notifications/elicitation/complete` is delivered for URL-mode questions. */
   urlWaits?: UrlWaits;
+  /**
+   * What to start with: fills in `${input:…}` (asking the person) and reads `envFile`.
+   * Without it, a server with inputs cannot start.
+   */
+  prepare?: (config: ServerConfig) => Promise<LaunchConfig>;
+  /** OAuth for HTTP servers that require it; without it such a server fails with "Unauthorized". */
+  oauth?: OAuthOptions;
 }
 
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
@@ -45,11 +61,23 @@ export class McpConnection {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
   private readonly runningTools = new Map<number, string>();
+  /** Tools as last listed, for their `execution.taskSupport`. */
+  private readonly listedTools = new Map<string, Tool>();
+  private tasks = new ElicitationTaskStore();
+  private oauth: OAuthSignIn | undefined;
+  /** The HTTP transport last created: a sign-in finishes on the transport that needed it. */
+  private authTransport: AuthorizingTransport | undefined;
   private nextCallId = 1;
   private _status: ServerStatus = 'stopped';
   private _error: string | undefined;
   private readonly statusChanges = new Emitter<ServerStatus>();
   readonly onDidChangeStatus = this.statusChanges.event;
+  private readonly elicitationCompletions = new Emitter<string>();
+  /** Ids from the server's `notifications/elicitation/complete`. */
+  readonly onDidCompleteElicitation = this.elicitationCompletions.event;
+  /** Bumped by stop(), so a start still under way knows it must not keep its process. */
+  private generation = 0;
+  private _transportKind: LaunchConfig['type'] | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -69,11 +97,25 @@ export class McpConnection {
   get error(): string | undefined {
     return this._error;
   }
+  /** The transport in use while connected: "sse" when an HTTP server fell back to legacy SSE. */
+  get transportKind(): LaunchConfig['type'] | undefined {
+    return this.client ? this._transportKind : undefined;
+  }
+  /** The stdio server's process id while it runs. */
+  get pid(): number | undefined {
+    const transport = this.client?.transport;
+    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  }
 
   /** Connects if needed; concurrent callers share one attempt. */
   connect(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    if (!this.connecting) {
+      const attempt = this.open().finally(() => {
+        if (this.connecting === attempt) this.connecting = undefined;
+      });
+      this.connecting = attempt;
+    }
     return this.connecting;
   }
 
@@ -82,8 +124,9 @@ export class McpConnection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined);
+      const page = await this.signedIn(() => client.listTools(cursor ? { cursor } : undefined));
       tools.push(...page.tools);
+      for (const tool of page.tools) this.listedTools.set(tool.name, tool);
       cursor = page.nextCursor;
     } while (cursor);
     return tools;
@@ -93,18 +136,31 @@ export class McpConnection {
     const client = await this.connect();
     const id = this.nextCallId++;
     this.runningTools.set(id, name);
+    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal));
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: NO_TIMEOUT_MS,
-      });
-      return result as CallToolResult;
+      try {
+        return await call();
+      } catch (error) {
+        if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) throw error;
+        // -32042: the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
+        await satisfyUrlElicitations(error.data, {
+          ask: this.options.ask,
+          asker: { kind: 'mcp', name: this.name, detail: `tool ${name}` },
+          what: name,
+          onDidComplete: this.onDidCompleteElicitation,
+          signal,
+        });
+        return await call();
+      }
     } finally {
       this.runningTools.delete(id);
     }
   }
 
   async stop(): Promise<void> {
+    this.oauth?.cancel();
+    this.generation++;
+    this.connecting = undefined;
     const client = this.client;
     this.client = undefined;
     if (client) await client.close().catch(() => undefined);
@@ -112,40 +168,82 @@ export class McpConnection {
   }
 
   private async open(): Promise<Client> {
+    const generation = this.generation;
     this.setStatus('starting');
+    const tasks = (this.tasks = new ElicitationTaskStore());
     const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
-      capabilities: { elicitation: { form: {}, url: {} } },
+      capabilities: { elicitation: { form: {}, url: {} }, tasks: CLIENT_TASK_CAPABILITIES },
+      taskStore: tasks,
     });
+    const openRequests = new OpenRequests();
+    openRequests.listenTo(client);
     client.fallbackRequestHandler = async (request, extra) => {
-      if (request.method === 'elicitation/create') return this.onElicitation(request, extra.signal);
+      if (request.method === 'elicitation/create') {
+        return openRequests.run(request.id, extra.signal, (signal) => this.onElicitation(request, { ...extra, signal }));
+      }
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
     client.fallbackNotificationHandler = async (notification) => {
       if (notification.method !== 'notifications/elicitation/complete') return;
       const id = (notification.params as { elicitationId?: unknown } | undefined)?.elicitationId;
       // Unknown or already completed ids are ignored, as the spec asks.
-      if (typeof id === 'string') this.options.urlWaits?.complete(this.key, id);
+      if (typeof id !== 'string') return;
+      this.options.urlWaits?.complete(this.key, id);
+      this.elicitationCompletions.fire(id);
     };
     client.onclose = () => {
+      tasks.close();
       this.options.urlWaits?.cancelAll(this.key);
       if (this.client !== client) return;
       this.client = undefined;
       this.fail('the server closed the connection');
     };
     try {
-      await client.connect(this.createTransport());
+      const launch = await (this.options.prepare ?? ((config) => resolveLaunch(config)))(this.config);
+      if (launch.type !== 'stdio') await this.oauthFor(launch.url)?.prepare();
+      await this.connectTransport(client, launch).catch(async (error: unknown) => {
+        if (!(await this.signInAfter(error))) throw error;
+        await client.close().catch(() => undefined);
+        await this.connectTransport(client, launch);
+      });
     } catch (error) {
+      if (generation !== this.generation) throw new Error(`MCP server "${this.name}" was stopped while it started`);
       this.fail(describeError(error));
       await client.close().catch(() => undefined);
       throw new Error(`Could not start MCP server "${this.name}": ${this._error}`);
+    }
+    if (generation !== this.generation) {
+      // stop() ran while it started: do not leave the process behind.
+      await client.close().catch(() => undefined);
+      throw new Error(`MCP server "${this.name}" was stopped while it started`);
     }
     this.client = client;
     this.setStatus('running');
     return client;
   }
 
-  private createTransport(): Transport {
-    const transport = this.config.transport;
+  /** Streamable HTTP falls back to legacy SSE when the server answers its initialize with a 4xx. */
+  private async connectTransport(client: Client, launch: LaunchConfig): Promise<void> {
+    try {
+      this._transportKind = launch.type;
+      await client.connect(this.createTransport(launch));
+    } catch (error) {
+      if (launch.type !== 'http' || !shouldFallBackToSse(error)) throw error;
+      const reason = fallbackReason(error);
+      this.options.log(`[elicit] ${this.name}: the Streamable HTTP endpoint answered ${reason}; trying the legacy SSE transport`);
+      await client.close().catch(() => undefined);
+      this._transportKind = 'sse';
+      try {
+        await client.connect(this.createTransport({ ...launch, type: 'sse' }));
+      } catch (sseError) {
+        // An SSE server that wants a sign-in must reach the OAuth step unchanged.
+        if (sseError instanceof UnauthorizedError) throw sseError;
+        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${describeError(sseError)}`, { cause: sseError });
+      }
+    }
+  }
+
+  private createTransport(transport: LaunchConfig): Transport {
     if (transport.type === 'stdio') {
       const stdio = new StdioClientTransport({
         command: transport.command,
@@ -162,12 +260,77 @@ export class McpConnection {
       return stdio;
     }
     const requestInit = { headers: transport.headers };
-    return transport.type === 'sse'
-      ? new SSEClientTransport(new URL(transport.url), { requestInit })
-      : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit });
+    const oauth = this.oauthFor(transport.url);
+    const auth = oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
+    const http =
+      transport.type === 'sse'
+        ? new SSEClientTransport(new URL(transport.url), { requestInit, ...auth })
+        : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit, ...auth });
+    this.authTransport = http;
+    return http;
   }
 
-  private async onElicitation(request: JSONRPCRequest, signal: AbortSignal): Promise<ElicitResult & Record<string, unknown>> {
+  /** The OAuth sign-in for this server at `url` (a changed URL never receives the old tokens). */
+  private oauthFor(url: string): OAuthSignIn | undefined {
+    if (!this.options.oauth) return undefined;
+    if (this.oauth?.serverUrl !== url) {
+      this.oauth?.cancel();
+      this.oauth = new OAuthSignIn({ name: this.name, url }, this.options.oauth, {
+        ask: this.options.ask,
+        urlWaits: this.options.urlWaits,
+        log: this.options.log,
+      });
+    }
+    return this.oauth;
+  }
+
+  /** Runs `operation`; when the server needs the person to sign in (again), does that and retries once. */
+  private async signedIn<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!(await this.signInAfter(error))) throw error;
+      return operation();
+    }
+  }
+
+  private async signInAfter(error: unknown): Promise<boolean> {
+    return (await this.oauth?.signInAfter(error, this.authTransport)) ?? false;
+  }
+
+  /** A plain `tools/call`, or a task-augmented one for tools that only run as tasks. */
+  private async invokeTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    if (!this.listedTools.has(name)) await this.listTools();
+    if (!mustRunAsTask(client, this.listedTools.get(name))) {
+      return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: NO_TIMEOUT_MS })) as CallToolResult;
+    }
+    let lastStatus = '';
+    return callToolAsTask(client, name, args, {
+      signal,
+      timeout: NO_TIMEOUT_MS,
+      // The status only: a server's status message may repeat an answer, and the log never holds answers.
+      onStatus: (task) => {
+        if (task.status !== lastStatus) this.options.log(`[elicit] ${this.name}: tool ${name} task: ${task.status}`);
+        lastStatus = task.status;
+      },
+    });
+  }
+
+  private async onElicitation(
+    request: JSONRPCRequest,
+    extra: { signal: AbortSignal; taskStore?: RequestTaskStore; taskRequestedTtl?: number },
+  ): Promise<Record<string, unknown>> {
+    if (!extra.taskStore || !isTaskAugmented(request.params)) return this.answerElicitation(request, extra.signal);
+    try {
+      // Checked now, so a malformed request gets its -32602 at once rather than a failed task.
+      this.toElicitRequest(request.params, extra.signal);
+    } catch (error) {
+      throw error instanceof InvalidRequestError ? new McpError(ErrorCode.InvalidParams, error.message) : error;
+    }
+    return this.tasks.start(extra.taskStore, extra.taskRequestedTtl, (signal) => this.answerElicitation(request, signal));
+  }
+
+  private async answerElicitation(request: JSONRPCRequest, signal: AbortSignal): Promise<ElicitResult & Record<string, unknown>> {
     try {
       const result = await this.options.ask(this.toElicitRequest(request.params, signal));
       return { ...result };

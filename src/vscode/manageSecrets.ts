@@ -16,14 +16,14 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
   const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { entry?: SavedSecret; input?: SavedInput }>(
     [
       ...saved
-      .slice()
-      .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
-      .map((entry) => ({
-        label: `$(key) ${noIcons(entry.field)}`,
-        description: noIcons(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
-        detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
-        entry,
-      })),
+        .slice()
+        .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
+        .map((entry) => ({
+          label: `$(key) ${noIcons(entry.field)}`,
+          description: noIcons(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
+          detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
+          entry,
+        })),
       ...inputs.map((input) => ({
         label: `$(key) ${noIcons(input.id)}`,
         description: noIcons(`\${input:${input.id}} in ${fileLabel(input.file)}`),

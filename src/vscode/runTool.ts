@@ -12,6 +12,7 @@ import { tryNormalize } from '../core/normalize';
 import type { McpConnection } from '../mcp/connection';
 import { formatToolResult } from '../mcp/resultText';
 import type { ResultDocuments } from './resultDocuments';
+import { listWithProgress, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 
 export interface RunToolDeps {
@@ -23,21 +24,10 @@ export interface RunToolDeps {
 
 /** Also callable as `elicit.runTool(serverName, toolName, args)` from keybindings and scripts. */
 export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?: unknown, args?: unknown): Promise<void> {
-  const server = typeof serverName === 'string' ? await deps.registry.get(serverName) : await pickServer(deps.registry);
-  if (!server) {
-    if (typeof serverName === 'string') void vscode.window.showErrorMessage(`Elicit: no MCP server named "${serverName}" is configured.`);
-    return;
-  }
-  let tools: Tool[];
-  try {
-    tools = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Connecting to ${server.name}…` },
-      () => server.listTools(),
-    );
-  } catch (error) {
-    void vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Log').then((c) => c && deps.log.show());
-    return;
-  }
+  const server = await resolveServer(deps.registry, 'Run MCP Tool', serverName);
+  if (!server) return;
+  const tools = await listWithProgress(server, deps.log, () => server.listTools());
+  if (!tools) return;
   const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
   if (!tool) {
     if (typeof toolName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no tool "${toolName}".`);
@@ -46,35 +36,6 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   const toolArgs = isRecord(args) ? args : await collectArguments(deps.broker, server, tool);
   if (!toolArgs) return;
   await callAndShow(deps, server, tool, toolArgs);
-}
-
-async function pickServer(registry: ServerRegistry): Promise<McpConnection | undefined> {
-  const servers = await registry.servers();
-  if (servers.length === 0) {
-    if (registry.untrustedSources.length > 0) {
-      const choice = await vscode.window.showWarningMessage(
-        `Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`,
-        'Manage Workspace Trust',
-      );
-      if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
-    } else {
-      void vscode.window.showInformationMessage(
-        'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',
-      );
-    }
-    return undefined;
-  }
-  if (servers.length === 1) return servers[0];
-  const picked = await vscode.window.showQuickPick(
-    servers.map((server) => ({
-      label: noIcons(server.name),
-      description: server.status === 'stopped' ? undefined : server.status,
-      detail: server.error ? `$(error) ${noIcons(oneLine(server.error, 200))}` : undefined,
-      server,
-    })),
-    { title: 'Run MCP Tool', placeHolder: 'Pick an MCP server' },
-  );
-  return picked?.server;
 }
 
 async function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {

@@ -2,19 +2,31 @@
  * The configured MCP servers of this window: every workspace folder's
  * `.vscode/mcp.json` plus the `elicit.servers` setting, kept in sync with the
  * files and the setting. Servers are started on first use, never in an
- * untrusted workspace when the workspace configured them.
+ * untrusted workspace when the workspace configured them. A server that
+ * crashes is restarted a few times with a growing delay (CrashRecovery).
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
 import type { UrlWaits } from '../core/urlWaits';
 import { McpConnection, type AskFunction } from '../mcp/connection';
+import type { OAuthOptions } from '../mcp/oauthSignIn';
+import { CrashRecovery } from '../mcp/crashRecovery';
+import { resolveLaunch } from '../mcp/launch';
+import { stopAllNow } from '../mcp/shutdown';
+
+/** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
+export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
 
 const CONFIG_FILE = '.vscode/mcp.json';
 const USER_SETTING_SOURCE = 'the elicit.servers setting';
+const USER_SETTING_ORIGIN = 'setting:elicit.servers';
 
 export class ServerRegistry implements vscode.Disposable {
   private readonly connections = new Map<string, McpConnection>();
+  private readonly recoveries = new Map<string, CrashRecovery>();
+  private inputResolver: InputResolver | undefined;
+  private oauth: OAuthOptions | undefined;
   private readonly serverLogs = new Map<string, vscode.LogOutputChannel>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
@@ -55,6 +67,56 @@ export class ServerRegistry implements vscode.Disposable {
     return (await this.servers()).find((s) => s.name === name);
   }
 
+  /** The servers as last loaded, without waiting for a load (for drawing what is already known). */
+  loadedServers(): McpConnection[] {
+    return [...this.connections.values()];
+  }
+
+  /** The config file a problem or server came from, by its display name. */
+  configFile(source: string): vscode.Uri | undefined {
+    return this.sourceFiles.get(source);
+  }
+
+  /** How `${input:…}` values are obtained (asked through the broker, passwords from SecretStorage). */
+  /** How HTTP servers that require OAuth sign in (set at activation, before any server starts). */
+  useOAuth(options: OAuthOptions): void {
+    this.oauth = options;
+  }
+
+  setInputResolver(resolver: InputResolver): void {
+    this.inputResolver = resolver;
+  }
+
+  /** When a crashed server is restarted automatically, while one is scheduled. */
+  nextRestartAt(name: string): number | undefined {
+    return this.recoveries.get(name)?.nextRestartAt;
+  }
+
+  /** Starts a server (the person asked): a crash count from before no longer applies. */
+  async start(name: string): Promise<void> {
+    const connection = await this.get(name);
+    if (!connection) return;
+    this.recoveries.get(name)?.reset();
+    await connection.connect();
+  }
+
+  async restart(name: string): Promise<void> {
+    const connection = await this.get(name);
+    if (!connection) return;
+    this.recoveries.get(name)?.reset();
+    await connection.stop();
+    await connection.connect();
+  }
+
+  async stop(name: string): Promise<void> {
+    await (await this.get(name))?.stop();
+  }
+
+  /** Shows the server's own output channel (its stderr and what Elicit noted about it). */
+  showOutput(name: string): void {
+    this.serverLog(name).show(true);
+  }
+
   get problems(): readonly ConfigProblem[] {
     return this._problems;
   }
@@ -93,12 +155,13 @@ export class ServerRegistry implements vscode.Disposable {
         untrusted.push(source);
         continue;
       }
-      configs.push(...parsed.servers);
+      const origin = { file: uri.toString(), folder: folder.uri.fsPath };
+      configs.push(...parsed.servers.map((server) => ({ ...server, origin })));
     }
     // In an untrusted workspace VS Code ignores workspace values of this `restricted` setting.
     const setting = vscode.workspace.getConfiguration('elicit').get<Record<string, unknown>>('servers') ?? {};
     const fromSetting = parseServerTable(setting, USER_SETTING_SOURCE, this.variables(undefined));
-    configs.push(...fromSetting.servers);
+    configs.push(...fromSetting.servers.map((server) => ({ ...server, origin: { file: USER_SETTING_ORIGIN } })));
     problems.push(...fromSetting.problems);
     this._untrustedSources = untrusted;
     return { configs: uniqueNames(configs), problems };
@@ -109,18 +172,33 @@ export class ServerRegistry implements vscode.Disposable {
     for (const [name, connection] of this.connections) {
       const next = wanted.get(name);
       if (!next || JSON.stringify(next) !== JSON.stringify(connection.config)) {
+        this.recoveries.get(name)?.dispose();
+        this.recoveries.delete(name);
         void connection.stop();
         this.connections.delete(name);
       }
     }
     for (const config of configs) {
       if (this.connections.has(config.name)) continue;
+      const serverLog = (line: string): void => this.serverLog(config.name).info(line);
       const connection = new McpConnection(config, {
         ask: this.ask,
-        log: (line) => this.serverLog(config.name).info(line),
+        log: serverLog,
         clientInfo: { name: 'elicit', version: extensionVersion() },
         urlWaits: this.urlWaits,
+        oauth: this.oauth,
+        prepare: async (server) =>
+          resolveLaunch(server, {
+            inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
+            log: serverLog,
+          }),
       });
+      // Before the listener below, so a restart is already scheduled when the view redraws.
+      const recovery = new CrashRecovery(connection, undefined, (line) => {
+        this.log.warn(line);
+        serverLog(`[elicit] ${line}`);
+      });
+      this.recoveries.set(config.name, recovery);
       connection.onDidChangeStatus((status) => {
         this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
         this.changes.fire();
@@ -159,7 +237,9 @@ export class ServerRegistry implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const connection of this.connections.values()) void connection.stop();
+    for (const recovery of this.recoveries.values()) recovery.dispose();
+    this.recoveries.clear();
+    void stopAllNow(this.connections.values());
     this.connections.clear();
     for (const channel of this.serverLogs.values()) channel.dispose();
     for (const d of this.disposables) d.dispose();

@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  notifications,
   pickQuickPickItem,
   pressKey,
   runCommand,
@@ -96,8 +95,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     const failure = await waitForNotification(page, 'Could not start MCP server "not-installed"');
     assert.match(failure, /command not found/);
     await screenshot(page, 'run-tool-config-errors');
-    // The working server is unaffected.
+    // The working server is unaffected: nothing more was asked of it.
     assert.equal(readRecords(record).length, 3);
-    assert.ok((await notifications(page)).length >= 2);
   });
 });

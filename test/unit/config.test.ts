@@ -1,7 +1,16 @@
 /** parseMcpConfig: .vscode/mcp.json text → servers and problems, one bad server never hiding the others. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseMcpConfig, parseServerTable, substitute, type ParsedConfig, type VariableContext } from '../../src/mcp/config';
+import {
+  inputQuestionSchema,
+  parseMcpConfig,
+  parseServerTable,
+  resolveInputs,
+  substitute,
+  type ParsedConfig,
+  type StdioServerConfig,
+  type VariableContext,
+} from '../../src/mcp/config';
 
 const SOURCE = '/ws/.vscode/mcp.json';
 const vars: VariableContext = { workspaceFolder: '/ws', userHome: '/home/ada', env: { TOKEN: 's3cret', PORT: '8080' } };
@@ -121,7 +130,13 @@ describe('parseMcpConfig: variables', () => {
   it('leaves ${input:…} and unknown variables as they are', () => {
     assert.equal(substitute('${input:api-key}', vars), '${input:api-key}');
     assert.equal(substitute('${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN', vars), '${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN');
-    const result = servers({ a: { command: 'run', env: { KEY: '${input:api-key}' } } });
+    // Inputs are filled in when the server starts (resolveInputs), so parsing keeps the reference.
+    const result = parse(
+      JSON.stringify({
+        inputs: [{ id: 'api-key', type: 'promptString', description: 'API key', password: true }],
+        servers: { a: { command: 'run', env: { KEY: '${input:api-key}' } } },
+      }),
+    );
     assert.deepEqual((result.servers[0]!.transport as { env: Record<string, string> }).env, { KEY: '${input:api-key}' });
   });
 
@@ -249,5 +264,191 @@ describe('parseServerTable (the elicit.servers setting)', () => {
     assert.deepEqual(result.problems, [
       { source: 'setting elicit.servers', server: 'b', message: 'setting elicit.servers: server "b": unknown type "nope"; use "stdio", "http" or "sse"' },
     ]);
+  });
+});
+
+describe('parseMcpConfig: inputs', () => {
+  const inputs = [
+    { id: 'api-key', type: 'promptString', description: 'Your API key', password: true },
+    { id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'eu' },
+    { id: 'user', type: 'promptString', description: 'User name', default: 'ada' },
+  ];
+
+  it('reads promptString and pickString inputs and lists, per server, the ones it uses in order of first use', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs,
+        servers: {
+          local: { command: 'run', args: ['--region', '${input:region}'], env: { KEY: '${input:api-key}', AGAIN: '${input:region}' } },
+          remote: { url: 'https://${input:region}.example.com/mcp', headers: { Authorization: 'Bearer ${input:api-key}' } },
+          plain: { command: 'run' },
+        },
+      }),
+    );
+    assert.deepEqual(result.problems, []);
+    const [local, remote, plain] = result.servers;
+    assert.deepEqual(local!.inputs, [
+      { id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'eu' },
+      { id: 'api-key', type: 'promptString', description: 'Your API key', password: true },
+    ]);
+    assert.deepEqual(remote!.inputs!.map((i) => i.id), ['region', 'api-key']);
+    assert.equal(Object.hasOwn(plain!, 'inputs'), false, 'a server without inputs has no inputs key');
+  });
+
+  it('finds inputs in command, cwd and envFile too', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs: [{ id: 'bin' }, { id: 'dir' }, { id: 'env' }].map((i) => ({ ...i, type: 'promptString' })),
+        servers: { a: { command: '${input:bin}', cwd: '/w/${input:dir}', envFile: '${input:env}.env' } },
+      }),
+    );
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers[0]!.inputs!.map((i) => i.id), ['bin', 'dir', 'env']);
+  });
+
+  it('an ${input:…} with no such input is a problem naming the server; the others still load', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs: [inputs[0]],
+        servers: {
+          broken: { command: 'run', env: { TOKEN: '${input:token}' } },
+          typo: { url: 'https://example.com/mcp', headers: { Key: '${input:api_key}' } },
+          fine: { command: 'run', env: { KEY: '${input:api-key}' } },
+        },
+      }),
+    );
+    assert.deepEqual(result.servers.map((s) => s.name), ['fine']);
+    assert.deepEqual(result.problems.map((p) => [p.server, p.message]), [
+      ['broken', `${SOURCE}: server "broken": uses \${input:token}, but "inputs" defines no input "token"`],
+      ['typo', `${SOURCE}: server "typo": uses \${input:api_key}, but "inputs" defines no input "api_key"`],
+    ]);
+  });
+
+  it('the elicit.servers setting has no inputs: an ${input:…} there is a problem', () => {
+    const result = parseServerTable({ a: { command: 'run', args: ['${input:x}'] } }, 'setting', vars);
+    assert.deepEqual(result.servers, []);
+    assert.match(result.problems[0]!.message, /server "a": uses \$\{input:x\}, but "inputs" defines no input "x"/);
+  });
+
+  it('a bad input is a problem naming it; good inputs and servers still load', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs: [
+          { id: 'ok', type: 'promptString' },
+          { id: 'cmd', type: 'command', command: 'extension.pick' },
+          { id: 'weird', type: 'promptNumber' },
+          { type: 'promptString' },
+          'token',
+          { id: 'pick', type: 'pickString', options: [] },
+          { id: 'pick2', type: 'pickString', options: ['a', 2] },
+          { id: 'pick3', type: 'pickString', options: ['a', 'b'], default: 'c' },
+          { id: 'pw', type: 'promptString', password: 'yes' },
+          { id: 'desc', type: 'promptString', description: 3 },
+          { id: 'bad id!', type: 'promptString' },
+          { id: 'ok', type: 'promptString' },
+        ],
+        servers: { a: { command: 'run', args: ['${input:ok}'] } },
+      }),
+    );
+    assert.deepEqual(result.servers.map((s) => s.name), ['a']);
+    assert.deepEqual(
+      result.problems.map((p) => p.message.slice(SOURCE.length + 2)),
+      [
+        'input "cmd": type "command" is not supported by Elicit; use "promptString" or "pickString"',
+        'input "weird": unknown type "promptNumber"; use "promptString" or "pickString"',
+        'inputs[3]: needs an "id" string',
+        'inputs[4]: must be an object',
+        'input "pick": "options" must be a non-empty list',
+        'input "pick2": "options" must be strings (or objects with a "value" string)',
+        'input "pick3": "default" must be one of the options',
+        'input "pw": "password" must be true or false',
+        'input "desc": "description" must be a string',
+        'input "bad id!": "id" may use letters, digits, "_", "-" and "." only',
+        'input "ok": is defined more than once',
+      ],
+    );
+    assert.ok(result.problems.every((p) => p.server === undefined));
+  });
+
+  it('"inputs" that is not a list is one problem; servers still load', () => {
+    const result = parse(JSON.stringify({ inputs: { id: 'x' }, servers: { a: { command: 'run' } } }));
+    assert.deepEqual(result.problems.map((p) => p.message), [`${SOURCE}: "inputs" must be a list`]);
+    assert.equal(result.servers.length, 1);
+  });
+
+  it('pickString options may be objects with a value (VS Code allows labels); duplicates collapse', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs: [{ id: 'env', type: 'pickString', options: [{ label: 'Production', value: 'prod' }, 'dev', 'dev'] }],
+        servers: { a: { command: 'run', args: ['${input:env}'] } },
+      }),
+    );
+    assert.deepEqual(result.servers[0]!.inputs, [{ id: 'env', type: 'pickString', description: 'env', options: ['prod', 'dev'] }]);
+  });
+
+  it('a URL with an input in it is checked only once the input is filled in', () => {
+    const result = parse(
+      JSON.stringify({ inputs: [{ id: 'host', type: 'promptString' }], servers: { a: { url: 'https://${input:host}/mcp' } } }),
+    );
+    assert.deepEqual(result.problems, []);
+    const transport = result.servers[0]!.transport;
+    assert.deepEqual(resolveInputs(transport, { host: 'mcp.example.com' }), { type: 'http', url: 'https://mcp.example.com/mcp', headers: {} });
+    assert.throws(() => resolveInputs(transport, { host: 'not a host' }), /"url" is not a valid URL/);
+  });
+});
+
+describe('resolveInputs', () => {
+  const stdio: StdioServerConfig = {
+    type: 'stdio',
+    command: '${input:bin}',
+    args: ['--key=${input:key}', '${input:key}${input:key}'],
+    env: { KEY: '${input:key}', PLAIN: 'x' },
+    cwd: '/w/${input:dir}',
+    envFile: '${input:dir}/.env',
+  };
+
+  it('fills every reference in every field, once (a value that looks like a reference stays as it is)', () => {
+    const resolved = resolveInputs(stdio, { bin: 'node', key: '${input:bin}', dir: 'tools' });
+    assert.deepEqual(resolved, {
+      type: 'stdio',
+      command: 'node',
+      args: ['--key=${input:bin}', '${input:bin}${input:bin}'],
+      env: { KEY: '${input:bin}', PLAIN: 'x' },
+      cwd: '/w/tools',
+      envFile: 'tools/.env',
+    });
+    assert.equal(stdio.command, '${input:bin}', 'the configuration itself is unchanged');
+  });
+
+  it('a missing value is an error naming the input', () => {
+    assert.throws(() => resolveInputs(stdio, { bin: 'node', dir: 'x' }), /no value for \$\{input:key\}/);
+  });
+
+  it('headers of an http server', () => {
+    const http = { type: 'http' as const, url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:token}' } };
+    assert.deepEqual(resolveInputs(http, { token: 't0k' }).headers, { Authorization: 'Bearer t0k' });
+  });
+});
+
+describe('inputQuestionSchema', () => {
+  it('a password input is one required masked string field named after the input', () => {
+    assert.deepEqual(inputQuestionSchema({ id: 'api-key', type: 'promptString', description: 'API key', password: true }), {
+      type: 'object',
+      properties: { 'api-key': { type: 'string', title: 'api-key', format: 'password' } },
+      required: ['api-key'],
+    });
+  });
+
+  it('a pickString input is a required choice with its default', () => {
+    assert.deepEqual(inputQuestionSchema({ id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'us' }), {
+      type: 'object',
+      properties: { region: { type: 'string', title: 'region', enum: ['eu', 'us'], default: 'us' } },
+      required: ['region'],
+    });
+  });
+
+  it('a plain promptString keeps its default', () => {
+    const schema = inputQuestionSchema({ id: 'user', type: 'promptString', description: 'User', password: false, default: 'ada' });
+    assert.deepEqual((schema.properties as Record<string, unknown>).user, { type: 'string', title: 'user', default: 'ada' });
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * What a server offers besides tools — prompts, resources, resource templates,
+ * argument completions — read through its connection (which starts it if
+ * needed). A server that does not declare a capability simply has none, no
+ * request is sent for it.
+ */
+import type {
+  CompleteRequest,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnection } from './connection';
+
+/** Suggestions for one argument: at most 100 values, as the spec caps them. */
+export interface Completions {
+  values: string[];
+  hasMore: boolean;
+}
+
+export async function listPrompts(connection: McpConnection): Promise<Prompt[]> {
+  const client = await connection.connect();
+  if (!client.getServerCapabilities()?.prompts) return [];
+  return allPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined).then((p) => ({ items: p.prompts, next: p.nextCursor })));
+}
+
+export async function listResources(connection: McpConnection): Promise<Resource[]> {
+  const client = await connection.connect();
+  if (!client.getServerCapabilities()?.resources) return [];
+  return allPages((cursor) => client.listResources(cursor ? { cursor } : undefined).then((p) => ({ items: p.resources, next: p.nextCursor })));
+}
+
+export async function listResourceTemplates(connection: McpConnection): Promise<ResourceTemplate[]> {
+  const client = await connection.connect();
+  if (!client.getServerCapabilities()?.resources) return [];
+  return allPages((cursor) =>
+    client.listResourceTemplates(cursor ? { cursor } : undefined).then((p) => ({ items: p.resourceTemplates, next: p.nextCursor })),
+  );
+}
+
+export async function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+  const client = await connection.connect();
+  return client.getPrompt({ name, arguments: args }, { signal });
+}
+
+export async function readResource(connection: McpConnection, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  const client = await connection.connect();
+  return client.readResource({ uri }, { signal });
+}
+
+export async function offersCompletions(connection: McpConnection): Promise<boolean> {
+  const client = await connection.connect();
+  return client.getServerCapabilities()?.completions !== undefined;
+}
+
+/**
+ * `completion/complete` for one argument of a prompt or resource template, with
+ * the arguments already given as context. Empty when the server offers none.
+ */
+export async function complete(
+  connection: McpConnection,
+  ref: CompleteRequest['params']['ref'],
+  argument: { name: string; value: string },
+  context: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Completions> {
+  const client = await connection.connect();
+  if (client.getServerCapabilities()?.completions === undefined) return { values: [], hasMore: false };
+  const result = await client.complete(
+    { ref, argument, ...(Object.keys(context).length > 0 ? { context: { arguments: context } } : {}) },
+    { signal },
+  );
+  const values = result.completion.values.filter((v): v is string => typeof v === 'string').slice(0, 100);
+  return { values, hasMore: result.completion.hasMore === true || (result.completion.total ?? 0) > values.length };
+}
+
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  // A server that repeats a cursor would loop forever: stop on a repeat.
+  const seen = new Set<string>();
+  do {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.next;
+    if (cursor !== undefined && seen.has(cursor)) break;
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor);
+  return items;
+}

@@ -1,0 +1,79 @@
+/**
+ * Elicit: Get MCP Prompt — pick a server and a prompt, give its arguments (a
+ * form, or suggestions from the server's completions), and read the messages
+ * `prompts/get` returns in a read-only editor. Also callable as
+ * `elicit.getPrompt(serverName, promptName, args)`.
+ */
+import * as vscode from 'vscode';
+import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { noIcons, oneLine } from '../core/display';
+import { promptArguments } from '../mcp/argumentSchema';
+import { getPrompt, listPrompts } from '../mcp/catalog';
+import type { McpConnection } from '../mcp/connection';
+import { formatPromptResult } from '../mcp/promptText';
+import { collectArguments } from './argumentCollector';
+import { listWithProgress, resolveServer } from './serverPicker';
+import type { Services } from './services';
+
+export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
+  const server = await resolveServer(services.registry, 'Get MCP Prompt', serverName);
+  if (!server) return;
+  const prompts = await listWithProgress(server, services.log, () => listPrompts(server));
+  if (!prompts) return;
+  const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickPrompt(server, prompts);
+  if (!prompt) {
+    if (typeof promptName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no prompt "${promptName}".`);
+    return;
+  }
+  const values = isStringRecord(args)
+    ? args
+    : await collectArguments(services.broker, {
+        server,
+        ref: { type: 'ref/prompt', name: prompt.name },
+        args: promptArguments(prompt),
+        subject: `prompt ${prompt.name}`,
+        log: services.log,
+      });
+  if (!values) return;
+  await getAndShow(services, server, prompt, values);
+}
+
+async function pickPrompt(server: McpConnection, prompts: Prompt[]): Promise<Prompt | undefined> {
+  if (prompts.length === 0) {
+    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no prompts.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    prompts.map((prompt) => ({
+      label: noIcons(oneLine(prompt.title ?? prompt.name, 120)),
+      description: prompt.title ? noIcons(oneLine(prompt.name, 80)) : undefined,
+      detail: prompt.description ? noIcons(oneLine(prompt.description, 300)) : undefined,
+      prompt,
+    })),
+    { title: `Get MCP Prompt · ${server.name}`, placeHolder: 'Pick a prompt', matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.prompt;
+}
+
+async function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Getting ${server.name} › ${prompt.name}`, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        return getPrompt(server, prompt.name, args, controller.signal);
+      },
+    );
+    services.log.info(`${server.name} › prompt ${prompt.name}: ${result.messages.length} messages`);
+    await services.results.show(`${server.name}-${prompt.name}`, formatPromptResult(server.name, prompt.name, args, result));
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    services.log.error(`${server.name} › prompt ${prompt.name}: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${prompt.name} failed: ${(error as Error).message}`);
+  }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}

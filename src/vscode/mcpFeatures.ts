@@ -1,0 +1,35 @@
+/**
+ * The MCP client features beyond Run Tool: the MCP Servers view and its
+ * server commands, Get MCP Prompt, Read MCP Resource, and `${input:…}` values
+ * asked through Elicit's own renderers.
+ */
+import * as vscode from 'vscode';
+import { ConfigInputs } from './configInputs';
+import { getPromptCommand } from './getPrompt';
+import { readChoice, readResourceCommand } from './readResource';
+import { runTool } from './runTool';
+import { registerServerCommands } from './serverCommands';
+import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from './serversView';
+import type { Services } from './services';
+
+export function registerMcpFeatures(context: vscode.ExtensionContext, services: Services): void {
+  const inputs = new ConfigInputs(services.broker, services.vault);
+  services.registry.setInputResolver((config) => inputs.resolve(config));
+  const view = new ServersView(services.registry);
+  context.subscriptions.push(
+    view,
+    ...registerServerCommands(services.registry, view, services.log),
+    vscode.commands.registerCommand('elicit.getPrompt', (server?: unknown, prompt?: unknown, args?: unknown) =>
+      getPromptCommand(services, server, prompt, args),
+    ),
+    vscode.commands.registerCommand('elicit.readResource', (server?: unknown, uri?: unknown) => readResourceCommand(services, server, uri)),
+    // Tree items pass themselves to their commands.
+    vscode.commands.registerCommand('elicit.view.runTool', (node: ToolNode) => runTool(services, node.server, node.tool.name)),
+    vscode.commands.registerCommand('elicit.view.getPrompt', (node: PromptNode) => getPromptCommand(services, node.server, node.prompt.name)),
+    vscode.commands.registerCommand('elicit.view.readResource', async (node: ResourceNode) => {
+      const server = await services.registry.get(node.server);
+      if (!server) return;
+      await readChoice(services, server, node.kind === 'resource' ? { resource: node.resource } : { template: node.template });
+    }),
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * OAuth for HTTP MCP servers: credentials in SecretStorage, consent and the
+ * browser step through the broker's URL consent (openExternal), and
+ * Elicit: Sign Out of MCP Server.
+ */
+import * as vscode from 'vscode';
+import { OAuthSecrets } from './oauthSecrets';
+import type { Services } from './services';
+import { signOutOfServer } from './signOut';
+
+export function registerOAuth(context: vscode.ExtensionContext, services: Services): void {
+  const secrets = new OAuthSecrets(context.secrets, context.globalState);
+  services.registry.useOAuth({
+    store: secrets,
+    clientName: `Elicit for ${vscode.env.appName}`,
+    browserTimeoutMs: services.timeoutMs,
+  });
+  context.subscriptions.push(
+    vscode.commands.registerCommand('elicit.signOut', (target?: unknown) => signOutOfServer(services, secrets, target)),
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * Start, Restart, Stop and Show Output for one MCP server (from the MCP
+ * Servers view or the palette), and creating `.vscode/mcp.json`.
+ */
+import * as vscode from 'vscode';
+import type { ServerNode, ServersView } from './serversView';
+import { pickServer } from './serverPicker';
+import type { ServerRegistry } from './serverRegistry';
+
+const MCP_JSON_TEMPLATE = `{
+  // MCP servers for this folder. Elicit starts them on first use and answers their questions.
+  // \${workspaceFolder}, \${userHome}, \${env:NAME} and \${input:id} (see "inputs") are substituted.
+  "servers": {
+    // "my-server": { "type": "stdio", "command": "node", "args": ["\${workspaceFolder}/server.mjs"] },
+    // "remote": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } }
+  },
+  "inputs": [
+    // { "id": "token", "type": "promptString", "description": "API token", "password": true }
+  ]
+}
+`;
+
+export type ServerArgument = string | ServerNode | undefined;
+
+export function registerServerCommands(registry: ServerRegistry, view: ServersView, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const withServer =
+    (title: string, action: (name: string) => Promise<void> | void) =>
+    async (arg: ServerArgument): Promise<void> => {
+      const name = typeof arg === 'string' ? arg : arg?.name ?? (await pickServer(registry, title))?.name;
+      if (name === undefined) return;
+      try {
+        await action(name);
+      } catch (error) {
+        log.error(`${name}: ${(error as Error).message}`);
+        const choice = await vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Output');
+        if (choice) registry.showOutput(name);
+      }
+    };
+  return [
+    vscode.commands.registerCommand(
+      'elicit.startServer',
+      withServer('Start MCP Server', async (name) => {
+        view.markStopped(name, false);
+        await registry.start(name);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'elicit.restartServer',
+      withServer('Restart MCP Server', async (name) => {
+        view.markStopped(name, false);
+        await registry.restart(name);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'elicit.stopServer',
+      withServer('Stop MCP Server', async (name) => {
+        view.markStopped(name, true);
+        await registry.stop(name);
+      }),
+    ),
+    vscode.commands.registerCommand('elicit.showServerOutput', withServer('Show MCP Server Output', (name) => registry.showOutput(name))),
+    vscode.commands.registerCommand('elicit.refreshServers', async () => {
+      await registry.reload();
+      view.reload();
+    }),
+    vscode.commands.registerCommand('elicit.createMcpJson', createMcpJson),
+    vscode.commands.registerCommand('elicit.openServerConfig', async (source?: string) => {
+      const file = source ? registry.configFile(source) : undefined;
+      if (file) await vscode.window.showTextDocument(file);
+      else await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.servers');
+    }),
+  ];
+}
+
+/** Opens the folder's `.vscode/mcp.json`, creating it from a commented template when it does not exist. */
+async function createMcpJson(): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    const choice = await vscode.window.showInformationMessage(
+      'Elicit reads MCP servers from .vscode/mcp.json in a workspace folder. Open a folder first, or use the elicit.servers setting.',
+      'Open Folder',
+      'Open Settings',
+    );
+    if (choice === 'Open Folder') await vscode.commands.executeCommand('workbench.action.files.openFolder');
+    if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.servers');
+    return;
+  }
+  const folder =
+    folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder gets the .vscode/mcp.json?' });
+  if (!folder) return;
+  const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+  if (!(await exists(file))) {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, '.vscode'));
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(MCP_JSON_TEMPLATE));
+  }
+  await vscode.window.showTextDocument(file);
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

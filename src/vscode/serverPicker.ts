@@ -1,0 +1,58 @@
+/**
+ * Picking a configured MCP server (or explaining why there is none), and
+ * listing what it offers with a "Connecting…" indicator — shared by Run Tool,
+ * Get Prompt and Read Resource.
+ */
+import * as vscode from 'vscode';
+import { noIcons, oneLine } from '../core/display';
+import type { McpConnection } from '../mcp/connection';
+import type { ServerRegistry } from './serverRegistry';
+
+/** The named server, or one the person picks; undefined (with a message when useful) otherwise. */
+export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
+  if (typeof serverName !== 'string') return pickServer(registry, title);
+  const server = await registry.get(serverName);
+  if (!server) void vscode.window.showErrorMessage(`Elicit: no MCP server named "${serverName}" is configured.`);
+  return server;
+}
+
+export async function pickServer(registry: ServerRegistry, title: string): Promise<McpConnection | undefined> {
+  const servers = await registry.servers();
+  if (servers.length === 0) {
+    if (registry.untrustedSources.length > 0) {
+      const choice = await vscode.window.showWarningMessage(
+        `Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`,
+        'Manage Workspace Trust',
+      );
+      if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
+    } else {
+      const choice = await vscode.window.showInformationMessage(
+        'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',
+        'Create .vscode/mcp.json',
+      );
+      if (choice) await vscode.commands.executeCommand('elicit.createMcpJson');
+    }
+    return undefined;
+  }
+  if (servers.length === 1) return servers[0];
+  const picked = await vscode.window.showQuickPick(
+    servers.map((server) => ({
+      label: noIcons(server.name),
+      description: server.status === 'stopped' ? undefined : server.status,
+      detail: server.error ? `$(error) ${noIcons(oneLine(server.error, 200))}` : undefined,
+      server,
+    })),
+    { title, placeHolder: 'Pick an MCP server' },
+  );
+  return picked?.server;
+}
+
+/** Runs `list` (which starts the server if needed) with a status bar indicator; shows a failure and returns undefined. */
+export async function listWithProgress<T>(server: McpConnection, log: vscode.LogOutputChannel, list: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Connecting to ${server.name}…` }, list);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Log').then((choice) => choice && log.show());
+    return undefined;
+  }
+}

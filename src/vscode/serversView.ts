@@ -1,0 +1,344 @@
+/**
+ * The MCP Servers view: each configured server with its status (starting,
+ * running, error with its text, stopped), and under it what it offers —
+ * tools, prompts, resources — listed when the server is expanded (which starts
+ * it). Configuration problems show at the top with the file to open.
+ */
+import * as vscode from 'vscode';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { noIcons, oneLine } from '../core/display';
+import type { ConfigProblem } from '../mcp/config';
+import { listPrompts, listResources, listResourceTemplates } from '../mcp/catalog';
+import type { McpConnection } from '../mcp/connection';
+import type { ServerRegistry } from './serverRegistry';
+
+export const SERVERS_VIEW = 'elicit.servers';
+
+export type ServerNode = { kind: 'server'; name: string };
+type GroupNode = { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources'; count: number };
+export type ToolNode = { kind: 'tool'; server: string; tool: Tool };
+export type PromptNode = { kind: 'prompt'; server: string; prompt: Prompt };
+export type ResourceNode = { kind: 'resource'; server: string; resource: Resource } | { kind: 'template'; server: string; template: ResourceTemplate };
+type MessageNode = { kind: 'message'; text: string; tooltip?: string; icon: string; command?: vscode.Command };
+type ProblemNode = { kind: 'problem'; problem: ConfigProblem };
+export type ServersViewNode = ServerNode | GroupNode | ToolNode | PromptNode | ResourceNode | MessageNode | ProblemNode;
+
+interface Catalog {
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Array<{ resource: Resource } | { template: ResourceTemplate }>;
+}
+
+export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<ServersViewNode | undefined>();
+  readonly onDidChangeTreeData = this.changes.event;
+  private readonly catalogs = new Map<string, Promise<Catalog>>();
+  /** Servers the person stopped: expanding the view must not start them again behind their back. */
+  private readonly stoppedByPerson = new Set<string>();
+  private readonly serverNodes = new Map<string, ServerNode>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private countdown: ReturnType<typeof setInterval> | undefined;
+  readonly view: vscode.TreeView<ServersViewNode>;
+
+  constructor(private readonly registry: ServerRegistry) {
+    this.view = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(
+      this.changes,
+      this.view,
+      registry.onDidChange(() => this.refresh()),
+    );
+  }
+
+  /** Forget listed tools and redraw (after a status change, or the Refresh button). */
+  refresh(): void {
+    for (const [name] of this.catalogs) {
+      const status = this.statusOf(name);
+      if (status !== 'running' && status !== 'starting') this.catalogs.delete(name);
+    }
+    this.changes.fire(undefined);
+    this.updateCountdown();
+  }
+
+  /** Drops every cached list: the next expand lists again. */
+  reload(): void {
+    this.catalogs.clear();
+    this.changes.fire(undefined);
+  }
+
+  markStopped(name: string, stopped: boolean): void {
+    if (stopped) this.stoppedByPerson.add(name);
+    else this.stoppedByPerson.delete(name);
+    this.catalogs.delete(name);
+    this.changes.fire(undefined);
+  }
+
+  async getChildren(node?: ServersViewNode): Promise<ServersViewNode[]> {
+    if (!node) return this.roots();
+    if (node.kind === 'server') return this.serverChildren(node.name);
+    if (node.kind === 'group') {
+      const catalog = await this.catalogs.get(node.server);
+      if (!catalog) return [];
+      if (node.group === 'tools') return catalog.tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
+      if (node.group === 'prompts') return catalog.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
+      return catalog.resources.map((r) =>
+        'resource' in r ? { kind: 'resource', server: node.server, resource: r.resource } : { kind: 'template', server: node.server, template: r.template },
+      );
+    }
+    return [];
+  }
+
+  getTreeItem(node: ServersViewNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server':
+        return this.serverItem(node.name);
+      case 'group':
+        return groupItem(node);
+      case 'tool':
+        return toolItem(node);
+      case 'prompt':
+        return promptItem(node);
+      case 'resource':
+      case 'template':
+        return resourceItem(node);
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.tooltip = node.tooltip;
+        item.command = node.command;
+        return item;
+      }
+      case 'problem': {
+        const item = new vscode.TreeItem(node.problem.server ? `${node.problem.server}: configuration problem` : 'Configuration problem');
+        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+        item.description = noIcons(oneLine(node.problem.message, 200));
+        item.tooltip = node.problem.message;
+        item.contextValue = 'configProblem';
+        item.command = { command: 'elicit.openServerConfig', title: 'Open Configuration', arguments: [node.problem.source] };
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.countdown) clearInterval(this.countdown);
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private async roots(): Promise<ServersViewNode[]> {
+    const servers = await this.registry.servers();
+    const problems: ServersViewNode[] = this.registry.problems.map((problem) => ({ kind: 'problem', problem }));
+    const untrusted: ServersViewNode[] = this.registry.untrustedSources.map((source) => ({
+      kind: 'message',
+      text: `Servers in ${source} are not started: this workspace is not trusted`,
+      icon: 'shield',
+      command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
+    }));
+    // Stable node objects per name keep the tree's expansion state across refreshes.
+    const names = new Set(servers.map((s) => s.name));
+    for (const name of this.serverNodes.keys()) if (!names.has(name)) this.serverNodes.delete(name);
+    const nodes = servers.map((server) => {
+      let node = this.serverNodes.get(server.name);
+      if (!node) this.serverNodes.set(server.name, (node = { kind: 'server', name: server.name }));
+      return node;
+    });
+    // No servers and no problems: the welcome content shows instead.
+    return [...problems, ...untrusted, ...nodes];
+  }
+
+  private async serverChildren(name: string): Promise<ServersViewNode[]> {
+    const server = await this.registry.get(name);
+    if (!server) return [];
+    if (server.status === 'error' && !this.catalogs.has(name)) {
+      return [errorMessage(server, this.registry.nextRestartAt(name))];
+    }
+    if (server.status === 'stopped' && this.stoppedByPerson.has(name)) {
+      return [{ kind: 'message', text: 'Stopped. Start it to see its tools.', icon: 'debug-start', command: startCommand(name) }];
+    }
+    let catalog = this.catalogs.get(name);
+    if (!catalog) {
+      catalog = loadCatalog(server);
+      this.catalogs.set(name, catalog);
+    }
+    try {
+      const { tools, prompts, resources } = await catalog;
+      const groups: GroupNode[] = [
+        { kind: 'group', server: name, group: 'tools', count: tools.length },
+        { kind: 'group', server: name, group: 'prompts', count: prompts.length },
+        { kind: 'group', server: name, group: 'resources', count: resources.length },
+      ];
+      const shown = groups.filter((g) => g.count > 0);
+      return shown.length > 0 ? shown : [{ kind: 'message', text: 'Offers no tools, prompts or resources', icon: 'info' }];
+    } catch (error) {
+      this.catalogs.delete(name);
+      return [{ kind: 'message', text: oneLine((error as Error).message, 200), tooltip: (error as Error).message, icon: 'error', command: startCommand(name, 'Restart') }];
+    }
+  }
+
+  private serverItem(name: string): vscode.TreeItem {
+    const server = this.connection(name);
+    const item = new vscode.TreeItem(noIcons(name), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `server:${name}`;
+    if (!server) return item;
+    const restartAt = this.registry.nextRestartAt(name);
+    item.iconPath = statusIcon(server.status);
+    item.description = statusText(server, restartAt);
+    item.tooltip = serverTooltip(server, restartAt);
+    item.contextValue = `server.${server.status}`;
+    return item;
+  }
+
+  private connection(name: string): McpConnection | undefined {
+    return this.registryConnections().find((c) => c.name === name);
+  }
+
+  private statusOf(name: string): McpConnection['status'] | undefined {
+    return this.connection(name)?.status;
+  }
+
+  /** The registry's servers without loading: getTreeItem runs after roots() loaded them. */
+  private registryConnections(): McpConnection[] {
+    return this.registry.loadedServers();
+  }
+
+  /** While a restart is scheduled, redraw every second so "restarting in 3 s" counts down. */
+  private updateCountdown(): void {
+    const scheduled = this.registryConnections().some((c) => this.registry.nextRestartAt(c.name) !== undefined);
+    if (scheduled && !this.countdown) {
+      this.countdown = setInterval(() => this.refresh(), 1000);
+    } else if (!scheduled && this.countdown) {
+      clearInterval(this.countdown);
+      this.countdown = undefined;
+    }
+  }
+}
+
+async function loadCatalog(server: McpConnection): Promise<Catalog> {
+  const [tools, prompts, resources, templates] = await Promise.all([
+    server.listTools(),
+    listPrompts(server),
+    listResources(server),
+    listResourceTemplates(server),
+  ]);
+  return {
+    tools,
+    prompts,
+    resources: [...resources.map((resource) => ({ resource })), ...templates.map((template) => ({ template }))],
+  };
+}
+
+function statusIcon(status: McpConnection['status']): vscode.ThemeIcon {
+  switch (status) {
+    case 'starting':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'running':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    case 'stopped':
+      return new vscode.ThemeIcon('circle-outline');
+  }
+}
+
+function statusText(server: McpConnection, restartAt: number | undefined): string {
+  if (server.status === 'error') {
+    const restart = restartAt !== undefined ? ` · restarting in ${Math.max(1, Math.ceil((restartAt - Date.now()) / 1000))} s` : '';
+    return `${noIcons(oneLine(server.error ?? 'error', 120))}${restart}`;
+  }
+  if (server.status === 'running' && server.transportKind === 'sse') return 'running · SSE';
+  return server.status === 'starting' ? 'starting…' : server.status;
+}
+
+function serverTooltip(server: McpConnection, restartAt: number | undefined): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.isTrusted = false;
+  tooltip.supportHtml = false;
+  tooltip.appendText(server.name);
+  tooltip.appendMarkdown('\n\n');
+  tooltip.appendText(`${transportSummary(server)} · from ${server.config.source}`);
+  tooltip.appendMarkdown('\n\n');
+  tooltip.appendText(`Status: ${server.status}`);
+  if (server.error) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(server.error);
+  }
+  if (restartAt !== undefined) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(`Elicit restarts it at ${new Date(restartAt).toLocaleTimeString()}.`);
+  }
+  return tooltip;
+}
+
+/** The command or the URL's origin only: arguments, headers and queries may carry secrets. */
+function transportSummary(server: McpConnection): string {
+  const transport = server.config.transport;
+  if (transport.type === 'stdio') return `stdio: ${transport.command}`;
+  let origin = transport.url;
+  try {
+    origin = new URL(transport.url).origin;
+  } catch {
+    // Keeps the text as configured (with an input still in it).
+  }
+  return `${server.transportKind === 'sse' || transport.type === 'sse' ? 'SSE' : 'Streamable HTTP'}: ${origin}`;
+}
+
+function errorMessage(server: McpConnection, restartAt: number | undefined): MessageNode {
+  return {
+    kind: 'message',
+    text: restartAt !== undefined ? 'Stopped unexpectedly; restarting soon' : 'Not running. Restart it to try again.',
+    tooltip: server.error,
+    icon: restartAt !== undefined ? 'history' : 'debug-restart',
+    command: restartAt !== undefined ? undefined : startCommand(server.name, 'Restart'),
+  };
+}
+
+function startCommand(name: string, title = 'Start'): vscode.Command {
+  return { command: title === 'Restart' ? 'elicit.restartServer' : 'elicit.startServer', title, arguments: [name] };
+}
+
+function groupItem(node: GroupNode): vscode.TreeItem {
+  const titles = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources' } as const;
+  const icons = { tools: 'tools', prompts: 'comment-discussion', resources: 'files' } as const;
+  const item = new vscode.TreeItem(titles[node.group], vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `group:${node.server}:${node.group}`;
+  item.description = String(node.count);
+  item.iconPath = new vscode.ThemeIcon(icons[node.group]);
+  return item;
+}
+
+function toolItem(node: ToolNode): vscode.TreeItem {
+  const tool = node.tool;
+  const title = tool.title ?? tool.annotations?.title;
+  const item = new vscode.TreeItem(noIcons(oneLine(title ?? tool.name, 80)));
+  item.id = `tool:${node.server}:${tool.name}`;
+  item.description = title ? noIcons(oneLine(tool.name, 60)) : undefined;
+  item.tooltip = tool.description ? `${tool.name}\n\n${oneLine(tool.description, 1000)}` : tool.name;
+  item.iconPath = new vscode.ThemeIcon('symbol-method');
+  item.contextValue = 'tool';
+  return item;
+}
+
+function promptItem(node: PromptNode): vscode.TreeItem {
+  const prompt = node.prompt;
+  const item = new vscode.TreeItem(noIcons(oneLine(prompt.title ?? prompt.name, 80)));
+  item.id = `prompt:${node.server}:${prompt.name}`;
+  const args = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`));
+  item.description = args.length > 0 ? noIcons(oneLine(args.join(', '), 80)) : undefined;
+  item.tooltip = prompt.description ? `${prompt.name}\n\n${oneLine(prompt.description, 1000)}` : prompt.name;
+  item.iconPath = new vscode.ThemeIcon('comment');
+  item.contextValue = 'prompt';
+  return item;
+}
+
+function resourceItem(node: ResourceNode): vscode.TreeItem {
+  const isTemplate = node.kind === 'template';
+  const entry = isTemplate ? node.template : node.resource;
+  const uri = isTemplate ? node.template.uriTemplate : node.resource.uri;
+  const item = new vscode.TreeItem(noIcons(oneLine(entry.title ?? entry.name, 80)));
+  item.id = `${node.kind}:${node.server}:${uri}`;
+  item.description = noIcons(oneLine(uri, 80));
+  item.tooltip = entry.description ? `${uri}\n\n${oneLine(entry.description, 1000)}` : uri;
+  item.iconPath = new vscode.ThemeIcon(isTemplate ? 'symbol-variable' : 'file');
+  item.contextValue = node.kind;
+  if (!isTemplate) item.command = { command: 'elicit.view.readResource', title: 'Read Resource', arguments: [node] };
+  return item;
+}

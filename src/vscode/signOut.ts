@@ -1,0 +1,45 @@
+/**
+ * Elicit: Sign Out of MCP Server — forgets the OAuth tokens and client
+ * registration Elicit holds for a server and stops its connection, so the next
+ * use asks the person to sign in again.
+ */
+import * as vscode from 'vscode';
+import { noIcons } from '../core/display';
+import type { OAuthSecrets } from './oauthSecrets';
+import type { Services } from './services';
+
+type SignedIn = ReturnType<OAuthSecrets['signedIn']>[number];
+
+/** `target` is a server name (from a keybinding or script) or a servers-view item with a `name`. */
+export async function signOutOfServer(services: Services, secrets: OAuthSecrets, target?: unknown): Promise<void> {
+  const name = typeof target === 'string' ? target : (target as { name?: unknown } | undefined)?.name;
+  const all = secrets.signedIn();
+  const candidates = typeof name === 'string' ? all.filter((s) => s.name === name) : all;
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage(
+      typeof name === 'string' ? `Elicit is not signed in to "${name}".` : 'Elicit is not signed in to any MCP server.',
+    );
+    return;
+  }
+  const chosen = candidates.length === 1 ? candidates : await pick(candidates);
+  if (!chosen || chosen.length === 0) return;
+  for (const server of chosen) {
+    await secrets.delete(server.key);
+    await (await services.registry.get(server.name))?.stop();
+    services.log.info(`${server.name}: signed out (OAuth credentials forgotten)`);
+  }
+  void vscode.window.showInformationMessage(
+    chosen.length === 1
+      ? `Signed out of "${chosen[0]!.name}". Elicit asks you to sign in when it next uses it.`
+      : `Signed out of ${chosen.length} MCP servers.`,
+  );
+}
+
+function pick(servers: SignedIn[]): Thenable<SignedIn[] | undefined> {
+  return vscode.window
+    .showQuickPick(
+      servers.map((server) => ({ label: `$(account) ${noIcons(server.name)}`, description: noIcons(server.url), server })),
+      { title: 'Elicit: Sign Out of MCP Server', placeHolder: 'Select the servers to sign out of', canPickMany: true, matchOnDescription: true },
+    )
+    .then((items) => items?.map((item) => item.server));
+}
