@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 3)),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
-  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits);
+  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
   const results = new ResultDocuments();
   const services: Services = { log, broker, vault, urlWaits, registry, results, timeoutMs };
 

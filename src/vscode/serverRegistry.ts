@@ -42,6 +42,8 @@ export class ServerRegistry implements vscode.Disposable {
     private readonly ask: AskFunction,
     private readonly log: vscode.LogOutputChannel,
     private readonly urlWaits?: UrlWaits,
+    /** Resolves `${secret:NAME}` when a server starts. */
+    private readonly secret?: (name: string) => Promise<string | undefined>,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
     const reload = (): void => void this.reload();
@@ -191,6 +193,7 @@ export class ServerRegistry implements vscode.Disposable {
           resolveLaunch(server, {
             inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
             log: serverLog,
+            secret: this.secret,
           }),
       });
       // Before the listener below, so a restart is already scheduled when the view redraws.
