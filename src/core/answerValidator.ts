@@ -8,11 +8,25 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ElicitContent } from './request';
 import type { Field, FormModel } from './fields';
-import { checkAnswer, type FieldErrors } from './validate';
+import { checkAnswer, MAX_PATTERN_INPUT, type FieldErrors } from './validate';
+
+/**
+ * ajv runs `pattern` itself too: on no more text than the field rules do
+ * (MAX_PATTERN_INPUT), so an answer from any caller cannot make a pattern
+ * backtrack for minutes. Longer text fails, as checkField already says.
+ */
+const cappedRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const regex = new RegExp(pattern, flags);
+    // ajv caches compiled patterns under toString(): keep it the regex's own.
+    return { test: (text: string) => text.length <= MAX_PATTERN_INPUT && regex.test(text), toString: () => regex.toString() };
+  },
+  { code: 'cappedRegExp' },
+);
 
 // ownProperties: a field named like an Object.prototype member ("constructor",
 // "toString") must be judged on the answer's own value, never an inherited one.
-const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true });
+const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true, code: { regExp: cappedRegExp } });
 addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
 
 const cache = new Map<string, ValidateFunction>();

@@ -99,6 +99,14 @@ export function collectAnswer(
   return { content, errors };
 }
 
+/**
+ * One field's problem in an errors object. Never an inherited member: a field
+ * may be called "toString" or "constructor", and `errors.toString` is a function.
+ */
+export function errorOf(errors: FieldErrors, name: string): string | undefined {
+  return Object.hasOwn(errors, name) ? errors[name] : undefined;
+}
+
 /** The raw values to start from: the draft's where it has them, else the initial values. */
 export function startingValues(form: FormModel, initial: ElicitContent, draft: RawValues | undefined): RawValues {
   const raws: RawValues = {};

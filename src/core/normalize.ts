@@ -243,6 +243,9 @@ function readOptions(schema: Json, where: string): ChoiceOption[] {
     });
   }
   if (options.length === 0) throw invalid(`${where} has no options`);
+  // "" is "no answer" everywhere (an untouched field, a cleared box), so an option "" could be
+  // picked but never sent: a required field would be refused by the host's own check.
+  if (options.some((o) => o.value === '')) throw invalid(`${where} has an empty option value`);
   if (options.length > LIMITS.maxOptions) {
     throw invalid(`${where} has ${options.length} options; at most ${LIMITS.maxOptions} are supported`);
   }

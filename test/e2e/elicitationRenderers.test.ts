@@ -25,7 +25,7 @@ import {
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
-import { findInFiles } from '../support/leakScan';
+import { assertNoSecretLeak } from '../support/leakScan';
 import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
@@ -228,7 +228,6 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   });
 
   it('never writes the secret into any file VS Code or the extension wrote', async () => {
-    const hits = findInFiles([session.server.userDataDir, session.server.extensionsDir, session.workspaceDir], SECRET);
-    assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
+    assertNoSecretLeak(session, [SECRET]);
   });
 });

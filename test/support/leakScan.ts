@@ -28,3 +28,23 @@ export function findInFiles(roots: string[], secret: string): string[] {
   for (const root of roots) visit(root);
   return hits;
 }
+
+/** Where an end-to-end session's VS Code and extension write: every file under these is scanned. */
+export interface WrittenPlaces {
+  server: { userDataDir: string; extensionsDir: string };
+  workspaceDir: string;
+}
+
+/**
+ * The one leak check every end-to-end file that types a secret runs at its end:
+ * the code-server user-data dir (logs, output channels, state databases,
+ * history), the extensions dir, the workspace, and the screenshots folder.
+ * Throws naming each file that holds any of the secrets.
+ */
+export function assertNoSecretLeak(places: WrittenPlaces, secrets: string[], extraRoots: string[] = []): void {
+  const roots = [places.server.userDataDir, places.server.extensionsDir, places.workspaceDir, screenshotsDir, ...extraRoots];
+  const leaks = secrets.flatMap((secret) => findInFiles(roots, secret).map((file) => `${JSON.stringify(secret.slice(0, 6) + '…')} in ${file}`));
+  if (leaks.length > 0) throw new Error(`secrets leaked into files: ${leaks.join('; ')}`);
+}
+
+const screenshotsDir = path.join(__dirname, '..', 'e2e', 'screenshots');

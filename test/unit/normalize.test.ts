@@ -739,3 +739,20 @@ describe('tryNormalize is total', () => {
     assert.deepEqual(result.form.fields.map((f) => f.name), ['own']);
   });
 });
+
+describe('normalize: an option whose value is ""', () => {
+  // Found by test/unit/fuzz.test.ts: "" means "no answer" everywhere, so a quick pick could
+  // offer it, the person pick it, and the host's final check refuse it as "Required".
+  for (const prop of [
+    { type: 'string', enum: ['', 'a'] },
+    { type: 'string', oneOf: [{ const: '', title: 'None' }] },
+    { type: 'array', items: { anyOf: [{ const: 'a' }, { const: '' }] } },
+  ]) {
+    it(`is refused: ${JSON.stringify(prop)}`, () => {
+      assert.throws(
+        () => normalize({ type: 'object', properties: { f: prop }, required: ['f'] }),
+        (error: unknown) => error instanceof InvalidRequestError && /property "f".* has an empty option value/.test(error.message),
+      );
+    });
+  }
+});

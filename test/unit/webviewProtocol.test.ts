@@ -9,6 +9,7 @@ import { validateAnswer } from '../../src/core/answerValidator';
 import type { FormModel } from '../../src/core/fields';
 import {
   collectAnswer,
+  errorOf,
   fieldProblem,
   fromRaw,
   initialValues,
@@ -251,5 +252,18 @@ describe('splitLongText', () => {
     const { head, rest } = splitLongText(text, 2001);
     assert.equal(head + rest, text);
     assert.equal(head.length % 2, 0);
+  });
+});
+
+describe('errorOf (found by test/unit/fuzz.test.ts)', () => {
+  it('reads only own entries: a field named "toString" or "constructor" has no inherited error', () => {
+    // The form used errors[name], so a valid field called "toString" showed its error line
+    // with the text of Object.prototype.toString and was marked invalid.
+    const form = normalize({ type: 'object', properties: { toString: { type: 'string' }, constructor: { type: 'number' } } });
+    const { errors } = collectAnswer(form, { toString: 'fine', constructor: '3' });
+    assert.deepEqual(errors, {});
+    assert.equal(errorOf(errors, 'toString'), undefined);
+    assert.equal(errorOf(errors, 'constructor'), undefined);
+    assert.equal(errorOf({ toString: 'Required' }, 'toString'), 'Required');
   });
 });

@@ -14,6 +14,7 @@ import { cleanText } from '../../src/core/display';
 import {
   fieldProblem,
   collectAnswer,
+  errorOf,
   makeDraft,
   readDraft,
   splitLongText,
@@ -129,12 +130,12 @@ class FormPage {
 
   /** Replaces every shown problem with `errors`; optionally focuses the first invalid field. */
   private showErrors(errors: Record<string, string>, focus: boolean): void {
-    for (const control of this.controls) this.setError(control, errors[control.field.name]);
+    for (const control of this.controls) this.setError(control, errorOf(errors, control.field.name));
     const formLevel = errors[''] ?? Object.entries(errors).find(([name]) => name !== '' && !this.byName.has(name))?.[1];
     this.formError.textContent = formLevel ?? '';
     this.formError.hidden = formLevel === undefined;
     if (!focus) return;
-    const first = this.controls.find((c) => errors[c.field.name] !== undefined);
+    const first = this.controls.find((c) => errorOf(errors, c.field.name) !== undefined);
     if (first) {
       first.row.scrollIntoView({ block: 'center' });
       first.focus();

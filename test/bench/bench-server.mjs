@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The benchmark's MCP server (official SDK, stdio). Tools:
+//   ask_many {count, parallel}  sends `count` form elicitations with the full server-everything
+//                               schema, one after another (or all at once), and reports outcomes;
+//   series_pick / series_form   (no arguments: $BENCH_SERIES questions, one after another) record
+//                               Date.now() just before each elicitation/create to $RECORD_FILE, so
+//                               the browser's clock can time when the question became visible.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const everythingSchema = JSON.parse(readFileSync(new URL('../fixtures/everything-schema.json', import.meta.url), 'utf8'));
+const series = Number(process.env.BENCH_SERIES ?? 21);
+const server = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+
+const formParams = { message: 'Please provide inputs for the following fields:', requestedSchema: everythingSchema };
+const pickParams = {
+  message: 'Pick a key',
+  requestedSchema: { type: 'object', properties: { key: { type: 'string', title: 'Key', enum: ['C', 'G', 'D', 'A', 'E'] } }, required: ['key'] },
+};
+
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    {
+      name: 'ask_many',
+      description: 'Sends many form elicitations.',
+      inputSchema: { type: 'object', properties: { count: { type: 'number' }, parallel: { type: 'boolean' } } },
+    },
+    { name: 'series_pick', description: `Asks ${series} single-choice questions, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    { name: 'series_form', description: `Asks ${series} forms, one after another.`, inputSchema: { type: 'object', properties: {} } },
+  ],
+}));
+
+async function elicit(params, extra) {
+  try {
+    const result = await extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { timeout: 3_600_000 });
+    return result.action;
+  } catch (error) {
+    return `error ${error.code}`;
+  }
+}
+
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const { name, arguments: args = {} } = request.params;
+  const outcomes = {};
+  const count = (action) => (outcomes[action] = (outcomes[action] ?? 0) + 1);
+  if (name === 'ask_many') {
+    const n = Number(args.count ?? 1);
+    if (args.parallel) (await Promise.all(Array.from({ length: n }, () => elicit(formParams, extra)))).forEach(count);
+    else for (let i = 0; i < n; i++) count(await elicit(formParams, extra));
+  } else if (name === 'series_pick' || name === 'series_form') {
+    for (let i = 0; i < series; i++) {
+      appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, sentAt: Date.now() }) + '\n');
+      count(await elicit(name === 'series_pick' ? pickParams : formParams, extra));
+    }
+  } else {
+    return { content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true };
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(outcomes) }] };
+});
+
+await server.connect(new StdioServerTransport());

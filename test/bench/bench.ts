@@ -1,0 +1,229 @@
+/**
+ * `npm run bench`: how fast and how small Elicit is. Not part of `npm test`
+ * (timings on a shared machine are not assertions). Prints a table, and as its
+ * last line `BENCH {json}`.
+ *
+ *   npm run bench                      everything (builds the VSIX, starts code-server)
+ *   npm run bench -- --skip-vscode     only what runs in Node (overhead, concurrency, sizes)
+ *
+ * - overheadRatio: 1000 form elicitations (server-everything's schema) from one SDK
+ *   server over stdio, answered by McpConnection + Broker (normalize, validate) + a
+ *   scripted answerer, divided by a bare SDK Client answering the same requests;
+ *   alternated over several rounds, median ratio.
+ * - concurrent: 20 servers × 50 questions at once through one Broker.
+ * - quickPickMs / formColdMs / formWarmMs / activationMs: in code-server, timed on one
+ *   clock (the server's Date.now() when it sends, the browser's when the widget is ready).
+ * - extensionKB / webviewKB / vsixKB: the production bundles and the VSIX.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Broker } from '../../src/core/broker';
+import type { ElicitResult } from '../../src/core/request';
+import { McpConnection } from '../../src/mcp/connection';
+import type { ServerConfig } from '../../src/mcp/config';
+import { ScriptedRenderer } from '../support/scriptedRenderer';
+
+const root = path.join(__dirname, '..', '..');
+const benchServer = path.join(__dirname, 'bench-server.mjs');
+const args = process.argv.slice(2);
+const skipVscode = args.includes('--skip-vscode');
+
+const REQUESTS = 1000;
+const ROUNDS = 7;
+const SERVERS = 20;
+const PER_SERVER = 50;
+
+/** A valid answer to the everything form: what a person fills in; the rest are defaults. */
+const ANSWER = { name: 'Bench', check: true, email: 'bench@example.com', untitledMultipleSelectEnum: ['Guitar', 'Drums'] };
+/** What the bare client sends: the same answer with the defaults Elicit fills in. */
+const FULL_ANSWER = {
+  ...ANSWER,
+  firstLine: 'It was a dark and stormy night.',
+  integer: 42,
+  number: 3.14,
+  untitledSingleSelectEnum: 'Monica',
+  titledSingleSelectEnum: 'hero-1',
+  titledMultipleSelectEnum: ['fish-1'],
+  legacyTitledEnum: 'pet-1',
+};
+
+function stdio(name: string, env: Record<string, string> = {}): ServerConfig {
+  return { name, source: 'bench', transport: { type: 'stdio', command: process.execPath, args: [benchServer], env } };
+}
+
+/** The highest RSS seen while questions were answered (sampled by the answerer itself). */
+let peakRss = 0;
+
+function elicitBroker(maxPending: number): Broker {
+  const renderer = new ScriptedRenderer((): ElicitResult => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    return { action: 'accept', content: { ...ANSWER } };
+  });
+  return new Broker(renderer, { timeoutMs: () => 600_000, maxPendingPerAsker: () => maxPending, presentation: () => 'auto' });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function outcomesOf(result: unknown): Record<string, number> {
+  const text = ((result as { content?: Array<{ text?: string }> }).content ?? [])[0]?.text ?? '{}';
+  return JSON.parse(text) as Record<string, number>;
+}
+
+// ─── overhead ───────────────────────────────────────────────────────────────
+
+async function overhead(): Promise<{ ratio: number; oursMs: number; bareMs: number; rounds: number[] }> {
+  const broker = elicitBroker(3);
+  const ours = new McpConnection(stdio('bench-server'), { ask: (r) => broker.ask(r), log: () => undefined });
+  const bare = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  bare.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ...FULL_ANSWER } }));
+  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [benchServer], stderr: 'ignore' }));
+  const callOurs = async (count: number): Promise<void> => {
+    const outcomes = outcomesOf(await ours.callTool('ask_many', { count }));
+    if (outcomes.accept !== count) throw new Error(`ours: ${JSON.stringify(outcomes)}`);
+  };
+  const callBare = async (count: number): Promise<void> => {
+    const outcomes = outcomesOf(await bare.callTool({ name: 'ask_many', arguments: { count } }, undefined, { timeout: 600_000 }));
+    if (outcomes.accept !== count) throw new Error(`bare: ${JSON.stringify(outcomes)}`);
+  };
+  // Warm up both (JIT, ajv's compiled validator, the servers' own warm-up).
+  await callOurs(100);
+  await callBare(100);
+  const ratios: number[] = [];
+  const oursTimes: number[] = [];
+  const bareTimes: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which goes first, so neither always runs on a warmer machine.
+    const order = round % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
+    const times: Record<string, number> = {};
+    for (const which of order) {
+      const started = performance.now();
+      await (which === 'ours' ? callOurs(REQUESTS) : callBare(REQUESTS));
+      times[which] = performance.now() - started;
+    }
+    oursTimes.push(times.ours!);
+    bareTimes.push(times.bare!);
+    ratios.push(times.ours! / times.bare!);
+  }
+  await ours.stop();
+  await bare.close();
+  return { ratio: median(ratios), oursMs: median(oursTimes), bareMs: median(bareTimes), rounds: ratios };
+}
+
+// ─── concurrency ────────────────────────────────────────────────────────────
+
+async function concurrent(): Promise<{ answered: number; lost: number; refused: number; rssGrowthMB: number; ms: number }> {
+  const broker = elicitBroker(PER_SERVER);
+  const connections = Array.from({ length: SERVERS }, (_, i) => new McpConnection(stdio(`bench-${i + 1}`), { ask: (r) => broker.ask(r), log: () => undefined }));
+  await Promise.all(connections.map((c) => c.connect()));
+  (globalThis as { gc?: () => void }).gc?.();
+  const baseline = process.memoryUsage.rss();
+  peakRss = baseline;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
+  const started = performance.now();
+  const results = await Promise.all(connections.map((c) => c.callTool('ask_many', { count: PER_SERVER, parallel: true }).then(outcomesOf)));
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  const peak = Math.max(peakRss, process.memoryUsage.rss());
+  const answered = results.reduce((sum, r) => sum + (r.accept ?? 0), 0);
+  const refused = results.reduce((sum, r) => sum + Object.entries(r).filter(([k]) => k.startsWith('error')).reduce((s, [, v]) => s + v, 0), 0);
+  const stillPending = broker.pending().length;
+  await Promise.all(connections.map((c) => c.stop()));
+  return { answered, refused, lost: SERVERS * PER_SERVER - answered - refused + stillPending, rssGrowthMB: (peak - baseline) / 1024 / 1024, ms };
+}
+
+// ─── sizes ──────────────────────────────────────────────────────────────────
+
+function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number } {
+  const built = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`npm run package failed:\n${built.stdout}\n${built.stderr}`);
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  const kb = (file: string): number => fs.statSync(file).size / 1024;
+  const webviewDir = path.join(root, 'dist', 'webview');
+  // Source maps left by a development build are not shipped (the production build writes none).
+  const webview = fs.readdirSync(webviewDir).filter((f) => !f.endsWith('.map'));
+  return {
+    extensionKB: kb(path.join(root, 'dist', 'extension.js')),
+    webviewKB: webview.reduce((sum, f) => sum + kb(path.join(webviewDir, f)), 0),
+    vsixKB: kb(path.join(root, `elicit-${version}.vsix`)),
+  };
+}
+
+// ─── main ───────────────────────────────────────────────────────────────────
+
+interface Row {
+  metric: string;
+  value: number | undefined;
+  unit: string;
+  goal: string;
+  ok: boolean | undefined;
+  note?: string;
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const bench: Record<string, unknown> = {};
+  const row = (metric: string, value: number | undefined, unit: string, goal: number, note?: string, lowerIsBetter = true): void => {
+    rows.push({ metric, value, unit, goal: `${lowerIsBetter ? '≤' : '='} ${goal}`, ok: value === undefined ? undefined : lowerIsBetter ? value <= goal : value === goal, note });
+  };
+
+  const size = sizes();
+  Object.assign(bench, round(size));
+
+  const o = await overhead();
+  bench.overheadRatio = round(o.ratio, 3);
+  row('overheadRatio', o.ratio, '×', 1.15, `${REQUESTS} forms: Elicit ${o.oursMs.toFixed(0)} ms, bare SDK ${o.bareMs.toFixed(0)} ms (median of ${ROUNDS} rounds: ${o.rounds.map((r) => r.toFixed(2)).join(', ')})`);
+
+  if (!skipVscode) {
+    const { measureInVscode } = await import('./vscodeTimings');
+    const v = await measureInVscode(benchServer);
+    Object.assign(bench, round({ quickPickMs: v.quickPickMs, formColdMs: v.formColdMs, formWarmMs: v.formWarmMs, activationMs: v.activationMs }));
+    row('quickPickMs', v.quickPickMs, 'ms', 100, `median of ${v.quickPickSamples}: elicitation/create sent → QuickPick visible`);
+    row('formColdMs', v.formColdMs, 'ms', 300, 'first form of the window: sent → first input enabled');
+    row('formWarmMs', v.formWarmMs, 'ms', 80, `median of ${v.formWarmSamples} later forms`);
+    row('activationMs', v.activationMs, 'ms', 15, 'activate(), from the "Elicit" log');
+  }
+
+  row('extensionKB', size.extensionKB, 'KB', 600, 'dist/extension.js, minified');
+  row('webviewKB', size.webviewKB, 'KB', 150, 'dist/webview/*, minified');
+  row('vsixKB', size.vsixKB, 'KB', 800);
+
+  const c = await concurrent();
+  bench.concurrent = { answered: c.answered, lost: c.lost, rssGrowthMB: round(c.rssGrowthMB, 1) };
+  row('concurrent.answered', c.answered, '', SERVERS * PER_SERVER, `${SERVERS} servers × ${PER_SERVER} at once, ${c.ms.toFixed(0)} ms; ${c.refused} refused`, false);
+  row('concurrent.lost', c.lost, '', 0, undefined, false);
+  row('concurrent.rssGrowthMB', c.rssGrowthMB, 'MB', 30, 'peak RSS over the baseline with the 20 servers connected');
+
+  const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
+  console.log(`\nElicit benchmark — Node ${process.version}, ${cpu}\n`);
+  console.log(`| metric | value | goal | | notes |\n| --- | --: | --- | --- | --- |`);
+  for (const r of rows) {
+    const value = r.value === undefined ? 'n/a' : `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.unit === '×' ? 3 : 1)} ${r.unit}`.trim();
+    console.log(`| ${r.metric} | ${value} | ${r.goal} ${r.unit} | ${r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED'} | ${r.note ?? ''} |`);
+  }
+  console.log(`BENCH ${JSON.stringify(bench)}`);
+}
+
+function round<T>(value: T, digits = 1): T {
+  if (typeof value === 'number') return (Math.round(value * 10 ** digits) / 10 ** digits) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, round(v, digits)])) as T;
+  }
+  return value;
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,205 @@
+/**
+ * The benchmark's part in a real VS Code (code-server, the e2e harness): how long
+ * from the server sending `elicitation/create` until the QuickPick is visible /
+ * the form's first input is enabled, and how long `activate()` takes.
+ *
+ * One clock: the bench server writes Date.now() just before it sends; a script
+ * Playwright injects into every frame (workbench and webview iframes) logs
+ * Date.now() from a MutationObserver when the widget is ready. Same machine,
+ * same wall clock.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type Frame, type Page } from 'playwright-core';
+import { startCodeServer } from '../e2e/harness/codeServer';
+import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame } from '../e2e/harness/workbench';
+import { builtVsix } from '../e2e/elicitSession';
+import { readRecords } from '../support/records';
+
+const SERIES = Number(process.env.BENCH_SERIES ?? 21); // the first form is "cold"; 20 more are "warm"
+
+export interface VscodeTimings {
+  quickPickMs: number;
+  quickPickSamples: number;
+  formColdMs: number;
+  formWarmMs: number;
+  formWarmSamples: number;
+  activationMs: number | undefined;
+}
+
+/** Runs in every frame before its own scripts. Logs "elicit-bench <event> <Date.now()>". */
+function readinessProbe(): void {
+  const log = (event: string): void => console.log(`elicit-bench ${event} ${Date.now()}`);
+  // Once per document: VS Code writes webview content with document.open/write, which keeps the window.
+  const probed = document as unknown as { __elicitBenchProbe?: boolean };
+  if (probed.__elicitBenchProbe) return;
+  probed.__elicitBenchProbe = true;
+  if (window === window.top) {
+    let shown = false;
+    const check = (): void => {
+      const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+      const visible =
+        !!widget &&
+        widget.style.display !== 'none' &&
+        !widget.classList.contains('quick-input-widget-closing') &&
+        (widget.querySelector('.quick-input-title')?.textContent ?? '').includes('bench-server asks') &&
+        widget.querySelectorAll('.quick-input-list .monaco-list-row').length > 0;
+      if (visible && !shown) log('pick-shown');
+      shown = visible;
+    };
+    const start = (): void => new MutationObserver(check).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    if (document.documentElement) start();
+    else document.addEventListener('DOMContentLoaded', start);
+    return;
+  }
+  // A webview's content frame: interactive once the first field's input exists and is enabled.
+  let done = false;
+  let built = false;
+  const check = (): void => {
+    if (done) return;
+    if (!built && document.querySelector('#app:not([aria-busy])')) {
+      built = true;
+      log('form-built');
+    }
+    const field = document.querySelector('.fields vscode-textfield') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+    if (!field) return;
+    const input = field.shadowRoot?.querySelector('input');
+    if (input && !input.disabled) {
+      done = true;
+      log('form-ready');
+    } else {
+      void Promise.resolve(field.updateComplete).then(check);
+    }
+  };
+  if (document.querySelector('#app')) log('form-page');
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  check();
+}
+
+export async function measureInVscode(benchServer: string): Promise<VscodeTimings> {
+  const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-ws-'));
+  const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
+  fs.mkdirSync(path.join(workspaceDir, '.vscode'));
+  const server = { type: 'stdio', command: process.execPath, args: [benchServer], env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) } };
+  fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'bench-server': server } }));
+
+  const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.ELICIT_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    // As a string: tsx's keepNames wraps inner functions in __name(), which the page lacks.
+    const probe = `(() => { const __name = (f) => f; (${readinessProbe.toString()})(); })();`;
+    await context.addInitScript({ content: probe });
+    const page = await context.newPage();
+    // Webview content frames are written with document.write, where init scripts may not run:
+    // install the probe as soon as a frame appears or navigates, long before its form is drawn.
+    const install = (frame: Frame): void => void frame.evaluate(probe).catch(() => undefined);
+    page.on('frameattached', install);
+    page.on('framenavigated', install);
+    const events: Array<{ event: string; at: number }> = [];
+    page.on('console', (message) => {
+      const m = /^elicit-bench (\S+) (\d+)$/.exec(message.text());
+      if (m) events.push({ event: m[1]!, at: Number(m[2]) });
+    });
+    await page.goto(codeServer.url);
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
+    await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
+
+    const count = (event: string): number => events.filter((e) => e.event === event).length;
+    const waitCount = async (event: string, n: number): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      while (count(event) < n) {
+        if (Date.now() > deadline) throw new Error(`bench: ${event} seen ${count(event)} times, expected ${n}`);
+        await page.waitForTimeout(20);
+      }
+    };
+
+    // QuickPicks: each one is cancelled with Escape, and the server sends the next.
+    await runBenchTool(page, 'series_pick');
+    for (let i = 1; i <= SERIES; i++) {
+      await waitCount('pick-shown', i);
+      await page.keyboard.press('Escape');
+    }
+    // Forms: each one is cancelled with its Cancel button.
+    await runBenchTool(page, 'series_form');
+    for (let i = 1; i <= SERIES; i++) {
+      await waitCount('form-ready', i);
+      const frame = await webviewFrame(page);
+      await frame.getByRole('button', { name: 'Cancel' }).click();
+    }
+    await waitForRecordCount(record, 2 * SERIES);
+
+    const latencies = (tool: string, event: string): number[] => {
+      const sends = readRecords(record).filter((r) => r.tool === tool).map((r) => r.sentAt as number);
+      const seen = events.filter((e) => e.event === event).map((e) => e.at);
+      // Each send is matched with the first readiness at or after it.
+      return sends.map((sent) => {
+        const ready = seen.find((at) => at >= sent);
+        if (ready === undefined) throw new Error(`bench: no ${event} after a send at ${sent}`);
+        return ready - sent;
+      });
+    };
+    if (process.env.BENCH_DEBUG) {
+      const sends = readRecords(record).map((r) => `${r.tool} sent ${r.sentAt}`);
+      console.error([...sends, ...events.map((e) => `${e.event} ${e.at}`)].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1))).join('\n'));
+    }
+    const picks = latencies('series_pick', 'pick-shown');
+    const forms = latencies('series_form', 'form-ready');
+    return {
+      quickPickMs: median(picks),
+      quickPickSamples: picks.length,
+      formColdMs: forms[0]!,
+      formWarmMs: median(forms.slice(1)),
+      formWarmSamples: forms.length - 1,
+      activationMs: activationFromLogs(codeServer.userDataDir),
+    };
+  } finally {
+    await browser.close().catch(() => undefined);
+    await codeServer.stop();
+    await codeServer.removeDirs();
+    fs.rmSync(workspaceDir, { recursive: true, force: true });
+    fs.rmSync(record, { force: true });
+  }
+}
+
+async function runBenchTool(page: Page, tool: string): Promise<void> {
+  await runCommand(page, 'Elicit: Run MCP Tool');
+  await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
+  await pickQuickPickItem(page, tool);
+}
+
+async function waitForRecordCount(file: string, n: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (readRecords(file).length < n) {
+    if (Date.now() > deadline) throw new Error(`bench: ${readRecords(file).length} of ${n} questions were sent`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** "activated in 4.2 ms" from the "Elicit" output channel's log file under the user-data dir. */
+function activationFromLogs(userDataDir: string): number | undefined {
+  const found: number[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(file);
+      else if (entry.name.endsWith('.log')) {
+        const m = /activated in ([\d.]+) ms/.exec(fs.readFileSync(file, 'utf8'));
+        if (m) found.push(Number(m[1]));
+      }
+    }
+  };
+  visit(path.join(userDataDir, 'logs'));
+  return found.length > 0 ? Math.min(...found) : undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

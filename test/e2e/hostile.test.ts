@@ -1,0 +1,223 @@
+/**
+ * Hostile requests (test/fixtures/hostile-server.mjs) in a real VS Code: every
+ * refused case reaches the server as -32602, HTML and scripts are drawn as text
+ * in the webview form and in quick inputs, no injected script runs (checked
+ * with the marker the payload would set, in every frame), bidi controls are
+ * stripped, long text is cut with a way to see it, a burst is cut at the
+ * per-asker limit, the extension keeps working, and the secret typed in
+ * between is in no file VS Code or the extension wrote.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  pickQuickPickItem,
+  pressKey,
+  readQuickInput,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { BURST, cases, IMG, SCRIPT, SVG } from '../fixtures/hostile-cases.mjs';
+import { assertNoSecretLeak } from '../support/leakScan';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+
+const SECRET = 'sk-hostile-e2e-93b1f07c2d';
+const INVISIBLE = /[\u202a-\u202e\u2066-\u2069\u200b]/u;
+
+describe('hostile requests in code-server', { timeout: 900_000 }, () => {
+  const record = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = { servers: { 'hostile-server': fixtureServer('hostile-server.mjs', { RECORD_FILE: record }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson));
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  /** Runs one of the server's tools and returns once it is called. */
+  async function runTool(tool: string): Promise<void> {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ping' || i.label.startsWith('hostile_')));
+    await pickQuickPickItem(page, tool);
+  }
+
+  async function outcome(tool: string): Promise<Record<string, unknown>> {
+    const records = await waitForRecords(record, 1, (r) => r.tool === tool, 30_000);
+    return records.at(-1)!;
+  }
+
+  /** No frame of the page (the workbench, every webview's outer and inner frame) shows the payload's marker. */
+  async function assertNoScriptRan(page: Page, expectForm = false): Promise<void> {
+    const frames = page.frames();
+    let sawForm = false;
+    for (const frame of frames) {
+      const state = await frame
+        .evaluate(() => ({
+          pwned: (window as unknown as { __elicitPwned?: unknown }).__elicitPwned,
+          title: document.title,
+          injected: document.querySelectorAll('[onerror], [onload]').length,
+          form: document.querySelector('.message')?.textContent ?? '',
+        }))
+        .catch((error: Error) => {
+          if (frame.isDetached() || /detached/i.test(error.message)) return undefined; // closed meanwhile (an earlier panel)
+          throw error;
+        });
+      if (!state) continue;
+      sawForm ||= state.form.includes('__elicitPwned');
+      assert.equal(state.pwned, undefined, `the marker is set in ${frame.url()}`);
+      assert.notEqual(state.title, 'PWNED', `the title was changed in ${frame.url()}`);
+      assert.equal(state.injected, 0, `an element with an inline handler exists in ${frame.url()}`);
+    }
+    // The check reached into the webview's inner frame, where the payload's text is shown.
+    if (expectForm) assert.ok(sawForm, `the form's frame was not among ${frames.length} frames`);
+  }
+
+  it('answers every unsupported or dangerous request with -32602', async () => {
+    for (const [tool, c] of Object.entries(cases).filter(([, c]) => c.refused)) {
+      await runTool(tool);
+      const error = (await outcome(tool)).error as { code: number; message: string } | undefined;
+      assert.equal(error?.code, -32602, `${tool}: ${JSON.stringify(error)}`);
+      assert.match(error!.message, c.refused!);
+    }
+  });
+
+  it('draws HTML and scripts as text in the form, and no injected script runs', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_html_form');
+    const form = await webviewFrame(page, 'hostile-server asks · tool hostile_html_form');
+    const name = form.locator('.field[data-name="name"] input');
+    await name.waitFor({ timeout: 30_000 });
+    assert.ok((await form.locator('.message').textContent())?.includes(`Hello ${SCRIPT} ${IMG} <b>not bold</b>`));
+    assert.ok((await form.locator('.field[data-name="name"] .field-title').textContent())?.includes(`Name ${IMG}`));
+    assert.ok((await form.locator('.field[data-name="name"] .field-description').textContent())?.includes(`Description ${SCRIPT}`));
+    assert.ok((await form.locator('.field[data-name="color"] .field-title').textContent())?.includes(`Color ${SVG}`));
+    const tagLabels = await form.locator('.field[data-name="tags"] vscode-checkbox').evaluateAll((boxes) => boxes.map((b) => (b as unknown as { label: string }).label));
+    assert.deepEqual(tagLabels, [`X ${IMG}`, `Y ${SCRIPT}`]);
+    // Nothing from the asker became an element.
+    assert.equal(await form.locator('img').count(), 0);
+    assert.equal(await form.locator('b').count(), 0);
+    assert.equal(await form.locator('script', { hasText: '__elicitPwned' }).count(), 0, 'no script element from the asker');
+    await screenshot(page, 'hostile-html-form');
+    await assertNoScriptRan(page, true);
+    // The script text is data: typed in, it reaches the server unchanged.
+    await name.fill(SCRIPT);
+    await form.getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual((await outcome('hostile_html_form')).result, { action: 'accept', content: { name: SCRIPT } });
+    await assertNoScriptRan(page);
+  });
+
+  it('draws HTML and scripts as text in a quick pick', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_html_quick');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
+    assert.deepEqual(pick.items.slice(0, 2).map((i) => i.label), [`Red ${IMG}`, `Blue ${SCRIPT}`]);
+    assert.ok(pick.placeholder?.includes(`Choose ${SCRIPT} ${IMG}`), pick.placeholder);
+    assert.equal(await page.locator('.quick-input-widget img').count(), 0);
+    await screenshot(page, 'hostile-html-quickpick');
+    await pickQuickPickItem(page, `Blue ${SCRIPT}`);
+    assert.deepEqual((await outcome('hostile_html_quick')).result, { action: 'accept', content: { color: 'blue' } });
+    await assertNoScriptRan(page);
+  });
+
+  it('strips bidi controls from what a quick pick shows', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_bidi');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('invoice')));
+    for (const text of [pick.title, pick.placeholder, ...pick.items.map((i) => i.label)]) {
+      assert.doesNotMatch(text ?? '', INVISIBLE, JSON.stringify(text));
+    }
+    assert.equal(pick.items[0]!.label, 'invoicegnp.exe isolate zero-width');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await outcome('hostile_bidi')).result, { action: 'cancel' });
+  });
+
+  it('cuts a 1 MB message: "Show more" in the form, clipped in a quick input', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_huge_message_form');
+    const form = await webviewFrame(page, 'hostile-server asks · tool hostile_huge_message_form');
+    const message = form.locator('.message');
+    await form.locator('.field[data-name="a"] input').waitFor({ timeout: 30_000 });
+    const first = (await message.textContent()) ?? '';
+    assert.ok(first.startsWith('HUGE-FORM') && first.length < 3_000, `shown first: ${first.length} characters`);
+    await screenshot(page, 'hostile-long-message');
+    await form.locator('.show-more').click();
+    const all = (await message.textContent()) ?? '';
+    assert.ok(all.length > 1_000_000 && all.endsWith('THE-VERY-END'), `after Show more: ${all.length} characters`);
+    await form.getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual((await outcome('hostile_huge_message_form')).result, { action: 'decline' });
+
+    await runTool('hostile_huge_message_quick');
+    const box = await waitForQuickInput(page, (q) => q.title === 'hostile-server asks · tool hostile_huge_message_quick');
+    assert.ok(box.message?.startsWith('HUGE-QUICK') && box.message.length <= 500 && box.message.endsWith('…'), `prompt: ${box.message?.length} characters`);
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await outcome('hostile_huge_message_quick')).result, { action: 'cancel' });
+  });
+
+  it('offers all 10 000 options of a huge enum', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_huge_enum');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'option-0'));
+    await pickQuickPickItem(page, 'option-9999');
+    assert.deepEqual((await outcome('hostile_huge_enum')).result, { action: 'accept', content: { pick: 'option-9999' } });
+  });
+
+  it('warns about a punycode look-alike host and opens nothing on Decline', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_url_punycode');
+    const box = page.locator('.monaco-dialog-box');
+    await box.waitFor({ timeout: 20_000 });
+    assert.match((await box.locator('.dialog-message-detail').textContent()) ?? '', /look-alike letters/);
+    await box.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual((await outcome('hostile_url_punycode')).result, { action: 'decline' });
+  });
+
+  it('takes a secret behind an HTML title in a masked input box', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_secret');
+    const box = await waitForQuickInput(page, (q) => q.title === 'hostile-server asks · tool hostile_secret');
+    assert.ok(box.message?.includes(`Token ${SCRIPT}`) || box.placeholder?.includes(`Token ${SCRIPT}`), JSON.stringify(box));
+    assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    await typeAndSubmit(page, SECRET);
+    assert.deepEqual((await outcome('hostile_secret')).result, { action: 'accept', content: { token: SECRET } });
+  });
+
+  it(`cuts a burst of ${BURST} at the per-asker limit; every request gets an outcome`, async () => {
+    const { page } = session.workbench;
+    const before = readRecords(record).filter((r) => r.tool === 'hostile_burst').length;
+    assert.equal(before, 0);
+    await runTool('hostile_burst');
+    await waitForRecords(record, BURST - 3, (r) => r.tool === 'hostile_burst' && r.error !== undefined, 30_000);
+    // The three within the limit are shown one at a time; Escape answers each with cancel.
+    for (let i = 0; i < 3; i++) {
+      await waitForQuickInput(page, (q) => q.title === 'hostile-server asks · tool hostile_burst');
+      await pressKey(page, 'Escape');
+      await waitForRecords(record, i + 1, (r) => r.tool === 'hostile_burst' && r.result !== undefined, 30_000);
+    }
+    const burst = readRecords(record).filter((r) => r.tool === 'hostile_burst');
+    assert.equal(burst.length, BURST);
+    assert.equal(new Set(burst.map((r) => r.index)).size, BURST);
+    const refused = burst.filter((r) => r.error);
+    assert.equal(refused.length, BURST - 3);
+    for (const r of refused) assert.match((r.error as { message: string }).message, /Too many open questions from hostile-server/);
+    assert.deepEqual(burst.filter((r) => r.result).map((r) => r.result), [{ action: 'cancel' }, { action: 'cancel' }, { action: 'cancel' }]);
+    assert.equal(await readQuickInput(page), undefined, 'nothing is left open');
+  });
+
+  it('is still up afterwards: a command still works, and no script ran anywhere', async () => {
+    await runTool('ping');
+    assert.equal((await outcome('ping')).pong, true);
+    await assertNoScriptRan(session.workbench.page);
+  });
+
+  it('never writes the secret into any file VS Code or the extension wrote', () => {
+    assertNoSecretLeak(session, [SECRET]);
+  });
+});

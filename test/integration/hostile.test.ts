@@ -1,0 +1,158 @@
+/**
+ * Hostile requests from a real MCP server process (test/fixtures/hostile-server.mjs)
+ * through McpConnection and the real broker, with a scripted answerer: each gets a
+ * short -32602 naming the problem, or a model that is safe to draw; a burst of 50
+ * is cut at the per-asker limit with a clear error, and nothing is lost or left pending.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { Question } from '../../src/core/broker';
+import { askerTitle, cleanText, oneLine } from '../../src/core/display';
+import type { ElicitResult } from '../../src/core/request';
+import { McpConnection } from '../../src/mcp/connection';
+import { BIDI, BURST, cases, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { scriptedBroker } from '../support/scriptedRenderer';
+
+const server = join(__dirname, '..', 'fixtures', 'hostile-server.mjs');
+
+describe('hostile requests through McpConnection and the broker', () => {
+  const record = newRecordFile();
+  const answers = new Map<string, (q: Question) => ElicitResult | Promise<ElicitResult>>();
+  const { broker, renderer } = scriptedBroker((question) => {
+    const tool = question.request.asker.detail?.replace(/^tool /, '') ?? '';
+    const answer = answers.get(tool);
+    assert.ok(answer, `an unexpected question for ${tool}`);
+    return answer(question);
+  });
+  const connection = new McpConnection(
+    { name: 'hostile-server', source: 'test', transport: { type: 'stdio', command: process.execPath, args: [server], env: { RECORD_FILE: record } } },
+    { ask: (r) => broker.ask(r), log: () => undefined },
+  );
+  after(() => connection.stop());
+
+  async function run(tool: string): Promise<Record<string, unknown>> {
+    const before = readRecords(record).length;
+    await connection.callTool(tool, {});
+    const records = readRecords(record);
+    assert.equal(records.length, before + 1);
+    return records.at(-1)!;
+  }
+
+  for (const [tool, c] of Object.entries(cases).filter(([, c]) => c.refused)) {
+    it(`refuses ${c.note} with a short -32602, never showing it`, async () => {
+      const shown = renderer.seen.length;
+      const entry = await run(tool);
+      const error = entry.error as { code: number; message: string };
+      assert.ok(error, `expected an error, got ${JSON.stringify(entry)}`);
+      assert.equal(error.code, -32602);
+      assert.match(error.message, c.refused!);
+      assert.ok(error.message.length < 300, `a short message: ${error.message}`);
+      assert.equal(renderer.seen.length, shown);
+    });
+  }
+
+  it('draws a 10 000-option enum as one choice with every option', async () => {
+    answers.set('hostile_huge_enum', (q) => {
+      const [field] = q.form!.fields;
+      assert.equal(field!.kind === 'choice' && field!.options.length, 10_000);
+      return { action: 'accept', content: { pick: 'option-9999' } };
+    });
+    assert.deepEqual((await run('hostile_huge_enum')).result, { action: 'accept', content: { pick: 'option-9999' } });
+  });
+
+  it('passes a 1 MB message through whole (the renderers cut it for display) and answers', async () => {
+    answers.set('hostile_huge_message_form', (q) => {
+      assert.equal(q.presentation, 'form');
+      assert.ok(q.request.message.endsWith('THE-VERY-END') && q.request.message.length > 1_000_000);
+      return { action: 'decline' };
+    });
+    answers.set('hostile_huge_message_quick', (q) => {
+      assert.equal(q.presentation, 'quickInput');
+      assert.ok(oneLine(q.request.message, 500).length <= 500, 'the quick input prompt is clipped');
+      return { action: 'cancel' };
+    });
+    assert.deepEqual((await run('hostile_huge_message_form')).result, { action: 'decline' });
+    assert.deepEqual((await run('hostile_huge_message_quick')).result, { action: 'cancel' });
+  });
+
+  it('keeps HTML and scripts as plain text in the model (renderers insert text only) and sends the answer as typed', async () => {
+    answers.set('hostile_html_form', (q) => {
+      assert.equal(q.presentation, 'form');
+      assert.ok(q.request.message.includes(SCRIPT));
+      const [name, color, agree, tags] = q.form!.fields;
+      assert.equal(name!.label, `Name ${IMG}`);
+      assert.equal(name!.description, `Description ${SCRIPT}`);
+      assert.equal(color!.kind === 'choice' && color!.options[0]!.label, `Red ${IMG}`);
+      assert.equal(agree!.kind, 'boolean');
+      assert.equal(tags!.kind === 'multiChoice' && tags!.options[1]!.label, `Y ${SCRIPT}`);
+      return { action: 'accept', content: { name: SCRIPT, color: 'red', tags: ['x'] } };
+    });
+    answers.set('hostile_html_quick', (q) => {
+      assert.equal(q.presentation, 'quickInput');
+      return { action: 'accept', content: { color: 'blue' } };
+    });
+    assert.deepEqual((await run('hostile_html_form')).result, { action: 'accept', content: { name: SCRIPT, color: 'red', tags: ['x'] } });
+    assert.deepEqual((await run('hostile_html_quick')).result, { action: 'accept', content: { color: 'blue' } });
+  });
+
+  it('strips bidi controls from everything it displays', async () => {
+    answers.set('hostile_bidi', (q) => {
+      const [field] = q.form!.fields;
+      const shown = [oneLine(q.request.message), cleanText(field!.label), ...(field!.kind === 'choice' ? field!.options.map((o) => oneLine(o.label)) : []), askerTitle(q.request.asker)];
+      for (const text of shown) assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b]/u, JSON.stringify(text));
+      assert.ok(field!.kind === 'choice' && field!.options[0]!.label.includes(BIDI), 'the model itself keeps the text');
+      return { action: 'accept', content: { file: 'a' } };
+    });
+    assert.deepEqual((await run('hostile_bidi')).result, { action: 'accept', content: { file: 'a' } });
+  });
+
+  it('reviews a punycode look-alike URL with warnings before any consent', async () => {
+    answers.set('hostile_url_punycode', (q) => {
+      assert.equal(q.presentation, 'url');
+      assert.equal(q.url!.host, 'xn--pple-43d.com');
+      assert.ok(q.url!.warnings.some((w) => /internationalized name/.test(w)));
+      assert.ok(q.url!.warnings.some((w) => /look-alike letters/.test(w)));
+      return { action: 'decline' };
+    });
+    assert.deepEqual((await run('hostile_url_punycode')).result, { action: 'decline' });
+  });
+
+  it(`cuts a burst of ${BURST} at the per-asker limit with a clear error; nothing is lost or left pending`, async () => {
+    // Quick inputs show one at a time, so the first answer is held until every refusal has come
+    // back: the limit, not a quick answerer, is what refused them.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    answers.set('hostile_burst', async () => {
+      await gate;
+      return { action: 'accept', content: { n: 'ok' } };
+    });
+    const before = readRecords(record).length;
+    const call = connection.callTool('hostile_burst', {});
+    await waitForRecords(record, BURST - 3, (r) => r.tool === 'hostile_burst' && r.error !== undefined);
+    assert.equal(broker.pending().length, 3);
+    open();
+    await call;
+    const burst = readRecords(record).slice(before);
+    assert.equal(burst.length, BURST, 'one outcome per request');
+    assert.deepEqual(new Set(burst.map((r) => r.index)).size, BURST);
+    const refused = burst.filter((r) => r.error);
+    const answered = burst.filter((r) => r.result);
+    assert.equal(answered.length, 3);
+    assert.equal(refused.length, BURST - 3);
+    for (const r of refused) {
+      const error = r.error as { code: number; message: string };
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Too many open questions from hostile-server: 3 are waiting for an answer \(limit 3\)/);
+    }
+    for (const r of answered) assert.deepEqual(r.result, { action: 'accept', content: { n: 'ok' } });
+    assert.deepEqual(broker.pending(), []);
+  });
+
+  it('still works after all of it', async () => {
+    const entry = await run('ping');
+    assert.equal(entry.pong, true);
+    assert.equal(connection.status, 'running');
+  });
+});
