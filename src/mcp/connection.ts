@@ -325,7 +325,7 @@ export class McpConnection {
       // Checked now, so a malformed request gets its -32602 at once rather than a failed task.
       this.toElicitRequest(request.params, extra.signal);
     } catch (error) {
-      throw error instanceof InvalidRequestError ? new McpError(ErrorCode.InvalidParams, error.message) : error;
+      throw error instanceof InvalidRequestError ? invalidParams(error) : error;
     }
     return this.tasks.start(extra.taskStore, extra.taskRequestedTtl, (signal) => this.answerElicitation(request, signal));
   }
@@ -335,7 +335,7 @@ export class McpConnection {
       const result = await this.options.ask(this.toElicitRequest(request.params, signal));
       return { ...result };
     } catch (error) {
-      if (error instanceof InvalidRequestError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof InvalidRequestError) throw invalidParams(error);
       throw error;
     }
   }
@@ -386,4 +386,12 @@ function describeError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   if (e?.code === 'ENOENT') return `command not found (${e.path ?? 'spawn'})`;
   return e instanceof Error ? e.message : String(error);
+}
+
+/**
+ * A -32602 for the asker with our sentence as the message. (McpError would
+ * prefix "MCP error -32602:" and the asker's SDK prefixes it again.)
+ */
+function invalidParams(error: InvalidRequestError): Error {
+  return Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
 }
