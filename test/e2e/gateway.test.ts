@@ -78,7 +78,8 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
   it('returns a reference for a secret while SecretStorage holds the value', async () => {
     const { page } = session.workbench;
     const call = client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'Paste the registry password', secretName: 'registry-password' } });
-    await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks');
+    // The previous question's box may still be closing: wait for this one's prompt.
+    await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks' && q.message?.includes('registry password') === true);
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     await typeAndSubmit(page, SECRET);
     const result = await call;
