@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ServerNode, ServersView } from './serversView';
 import { pickServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
+import { fileExists } from './fileExists';
 
 const MCP_JSON_TEMPLATE = `{
   // MCP servers for this folder. Elicit starts them on first use and answers their questions.
@@ -89,18 +90,9 @@ async function createMcpJson(): Promise<void> {
     folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder gets the .vscode/mcp.json?' });
   if (!folder) return;
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-  if (!(await exists(file))) {
+  if (!(await fileExists(file))) {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, '.vscode'));
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(MCP_JSON_TEMPLATE));
   }
   await vscode.window.showTextDocument(file);
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,12 +6,13 @@
  */
 import * as vscode from 'vscode';
 import { FileNotFoundError } from '../../acp/connection';
+import { fileExists } from '../fileExists';
 
 export async function readWorkspaceText(file: string): Promise<string> {
   const uri = vscode.Uri.file(file);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText();
-  if (!(await exists(uri))) throw new FileNotFoundError(`${file} does not exist`);
+  if (!(await fileExists(uri))) throw new FileNotFoundError(`${file} does not exist`);
   const document = await vscode.workspace.openTextDocument(uri);
   return document.getText();
 }
@@ -20,7 +21,7 @@ export async function writeWorkspaceText(file: string, content: string, label: s
   const uri = vscode.Uri.file(file);
   const edit = new vscode.WorkspaceEdit();
   const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
-  if (await exists(uri)) {
+  if (await fileExists(uri)) {
     const document = await vscode.workspace.openTextDocument(uri);
     const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));
     edit.replace(uri, whole, content, metadata);
@@ -31,13 +32,4 @@ export async function writeWorkspaceText(file: string, content: string, label: s
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit');
   const document = await vscode.workspace.openTextDocument(uri);
   if (document.isDirty && !(await document.save())) throw new Error('VS Code could not save the file');
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
