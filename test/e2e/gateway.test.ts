@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +18,7 @@ import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSe
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
+import { freePort } from '../support/freePort';
 
 const SECRET = 'gw-e2e-secret-5a7c9e1b3d';
 
@@ -97,15 +97,3 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
     assert.deepEqual(findInFiles(roots, token), []);
   });
 });
-
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -23,6 +23,7 @@ import {
   webviewFrame,
   type Workbench,
 } from './harness/workbench';
+import { waitForFile } from '../support/waitUntil';
 
 const execFileAsync = promisify(execFile);
 
@@ -86,15 +87,6 @@ async function buildVsix(dir: string): Promise<string> {
     cwd: extDir,
   });
   return vsix;
-}
-
-async function waitForFile(file: string, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (fs.existsSync(file)) return fs.promises.readFile(file, 'utf8');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${file} was not written within ${timeoutMs} ms`);
 }
 
 let tmp: string;

@@ -19,6 +19,7 @@ import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmi
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'tok-e2e-5b7c1d9e3f';
 
@@ -163,11 +164,3 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     assert.deepEqual(hits, [], `the secret leaked into: ${hits.join(', ')}`);
   });
 });
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

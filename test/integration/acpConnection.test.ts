@@ -17,6 +17,7 @@ import { CANCELLED, type ElicitResult } from '../../src/core/request';
 import { askerKey, UrlWaits } from '../../src/core/urlWaits';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
+import { waitUntil } from '../support/waitUntil';
 
 const root = join(__dirname, '..', '..');
 const agentFile = join(root, 'test', 'fixtures', 'acp-agent.mjs');
@@ -214,7 +215,7 @@ describe('AcpConnection with the fixture agent', () => {
       return { outcome: 'selected', optionId: 'allow-once' }; // too late: must become cancelled
     });
     const turn = agent.turn('permission-wait');
-    await waitUntil(() => promptSignal !== undefined);
+    await waitUntil(() => promptSignal !== undefined, 'the prompt to start', 10_000);
     await agent.connection.cancel(agent.sessionId);
     const { stopReason, records } = await turn;
     assert.equal(promptSignal!.aborted, true);
@@ -444,13 +445,5 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
   }
 }

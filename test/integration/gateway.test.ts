@@ -18,6 +18,7 @@ import { GatewayServer } from '../../src/gateway/gatewayServer';
 import { McpConnection } from '../../src/mcp/connection';
 import { newRecordFile, readRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
+import { waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'gw-test-token-0123456789';
 const root = join(__dirname, '..', '..');
@@ -174,14 +175,6 @@ describe('Elicit gateway', () => {
     assert.equal(broker.pending().length, 1);
     await other.close();
     await call;
-    await waitUntil(() => closedSignal?.aborted === true && broker.pending().length === 0);
+    await waitUntil(() => closedSignal?.aborted === true && broker.pending().length === 0, 'the question is closed', 5000);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -3,12 +3,14 @@
  * server-everything over Streamable HTTP or legacy SSE on a free loopback port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as net from 'node:net';
 import { join } from 'node:path';
 import type { ServerConfig } from '../../src/mcp/config';
 import { McpConnection } from '../../src/mcp/connection';
 import { scriptedBroker, type Script, type ScriptedRenderer } from './scriptedRenderer';
 import type { Broker } from '../../src/core/broker';
+import { freePort } from './freePort';
+
+export { freePort };
 
 export const repoRoot = join(__dirname, '..', '..');
 export const fixture = (file: string): string => join(repoRoot, 'test', 'fixtures', file);
@@ -40,17 +42,6 @@ export function connectScripted(config: ServerConfig, script: Script, opened: Mc
 
 export function textOf(result: { content?: unknown }): string {
   return ((result.content ?? []) as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface HttpEverything {
