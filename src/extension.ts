@@ -53,8 +53,11 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   if (testReport) {
     // End-to-end tests only: key names and digests of what SecretStorage holds, never values.
     // Written one after another, so a slow earlier write never overwrites a later one.
+    // A failed write is logged and does not stop the ones after it.
     let writing = Promise.resolve();
-    context.subscriptions.push(vault.onDidChange(() => (writing = writing.then(() => vault.writeTestReport(testReport)))));
+    const write = (): Promise<void> =>
+      vault.writeTestReport(testReport).catch((error: unknown) => log.error(`test report: ${String(error)}`));
+    context.subscriptions.push(vault.onDidChange(() => (writing = writing.then(write))));
   }
 
   context.subscriptions.push(

@@ -54,7 +54,8 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   }
 
   get(asker: Asker, field: string): Promise<string | undefined> {
-    return Promise.resolve(this.secrets.get(storageKey(asker.kind, asker.name, field)));
+    const { kind, name } = owner(asker);
+    return Promise.resolve(this.secrets.get(storageKey(kind, name, field)));
   }
 
   /** Saves every secret field of an accepted answer. */
@@ -63,12 +64,13 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     // Saved by ConfigInputs under the config file instead (see saveInput).
     if (question.request.asker.detail === CONFIGURATION_INPUT) return;
     const asker = question.request.asker;
+    const { kind, name } = owner(asker);
     for (const field of secretFieldNames(question.form)) {
       const value = result.content[field];
       if (typeof value !== 'string' || value === '') continue;
-      await this.secrets.store(storageKey(asker.kind, asker.name, field), value);
+      await this.secrets.store(storageKey(kind, name, field), value);
       const others = this.list().filter((s) => !sameEntry(s, asker, field));
-      await this.state.update(INDEX_KEY, [...others, { askerKind: asker.kind, askerName: asker.name, field, savedAt: Date.now() }]);
+      await this.state.update(INDEX_KEY, [...others, { askerKind: kind, askerName: name, field, savedAt: Date.now() }]);
     }
     this.changes.fire();
   }
@@ -164,6 +166,15 @@ export function inputStorageKey(file: string, id: string): string {
   return `elicit.input:${JSON.stringify([file, id])}`;
 }
 
+/**
+ * Whose secret an answer is. The language-model tool and the gateway ask for
+ * secrets by name (`${secret:NAME}`), shared by every agent; the rest per asker.
+ */
+function owner(asker: Asker): { kind: SavedSecret['askerKind']; name: string } {
+  return asker.kind === 'tool' || asker.kind === 'gateway' ? { kind: 'named', name: '' } : { kind: asker.kind, name: asker.name };
+}
+
 function sameEntry(entry: SavedSecret, asker: Asker, field: string): boolean {
-  return entry.askerKind === asker.kind && entry.askerName === asker.name && entry.field === field;
+  const { kind, name } = owner(asker);
+  return entry.askerKind === kind && entry.askerName === name && entry.field === field;
 }

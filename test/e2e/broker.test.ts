@@ -7,7 +7,6 @@
  * reference for a secret while SecretStorage holds the value.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,6 +17,7 @@ import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickI
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile, waitForRecords } from '../support/records';
+import { waitForSavedSecret } from '../support/secretReport';
 import { waitForFile, waitUntil } from '../support/waitUntil';
 
 const TOKEN = 'dt-e2e-7c1b9a3f5d2e4b60';
@@ -44,7 +44,8 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
   });
 
   const statusText = (page: Page): Promise<string> =>
-    page.locator('.statusbar-item', { hasText: /\d+ questions?/ }).first().innerText().catch(() => '');
+    // A short timeout: innerText would otherwise wait 30 s for an item that is hidden.
+    page.locator('.statusbar-item', { hasText: /\d+ questions?/ }).first().innerText({ timeout: 200 }).catch(() => '');
 
   it('answers two servers that ask at the same moment, in order, with the waiting one visible', async () => {
     const { page } = session.workbench;
@@ -116,8 +117,7 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
     assert.equal(answer.action, 'accept');
     assert.equal(answer.reference, '${secret:deploy-token}');
     assert.ok(!parts.join('').includes(TOKEN), 'the model never sees the value');
-    const digest = createHash('sha256').update(TOKEN).digest('hex');
-    await waitUntil(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))['elicit.secret:["named","","deploy-token"]'] === digest, 'SecretStorage holds the named secret');
+    await waitForSavedSecret(report, 'elicit.secret:["named","","deploy-token"]', TOKEN, 'SecretStorage holds the named secret');
   });
 
   it('lets the tool offer "Other…" with a free-text follow-up', async () => {

@@ -6,7 +6,6 @@
  * through digests, never the value) and reused, Decline and Escape in the form.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,6 +25,7 @@ import {
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { assertNoSecretLeak } from '../support/leakScan';
+import { waitForSavedSecret } from '../support/secretReport';
 import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
@@ -217,8 +217,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { apiKey: SECRET } });
 
     const key = 'elicit.secret:["mcp","ask-server","apiKey"]';
-    const digest = createHash('sha256').update(SECRET).digest('hex');
-    await waitUntil(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))[key] === digest);
+    await waitForSavedSecret(report, key, SECRET);
 
     await runAskTool('ask_api_key');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));

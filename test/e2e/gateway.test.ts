@@ -6,7 +6,6 @@
  * answer — for a secret only a reference, while SecretStorage holds the value.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -17,6 +16,7 @@ import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickI
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile } from '../support/records';
+import { waitForSavedSecret } from '../support/secretReport';
 import { waitUntil } from '../support/waitUntil';
 import { freePort } from '../support/freePort';
 
@@ -85,10 +85,7 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
     const result = await call;
     assert.ok(!JSON.stringify(result).includes(SECRET));
     assert.equal(JSON.parse((result.content as Array<{ text: string }>)[0]!.text).reference, '${secret:registry-password}');
-    const digest = createHash('sha256').update(SECRET).digest('hex');
-    await waitUntil(() => fs.existsSync(report) && JSON.parse(fs.readFileSync(report, 'utf8'))['elicit.secret:["named","","registry-password"]'] === digest).catch((error: Error) => {
-      throw new Error(`${error.message}; report: ${fs.existsSync(report) ? fs.readFileSync(report, 'utf8') : 'none'}`);
-    });
+    await waitForSavedSecret(report, 'elicit.secret:["named","","registry-password"]', SECRET);
   });
 
   it('keeps the secret and the gateway token out of every file VS Code and the extension wrote', async () => {

@@ -19,7 +19,7 @@ import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmi
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
-import { waitUntil } from '../support/waitUntil';
+import { waitForSavedSecret } from '../support/secretReport';
 
 const TOKEN = 'tok-e2e-5b7c1d9e3f';
 
@@ -145,11 +145,8 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
 
     // Kept in SecretStorage under the config file and the input id (the report holds digests only).
     const keyPrefix = 'elicit.input:["file://';
-    await waitUntil(() => {
-      if (!fs.existsSync(report)) return false;
-      const saved = JSON.parse(fs.readFileSync(report, 'utf8')) as Record<string, string>;
-      return Object.entries(saved).some(([k, v]) => k.startsWith(keyPrefix) && k.endsWith('/.vscode/mcp.json","api-token"]') && v === digest);
-    }, 'the input saved in SecretStorage');
+    const inputKey = (k: string): boolean => k.startsWith(keyPrefix) && k.endsWith('/.vscode/mcp.json","api-token"]');
+    await waitForSavedSecret(report, inputKey, TOKEN, 'the input saved in SecretStorage');
 
     await runCommand(page, 'Elicit: Restart MCP Server');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'secured'));
