@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
+    forms,
     new PendingQuestions(broker, (question) => forms.reveal(question)),
     new QuestionHistory(context.globalState, broker, results),
   );

@@ -4,7 +4,9 @@
  * the host sends the form; the host never sends before `ready`. A webview that
  * is hidden and shown again is reloaded and says `ready` again; the host then
  * sends the same `show`, and the webview brings back its own draft (kept with
- * `setState`, never holding secrets) for the same `questionId`.
+ * `setState`, never holding secrets) for the same `questionId`. After an
+ * answer the host may say `answered`, then `show` the asker's next question in
+ * the same page.
  */
 import type { FormModel } from './fields';
 import type { AnswerValue, ElicitContent } from './request';
@@ -26,7 +28,9 @@ export interface FormView {
 export type HostToWebview =
   | { type: 'show'; view: FormView }
   /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
-  | { type: 'errors'; errors: Record<string, string> };
+  | { type: 'errors'; errors: Record<string, string> }
+  /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */
+  | { type: 'answered'; text: string };
 
 export type WebviewToHost =
   | { type: 'ready' }

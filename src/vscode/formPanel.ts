@@ -1,15 +1,21 @@
 /**
- * Draws a form request as a webview panel: one editor tab per question, laid
- * out like the Settings editor. The HTML is a fixed shell under a strict CSP;
- * every word from the asker travels by postMessage and is inserted as text by
- * webview/form/main.ts. The host has the last word on every answer: it checks
- * it again (ajv) before resolving, and keeps the panel open on a problem.
+ * Draws a form request as a webview panel, laid out like the Settings editor.
+ * The HTML is a fixed shell under a strict CSP; every word from the asker
+ * travels by postMessage and is inserted as text by webview/form/main.ts. The
+ * host has the last word on every answer: it checks it again (ajv) before
+ * resolving, and keeps the panel open on a problem.
+ *
+ * After the person submits or declines, the panel says so and stays for a
+ * moment: an asker that follows up with another form (a wizard, a retry) gets
+ * it drawn in the same tab at once, instead of a tab closing and another
+ * opening. Cancel, Escape, Later, a closed tab and an asker that gives up
+ * close the panel straight away.
  */
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../core/answerValidator';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../core/broker';
-import { askerTitle, clip, cleanText } from '../core/display';
+import { askerTitle, clip, cleanText, oneLine } from '../core/display';
 import { secretFieldNames, type FormModel } from '../core/fields';
 import { initialValues } from '../core/formState';
 import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
@@ -18,6 +24,8 @@ import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost 
 import { webviewShell } from './webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
+/** How long an answered panel waits for the asker's next form before it closes. */
+export const HANDOFF_MS = 1500;
 
 /** Where the form may reuse secrets saved earlier; the webview only ever learns their names. */
 export interface SavedSecretSource {
@@ -31,23 +39,27 @@ export interface FormPanelOptions {
   savedSecrets?: SavedSecretSource;
 }
 
-export class FormPanelRenderer implements Renderer {
+export class FormPanelRenderer implements Renderer, vscode.Disposable {
   private iconPath: vscode.Uri | null | undefined;
+  /** Open forms by question id, so the pending list can bring one to the front. */
+  private readonly open = new Map<number, FormSession>();
+  /** An answered panel waiting out its handoff moment. */
+  private parked: { panel: FormPanel; timer: NodeJS.Timeout; forget: () => void } | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly options: FormPanelOptions = {},
   ) {}
 
-  /** Open panels by question id, so the pending list can bring one to the front. */
-  private readonly open = new Map<number, FormSession>();
-
   render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form || signal.aborted) return Promise.resolve(CANCELLED);
     return new Promise<RenderOutcome>((resolve) => {
-      const session = new FormSession(this.extensionUri, this.icon(), question, form, signal, this.options, (outcome) => {
+      const panel = this.unpark() ?? new FormPanel(this.extensionUri, this.icon());
+      const session = new FormSession(panel, question, form, signal, this.options, (outcome, keep) => {
         this.open.delete(question.id);
+        if (keep) this.park(panel);
+        else panel.dispose();
         resolve(outcome);
       });
       this.open.set(question.id, session);
@@ -61,6 +73,30 @@ export class FormPanelRenderer implements Renderer {
     return session !== undefined;
   }
 
+  private park(panel: FormPanel): void {
+    this.unpark()?.dispose(); // at most one panel waits
+    const timer = setTimeout(() => {
+      if (this.parked?.panel === panel) this.parked = undefined;
+      panel.dispose();
+    }, HANDOFF_MS);
+    const forget = panel.onDidDispose(() => {
+      if (this.parked?.panel !== panel) return;
+      clearTimeout(this.parked.timer);
+      this.parked = undefined;
+    });
+    this.parked = { panel, timer, forget };
+  }
+
+  /** Takes the waiting panel, if it is still there. */
+  private unpark(): FormPanel | undefined {
+    const parked = this.parked;
+    if (!parked) return undefined;
+    this.parked = undefined;
+    clearTimeout(parked.timer);
+    parked.forget();
+    return parked.panel.disposed ? undefined : parked.panel;
+  }
+
   private icon(): vscode.Uri | undefined {
     if (this.iconPath === undefined) {
       const icon = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
@@ -68,48 +104,121 @@ export class FormPanelRenderer implements Renderer {
     }
     return this.iconPath ?? undefined;
   }
+
+  dispose(): void {
+    this.unpark()?.dispose();
+  }
 }
 
-/** One question's panel, from creation to its single result. */
-class FormSession {
+/**
+ * One webview panel, which may show several questions one after another. It
+ * knows whether its page has said `ready`, and hands messages to whoever uses it.
+ */
+class FormPanel {
   private readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
-  private settled = false;
-  private submitting = false;
-  private savedSecrets: string[] = [];
+  private ready = false;
+  disposed = false;
+  private listener: ((message: WebviewToHost) => void) | undefined;
+  private readonly closeListeners: Array<() => void> = [];
 
-  constructor(
-    extensionUri: vscode.Uri,
-    icon: vscode.Uri | undefined,
-    private readonly question: Question,
-    private readonly form: FormModel,
-    signal: AbortSignal,
-    private readonly options: FormPanelOptions,
-    private readonly resolve: (result: RenderOutcome) => void,
-  ) {
+  constructor(extensionUri: vscode.Uri, icon: vscode.Uri | undefined) {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(
       FORM_VIEW_TYPE,
-      clip(askerTitle(question.request.asker), 60),
+      'Question',
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, localResourceRoots: [scripts, media], retainContextWhenHidden: false },
     );
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
     webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'form.js'), vscode.Uri.joinPath(media, 'form.css'), 'Question');
-
-    this.disposables.push(
-      webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
-      this.panel.onDidDispose(() => this.finish(CANCELLED, false)),
-    );
-    const onAbort = (): void => this.finish(CANCELLED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
+    webview.onDidReceiveMessage((message: unknown) => {
+      if (!isWebviewToHost(message)) return;
+      // A page reloaded after being hidden says `ready` again.
+      if (message.type === 'ready') this.ready = true;
+      this.listener?.(message);
+    });
+    this.panel.onDidDispose(() => {
+      this.disposed = true;
+      this.listener = undefined;
+      for (const listener of this.closeListeners.splice(0)) listener();
+    });
   }
 
-  private onMessage(message: unknown): void {
-    if (this.settled || !isWebviewToHost(message)) return;
+  /** True once the page has said `ready`: a `show` posted now is drawn at once. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  use(title: string, listener: (message: WebviewToHost) => void): void {
+    this.panel.title = title;
+    this.listener = listener;
+  }
+
+  release(): void {
+    this.listener = undefined;
+  }
+
+  /** Calls `listener` when the panel closes; returns a function that stops that. */
+  onDidDispose(listener: () => void): () => void {
+    if (this.disposed) {
+      listener();
+      return () => undefined;
+    }
+    this.closeListeners.push(listener);
+    return () => {
+      const at = this.closeListeners.indexOf(listener);
+      if (at >= 0) this.closeListeners.splice(at, 1);
+    };
+  }
+
+  post(message: HostToWebview): void {
+    if (this.disposed) return;
+    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  reveal(): void {
+    if (!this.disposed) this.panel.reveal(undefined, false);
+  }
+
+  dispose(): void {
+    if (!this.disposed) this.panel.dispose();
+  }
+}
+
+/** One question on a panel, from its first draw to its single result. */
+class FormSession {
+  private settled = false;
+  private submitting = false;
+  private savedSecrets: string[] | undefined;
+  private readonly stopListening: Array<() => void> = [];
+
+  constructor(
+    private readonly panel: FormPanel,
+    private readonly question: Question,
+    private readonly form: FormModel,
+    signal: AbortSignal,
+    private readonly options: FormPanelOptions,
+    /** `keep`: the person answered, so the panel may wait for the asker's next form. */
+    private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
+  ) {
+    panel.use(clip(askerTitle(question.request.asker), 60), (message) => this.onMessage(message));
+    const onAbort = (): void => this.finish(CANCELLED, false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.stopListening.push(
+      () => signal.removeEventListener('abort', onAbort),
+      panel.onDidDispose(() => this.finish(CANCELLED, false)),
+    );
+    // A panel handed over from an answered question is already loaded.
+    if (panel.isReady) {
+      panel.reveal();
+      void this.show();
+    }
+  }
+
+  private onMessage(message: WebviewToHost): void {
+    if (this.settled) return;
     switch (message.type) {
       case 'ready':
         void this.show();
@@ -118,27 +227,20 @@ class FormSession {
         void this.submit(message);
         return;
       case 'decline':
-        this.finish(DECLINED);
+        this.finish(DECLINED, true);
         return;
       case 'later':
-        this.finish(LATER);
+        this.finish(LATER, false);
         return;
       case 'cancel':
-        this.finish(CANCELLED);
+        this.finish(CANCELLED, false);
         return;
     }
   }
 
   private async show(): Promise<void> {
-    const source = this.options.savedSecrets;
-    if (source) {
-      const secrets = secretFieldNames(this.form);
-      try {
-        this.savedSecrets = (await source.available(this.question)).filter((name) => secrets.has(name));
-      } catch {
-        this.savedSecrets = [];
-      }
-    }
+    this.savedSecrets ??= await this.availableSecrets();
+    if (this.settled) return;
     const view: FormView = {
       questionId: this.question.id,
       title: askerTitle(this.question.request.asker),
@@ -147,7 +249,18 @@ class FormSession {
       initial: initialValues(this.form),
     };
     if (this.savedSecrets.length > 0) view.savedSecrets = this.savedSecrets;
-    this.post({ type: 'show', view });
+    this.panel.post({ type: 'show', view });
+  }
+
+  private async availableSecrets(): Promise<string[]> {
+    const source = this.options.savedSecrets;
+    if (!source) return [];
+    const secrets = secretFieldNames(this.form);
+    try {
+      return (await source.available(this.question)).filter((name) => secrets.has(name));
+    } catch {
+      return [];
+    }
   }
 
   private async submit(message: Extract<WebviewToHost, { type: 'submit' }>): Promise<void> {
@@ -160,7 +273,7 @@ class FormSession {
       }
       const missing: Record<string, string> = {};
       for (const name of new Set(message.useSaved ?? [])) {
-        if (!this.savedSecrets.includes(name)) continue;
+        if (!this.savedSecrets?.includes(name)) continue;
         const saved = await this.readSaved(name);
         if (this.settled) return;
         if (saved === undefined) missing[name] = 'The saved value is no longer available: type it again';
@@ -171,7 +284,7 @@ class FormSession {
         this.post({ type: 'errors', errors });
         return;
       }
-      this.finish({ action: 'accept', content: given });
+      this.finish({ action: 'accept', content: given }, true);
     } finally {
       this.submitting = false;
     }
@@ -186,20 +299,24 @@ class FormSession {
   }
 
   private post(message: HostToWebview): void {
-    if (this.settled) return;
-    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+    if (!this.settled) this.panel.post(message);
   }
 
   reveal(): void {
-    if (!this.settled) this.panel.reveal(undefined, false);
+    if (!this.settled) this.panel.reveal();
   }
 
-  /** Resolves once; disposes every listener and, unless it is already closing, the panel. */
-  private finish(result: RenderOutcome, disposePanel = true): void {
+  /** Resolves once. An answer leaves the panel saying so; anything else closes it. */
+  private finish(result: RenderOutcome, answered: boolean): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve(result);
-    for (const disposable of this.disposables.splice(0)) disposable.dispose();
-    if (disposePanel) this.panel.dispose();
+    for (const stop of this.stopListening.splice(0)) stop();
+    this.panel.release();
+    const keep = answered && !this.panel.disposed;
+    if (keep) {
+      const who = oneLine(this.question.request.asker.name, 60);
+      this.panel.post({ type: 'answered', text: result.action === 'accept' ? `Answer sent to ${who}.` : `Declined. ${who} was told.` });
+    }
+    this.resolve(result, keep);
   }
 }

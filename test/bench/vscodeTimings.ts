@@ -54,19 +54,22 @@ function readinessProbe(): void {
     return;
   }
   // A webview's content frame: interactive once the first field's input exists and is enabled.
-  let done = false;
-  let built = false;
+  // A panel may show several questions one after another: each new question id counts once.
+  let readyFor: string | null = null;
+  let builtFor: string | null = null;
   const check = (): void => {
-    if (done) return;
-    if (!built && document.querySelector('#app:not([aria-busy])')) {
-      built = true;
+    const form = document.querySelector<HTMLElement>('#app:not([aria-busy]) .form[data-question]');
+    const question = form?.dataset.question ?? null;
+    if (question === null || question === readyFor) return;
+    if (question !== builtFor) {
+      builtFor = question;
       log('form-built');
     }
-    const field = document.querySelector('.fields vscode-textfield') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+    const field = form!.querySelector('.fields vscode-textfield') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
     if (!field) return;
     const input = field.shadowRoot?.querySelector('input');
     if (input && !input.disabled) {
-      done = true;
+      readyFor = question;
       log('form-ready');
     } else {
       void Promise.resolve(field.updateComplete).then(check);
@@ -100,6 +103,13 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     const install = (frame: Frame): void => void frame.evaluate(probe).catch(() => undefined);
     page.on('frameattached', install);
     page.on('framenavigated', install);
+    if (process.env.BENCH_DEBUG) {
+      const short = (url: string): string => url.replace(/^.*?\/\/[^/]+/, '').slice(0, 90);
+      page.on('frameattached', (frame) => events.push({ event: `frame-attached ${short(frame.url())}`, at: Date.now() }));
+      page.on('framenavigated', (frame) => frame !== page.mainFrame() && events.push({ event: `frame-navigated ${short(frame.url())}`, at: Date.now() }));
+      page.on('request', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `request ${short(request.url())}`, at: Date.now() }));
+      page.on('requestfinished', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `loaded ${short(request.url())}`, at: Date.now() }));
+    }
     const events: Array<{ event: string; at: number }> = [];
     page.on('console', (message) => {
       const m = /^elicit-bench (\S+) (\d+)$/.exec(message.text());
@@ -125,12 +135,13 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       await waitCount('pick-shown', i);
       await page.keyboard.press('Escape');
     }
-    // Forms: each one is cancelled with its Cancel button.
+    // Forms: each one is declined with its Decline button, and the server sends the next.
+    // The first opens a panel ("cold"); the next ones reuse the answered panel ("warm").
     await runBenchTool(page, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', i);
       const frame = await webviewFrame(page);
-      await frame.getByRole('button', { name: 'Cancel' }).click();
+      await frame.getByRole('button', { name: 'Decline' }).click();
     }
     await waitForRecordCount(record, 2 * SERIES);
 

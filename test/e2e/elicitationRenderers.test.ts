@@ -48,7 +48,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   async function runAskTool(tool: string): Promise<void> {
     const { page } = session.workbench;
     await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
+    // Only the rows in view are drawn: wait for the tool list, then filter it.
+    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
     await pickQuickPickItem(page, tool);
   }
 
@@ -133,6 +134,23 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     form = await openForm();
     await form.locator('.field[data-name="name"] input').press('Escape');
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
+  it("draws the asker's follow-up form in the same tab, then closes the tab", async () => {
+    const { page } = session.workbench;
+    const title = 'ask-server asks · tool ask_everything_twice';
+    const tabs = page.locator('.tabs-container .tab', { hasText: title });
+    await runAskTool('ask_everything_twice');
+    const form = await webviewFrame(page, title);
+    await form.locator('.field[data-name="name"] input').fill('Ada Lovelace');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const first = (await nextRecord()).result as { action: string; content: { name: string } };
+    assert.deepEqual([first.action, first.content.name], ['accept', 'Ada Lovelace']);
+    await form.getByText('And one more time, please.').waitFor({ timeout: 10_000 });
+    assert.equal(await tabs.count(), 1, 'the same tab, not a second one');
+    await form.getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'decline' });
+    await waitUntil(async () => (await tabs.count()) === 0, 'the answered tab closes by itself');
   });
 
   it('answers a single choice in a QuickPick with the default pre-selected', async () => {

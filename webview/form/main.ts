@@ -69,7 +69,7 @@ class FormPage {
     this.formError.hidden = true;
     // Not a <form>: form-associated components submit it on a plain Enter, and
     // only Ctrl/Cmd+Enter or the Submit button should send a half-filled form.
-    const form = el('div', { className: 'form', attrs: { role: 'form', 'aria-labelledby': 'title' } });
+    const form = el('div', { className: 'form', attrs: { role: 'form', 'aria-labelledby': 'title', 'data-question': String(view.questionId) } });
     const hasRequired = view.form.fields.some((f) => f.required && f.kind !== 'boolean');
     form.append(header(view, hasRequired), fields, this.footer());
     app.replaceChildren(form);
@@ -178,6 +178,12 @@ class FormPage {
     this.setError(control, this.problem(control));
   }
 
+  /** Stops the timers of a page that is being replaced. */
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
   private saveDraft(): void {
     vscode.setState(makeDraft(this.view.form, this.view.questionId, this.raws()));
   }
@@ -232,10 +238,16 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as HostToWebview | undefined;
   if (typeof message !== 'object' || message === null) return;
   if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
+    page?.close();
     page = new FormPage(message.view);
     page.focusFirst();
   } else if (message.type === 'errors' && typeof message.errors === 'object' && message.errors !== null) {
     page?.hostErrors(message.errors);
+  } else if (message.type === 'answered' && typeof message.text === 'string') {
+    page?.close();
+    page = undefined;
+    vscode.setState(undefined);
+    app.replaceChildren(el('p', { className: 'answered', text: message.text, attrs: { role: 'status' } }));
   }
 });
 
