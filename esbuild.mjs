@@ -1,5 +1,6 @@
 // Two builds: the extension host (node, cjs, `vscode` external) and the
 // webviews (browser: the form and the agent panel). `--production` minifies, `--watch` rebuilds on change.
+import { readFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -13,6 +14,17 @@ const common = {
   legalComments: 'none',
   logLevel: 'info',
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+};
+
+/** `import styles from './styles.css'` gives the stylesheet as a string (minified in production). */
+const cssAsText = {
+  name: 'css-as-text',
+  setup(build) {
+    build.onLoad({ filter: /\.css$/ }, async (args) => {
+      const { code } = await esbuild.transform(await readFile(args.path, 'utf8'), { loader: 'css', minify: production });
+      return { contents: code, loader: 'text' };
+    });
+  },
 };
 
 const builds = [
@@ -34,6 +46,8 @@ const builds = [
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
+    // Each webview's stylesheet travels inside its script: one request fewer before the first paint.
+    plugins: [cssAsText],
   },
 ];
 

@@ -123,16 +123,15 @@ class FormPanel {
 
   constructor(extensionUri: vscode.Uri, icon: vscode.Uri | undefined) {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    const media = vscode.Uri.joinPath(extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(
       FORM_VIEW_TYPE,
       'Question',
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [scripts, media], retainContextWhenHidden: false },
+      { enableScripts: true, localResourceRoots: [scripts], retainContextWhenHidden: false },
     );
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
-    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'form.js'), vscode.Uri.joinPath(media, 'form.css'), 'Question');
+    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'form.js'), 'Question');
     webview.onDidReceiveMessage((message: unknown) => {
       if (!isWebviewToHost(message)) return;
       // A page reloaded after being hidden says `ready` again.

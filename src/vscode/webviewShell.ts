@@ -1,16 +1,17 @@
 /**
  * The fixed page every Elicit webview loads: no asker or agent text at all
- * (that arrives by postMessage and is inserted as text), one stylesheet and
- * one module script from the extension, under a strict CSP with a fresh nonce.
- * Styles: `${cspSource}` covers the stylesheet; vscode-elements components
- * style their shadow roots with constructable stylesheets (adoptedStyleSheets),
- * which CSP does not govern, and set sizes through the CSSOM (element.style),
- * which CSP allows — so no 'unsafe-inline'.
+ * (that arrives by postMessage and is inserted as text), one module script
+ * and optionally one stylesheet from the extension, under a strict CSP with a
+ * fresh nonce. Styles: `${cspSource}` covers the stylesheet. The form's script
+ * brings its own stylesheet, one request fewer before a waiting question is
+ * drawn; it and vscode-elements' shadow roots use constructed stylesheets
+ * (adoptedStyleSheets), which CSP does not govern. Components set sizes through
+ * the CSSOM (element.style), which CSP allows — so no 'unsafe-inline'.
  */
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 
-export function webviewShell(webview: vscode.Webview, script: vscode.Uri, stylesheet: vscode.Uri, title: string): string {
+export function webviewShell(webview: vscode.Webview, script: vscode.Uri, title: string, stylesheet?: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = [
     `default-src 'none'`,
@@ -25,8 +26,7 @@ export function webviewShell(webview: vscode.Webview, script: vscode.Uri, styles
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" nonce="${nonce}" href="${webview.asWebviewUri(stylesheet).toString()}">
-<title>${title}</title>
+${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${webview.asWebviewUri(stylesheet).toString()}">\n` : ''}<title>${title}</title>
 </head>
 <body>
 <main id="app" aria-busy="true"></main>

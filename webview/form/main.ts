@@ -23,7 +23,8 @@ import {
 } from '../../src/core/formState';
 import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/webviewProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
-import { el } from './dom';
+import { adoptStyles, el } from './dom';
+import styles from './styles.css';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -33,6 +34,7 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+adoptStyles(styles);
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);

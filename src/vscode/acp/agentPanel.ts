@@ -64,7 +64,7 @@ export class AgentPanel implements vscode.Disposable {
     const icon = vscode.Uri.joinPath(options.extensionUri, 'media', 'icon.svg');
     if (icon.scheme === 'file' && existsSync(icon.fsPath)) this.panel.iconPath = icon;
     const webview = this.panel.webview;
-    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'agent.js'), vscode.Uri.joinPath(media, 'agent.css'), 'Agent');
+    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'agent.js'), 'Agent', vscode.Uri.joinPath(media, 'agent.css'));
     this.transcript = new Transcript(options.cwd);
     this.state = { agent: options.agent.name, cwd: options.cwd, status: 'starting', canRestart: false };
     this.disposables.push(
