@@ -7,6 +7,7 @@ import { Broker } from './core/broker';
 import type { PresentationSetting } from './core/presentation';
 import { UrlWaits } from './core/urlWaits';
 import { FormPanelRenderer } from './vscode/formPanel';
+import { QuickInputEscape } from './vscode/quickInputEscape';
 import { QuickInputRenderer } from './vscode/quickInputRenderer';
 import { RendererRouter } from './vscode/renderer';
 import { ResultDocuments } from './vscode/resultDocuments';
@@ -33,9 +34,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const vault = new SecretVault(context.secrets, context.globalState);
   const urlWaits = new UrlWaits();
   const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
+  const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault });
   const router = new RendererRouter(
-    new QuickInputRenderer(vault),
+    new QuickInputRenderer(vault, quickInputEscape),
     forms,
     new UrlConsentRenderer(urlWaits, timeoutMs, log),
     (question, result) => vault.saveFrom(question, result),
@@ -71,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
     forms,
+    quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question)),
     new QuestionHistory(context.globalState, broker, results),
   );

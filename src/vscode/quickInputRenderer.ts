@@ -2,7 +2,9 @@
  * Draws a short form with VS Code's own quick input: InputBox for text and
  * numbers (password mode for secrets), QuickPick for choices and yes/no,
  * multi-select QuickPick for multi choice; several fields become steps with
- * Back. Decline is an explicit button; Escape or closing answers cancel.
+ * Back. Decline is an explicit button; Escape answers cancel. When something
+ * else takes the quick input's place (the Command Palette, say), the question
+ * is put off instead, and waits in Pending Questions (see quickInputEscape.ts).
  */
 import * as vscode from 'vscode';
 import { LATER, type Question, type RenderOutcome } from '../core/broker';
@@ -10,6 +12,7 @@ import { askerTitle, noIcons, oneLine } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
 import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
 import { checkField, parseTextInput } from '../core/validate';
+import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
   | { kind: 'value'; value: AnswerValue | undefined }
@@ -33,6 +36,8 @@ interface StepContext {
   totalSteps: number;
   current: AnswerValue | undefined;
   signal: AbortSignal;
+  /** Without it, every hide counts as Escape. */
+  escape?: QuickInputEscape;
 }
 
 const DECLINE_BUTTON: vscode.QuickInputButton = {
@@ -46,14 +51,17 @@ const LATER_BUTTON: vscode.QuickInputButton = {
 };
 
 export class QuickInputRenderer {
-  constructor(private readonly saved?: SavedSecrets) {}
+  constructor(
+    private readonly saved?: SavedSecrets,
+    private readonly escape?: QuickInputEscape,
+  ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form) return CANCELLED;
     const title = askerTitle(question.request.asker);
     const message = oneLine(question.request.message, 500);
-    if (form.fields.length === 0) return confirmOnly(question.request.asker, title, message, signal);
+    if (form.fields.length === 0) return confirmOnly(question.request.asker, title, message, signal, this.escape);
 
     const content: ElicitContent = {};
     for (let i = 0; i < form.fields.length; ) {
@@ -68,6 +76,7 @@ export class QuickInputRenderer {
         totalSteps: form.fields.length,
         current,
         signal,
+        escape: this.escape,
       });
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
@@ -244,7 +253,8 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
 
 /**
  * Shows one quick input until it settles: an accepted value, Back, Decline,
- * or cancel (Escape, hidden, or the asker aborting). Always disposes it.
+ * Later, cancel (Escape, or the asker aborting), or Later again when something
+ * else hid it. Always disposes it.
  */
 function runStep(
   input: vscode.InputBox | vscode.QuickPick<ValueItem>,
@@ -257,12 +267,14 @@ function runStep(
     const settle = (outcome: StepOutcome): void => {
       if (settled) return;
       settled = true;
+      ctx.escape?.end(onEscape);
       ctx.signal.removeEventListener('abort', onAbort);
       for (const d of disposables) d.dispose();
       input.dispose();
       resolve(outcome);
     };
     const onAbort = (): void => settle({ kind: 'cancel' });
+    const onEscape = (): void => settle({ kind: 'cancel' });
     disposables.push(
       ...wire(settle),
       input.onDidTriggerButton((button) => {
@@ -270,18 +282,24 @@ function runStep(
         else if (button === DECLINE_BUTTON) settle({ kind: 'decline' });
         else if (button === LATER_BUTTON) settle({ kind: 'later' });
       }),
-      input.onDidHide(() => settle({ kind: 'cancel' })),
+      input.onDidHide(() => {
+        if (!ctx.escape) return settle({ kind: 'cancel' });
+        // Not Escape (that settles first): another quick input took this one's place.
+        vscode.window.setStatusBarMessage(`$(clock) Put off: ${noIcons(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
+        settle({ kind: 'later' });
+      }),
     );
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
+    ctx.escape?.begin(onEscape);
     input.show();
   });
 }
 
 /** A question with no fields: the person can only agree or decline. */
-async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal): Promise<RenderOutcome> {
+async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal, escape?: QuickInputEscape): Promise<RenderOutcome> {
   const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
-  const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal };
+  const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape };
   const outcome = await askOne(field, ctx, [{ label: '$(check) Submit', value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
   if (outcome.kind === 'later') return LATER;

@@ -16,7 +16,7 @@ import { packageExtension } from './harness/extensionVsix';
 import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
-import { newRecordFile, waitForRecords } from '../support/records';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitForSavedSecret } from '../support/secretReport';
 import { waitForFile, waitUntil } from '../support/waitUntil';
 
@@ -94,6 +94,29 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
     await typeAndSubmit(page, 'back from the side quest');
     const entries = await waitForRecords(record, 3);
     assert.deepEqual(entries[2]!.result, { action: 'accept', content: { name: 'back from the side quest' } });
+  });
+
+  it('puts a question off, not cancels it, when the Command Palette takes its place; Escape still cancels', async () => {
+    const { page } = session.workbench;
+    const sent = readRecords(record).length;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-a'));
+    await pickQuickPickItem(page, 'ask-a');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
+    await pickQuickPickItem(page, 'ask_name');
+    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+    await page.keyboard.press('F1');
+    await waitForQuickInput(page, (q) => q.value.startsWith('>'));
+    await waitUntil(async () => (await statusText(page)).includes('1 question'), 'the question is still pending');
+    assert.equal(readRecords(record).length, sent, 'the server was told nothing');
+    await page.keyboard.press('Escape'); // closes the Command Palette
+    await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+    await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
+    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+    await page.keyboard.press('Escape');
+    const entries = await waitForRecords(record, sent + 1);
+    assert.deepEqual(entries[sent]!.result, { action: 'cancel' });
+    await waitUntil(async () => (await statusText(page)) === '', 'nothing is pending');
   });
 
   it("answers another extension's question through the public API, naming that extension", async () => {
