@@ -6,9 +6,11 @@
  * handed to callbacks; everything the panel shows is reported as events. No
  * vscode import: integration tests drive it against a real agent process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+// Like child_process.spawn, but on Windows it also starts `.cmd` shims such as `npx` (as the MCP SDK does).
+import spawn from 'cross-spawn';
 import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
