@@ -101,6 +101,19 @@ interface OpenRequest {
   controller: AbortController;
 }
 
+/** ACP's "authentication required" error code. */
+const AUTH_REQUIRED = -32000;
+
+/** `session/new` was refused until the person signs in with one of `AcpConnection.authMethods`. */
+export class AuthRequiredError extends Error {}
+
+/** A way the agent offers to sign in, run by the agent itself (`authenticate`). */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+}
+
 const STDERR_TAIL_LINES = 12;
 const KILL_GRACE_MS = 2000;
 
@@ -231,10 +244,35 @@ export class AcpConnection {
     }
   }
 
-  /** `session/new` in `cwd` (absolute); returns the session id. */
+  /**
+   * `session/new` in `cwd` (absolute); returns the session id. Rejects with
+   * AuthRequiredError when the agent wants the person to sign in first.
+   */
   async newSession(cwd: string): Promise<string> {
-    const response = await this.untilExit(this.agent().request('session/new', { cwd, mcpServers: [] }));
-    return response.sessionId;
+    try {
+      const response = await this.untilExit(this.agent().request('session/new', { cwd, mcpServers: [] }));
+      return response.sessionId;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === AUTH_REQUIRED) throw new AuthRequiredError(`${this.name} asks you to sign in first`);
+      throw error;
+    }
+  }
+
+  /**
+   * The sign-in methods the agent offered in `initialize`. Terminal logins are
+   * left out: Elicit does not declare terminal authentication, and a client
+   * must never pass one to `authenticate`.
+   */
+  get authMethods(): AuthMethodView[] {
+    const methods = this.initializeResponse?.authMethods ?? [];
+    return methods
+      .filter((m) => !('type' in m && m.type === 'terminal') && typeof m.id === 'string' && typeof m.name === 'string')
+      .map((m) => ({ id: m.id, name: m.name, ...(typeof m.description === 'string' ? { description: m.description } : {}) }));
+  }
+
+  /** `authenticate` with one of `authMethods`; the agent does the signing in (a browser, a stored key…). */
+  async authenticate(methodId: string): Promise<void> {
+    await this.untilExit(this.agent().request('authenticate', { methodId }));
   }
 
   /** One prompt turn; resolves with the stop reason when the agent ends the turn. */

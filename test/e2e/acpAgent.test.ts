@@ -3,7 +3,8 @@
  * agent panel for the fixture agent (configured through `elicit.agents`), a
  * prompt typed in the panel runs a turn, the permission QuickPick and the
  * webview form are answered, and the agent's write lands in the workspace.
- * Also: Stop closes a pending permission prompt, and a crash offers Restart.
+ * Also: Stop closes a pending permission prompt, a crash offers Restart, and an
+ * agent that requires signing in gets its method picked before the session opens.
  * Assertions are on what the fixture agent recorded.
  */
 import assert from 'node:assert/strict';
@@ -20,11 +21,17 @@ const SECRET = 'acp-e2e-token-7c1d9e2f';
 
 describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
+  const lockedRecord = newRecordFile();
   let session: ElicitSession;
 
   before(async () => {
     const agents = {
       fixture: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
+      locked: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: lockedRecord, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' },
+      },
     };
     // Auto-save off, so an edit stays unsaved until the agent reads it.
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents, 'files.autoSave': 'off' });
@@ -34,8 +41,15 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await session?.close();
   });
 
-  async function agentPanel(): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, 'fixture');
+  async function newAgentSession(agent: string): Promise<void> {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: New Agent Session');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === agent));
+    await pickQuickPickItem(page, agent);
+  }
+
+  async function agentPanel(title = 'fixture'): Promise<FrameLocator> {
+    const panel = await webviewFrame(session.workbench.page, title);
     await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
     return panel;
   }
@@ -52,7 +66,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: New Agent Session');
+    await newAgentSession('fixture');
     let panel = await agentPanel();
     await waitForStatus(panel, 'Ready');
     const [started] = await waitForRecords(record, 1, (r) => r.kind === 'session');
@@ -153,6 +167,23 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await waitForRecords(record, 2, (r) => r.kind === 'session');
     await send(panel, 'echo back again');
     await panel.locator('.item.agent', { hasText: 'back again' }).waitFor({ timeout: 20_000 });
+  });
+
+  it('asks how to sign in when the agent requires it, says when a way fails, then opens the session', async () => {
+    const { page } = session.workbench;
+    await newAgentSession('locked');
+    const pick = await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in');
+    // The agent's terminal login is not offered: Elicit has no terminal authentication.
+    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in']);
+    await pickQuickPickItem(page, 'Refused sign-in');
+    await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in' && q.placeholder?.includes('Refused sign-in failed') === true);
+    await screenshot(page, 'acp-sign-in');
+    await pickQuickPickItem(page, 'Sign in with a fixture token');
+    const panel = await agentPanel('locked');
+    await waitForStatus(panel, 'Ready');
+    await panel.getByText('Signed in to locked (Sign in with a fixture token).').waitFor({ timeout: 10_000 });
+    const kinds = readRecords(lockedRecord).map((r) => (r.kind === 'authenticate' ? `authenticate ${String(r.methodId)}` : r.kind));
+    assert.deepEqual(kinds, ['initialize', 'auth-required', 'authenticate fixture-refuse', 'authenticate fixture-token', 'session']);
   });
 
   it('never writes the secret into any file VS Code or the extension wrote', async () => {

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AcpConnection, FileNotFoundError, PERMISSION_CANCELLED, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
+import { AcpConnection, AuthRequiredError, FileNotFoundError, PERMISSION_CANCELLED, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
 import type { AgentConfig } from '../../src/acp/config';
 import { Transcript } from '../../src/acp/transcript';
 import type { Question } from '../../src/core/broker';
@@ -436,6 +436,38 @@ describe('AcpConnection process lifecycle', () => {
     assert.equal(ra.stopReason, 'end_turn');
     assert.equal(rb.stopReason, 'end_turn');
     await Promise.all([a.connection.stop(), b.connection.stop()]);
+  });
+});
+
+describe('AcpConnection with an agent that asks to sign in', () => {
+  it('reports auth_required, offers the methods it can use, and opens the session once signed in', async () => {
+    const record = newRecordFile();
+    const connection = new AcpConnection(
+      { name: 'locked', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' } },
+      {
+        ask: async () => CANCELLED,
+        permission: async () => PERMISSION_CANCELLED,
+        readTextFile: async () => '',
+        writeTextFile: async () => undefined,
+        roots: () => [workspace],
+        log: () => undefined,
+      },
+    );
+    running.push(connection);
+    await connection.start();
+    await assert.rejects(connection.newSession(workspace), (error: unknown) => error instanceof AuthRequiredError && /locked asks you to sign in/.test(error.message));
+    // The terminal login is left out: Elicit declares no terminal authentication.
+    assert.deepEqual(connection.authMethods, [
+      { id: 'fixture-token', name: 'Sign in with a fixture token', description: 'Signs in without leaving the editor' },
+      { id: 'fixture-refuse', name: 'Refused sign-in', description: 'The agent refuses this one' },
+    ]);
+    await assert.rejects(connection.authenticate('fixture-refuse'), /cannot sign in with fixture-refuse/);
+    await connection.authenticate('fixture-token');
+    const sessionId = await connection.newSession(workspace);
+    assert.equal(sessionId, 'session-1');
+    const kinds = readRecords(record).map((r) => (r.kind === 'authenticate' ? `authenticate ${r.methodId as string}` : r.kind));
+    assert.deepEqual(kinds, ['initialize', 'auth-required', 'authenticate fixture-refuse', 'authenticate fixture-token', 'session']);
+    await connection.stop();
   });
 });
 

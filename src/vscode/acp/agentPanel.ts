@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AcpConnection, type AcpEvent } from '../../acp/connection';
+import { AcpConnection, AuthRequiredError, type AcpEvent } from '../../acp/connection';
 import type { AgentConfig } from '../../acp/config';
 import { Transcript } from '../../acp/transcript';
 import {
@@ -20,6 +20,7 @@ import {
 import { clip } from '../../core/display';
 import type { Services } from '../services';
 import { askPermission } from './permissionPrompt';
+import { askSignIn } from './signInPrompt';
 import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
 import { webviewShell } from '../webviewShell';
 
@@ -93,7 +94,7 @@ export class AgentPanel implements vscode.Disposable {
     this.setState({ status: 'starting', error: undefined, canRestart: false });
     try {
       const init = await connection.start();
-      const sessionId = await connection.newSession(cwd);
+      const sessionId = await this.openSession(connection, cwd);
       if (this.connection !== connection || this.disposed) return;
       this.sessionId = sessionId;
       const who = init.agentInfo?.title ?? init.agentInfo?.name;
@@ -108,6 +109,55 @@ export class AgentPanel implements vscode.Disposable {
     }
   }
 
+  /** `session/new`, signing in first when the agent asks for it (as often as the person retries). */
+  private async openSession(connection: AcpConnection, cwd: string): Promise<string> {
+    const name = this.options.agent.name;
+    const gone = new AbortController(); // the panel closed or the agent exited meanwhile
+    const watch = connection.onEvent((event) => event.kind === 'exit' && gone.abort());
+    const closed = this.onDidDispose(() => gone.abort());
+    try {
+      try {
+        return await connection.newSession(cwd);
+      } catch (error) {
+        if (!(error instanceof AuthRequiredError)) throw error;
+      }
+      const methods = connection.authMethods;
+      if (methods.length === 0) {
+        throw new Error(`${name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`);
+      }
+      this.notice('info', `${name} asks you to sign in.`);
+      let problem: string | undefined;
+      for (;;) {
+        const method = await askSignIn(this.options.services.broker, name, methods, problem, gone.signal);
+        if (!method) throw new Error(connection.exitMessage ?? `Not signed in to ${name}. Restart to try again.`);
+        try {
+          await connection.authenticate(method.id);
+        } catch (error) {
+          problem = `${method.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+          this.notice('warning', problem);
+          continue;
+        }
+        this.notice('info', `Signed in to ${name} (${method.name}).`);
+        try {
+          return await connection.newSession(cwd);
+        } catch (error) {
+          if (!(error instanceof AuthRequiredError)) throw error;
+          problem = `${name} still asks to sign in after ${method.name}`;
+          this.notice('warning', problem);
+        }
+      }
+    } finally {
+      watch.dispose();
+      closed.dispose();
+    }
+  }
+
+  /** A line in the transcript from Elicit itself, shown at once. */
+  private notice(severity: 'info' | 'warning' | 'error', text: string): void {
+    this.transcript.notice(severity, text);
+    this.scheduleFlush();
+  }
+
   private onEvent(connection: AcpConnection, event: AcpEvent): void {
     if (this.connection !== connection || this.disposed) return;
     if (event.kind === 'update' && this.sessionId !== undefined && event.sessionId !== this.sessionId) return;
@@ -117,9 +167,8 @@ export class AgentPanel implements vscode.Disposable {
   }
 
   private failed(message: string): void {
-    this.transcript.notice('error', message);
+    this.notice('error', message);
     this.setState({ status: 'exited', error: message, canRestart: true });
-    this.scheduleFlush();
   }
 
   private onMessage(message: unknown): void {
@@ -138,7 +187,7 @@ export class AgentPanel implements vscode.Disposable {
         return;
       case 'restart':
         if (this.state.status === 'exited') {
-          this.transcript.notice('info', `Restarting ${this.options.agent.name} in a new session.`);
+          this.notice('info', `Restarting ${this.options.agent.name} in a new session.`);
           void this.start();
         }
         return;

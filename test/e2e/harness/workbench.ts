@@ -219,12 +219,31 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * `title` the editor tab of that name is activated first.
  */
 export async function webviewFrame(page: Page, title?: string): Promise<FrameLocator> {
-  if (title) {
-    await page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) }).first().click();
+  if (!title) {
+    const outer = page.locator('iframe.webview:visible').first();
+    await outer.waitFor({ state: 'visible' });
+    return outer.contentFrame().frameLocator('iframe#active-frame');
   }
-  const outer = page.locator('iframe.webview:visible').first();
-  await outer.waitFor({ state: 'visible' });
-  return outer.contentFrame().frameLocator('iframe#active-frame');
+  const tab = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) }).first();
+  await tab.click();
+  // Webviews float above the editor area, outside their group's DOM: with groups side by side,
+  // take the visible one that lies inside the group of the clicked tab.
+  const group = await tab.locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " editor-group-container ")][1]').boundingBox();
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const frames = page.locator('iframe.webview:visible');
+    for (let i = 0; i < (await frames.count()); i++) {
+      const box = await frames.nth(i).boundingBox();
+      if (!box || !group) continue;
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      if (x >= group.x && x <= group.x + group.width && y >= group.y && y <= group.y + group.height) {
+        return frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shown in the group of the tab "${title}"`);
+    await page.waitForTimeout(100);
+  }
 }
 
 /** Texts of the notification toasts currently shown. */

@@ -1,0 +1,58 @@
+/**
+ * An agent that answers `session/new` with "authentication required" offers
+ * ways to sign in (from `initialize`); the person picks one in a QuickPick,
+ * queued with every other prompt, and the agent does the signing in.
+ */
+import * as vscode from 'vscode';
+import type { AuthMethodView } from '../../acp/connection';
+import type { Broker } from '../../core/broker';
+import { noIcons, oneLine } from '../../core/display';
+
+interface MethodItem extends vscode.QuickPickItem {
+  method: AuthMethodView;
+}
+
+/** The chosen method, or undefined when the person closed the pick or the session went away. */
+export function askSignIn(
+  broker: Broker,
+  agent: string,
+  methods: AuthMethodView[],
+  problem: string | undefined,
+  signal: AbortSignal,
+): Promise<AuthMethodView | undefined> {
+  return broker.exclusive((turn) => showSignInPick(agent, methods, problem, turn), signal, undefined);
+}
+
+function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<MethodItem>();
+    pick.title = noIcons(`${oneLine(agent, 80)} asks you to sign in`);
+    pick.placeholder = problem
+      ? noIcons(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
+      : 'Choose how to sign in; the agent does the rest. Escape gives up.';
+    pick.items = methods.map((method) => ({
+      label: noIcons(oneLine(method.name, 120)),
+      detail: method.description ? noIcons(oneLine(method.description, 300)) : undefined,
+      method,
+    }));
+    pick.ignoreFocusOut = true;
+    const disposables: vscode.Disposable[] = [];
+    let settled = false;
+    const finish = (method: AuthMethodView | undefined): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      for (const d of disposables) d.dispose();
+      pick.dispose();
+      resolve(method);
+    };
+    const onAbort = (): void => finish(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    disposables.push(
+      pick.onDidAccept(() => finish((pick.selectedItems[0] ?? pick.activeItems[0])?.method)),
+      pick.onDidHide(() => finish(undefined)),
+    );
+    pick.show();
+  });
+}
