@@ -43,6 +43,16 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
     await session?.close();
   });
 
+  /** Runs ask-a's ask_name tool from the palette and waits for its question. */
+  async function askAName(page: Page): Promise<void> {
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-a'));
+    await pickQuickPickItem(page, 'ask-a');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
+    await pickQuickPickItem(page, 'ask_name');
+    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+  }
+
   const statusText = (page: Page): Promise<string> =>
     // A short timeout: innerText would otherwise wait 30 s for an item that is hidden.
     page.locator('.statusbar-item', { hasText: /\d+ questions?/ }).first().innerText({ timeout: 200 }).catch(() => '');
@@ -74,16 +84,14 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
       ],
     );
     await waitUntil(async () => (await statusText(page)) === '', 'status bar item hides');
+    // Each result opens in an editor, which takes focus: let both open before the palette is used again.
+    const resultTabs = page.locator('.tabs-container .tab', { hasText: /^ask-[ab]-ask_name\.md/ });
+    await waitUntil(async () => (await resultTabs.count()) === 2, 'both results are open');
   });
 
   it('puts a question off with Later and answers it from Pending Questions', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-a'));
-    await pickQuickPickItem(page, 'ask-a');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
-    await pickQuickPickItem(page, 'ask_name');
-    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+    await askAName(page);
     await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
     await waitUntil(async () => (await statusText(page)).includes('1 question'), 'still pending after Later');
     await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
@@ -99,12 +107,7 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
   it('puts a question off, not cancels it, when the Command Palette takes its place; Escape still cancels', async () => {
     const { page } = session.workbench;
     const sent = readRecords(record).length;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-a'));
-    await pickQuickPickItem(page, 'ask-a');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
-    await pickQuickPickItem(page, 'ask_name');
-    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+    await askAName(page);
     await page.keyboard.press('F1');
     await waitForQuickInput(page, (q) => q.value.startsWith('>'));
     await waitUntil(async () => (await statusText(page)).includes('1 question'), 'the question is still pending');

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AcpConnection, AuthRequiredError, FileNotFoundError, PERMISSION_CANCELLED, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
+import { AcpConnection, AuthRequiredError, FileNotFoundError, type AcpClientOptions, PERMISSION_CANCELLED, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
 import type { AgentConfig } from '../../src/acp/config';
 import { Transcript } from '../../src/acp/transcript';
 import type { Question } from '../../src/core/broker';
@@ -389,6 +389,16 @@ describe('AcpConnection with the fixture agent', () => {
   });
 });
 
+/** Client options for tests that expect no question, permission or file access. */
+const noAnswers: AcpClientOptions = {
+  ask: async () => CANCELLED,
+  permission: async () => PERMISSION_CANCELLED,
+  readTextFile: async () => '',
+  writeTextFile: async () => undefined,
+  roots: () => [workspace],
+  log: () => undefined,
+};
+
 describe('AcpConnection process lifecycle', () => {
   it('stop() ends the agent process', async () => {
     const agent = await openAgent('stoppable');
@@ -404,14 +414,7 @@ describe('AcpConnection process lifecycle', () => {
   it('a command that does not exist fails to start with a sentence', async () => {
     const connection = new AcpConnection(
       { name: 'ghost', command: 'elicit-no-such-agent-binary', args: [], env: {} },
-      {
-        ask: async () => CANCELLED,
-        permission: async () => PERMISSION_CANCELLED,
-        readTextFile: async () => '',
-        writeTextFile: async () => undefined,
-        roots: () => [workspace],
-        log: () => undefined,
-      },
+      noAnswers,
     );
     await assert.rejects(connection.start(), /Could not start ghost: command not found/);
     assert.equal(connection.status, 'exited');
@@ -444,14 +447,7 @@ describe('AcpConnection with an agent that asks to sign in', () => {
     const record = newRecordFile();
     const connection = new AcpConnection(
       { name: 'locked', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' } },
-      {
-        ask: async () => CANCELLED,
-        permission: async () => PERMISSION_CANCELLED,
-        readTextFile: async () => '',
-        writeTextFile: async () => undefined,
-        roots: () => [workspace],
-        log: () => undefined,
-      },
+      noAnswers,
     );
     running.push(connection);
     await connection.start();

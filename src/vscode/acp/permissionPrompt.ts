@@ -9,6 +9,7 @@ import type { PermissionChoice, PermissionOptionView, PermissionPrompt } from '.
 import { PERMISSION_CANCELLED } from '../../acp/connection';
 import type { Broker } from '../../core/broker';
 import { noIcons, oneLine } from '../../core/display';
+import { pickOnce } from '../pickOnce';
 
 interface OptionItem extends vscode.QuickPickItem {
   optionId: string;
@@ -42,37 +43,15 @@ export function permissionTitle(prompt: PermissionPrompt): string {
 }
 
 function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
-  if (signal.aborted) return Promise.resolve(PERMISSION_CANCELLED);
-  return new Promise<PermissionChoice>((resolve) => {
-    const pick = vscode.window.createQuickPick<OptionItem>();
-    pick.title = permissionTitle(prompt);
-    const kind = prompt.toolKind ? ` (${oneLine(prompt.toolKind, 40)})` : '';
-    pick.placeholder = noIcons(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
-    pick.items = prompt.options.map(optionItem);
-    pick.buttons = [SHIELD];
-    pick.ignoreFocusOut = true;
-    pick.matchOnDescription = true;
-    let settled = false;
-    const disposables: vscode.Disposable[] = [];
-    const finish = (choice: PermissionChoice): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      for (const d of disposables) d.dispose();
-      pick.dispose();
-      resolve(choice);
-    };
-    const onAbort = (): void => finish(PERMISSION_CANCELLED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    disposables.push(
-      pick.onDidAccept(() => {
-        const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
-        if (chosen) finish({ outcome: 'selected', optionId: chosen.optionId });
-      }),
-      pick.onDidHide(() => finish(PERMISSION_CANCELLED)),
-    );
-    pick.show();
-  });
+  const pick = vscode.window.createQuickPick<OptionItem>();
+  pick.title = permissionTitle(prompt);
+  const kind = prompt.toolKind ? ` (${oneLine(prompt.toolKind, 40)})` : '';
+  pick.placeholder = noIcons(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
+  pick.items = prompt.options.map(optionItem);
+  pick.buttons = [SHIELD];
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  return pickOnce(pick, signal, (item): PermissionChoice => ({ outcome: 'selected', optionId: item.optionId }), PERMISSION_CANCELLED);
 }
 
 function optionItem(option: PermissionOptionView): OptionItem {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { AuthMethodView } from '../../acp/connection';
 import type { Broker } from '../../core/broker';
 import { noIcons, oneLine } from '../../core/display';
+import { pickOnce } from '../pickOnce';
 
 interface MethodItem extends vscode.QuickPickItem {
   method: AuthMethodView;
@@ -24,35 +25,16 @@ export function askSignIn(
 }
 
 function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const pick = vscode.window.createQuickPick<MethodItem>();
-    pick.title = noIcons(`${oneLine(agent, 80)} asks you to sign in`);
-    pick.placeholder = problem
-      ? noIcons(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
-      : 'Choose how to sign in; the agent does the rest. Escape gives up.';
-    pick.items = methods.map((method) => ({
-      label: noIcons(oneLine(method.name, 120)),
-      detail: method.description ? noIcons(oneLine(method.description, 300)) : undefined,
-      method,
-    }));
-    pick.ignoreFocusOut = true;
-    const disposables: vscode.Disposable[] = [];
-    let settled = false;
-    const finish = (method: AuthMethodView | undefined): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      for (const d of disposables) d.dispose();
-      pick.dispose();
-      resolve(method);
-    };
-    const onAbort = (): void => finish(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    disposables.push(
-      pick.onDidAccept(() => finish((pick.selectedItems[0] ?? pick.activeItems[0])?.method)),
-      pick.onDidHide(() => finish(undefined)),
-    );
-    pick.show();
-  });
+  const pick = vscode.window.createQuickPick<MethodItem>();
+  pick.title = noIcons(`${oneLine(agent, 80)} asks you to sign in`);
+  pick.placeholder = problem
+    ? noIcons(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
+    : 'Choose how to sign in; the agent does the rest. Escape gives up.';
+  pick.items = methods.map((method) => ({
+    label: noIcons(oneLine(method.name, 120)),
+    detail: method.description ? noIcons(oneLine(method.description, 300)) : undefined,
+    method,
+  }));
+  pick.ignoreFocusOut = true;
+  return pickOnce<MethodItem, AuthMethodView | undefined>(pick, signal, (item) => item.method, undefined);
 }
