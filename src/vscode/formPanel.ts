@@ -44,7 +44,7 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
   /** Open forms by question id, so the pending list can bring one to the front. */
   private readonly open = new Map<number, FormSession>();
   /** An answered panel waiting out its handoff moment. */
-  private parked: { panel: FormPanel; timer: NodeJS.Timeout; forget: () => void } | undefined;
+  private parked: { panel: FormPanel; timer: NodeJS.Timeout; watch: vscode.Disposable } | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -79,12 +79,12 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
       if (this.parked?.panel === panel) this.parked = undefined;
       panel.dispose();
     }, HANDOFF_MS);
-    const forget = panel.onDidDispose(() => {
+    const watch = panel.onDidDispose(() => {
       if (this.parked?.panel !== panel) return;
       clearTimeout(this.parked.timer);
       this.parked = undefined;
     });
-    this.parked = { panel, timer, forget };
+    this.parked = { panel, timer, watch };
   }
 
   /** Takes the waiting panel, if it is still there. */
@@ -93,7 +93,7 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     if (!parked) return undefined;
     this.parked = undefined;
     clearTimeout(parked.timer);
-    parked.forget();
+    parked.watch.dispose();
     return parked.panel.disposed ? undefined : parked.panel;
   }
 
@@ -117,9 +117,8 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
 class FormPanel {
   private readonly panel: vscode.WebviewPanel;
   private ready = false;
-  disposed = false;
+  private closed = false;
   private listener: ((message: WebviewToHost) => void) | undefined;
-  private readonly closeListeners: Array<() => void> = [];
 
   constructor(extensionUri: vscode.Uri, icon: vscode.Uri | undefined) {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -138,16 +137,25 @@ class FormPanel {
       if (message.type === 'ready') this.ready = true;
       this.listener?.(message);
     });
+    // Registered first, so later listeners already see `disposed`.
     this.panel.onDidDispose(() => {
-      this.disposed = true;
+      this.closed = true;
       this.listener = undefined;
-      for (const listener of this.closeListeners.splice(0)) listener();
     });
   }
 
   /** True once the page has said `ready`: a `show` posted now is drawn at once. */
   get isReady(): boolean {
     return this.ready;
+  }
+
+  get disposed(): boolean {
+    return this.closed;
+  }
+
+  /** When the panel closes (by the person, or by `dispose`). */
+  get onDidDispose(): vscode.Event<void> {
+    return this.panel.onDidDispose;
   }
 
   use(title: string, listener: (message: WebviewToHost) => void): void {
@@ -157,19 +165,6 @@ class FormPanel {
 
   release(): void {
     this.listener = undefined;
-  }
-
-  /** Calls `listener` when the panel closes; returns a function that stops that. */
-  onDidDispose(listener: () => void): () => void {
-    if (this.disposed) {
-      listener();
-      return () => undefined;
-    }
-    this.closeListeners.push(listener);
-    return () => {
-      const at = this.closeListeners.indexOf(listener);
-      if (at >= 0) this.closeListeners.splice(at, 1);
-    };
   }
 
   post(message: HostToWebview): void {
@@ -191,7 +186,7 @@ class FormSession {
   private settled = false;
   private submitting = false;
   private savedSecrets: string[] | undefined;
-  private readonly stopListening: Array<() => void> = [];
+  private readonly listening: vscode.Disposable[] = [];
 
   constructor(
     private readonly panel: FormPanel,
@@ -205,8 +200,8 @@ class FormSession {
     panel.use(clip(askerTitle(question.request.asker), 60), (message) => this.onMessage(message));
     const onAbort = (): void => this.finish(CANCELLED, false);
     signal.addEventListener('abort', onAbort, { once: true });
-    this.stopListening.push(
-      () => signal.removeEventListener('abort', onAbort),
+    this.listening.push(
+      { dispose: () => signal.removeEventListener('abort', onAbort) },
       panel.onDidDispose(() => this.finish(CANCELLED, false)),
     );
     // A panel handed over from an answered question is already loaded.
@@ -309,7 +304,7 @@ class FormSession {
   private finish(result: RenderOutcome, answered: boolean): void {
     if (this.settled) return;
     this.settled = true;
-    for (const stop of this.stopListening.splice(0)) stop();
+    for (const listener of this.listening.splice(0)) listener.dispose();
     this.panel.release();
     const keep = answered && !this.panel.disposed;
     if (keep) {

@@ -267,14 +267,14 @@ function runStep(
     const settle = (outcome: StepOutcome): void => {
       if (settled) return;
       settled = true;
-      ctx.escape?.end(onEscape);
-      ctx.signal.removeEventListener('abort', onAbort);
+      ctx.escape?.end(cancel);
+      ctx.signal.removeEventListener('abort', cancel);
       for (const d of disposables) d.dispose();
       input.dispose();
       resolve(outcome);
     };
-    const onAbort = (): void => settle({ kind: 'cancel' });
-    const onEscape = (): void => settle({ kind: 'cancel' });
+    /** Escape (through QuickInputEscape) or the asker aborting. */
+    const cancel = (): void => settle({ kind: 'cancel' });
     disposables.push(
       ...wire(settle),
       input.onDidTriggerButton((button) => {
@@ -290,8 +290,8 @@ function runStep(
       }),
     );
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    ctx.escape?.begin(onEscape);
+    ctx.signal.addEventListener('abort', cancel, { once: true });
+    ctx.escape?.begin(cancel);
     input.show();
   });
 }

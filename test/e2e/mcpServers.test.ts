@@ -9,7 +9,6 @@
  * fixtures recorded.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,7 +18,7 @@ import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmi
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
-import { waitForSavedSecret } from '../support/secretReport';
+import { digestOf, waitForSavedSecret } from '../support/secretReport';
 
 const TOKEN = 'tok-e2e-5b7c1d9e3f';
 
@@ -139,7 +138,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, TOKEN);
     await waitForQuickInput(page, (q) => q.title === 'secured asks · configuration input' && q.items.some((i) => i.label === 'us'));
     await pickQuickPickItem(page, 'us');
-    const digest = createHash('sha256').update(TOKEN).digest('hex');
+    const digest = digestOf(TOKEN);
     const [first] = await waitForRecords(securedRecord, 1, (r) => r.started !== undefined);
     assert.deepEqual(first!.env, { API_TOKEN: digest, REGION: 'us' });
 
