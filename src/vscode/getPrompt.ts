@@ -6,13 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { noIcons, oneLine } from '../core/display';
 import { promptArguments } from '../mcp/argumentSchema';
 import { getPrompt, listPrompts } from '../mcp/catalog';
 import type { McpConnection } from '../mcp/connection';
 import { formatPromptResult } from '../mcp/promptText';
 import { collectArguments } from './argumentCollector';
-import { listWithProgress, resolveServer } from './serverPicker';
+import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { Services } from './services';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
@@ -20,7 +19,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   if (!server) return;
   const prompts = await listWithProgress(server, services.log, () => listPrompts(server));
   if (!prompts) return;
-  const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickPrompt(server, prompts);
+  const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
   if (!prompt) {
     if (typeof promptName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no prompt "${promptName}".`);
     return;
@@ -36,23 +35,6 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
       });
   if (!values) return;
   await getAndShow(services, server, prompt, values);
-}
-
-async function pickPrompt(server: McpConnection, prompts: Prompt[]): Promise<Prompt | undefined> {
-  if (prompts.length === 0) {
-    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no prompts.`);
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    prompts.map((prompt) => ({
-      label: noIcons(oneLine(prompt.title ?? prompt.name, 120)),
-      description: prompt.title ? noIcons(oneLine(prompt.name, 80)) : undefined,
-      detail: prompt.description ? noIcons(oneLine(prompt.description, 300)) : undefined,
-      prompt,
-    })),
-    { title: `Get MCP Prompt · ${server.name}`, placeHolder: 'Pick a prompt', matchOnDescription: true, matchOnDetail: true },
-  );
-  return picked?.prompt;
 }
 
 async function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {

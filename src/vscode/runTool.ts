@@ -6,13 +6,12 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Broker } from '../core/broker';
-import { oneLine, noIcons } from '../core/display';
 import { checkJsonArguments } from '../core/jsonArguments';
 import { tryNormalize } from '../core/normalize';
 import type { McpConnection } from '../mcp/connection';
 import { formatToolResult } from '../mcp/resultText';
 import type { ResultDocuments } from './resultDocuments';
-import { listWithProgress, resolveServer } from './serverPicker';
+import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 
 export interface RunToolDeps {
@@ -38,21 +37,8 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   await callAndShow(deps, server, tool, toolArgs);
 }
 
-async function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {
-  if (tools.length === 0) {
-    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no tools.`);
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    tools.map((tool) => ({
-      label: noIcons(oneLine(tool.title ?? tool.annotations?.title ?? tool.name, 120)),
-      description: tool.title || tool.annotations?.title ? noIcons(oneLine(tool.name, 80)) : undefined,
-      detail: tool.description ? noIcons(oneLine(tool.description, 300)) : undefined,
-      tool,
-    })),
-    { title: `Run MCP Tool · ${server.name}`, placeHolder: 'Pick a tool', matchOnDescription: true, matchOnDetail: true },
-  );
-  return picked?.tool;
+function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {
+  return pickOffered(server, tools, { command: 'Run MCP Tool', noun: 'tool', titleOf: (tool) => tool.title ?? tool.annotations?.title });
 }
 
 /** Arguments through the elicitation renderers when the schema fits a form; JSON otherwise. */

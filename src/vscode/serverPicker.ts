@@ -1,7 +1,7 @@
 /**
- * Picking a configured MCP server (or explaining why there is none), and
- * listing what it offers with a "Connecting…" indicator — shared by Run Tool,
- * Get Prompt and Read Resource.
+ * Picking a configured MCP server (or explaining why there is none), listing
+ * what it offers with a "Connecting…" indicator, and picking one of its tools
+ * or prompts — shared by Run Tool, Get Prompt and Read Resource.
  */
 import * as vscode from 'vscode';
 import { noIcons, oneLine } from '../core/display';
@@ -55,4 +55,40 @@ export async function listWithProgress<T>(server: McpConnection, log: vscode.Log
     void vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Log').then((choice) => choice && log.show());
     return undefined;
   }
+}
+
+/** A tool or a prompt: what a server offers by name. */
+interface Offered {
+  name: string;
+  title?: string;
+  description?: string;
+}
+
+/**
+ * One of a server's tools or prompts, picked by its title (with the name beside
+ * it when they differ); says so and returns undefined when there is none.
+ */
+export async function pickOffered<T extends Offered>(
+  server: McpConnection,
+  items: T[],
+  options: { command: string; noun: 'tool' | 'prompt'; titleOf?: (item: T) => string | undefined },
+): Promise<T | undefined> {
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no ${options.noun}s.`);
+    return undefined;
+  }
+  const titleOf = options.titleOf ?? ((item: T) => item.title);
+  const picked = await vscode.window.showQuickPick(
+    items.map((item) => {
+      const title = titleOf(item);
+      return {
+        label: noIcons(oneLine(title ?? item.name, 120)),
+        description: title ? noIcons(oneLine(item.name, 80)) : undefined,
+        detail: item.description ? noIcons(oneLine(item.description, 300)) : undefined,
+        item,
+      };
+    }),
+    { title: `${options.command} · ${server.name}`, placeHolder: `Pick a ${options.noun}`, matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.item;
 }
