@@ -5,7 +5,7 @@
  * saved names (never values) lives in global state for Manage Saved Secrets.
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Question } from '../core/broker';
 import { secretFieldNames } from '../core/fields';
@@ -149,7 +149,9 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
       const value = await this.secrets.get(key);
       report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
     }
-    await writeFile(file, JSON.stringify(report, null, 2));
+    // Whole or not at all: the test may read the report at any moment.
+    await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
+    await rename(`${file}.tmp`, file);
   }
 
   dispose(): void {

@@ -30,7 +30,12 @@ const execFileAsync = promisify(execFile);
 const extensionJs = `
 const vscode = require('vscode');
 const fs = require('fs');
-const out = (suffix, text) => fs.writeFileSync(process.env.HARNESS_OUT + suffix, text);
+// Written whole under a temporary name, then renamed: the test never reads a half-written file.
+const out = (suffix, text) => {
+  const file = process.env.HARNESS_OUT + suffix;
+  fs.writeFileSync(file + '.tmp', text);
+  fs.renameSync(file + '.tmp', file);
+};
 exports.activate = (context) => {
   context.subscriptions.push(
     vscode.commands.registerCommand('harness.ask', async () => {

@@ -9,10 +9,9 @@ export function newRecordFile(): string {
 
 export function readRecords(file: string): Array<Record<string, unknown>> {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop(); // text after the last newline is a record still being appended
+  return lines.filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Waits until `count` records (those matching `which`, when given) are in the file. */

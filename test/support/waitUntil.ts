@@ -9,7 +9,16 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, wha
   }
 }
 
+/**
+ * Waits for a file another process writes and returns its text. An empty file
+ * counts as not yet written: a writer that truncates first may be caught between
+ * creating the file and writing to it.
+ */
 export async function waitForFile(file: string, timeoutMs = 20_000): Promise<string> {
-  await waitUntil(() => fs.existsSync(file), `${file} to be written`, timeoutMs);
-  return fs.readFileSync(file, 'utf8');
+  let text = '';
+  await waitUntil(() => {
+    text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    return text !== '';
+  }, `${file} to be written`, timeoutMs);
+  return text;
 }
