@@ -10,12 +10,12 @@ import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 // Like child_process.spawn, but on Windows it also starts `.cmd` shims such as `npx` (as the MCP SDK does).
-import spawn from 'cross-spawn';
 import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { AgentConfig } from './config';
+import { childEnvironment, endedWithin, forEachLine, signalGroup, spawnInGroup } from '../process/processGroup';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 
 /** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
@@ -116,6 +116,8 @@ export interface AuthMethodView {
 
 const STDERR_TAIL_LINES = 12;
 const KILL_GRACE_MS = 2000;
+/** How long an exited agent's stderr may take to deliver its last lines. */
+const STDERR_DRAIN_MS = 200;
 
 export class AcpConnection {
   private child: ChildProcess | undefined;
@@ -170,30 +172,22 @@ export class AcpConnection {
   async start(): Promise<acp.InitializeResponse> {
     if (this.child) throw new Error(`${this.name} is already started`);
     this.setStatus('starting');
-    const child = spawn(this.config.command, this.config.args, {
+    // Its own process group, so Stop also ends what it started (npx, shells).
+    const child = spawnInGroup(this.config.command, this.config.args, {
       cwd: this.config.cwd ?? this.options.defaultCwd,
-      // The agent sees the editor's environment plus what the configuration sets.
-      env: { ...definedOnly(this.options.baseEnv ?? process.env), ...this.config.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group, so Stop also ends what it started (npx, shells).
-      detached: process.platform !== 'win32',
-      windowsHide: true,
+      env: childEnvironment(this.options.baseEnv ?? process.env, this.config.env),
     });
     this.child = child;
     child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeError(error)}`));
     child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
-    child.stderr?.setEncoding('utf8');
-    let partial = '';
-    child.stderr?.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      for (const line of lines) this.stderrLine(line);
-    });
+    forEachLine(child.stderr, (line) => this.stderrLine(line));
     this.exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
-        if (partial) this.stderrLine(partial);
-        this.onExit(code, signal);
-        resolve();
+        // Its last stderr lines may still be in the pipe, and they explain a crash.
+        void endedWithin(child.stderr, STDERR_DRAIN_MS).then(() => {
+          this.onExit(code, signal);
+          resolve();
+        });
       });
     });
     try {
@@ -302,8 +296,8 @@ export class AcpConnection {
     if (expected) this.stopping = true;
     this.connection?.close(new Error(`${this.name} was stopped`));
     child.stdin?.end();
-    signalTree(child, 'SIGTERM');
-    const force = setTimeout(() => signalTree(child, 'SIGKILL'), KILL_GRACE_MS);
+    signalGroup(child, 'SIGTERM');
+    const force = setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_GRACE_MS);
     try {
       await this.exited;
     } finally {
@@ -553,20 +547,6 @@ export class AcpConnection {
   private setStatus(status: AgentProcessStatus): void {
     this._status = status;
   }
-}
-
-function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, signal);
-    else child.kill(signal);
-  } catch {
-    child.kill(signal);
-  }
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,7 +5,6 @@
  * handler sees them). No vscode import: integration tests drive it directly.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -28,6 +27,8 @@ import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
 import { CLIENT_TASK_CAPABILITIES, ElicitationTaskStore, isTaskAugmented } from './elicitationTasks';
+import { childEnvironment } from '../process/processGroup';
+import { GroupStdioTransport } from './stdioTransport';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
 
@@ -104,7 +105,13 @@ export class McpConnection {
   /** The stdio server's process id while it runs. */
   get pid(): number | undefined {
     const transport = this.client?.transport;
-    return transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    return transport instanceof GroupStdioTransport ? transport.pid : undefined;
+  }
+
+  /** For deactivation: signals a stdio server's process group at once, without the grace of stop(). */
+  terminateNow(): void {
+    const transport = this.client?.transport;
+    if (transport instanceof GroupStdioTransport) transport.terminateNow();
   }
 
   /** Connects if needed; concurrent callers share one attempt. */
@@ -245,19 +252,16 @@ export class McpConnection {
 
   private createTransport(transport: LaunchConfig): Transport {
     if (transport.type === 'stdio') {
-      const stdio = new StdioClientTransport({
-        command: transport.command,
-        args: transport.args,
-        // The SDK passes only a few variables unless `env` is given: the server sees the
-        // editor's environment plus what the configuration sets.
-        env: { ...definedOnly(this.options.baseEnv ?? process.env), ...transport.env },
-        cwd: transport.cwd,
-        stderr: 'pipe',
-      });
-      stdio.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('utf8').split(/\r?\n/)) if (line) this.options.log(line);
-      });
-      return stdio;
+      return new GroupStdioTransport(
+        {
+          command: transport.command,
+          args: transport.args,
+          // The server sees the editor's environment plus what the configuration sets.
+          env: childEnvironment(this.options.baseEnv ?? process.env, transport.env),
+          cwd: transport.cwd,
+        },
+        (line) => this.options.log(line),
+      );
     }
     const requestInit = { headers: transport.headers };
     const oauth = this.oauthFor(transport.url);
@@ -376,10 +380,6 @@ export class McpConnection {
     this._status = status;
     this.statusChanges.fire(status);
   }
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 function describeError(error: unknown): string {

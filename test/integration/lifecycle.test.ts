@@ -6,11 +6,13 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker';
 import type { ElicitResult } from '../../src/core/request';
+import type { ServerConfig } from '../../src/mcp/config';
 import type { McpConnection } from '../../src/mcp/connection';
 import { CrashRecovery } from '../../src/mcp/crashRecovery';
 import { stopAllNow } from '../../src/mcp/shutdown';
 import { connectScripted, fixture, isAlive, stdioServer, textOf, waitFor } from '../support/mcpServers';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitForFile } from '../support/waitUntil';
 
 const unreliable = fixture('unreliable-server.mjs');
 const opened: McpConnection[] = [];
@@ -132,6 +134,31 @@ describe('no orphan processes', () => {
     await stopAllNow(connections);
     assert.ok(Date.now() - started < 1500, 'without waiting out the SDK’s 2 s grace');
     for (const pid of pids) assert.equal(isAlive(pid), false);
+  });
+
+  it('stop() also ends what a wrapper started (npx, uvx and shells run the real server as a grandchild)', async () => {
+    const record = newRecordFile();
+    const helperPidFile = `${record}.helper`;
+    // A shell that leaves a helper running, then becomes the server: once the server
+    // exits, the helper belongs to no one unless its process group is signalled.
+    const wrapped: ServerConfig = {
+      name: 'wrapped',
+      source: 'test',
+      transport: {
+        type: 'stdio',
+        command: '/bin/sh',
+        args: ['-c', `sleep 300 & echo $! > "${helperPidFile}"; exec "${process.execPath}" "${unreliable}"`],
+        env: { RECORD_FILE: record },
+      },
+    };
+    const { connection } = connectScripted(wrapped, () => ({ action: 'cancel' }), opened);
+    await connection.connect();
+    const serverPid = connection.pid!;
+    const helperPid = Number(await waitForFile(helperPidFile));
+    assert.ok(isAlive(helperPid), 'the helper runs beside the server');
+    await connection.stop();
+    assert.equal(isAlive(serverPid), false);
+    await waitFor(() => !isAlive(helperPid), `the helper (${helperPid}) to end`, 3000);
   });
 
   it('stop() while the server is still starting leaves no process behind', async () => {

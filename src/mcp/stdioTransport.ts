@@ -1,0 +1,121 @@
+/**
+ * The stdio transport for MCP servers. It frames messages with the SDK's own
+ * ReadBuffer and serializeMessage, but starts the server in a process group of its
+ * own (the SDK's StdioClientTransport cannot): stopping a server launched through
+ * `npx`, `uvx` or a shell then also ends the real server and whatever it started.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { exitedWithin, forEachLine, hasExited, signalGroup, spawnInGroup } from '../process/processGroup';
+
+export interface StdioLaunch {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** Time a server has to exit by itself once its stdin ends, and again after SIGTERM. */
+const GRACE_MS = 2000;
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly stderrLine: (line: string) => void,
+  ) {}
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('the stdio transport is already started');
+    const child = spawnInGroup(this.launch.command, this.launch.args, { cwd: this.launch.cwd, env: this.launch.env });
+    this.child = child;
+    forEachLine(child.stderr, this.stderrLine);
+    child.stdin?.on('error', (error) => this.onerror?.(error)); // EPIPE after a crash: 'close' reports the end.
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => this.received(chunk));
+    child.on('close', () => {
+      if (this.child === child) this.child = undefined;
+      this.onclose?.();
+    });
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /**
+   * Ends stdin, as the MCP spec asks, and gives the server time to exit; then
+   * SIGTERM and SIGKILL to its whole group. The group is signalled even when the
+   * server exited by itself, for anything it left running.
+   */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child) {
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already closed.
+      }
+      await exitedWithin(child, GRACE_MS);
+      signalGroup(child, 'SIGTERM');
+      if (!(await exitedWithin(child, GRACE_MS))) signalGroup(child, 'SIGKILL');
+    }
+    this.buffer.clear();
+  }
+
+  /** For deactivation, when there is no time for grace: SIGTERM to the group now. */
+  terminateNow(): void {
+    if (this.child && !hasExited(this.child)) signalGroup(this.child, 'SIGTERM');
+  }
+
+  private received(chunk: Buffer): void {
+    try {
+      this.buffer.append(chunk);
+    } catch (error) {
+      // Over the SDK's 10 MB limit for one message: this server cannot be read any more.
+      this.onerror?.(asError(error));
+      void this.close();
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.buffer.readMessage();
+        if (!message) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        // A line that is not JSON-RPC (a server logging to stdout): reported, then skipped.
+        this.onerror?.(asError(error));
+      }
+    }
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
