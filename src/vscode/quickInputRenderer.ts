@@ -120,7 +120,10 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   const box = vscode.window.createInputBox();
   box.title = ctx.title;
   box.prompt = fieldPrompt(field, ctx);
-  box.placeholder = noIcons(oneLine(field.label, 120)) + (field.required ? '' : ' (optional)');
+  // An empty box sends the default, as an empty form field does (completeAnswer); the placeholder says so.
+  const fallback = field.default === undefined || field.default === '' ? undefined : field.default;
+  const sends = fallback !== undefined && !(field.kind === 'text' && field.secret) ? ` — empty sends ${oneLine(String(fallback), 60)}` : '';
+  box.placeholder = noIcons(oneLine(field.label, 120)) + (field.required ? '' : ' (optional)') + sends;
   box.password = field.kind === 'text' && field.secret;
   box.value = ctx.current === undefined ? '' : String(ctx.current);
   box.valueSelection = [0, box.value.length];
@@ -129,8 +132,9 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   const validate = (text: string): { value?: AnswerValue; error?: string } => {
     const parsed = parseTextInput(field, text);
     if (parsed.error) return parsed;
-    const error = checkField(field, parsed.value);
-    return error ? { error } : parsed;
+    const value = parsed.value ?? fallback;
+    const error = checkField(field, value);
+    return error ? { error } : { value };
   };
   return runStep(box, ctx, (settle) => [
     box.onDidChangeValue((text) => {
@@ -187,7 +191,8 @@ function askOne(
   ctx: StepContext,
   options: ValueItem[],
   current: AnswerValue | undefined,
-  allowSkip = !field.required,
+  // A field with a default is never sent empty (completeAnswer fills it in), so it offers no "Leave empty".
+  allowSkip = !field.required && (field.default === undefined || field.default === ''),
 ): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = ctx.title;

@@ -199,6 +199,15 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_tempo_and_key');
     const first = await waitForQuickInput(page, (q) => q.step === '1/2');
     assert.equal(first.value, '120', 'the default is pre-filled');
+    // Emptied, the box sends the default, as the form does, and says so.
+    await typeText(page, '');
+    const emptied = await waitForQuickInput(page, (q) => q.step === '1/2' && q.value === '');
+    assert.equal(emptied.placeholder, 'Tempo (BPM) — empty sends 120');
+    assert.equal(emptied.message?.includes('Required') ?? false, false, JSON.stringify(emptied));
+    await pressKey(page, 'Enter');
+    await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Am'));
+    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Back"]');
+    assert.equal((await waitForQuickInput(page, (q) => q.step === '1/2')).value, '120', 'the default went in');
     await typeAndSubmit(page, '96');
     await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Am'));
     await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Back"]');
