@@ -13,13 +13,23 @@ const PATH = '/callback';
 
 export class AuthorizationDeniedError extends Error {}
 
+/**
+ * How the browser reaches a loopback URL on this machine. In a remote window
+ * (code-server, Remote SSH) the browser runs elsewhere, and VS Code's
+ * `asExternalUri` forwards the port and gives the URL to use there.
+ */
+export type PublicUrlOf = (loopbackUrl: string) => Promise<string>;
+
 export class LoopbackRedirect {
   private port: number | undefined;
+  private publicUrl: string | undefined;
 
-  /** The redirect URI; `reserve()` must have run. */
+  constructor(private readonly publicUrlOf?: PublicUrlOf) {}
+
+  /** The redirect URI, as the browser reaches it; `reserve()` must have run. */
   get url(): string {
-    if (this.port === undefined) throw new Error('the loopback redirect has no port yet');
-    return `http://${HOST}:${this.port}${PATH}`;
+    if (this.port === undefined || this.publicUrl === undefined) throw new Error('the loopback redirect has no port yet');
+    return this.publicUrl;
   }
 
   /**
@@ -29,9 +39,11 @@ export class LoopbackRedirect {
   async reserve(preferred?: number): Promise<void> {
     const wanted = preferred ?? this.port;
     this.port = (wanted !== undefined ? await freePort(wanted) : undefined) ?? (await freePort(0));
+    const local = `http://${HOST}:${this.port}${PATH}`;
+    this.publicUrl = this.publicUrlOf ? await this.publicUrlOf(local) : local;
   }
 
-  /** The port of a redirect URI we registered earlier, if it is one of ours. */
+  /** The port of a redirect URI we registered earlier, if it is one of ours (a forwarded one is not). */
   static portOf(redirectUri: string | undefined): number | undefined {
     if (!redirectUri) return undefined;
     try {
@@ -74,7 +86,8 @@ export class LoopbackRedirect {
 
   private answer(request: IncomingMessage, response: ServerResponse, state: string): { code: string } | Error | 'ignored' {
     const url = new URL(request.url ?? '/', `http://${HOST}`);
-    if (request.method !== 'GET' || url.pathname !== PATH) {
+    // A forwarding proxy may keep its own prefix (code-server's /absproxy/PORT/callback).
+    if (request.method !== 'GET' || !url.pathname.endsWith(PATH)) {
       page(response, 404, 'Not found', 'Elicit is waiting for a sign-in here, nothing else.');
       return 'ignored';
     }

@@ -12,7 +12,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { LoopbackRedirect } from './oauthLoopback';
+import { LoopbackRedirect, type PublicUrlOf } from './oauthLoopback';
 import { ServerCredentials, type OAuthServerId, type SecretStore } from './oauthStore';
 
 export interface AuthorizationRequest {
@@ -25,13 +25,15 @@ export interface OAuthProviderOptions {
   clientName: string;
   /** An https URL of a client metadata document (SEP-991), used when the server supports it. */
   clientMetadataUrl?: string;
+  /** The loopback redirect as the browser reaches it (VS Code's asExternalUri in remote windows). */
+  publicUrlOf?: PublicUrlOf;
 }
 
 type InvalidationScope = 'all' | 'client' | 'tokens' | 'verifier' | 'discovery';
 
 export class StoredOAuthProvider implements OAuthClientProvider {
   readonly credentials: ServerCredentials;
-  private readonly redirect = new LoopbackRedirect();
+  private readonly redirect: LoopbackRedirect;
   private pending: AuthorizationRequest | undefined;
   /** The authorization a sign-in is finishing: its PKCE verifier must not be replaced meanwhile. */
   private held: AuthorizationRequest | undefined;
@@ -45,6 +47,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly options: OAuthProviderOptions,
   ) {
     this.credentials = new ServerCredentials(store, server);
+    this.redirect = new LoopbackRedirect(options.publicUrlOf);
   }
 
   /** Chooses the loopback port before the SDK needs `redirectUrl`: the registered one when free. */

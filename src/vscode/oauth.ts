@@ -14,6 +14,8 @@ export function registerOAuth(context: vscode.ExtensionContext, services: Servic
     store: secrets,
     clientName: `Elicit for ${vscode.env.appName}`,
     browserTimeoutMs: services.timeoutMs,
+    // In code-server or Remote SSH the browser is on another machine: VS Code forwards the port.
+    publicUrlOf: async (loopbackUrl) => (await vscode.env.asExternalUri(vscode.Uri.parse(loopbackUrl))).toString(true),
   });
   context.subscriptions.push(
     vscode.commands.registerCommand('elicit.signOut', (target?: unknown) => signOutOfServer(services, secrets, target)),

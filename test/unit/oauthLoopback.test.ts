@@ -45,6 +45,24 @@ describe('LoopbackRedirect', () => {
     await rejected;
   });
 
+  it('registers the URL the browser reaches in a remote window, and takes the return through a forwarding proxy', async () => {
+    let local = '';
+    const redirect = new LoopbackRedirect(async (loopbackUrl) => {
+      local = loopbackUrl;
+      return `https://editor.example/proxy/${new URL(loopbackUrl).port}/callback`;
+    });
+    await redirect.reserve();
+    const port = new URL(local).port;
+    assert.match(local, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    assert.equal(redirect.url, `https://editor.example/proxy/${port}/callback`);
+    assert.equal(LoopbackRedirect.portOf(redirect.url), undefined, 'a forwarded URI names no loopback port');
+    const { code } = await redirect.receive('s4', new AbortController().signal);
+    // A proxy that keeps its prefix (code-server's /absproxy/) still reaches the callback.
+    const page = await get(`http://127.0.0.1:${port}/absproxy/${port}/callback?code=f0rw&state=s4`);
+    assert.equal(page.status, 200);
+    assert.equal(await code, 'f0rw');
+  });
+
   it('stops listening when the sign-in is abandoned', async () => {
     const redirect = new LoopbackRedirect();
     await redirect.reserve();
