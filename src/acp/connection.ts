@@ -243,9 +243,27 @@ export class AcpConnection {
    * AuthRequiredError when the agent wants the person to sign in first.
    */
   async newSession(cwd: string): Promise<string> {
+    const response = await this.signedIn(this.agent().request('session/new', { cwd, mcpServers: [] }));
+    return response.sessionId;
+  }
+
+  /** Whether the agent can resume a session it started before (`loadSession` in `initialize`). */
+  get canLoadSession(): boolean {
+    return this.initializeResponse?.agentCapabilities?.loadSession === true;
+  }
+
+  /**
+   * `session/load`: the agent replays the conversation as session updates (the
+   * transcript fills in from them) and answers once it has. Rejects with
+   * AuthRequiredError as newSession does.
+   */
+  async loadSession(sessionId: string, cwd: string): Promise<void> {
+    await this.signedIn(this.agent().request('session/load', { sessionId, cwd, mcpServers: [] }));
+  }
+
+  private async signedIn<T>(request: Promise<T>): Promise<T> {
     try {
-      const response = await this.untilExit(this.agent().request('session/new', { cwd, mcpServers: [] }));
-      return response.sessionId;
+      return await this.untilExit(request);
     } catch (error) {
       if ((error as { code?: unknown }).code === AUTH_REQUIRED) throw new AuthRequiredError(`${this.name} asks you to sign in first`);
       throw error;

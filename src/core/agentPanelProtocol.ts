@@ -19,6 +19,24 @@ export interface AgentPanelState {
   error?: string;
   /** Offered after a crash or a failed start. */
   canRestart: boolean;
+  /** The ACP session once it is open: kept with the panel, so a reloaded window can resume it. */
+  sessionId?: string;
+}
+
+/** What the panel's webview keeps across reloads (its setState): the unsent draft and the session. */
+export interface SavedAgentPanel {
+  draft?: string;
+  agent?: string;
+  cwd?: string;
+  sessionId?: string;
+}
+
+/** The session a restored panel belongs to, read from untrusted webview state. */
+export function savedSession(saved: unknown): { agent: string; cwd: string; sessionId?: string } | undefined {
+  if (typeof saved !== 'object' || saved === null) return undefined;
+  const { agent, cwd, sessionId } = saved as Record<string, unknown>;
+  if (typeof agent !== 'string' || agent === '' || typeof cwd !== 'string' || cwd === '') return undefined;
+  return typeof sessionId === 'string' && sessionId !== '' ? { agent, cwd, sessionId } : { agent, cwd };
 }
 
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';

@@ -442,6 +442,47 @@ describe('AcpConnection process lifecycle', () => {
   });
 });
 
+describe('AcpConnection resuming a session (session/load)', () => {
+  function keeper(record: string, store: string): AcpConnection {
+    const connection = new AcpConnection(
+      { name: 'keeper', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'keeper', SESSION_STORE: store } },
+      noAnswers,
+    );
+    running.push(connection);
+    return connection;
+  }
+
+  it('a new agent process replays the earlier conversation into the transcript, and the session goes on', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'elicit-acp-sessions-'));
+    const record = newRecordFile();
+    const first = keeper(record, store);
+    await first.start();
+    assert.equal(first.canLoadSession, true);
+    const sessionId = await first.newSession(workspace);
+    assert.equal(await first.prompt(sessionId, 'echo before the reload'), 'end_turn');
+    await first.stop();
+
+    const second = keeper(record, store);
+    const transcript = new Transcript(workspace);
+    second.onEvent((e) => transcript.apply(e));
+    await second.start();
+    await second.loadSession(sessionId, workspace);
+    const shown = transcript.all().map((item) => ('text' in item ? `${item.kind}: ${item.text}` : item.kind));
+    assert.deepEqual(shown, ['user: echo before the reload', 'agent: before the reload']);
+    assert.equal(await second.prompt(sessionId, 'echo after'), 'end_turn');
+    const load = readRecords(record).find((r) => r.kind === 'load');
+    assert.deepEqual(load, { agent: 'keeper', kind: 'load', sessionId, cwd: workspace, replayed: 4 });
+  });
+
+  it('an agent without loadSession says so; an unknown session is refused', async () => {
+    const plain = await openAgent('forgetful');
+    assert.equal(plain.connection.canLoadSession, false);
+    const connection = keeper(newRecordFile(), mkdtempSync(join(tmpdir(), 'elicit-acp-sessions-')));
+    await connection.start();
+    await assert.rejects(connection.loadSession('session-gone', workspace), /not found/i);
+  });
+});
+
 describe('AcpConnection with an agent that asks to sign in', () => {
   it('reports auth_required, offers the methods it can use, and opens the session once signed in', async () => {
     const record = newRecordFile();

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parseAgents } from '../../src/acp/config';
 import { confinePath, sliceLines } from '../../src/acp/files';
 import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
-import { isAgentPanelToHost } from '../../src/core/agentPanelProtocol';
+import { isAgentPanelToHost, savedSession } from '../../src/core/agentPanelProtocol';
 
 const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
 
@@ -90,6 +90,16 @@ describe('agent panel protocol', () => {
     assert.ok(!isAgentPanelToHost({ type: 'eval' }));
     assert.ok(!isAgentPanelToHost(null));
     assert.ok(!isAgentPanelToHost(['ready']));
+  });
+
+  it('reads the session a restored panel saved, and nothing from malformed state', () => {
+    assert.deepEqual(savedSession({ draft: 'hi', agent: 'claude', cwd: '/w', sessionId: 's-1' }), { agent: 'claude', cwd: '/w', sessionId: 's-1' });
+    assert.deepEqual(savedSession({ agent: 'claude', cwd: '/w', sessionId: 7 }), { agent: 'claude', cwd: '/w' }, 'a bad id starts a new session');
+    assert.equal(savedSession({ draft: 'only a draft' }), undefined);
+    assert.equal(savedSession({ agent: '', cwd: '/w' }), undefined);
+    assert.equal(savedSession({ agent: 'a', cwd: ['/w'] }), undefined);
+    assert.equal(savedSession(undefined), undefined);
+    assert.equal(savedSession('claude'), undefined);
   });
 });
 

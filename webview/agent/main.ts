@@ -3,11 +3,13 @@
  * `ready`, draws the transcript it is sent (`reset`, then changed `items`),
  * and posts `prompt`, `stop`, `restart` and `showLog`. Every string from the
  * agent is inserted as text, never as HTML; line breaks are kept by CSS
- * (white-space: pre-wrap). The prompt draft survives the panel being hidden
- * (setState).
+ * (white-space: pre-wrap). The prompt draft survives the panel being hidden,
+ * and the session survives a window reload (setState: VS Code hands it to the
+ * host's panel serializer, which resumes the session).
  */
 import type {
   AgentPanelState,
+  SavedAgentPanel,
   AgentPanelToHost,
   AnswerEntry,
   HostToAgentPanel,
@@ -71,7 +73,7 @@ class AgentPage {
     this.error.hidden = true;
     const draft = readDraft();
     this.input.value = draft;
-    this.input.addEventListener('input', () => vscode.setState({ draft: this.input.value }));
+    this.input.addEventListener('input', () => save({ draft: this.input.value }));
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
@@ -96,6 +98,7 @@ class AgentPage {
 
   setState(state: AgentPanelState): void {
     this.state = state;
+    if (state.sessionId !== undefined) save({ agent: state.agent, cwd: state.cwd, sessionId: state.sessionId });
     this.agentName.textContent = t(state.agent);
     this.status.textContent = STATUS_WORDS[state.status];
     this.status.dataset.status = state.status;
@@ -128,7 +131,7 @@ class AgentPage {
     if (text.trim() === '' || this.state?.status !== 'idle') return;
     post({ type: 'prompt', text });
     this.input.value = '';
-    vscode.setState({ draft: '' });
+    save({ draft: '' });
   }
 
   private nearEnd(): boolean {
@@ -272,9 +275,18 @@ function button(label: string, className: string, onClick: () => void): HTMLButt
   return b;
 }
 
+function saved(): SavedAgentPanel {
+  const state = vscode.getState();
+  return typeof state === 'object' && state !== null ? (state as SavedAgentPanel) : {};
+}
+
+function save(change: SavedAgentPanel): void {
+  vscode.setState({ ...saved(), ...change });
+}
+
 function readDraft(): string {
-  const state = vscode.getState() as { draft?: unknown } | undefined;
-  return typeof state?.draft === 'string' ? state.draft : '';
+  const { draft } = saved();
+  return typeof draft === 'string' ? draft : '';
 }
 
 function post(message: AgentPanelToHost): void {

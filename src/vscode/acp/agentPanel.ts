@@ -38,6 +38,10 @@ export interface AgentPanelOptions {
   column: vscode.ViewColumn;
   log: vscode.LogOutputChannel;
   clientVersion: string;
+  /** A panel VS Code restored after a reload, to take over instead of opening a new one. */
+  panel?: vscode.WebviewPanel;
+  /** The session that panel showed: resumed with `session/load` when the agent can. */
+  resume?: string;
 }
 
 export class AgentPanel implements vscode.Disposable {
@@ -50,18 +54,28 @@ export class AgentPanel implements vscode.Disposable {
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /** The session to resume on the first start only; Restart after a crash opens a new one. */
+  private resume: string | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
   constructor(private readonly options: AgentPanelOptions) {
     const scripts = vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview');
     const media = vscode.Uri.joinPath(options.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel(
-      AGENT_VIEW_TYPE,
-      clip(options.title, 60),
-      { viewColumn: options.column, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [scripts, media], retainContextWhenHidden: false },
-    );
+    const webviewOptions = { enableScripts: true, localResourceRoots: [scripts, media] };
+    if (options.panel) {
+      this.panel = options.panel;
+      this.panel.webview.options = webviewOptions;
+      this.panel.title = clip(options.title, 60);
+    } else {
+      this.panel = vscode.window.createWebviewPanel(
+        AGENT_VIEW_TYPE,
+        clip(options.title, 60),
+        { viewColumn: options.column, preserveFocus: false },
+        { ...webviewOptions, retainContextWhenHidden: false },
+      );
+    }
+    this.resume = options.resume;
     const icon = vscode.Uri.joinPath(options.extensionUri, 'media', 'icon.svg');
     if (icon.scheme === 'file' && existsSync(icon.fsPath)) this.panel.iconPath = icon;
     const webview = this.panel.webview;
@@ -99,7 +113,7 @@ export class AgentPanel implements vscode.Disposable {
       this.sessionId = sessionId;
       const who = init.agentInfo?.title ?? init.agentInfo?.name;
       services.log.info(`${agent.name}: session ${sessionId} in ${cwd}${who ? ` (${who} ${init.agentInfo?.version ?? ''})` : ''}`);
-      this.setState({ status: 'idle' });
+      this.setState({ status: 'idle', sessionId });
     } catch (error) {
       if (this.connection !== connection || this.disposed) return;
       const message = error instanceof Error ? error.message : String(error);
@@ -117,7 +131,7 @@ export class AgentPanel implements vscode.Disposable {
     const closed = this.onDidDispose(() => gone.abort());
     try {
       try {
-        return await connection.newSession(cwd);
+        return await this.beginSession(connection, cwd);
       } catch (error) {
         if (!(error instanceof AuthRequiredError)) throw error;
       }
@@ -139,7 +153,7 @@ export class AgentPanel implements vscode.Disposable {
         }
         this.notice('info', `Signed in to ${name} (${method.name}).`);
         try {
-          return await connection.newSession(cwd);
+          return await this.beginSession(connection, cwd);
         } catch (error) {
           if (!(error instanceof AuthRequiredError)) throw error;
           problem = `${name} still asks to sign in after ${method.name}`;
@@ -150,6 +164,32 @@ export class AgentPanel implements vscode.Disposable {
       watch.dispose();
       closed.dispose();
     }
+  }
+
+  /**
+   * Resumes the restored panel's session when the agent can load sessions (its
+   * replayed updates refill the transcript); otherwise, or when that fails, a new one.
+   */
+  private async beginSession(connection: AcpConnection, cwd: string): Promise<string> {
+    const resume = this.resume;
+    const name = this.options.agent.name;
+    if (resume === undefined) return connection.newSession(cwd);
+    if (!connection.canLoadSession) {
+      this.resume = undefined;
+      this.notice('info', `${name} cannot resume a session, so this is a new one. The conversation before the reload is not shown.`);
+      return connection.newSession(cwd);
+    }
+    try {
+      await connection.loadSession(resume, cwd);
+    } catch (error) {
+      if (error instanceof AuthRequiredError) throw error; // kept for after signing in
+      this.resume = undefined;
+      this.notice('warning', `${name} could not resume the session (${error instanceof Error ? error.message : String(error)}), so this is a new one.`);
+      return connection.newSession(cwd);
+    }
+    this.resume = undefined;
+    this.notice('info', `Resumed the session after the window reloaded.`);
+    return resume;
   }
 
   /** A line in the transcript from Elicit itself, shown at once. */

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import type { Services } from '../services';
-import { AgentPanel } from './agentPanel';
+import { savedSession } from '../../core/agentPanelProtocol';
+import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
 
 export function registerAcp(context: vscode.ExtensionContext, services: Services): void {
   const sessions = new AgentSessions(context, services);
@@ -17,6 +18,10 @@ export function registerAcp(context: vscode.ExtensionContext, services: Services
     vscode.commands.registerCommand('elicit.newAgentSession', (agent?: unknown) =>
       sessions.newSession(typeof agent === 'string' ? agent : undefined),
     ),
+    // After a reload VS Code brings agent tabs back; their agents start again and resume the session.
+    vscode.window.registerWebviewPanelSerializer(AGENT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => sessions.restore(panel, state),
+    }),
   );
 }
 
@@ -30,28 +35,56 @@ class AgentSessions implements vscode.Disposable {
   ) {}
 
   async newSession(requested?: string): Promise<void> {
-    if (!vscode.workspace.isTrusted) {
-      const choice = await vscode.window.showWarningMessage(
-        'Elicit starts agents only in a trusted workspace: an agent runs commands and edits files.',
-        'Manage Workspace Trust',
-      );
-      if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
-      return;
-    }
+    if (!vscode.workspace.isTrusted) return this.refuseUntrusted();
     const folder = sessionFolder();
     if (!folder) {
       void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
       return;
     }
-    const setting = vscode.workspace.getConfiguration('elicit').get<unknown>('agents');
-    const { agents, problems } = parseAgents(setting, { workspaceFolder: folder.uri.fsPath, userHome: os.homedir(), env: process.env });
-    for (const problem of problems) {
-      this.services.log.error(problem.message);
-      void this.offerSettings(vscode.window.showErrorMessage(`Elicit: ${problem.message}`, 'Open Settings'));
-    }
-    const agent = await this.pickAgent(agents, requested);
+    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested);
     if (!agent) return;
     this.open(agent, folder.uri.fsPath);
+  }
+
+  /** A tab VS Code restored after a reload: the same agent, folder and (when it can) session. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = savedSession(state);
+    if (!saved) {
+      panel.dispose(); // from before the session opened: nothing to resume
+      return;
+    }
+    if (!vscode.workspace.isTrusted) {
+      panel.dispose();
+      return this.refuseUntrusted();
+    }
+    const agent = this.configuredAgents(saved.cwd, false).find((a) => a.name === saved.agent);
+    if (!agent) {
+      panel.dispose();
+      void vscode.window.showWarningMessage(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`);
+      return;
+    }
+    this.open(agent, saved.cwd, { panel, resume: saved.sessionId });
+  }
+
+  private async refuseUntrusted(): Promise<void> {
+    const choice = await vscode.window.showWarningMessage(
+      'Elicit starts agents only in a trusted workspace: an agent runs commands and edits files.',
+      'Manage Workspace Trust',
+    );
+    if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+  }
+
+  /** `elicit.agents` with variables resolved for `folder`; problems reported when asked to. */
+  private configuredAgents(folder: string, reportProblems: boolean): AgentConfig[] {
+    const setting = vscode.workspace.getConfiguration('elicit').get<unknown>('agents');
+    const { agents, problems } = parseAgents(setting, { workspaceFolder: folder, userHome: os.homedir(), env: process.env });
+    if (reportProblems) {
+      for (const problem of problems) {
+        this.services.log.error(problem.message);
+        void this.offerSettings(vscode.window.showErrorMessage(`Elicit: ${problem.message}`, 'Open Settings'));
+      }
+    }
+    return agents;
   }
 
   private async pickAgent(agents: AgentConfig[], requested: string | undefined): Promise<AgentConfig | undefined> {
@@ -74,7 +107,7 @@ class AgentSessions implements vscode.Disposable {
     return picked?.agent;
   }
 
-  private open(agent: AgentConfig, cwd: string): void {
+  private open(agent: AgentConfig, cwd: string, restored?: { panel: vscode.WebviewPanel; resume?: string }): void {
     const same = [...this.panels].filter((p) => p.agentName === agent.name).length;
     const panel = new AgentPanel({
       extensionUri: this.context.extensionUri,
@@ -86,6 +119,7 @@ class AgentSessions implements vscode.Disposable {
       column: this.panels.size === 0 ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside,
       log: this.agentLog(agent.name),
       clientVersion: String(this.context.extension.packageJSON?.version ?? '0.0.0'),
+      ...restored,
     });
     this.panels.add(panel);
     panel.onDidDispose(() => this.panels.delete(panel));

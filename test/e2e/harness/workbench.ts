@@ -62,6 +62,15 @@ export async function openWorkbench(url: string): Promise<Workbench> {
   }
 }
 
+/** Developer: Reload Window, then waits until the new window's extension host is connected. */
+export async function reloadWindow(page: Page): Promise<void> {
+  const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+  await runCommand(page, 'Developer: Reload Window');
+  await reloaded;
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
+}
+
 /** Clicks the editor area so key presses go to the workbench, not the Chat view's input. */
 export async function focusEditorArea(page: Page): Promise<void> {
   await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
