@@ -52,7 +52,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   } else if (name === 'series_pick' || name === 'series_form') {
     for (let i = 0; i < series; i++) {
       appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, sentAt: Date.now() }) + '\n');
-      count(await elicit(name === 'series_pick' ? pickParams : formParams, extra));
+      // Numbered, so the page can tell one pick from the next even when no frame shows none in between.
+      count(await elicit(name === 'series_pick' ? { ...pickParams, message: `${pickParams.message} (${i + 1} of ${series})` } : formParams, extra));
     }
   } else {
     return { content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true };

@@ -40,7 +40,8 @@ function readinessProbe(): void {
   if (probed.__elicitBenchProbe) return;
   probed.__elicitBenchProbe = true;
   if (window === window.top) {
-    let shown = false;
+    // Each pick's placeholder is numbered: a new one counts even when the widget never hid in between.
+    let shown: string | null = null;
     const check = (): void => {
       const widget = document.querySelector<HTMLElement>('.quick-input-widget');
       const visible =
@@ -49,8 +50,9 @@ function readinessProbe(): void {
         !widget.classList.contains('quick-input-widget-closing') &&
         (widget.querySelector('.quick-input-title')?.textContent ?? '').includes('bench-server asks') &&
         widget.querySelectorAll('.quick-input-list .monaco-list-row').length > 0;
-      if (visible && !shown) log('pick-shown');
-      shown = visible;
+      const which = visible ? (widget!.querySelector<HTMLInputElement>('.quick-input-box input')?.placeholder ?? '') : null;
+      if (which !== null && which !== shown) log('pick-shown');
+      shown = which;
     };
     const start = (): void => new MutationObserver(check).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
     if (document.documentElement) start();
@@ -128,7 +130,13 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     const waitCount = async (event: string, n: number): Promise<void> => {
       const deadline = Date.now() + 30_000;
       while (count(event) < n) {
-        if (Date.now() > deadline) throw new Error(`bench: ${event} seen ${count(event)} times, expected ${n}`);
+        if (Date.now() > deadline) {
+          // Says what happened: the server's sends and what the page saw, in time order.
+          const sends = readRecords(record).map((r) => `${String(r.tool)} #${String(r.i)} sent ${String(r.sentAt)}`);
+          const seen = events.map((e) => `${e.event} ${e.at}`);
+          const timeline = [...sends, ...seen].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)));
+          throw new Error(`bench: ${event} seen ${count(event)} times, expected ${n}; timeline:\n${timeline.slice(-20).join('\n')}`);
+        }
         await page.waitForTimeout(20);
       }
     };
