@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
@@ -152,7 +152,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await pickQuickPickItem(page, 'secured');
     const starts = await waitForRecords(securedRecord, 2, (r) => r.started !== undefined);
     assert.deepEqual(starts[1]!.env, { API_TOKEN: digest, REGION: 'us' }, 'nothing asked again: the same values');
-    assert.equal(await readQuickInput(page), undefined, 'no question is open');
+    await waitForNoQuickInput(page, 'no question to be open');
   });
 
   it('never writes the input’s secret into any file VS Code or the extension wrote', async () => {

@@ -190,6 +190,19 @@ export async function waitForQuickInput(
   throw new Error(`quick input not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
 }
 
+/**
+ * Waits until no quick input shows. A quick input closes a moment after the
+ * answer it gave has reached the asker, so a single look can still see it.
+ */
+export async function waitForNoQuickInput(page: Page, what = 'no quick input to show', timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: QuickInputState | undefined;
+  while ((last = await readQuickInput(page)) !== undefined) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; still shown: ${JSON.stringify(last)}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 /** Replaces the quick input's text and presses Enter. */
 export async function typeAndSubmit(page: Page, text: string): Promise<void> {
   await typeText(page, text);
