@@ -12,6 +12,7 @@ import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
+  ListRootsRequestSchema,
   McpError,
   type CallToolResult,
   type JSONRPCRequest,
@@ -53,6 +54,17 @@ export interface ConnectionOptions {
   prepare?: (config: ServerConfig) => Promise<LaunchConfig>;
   /** OAuth for HTTP servers that require it; without it such a server fails with "Unauthorized". */
   oauth?: OAuthOptions;
+  /**
+   * The workspace folders, offered to the server as MCP roots (`roots/list`).
+   * Without it Elicit does not declare the roots capability.
+   */
+  roots?: () => McpRoot[];
+}
+
+export interface McpRoot {
+  /** A `file://` URI. */
+  uri: string;
+  name?: string;
 }
 
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
@@ -174,14 +186,26 @@ export class McpConnection {
     this.setStatus('stopped');
   }
 
+  /** The workspace folders changed: a running server is told to ask for the roots again. */
+  async rootsChanged(): Promise<void> {
+    if (!this.options.roots || !this.client) return;
+    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${describeError(error)}`));
+  }
+
   private async open(): Promise<Client> {
     const generation = this.generation;
     this.setStatus('starting');
     const tasks = (this.tasks = new ElicitationTaskStore());
+    const roots = this.options.roots;
     const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
-      capabilities: { elicitation: { form: {}, url: {} }, tasks: CLIENT_TASK_CAPABILITIES },
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        tasks: CLIENT_TASK_CAPABILITIES,
+        ...(roots ? { roots: { listChanged: true } } : {}),
+      },
       taskStore: tasks,
     });
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
     const openRequests = new OpenRequests();
     openRequests.listenTo(client);
     client.fallbackRequestHandler = async (request, extra) => {

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
 import type { UrlWaits } from '../core/urlWaits';
-import { McpConnection, type AskFunction } from '../mcp/connection';
+import { McpConnection, type AskFunction, type McpRoot } from '../mcp/connection';
 import type { OAuthOptions } from '../mcp/oauthSignIn';
 import { CrashRecovery } from '../mcp/crashRecovery';
 import { resolveLaunch } from '../mcp/launch';
@@ -53,7 +53,10 @@ export class ServerRegistry implements vscode.Disposable {
       watcher.onDidCreate(reload),
       watcher.onDidChange(reload),
       watcher.onDidDelete(reload),
-      vscode.workspace.onDidChangeWorkspaceFolders(reload),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        reload();
+        for (const connection of this.connections.values()) void connection.rootsChanged();
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('elicit.servers') && reload()),
     );
@@ -189,6 +192,7 @@ export class ServerRegistry implements vscode.Disposable {
         clientInfo: { name: 'elicit', version: extensionVersion() },
         urlWaits: this.urlWaits,
         oauth: this.oauth,
+        roots: workspaceRoots,
         prepare: async (server) =>
           resolveLaunch(server, {
             inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
@@ -261,4 +265,9 @@ function uniqueNames(configs: ServerConfig[]): ServerConfig[] {
 
 function extensionVersion(): string {
   return vscode.extensions.getExtension('elicit-dev.elicit')?.packageJSON?.version ?? '0.0.0';
+}
+
+/** The workspace folders on disk, as MCP roots: what servers such as a filesystem server may work in. */
+function workspaceRoots(): McpRoot[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
 }

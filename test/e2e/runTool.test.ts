@@ -6,6 +6,8 @@
  * configuration faults shown without breaking the working server.
  */
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import {
   pickQuickPickItem,
@@ -18,15 +20,17 @@ import {
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitForFile } from '../support/waitUntil';
 
 describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
+  const rootsFile = `${record}.roots.json`;
   let session: ElicitSession;
 
   before(async () => {
     const mcpJson = {
       servers: {
-        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }),
+        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record, ROOTS_FILE: rootsFile }),
         'not-installed': { command: 'elicit-no-such-command', args: [] },
         pigeon: { type: 'carrier-pigeon' },
       },
@@ -64,6 +68,11 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     // The tool result opens in a read-only editor.
     await page.waitForSelector('.editor-instance .view-lines:has-text("Hello, Ada Lovelace!")', { timeout: 20_000 });
     await screenshot(page, 'run-tool-result');
+  });
+
+  it('offers the workspace folder to the server as its MCP root', async () => {
+    const roots = JSON.parse(await waitForFile(rootsFile)) as unknown;
+    assert.deepEqual(roots, [{ uri: pathToFileURL(session.workspaceDir).href, name: path.basename(session.workspaceDir) }]);
   });
 
   it('answers cancel when the InputBox is closed with Escape', async () => {

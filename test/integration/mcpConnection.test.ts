@@ -13,6 +13,7 @@ import { askerKey, UrlWaits } from '../../src/core/urlWaits';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { questions } from '../fixtures/questions.mjs';
 import { scriptedBroker, type Script } from '../support/scriptedRenderer';
+import { waitUntil } from '../support/waitUntil';
 
 const root = join(__dirname, '..', '..');
 const askServer = join(root, 'test', 'fixtures', 'ask-server.mjs');
@@ -178,6 +179,36 @@ describe('McpConnection with @modelcontextprotocol/server-everything', () => {
     assert.match(text, /Name: Grace Hopper/);
     assert.match(text, /Favorite Integer: 42/, 'the default of an untouched field was sent');
     assert.equal(seen[0]!.form!.fields.length, 13);
+  });
+});
+
+describe('MCP roots: the workspace folders', () => {
+  it('server-everything lists the roots Elicit offers, and asks again after they change', async () => {
+    let roots = [{ uri: 'file:///work/alpha', name: 'alpha' }];
+    const connection = new McpConnection(stdio('everything-roots', everything, {}, ['stdio']), {
+      ask: async () => ({ action: 'cancel' }),
+      log: () => undefined,
+      roots: () => roots,
+    });
+    open.push(connection);
+    const before = textOf(await connection.callTool('get-roots-list', {}));
+    assert.match(before, /Current MCP Roots \(1 total\)/);
+    assert.match(before, /1\. alpha\s+URI: file:\/\/\/work\/alpha/);
+
+    roots = [...roots, { uri: 'file:///work/beta', name: 'beta' }];
+    await connection.rootsChanged();
+    let after = '';
+    await waitUntil(async () => {
+      after = textOf(await connection.callTool('get-roots-list', {}));
+      return after.includes('(2 total)');
+    }, 'the server to fetch the changed roots');
+    assert.match(after, /2\. beta\s+URI: file:\/\/\/work\/beta/);
+  });
+
+  it('without workspace folders to offer, the roots capability is not declared', async () => {
+    const { connection } = connect(stdio('everything-no-roots', everything, {}, ['stdio']), () => ({ action: 'cancel' }));
+    const tools = await connection.listTools();
+    assert.ok(!tools.some((t) => t.name === 'get-roots-list'), 'server-everything offers get-roots-list only to clients with roots');
   });
 });
 
