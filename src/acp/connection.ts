@@ -16,6 +16,7 @@ import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { AgentConfig } from './config';
 import { childEnvironment, endedWithin, forEachLine, signalGroup, spawnInGroup } from '../process/processGroup';
+import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 
 /** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
@@ -91,6 +92,8 @@ export type AcpEvent =
   | { kind: 'question'; id: number; sessionId?: string; info: QuestionInfo; result?: ElicitResult; error?: string }
   | { kind: 'completed'; elicitationId: string }
   | { kind: 'file'; sessionId: string; action: 'read' | 'write'; path: string; error?: string }
+  /** A terminal the agent runs got output or exited. */
+  | { kind: 'terminal'; terminal: TerminalSnapshot }
   /** The process ended; `expected` when Elicit stopped it. */
   | { kind: 'exit'; message: string; expected: boolean };
 
@@ -130,6 +133,7 @@ export class AcpConnection {
   private readonly open = new Set<OpenRequest>();
   /** Tool call titles by id, from session updates: permission prompts and questions name them. */
   private readonly toolTitles = new Map<string, string>();
+  private readonly terminals = new AgentTerminals();
   /** URL elicitations the person accepted that still wait for `elicitation/complete`. */
   private readonly urlIds = new Set<string>();
   private readonly stderrTail: string[] = [];
@@ -141,7 +145,9 @@ export class AcpConnection {
   constructor(
     readonly config: AgentConfig,
     private readonly options: AcpClientOptions,
-  ) {}
+  ) {
+    this.terminals.onDidChange((terminal) => this.emit({ kind: 'terminal', terminal }));
+  }
 
   get name(): string {
     return this.config.name;
@@ -219,7 +225,7 @@ export class AcpConnection {
           protocolVersion: acp.PROTOCOL_VERSION,
           clientCapabilities: {
             fs: { readTextFile: true, writeTextFile: true },
-            terminal: false,
+            terminal: true,
             elicitation: { form: {}, url: {} },
           },
           clientInfo: { ...(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }), title: 'Elicit' },
@@ -325,12 +331,22 @@ export class AcpConnection {
 
   private clientApp(): acp.ClientApp {
     const raw = (params: unknown): unknown => params;
+    // session/update first: the SDK offers a notification to each handler in turn, one await
+    // each, but resolves a response at once. Checked first, an update is applied as it arrives,
+    // before the session/prompt response the agent sent after it.
     const app = acp
       .client({ name: 'elicit' })
+      .onNotification('session/update', (ctx) => this.onUpdate(ctx.params))
       .onRequest('session/request_permission', (ctx) => this.onPermission(ctx.params, ctx.signal))
       .onRequest('fs/read_text_file', (ctx) => this.onRead(ctx.params, ctx.signal))
       .onRequest('fs/write_text_file', (ctx) => this.onWrite(ctx.params, ctx.signal))
-      .onNotification('session/update', (ctx) => this.onUpdate(ctx.params));
+      .onRequest('terminal/create', (ctx) => this.onCreateTerminal(ctx.params))
+      .onRequest('terminal/output', (ctx) => this.onTerminal(ctx.params, (id, t) => terminalOutput(t.output(ctx.params.sessionId, id))))
+      .onRequest('terminal/wait_for_exit', (ctx) =>
+        this.onTerminal(ctx.params, (id, t) => this.untilExit(t.waitForExit(ctx.params.sessionId, id))),
+      )
+      .onRequest('terminal/kill', (ctx) => this.onTerminal(ctx.params, async (id, t) => (await t.kill(ctx.params.sessionId, id), {})))
+      .onRequest('terminal/release', (ctx) => this.onTerminal(ctx.params, async (id, t) => (await t.release(ctx.params.sessionId, id), {})));
     // Elicitations are taken raw: the person must see exactly what the agent sent
     // (`pattern`, `format: "password"`…), and the broker decides what it can draw.
     for (const method of ELICITATION_METHODS) {
@@ -468,6 +484,46 @@ export class AcpConnection {
     }
   }
 
+  /** `terminal/create`: the command runs in a workspace folder (the session's, unless it names another). */
+  private async onCreateTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    const cwd = params.cwd ?? this.options.defaultCwd ?? this.options.roots()[0];
+    if (cwd === undefined) throw new acp.RequestError(INVALID_PARAMS, 'terminal/create needs a cwd: no workspace folder is open');
+    let confined: string;
+    try {
+      confined = await confinePath(cwd, this.options.roots());
+    } catch (error) {
+      if (!(error instanceof OutsideWorkspaceError)) throw error;
+      this.options.log(`[elicit] ${this.name}: refused a terminal in ${String(cwd)}: outside the workspace`);
+      throw new acp.RequestError(INVALID_PARAMS, error.message);
+    }
+    const extra = Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value]));
+    const launch = {
+      sessionId: params.sessionId,
+      command: params.command,
+      args: params.args ?? [],
+      cwd: confined,
+      env: childEnvironment(this.options.baseEnv ?? process.env, { ...this.config.env, ...extra }),
+      ...(typeof params.outputByteLimit === 'number' ? { outputByteLimit: params.outputByteLimit } : {}),
+    };
+    try {
+      const terminalId = await this.terminals.create(launch);
+      this.options.log(`[elicit] ${this.name}: terminal ${terminalId}: ${launch.command}`);
+      return { terminalId };
+    } catch (error) {
+      throw new acp.RequestError(-32603, `Could not run ${params.command}: ${describeError(error)}`);
+    }
+  }
+
+  /** The other terminal methods: an unknown id (or one of another session) is -32602. */
+  private async onTerminal<T>(params: { terminalId: string }, run: (terminalId: string, terminals: AgentTerminals) => Promise<T> | T): Promise<T> {
+    try {
+      return await run(params.terminalId, this.terminals);
+    } catch (error) {
+      if (error instanceof UnknownTerminalError) throw new acp.RequestError(INVALID_PARAMS, error.message);
+      throw error;
+    }
+  }
+
   private async confine(sessionId: string, action: 'read' | 'write', requested: string): Promise<string> {
     try {
       return await confinePath(requested, this.options.roots());
@@ -510,6 +566,7 @@ export class AcpConnection {
     for (const entry of this.open) entry.controller.abort(reason);
     this.connection?.close(reason);
     this.cancelUrlWaits();
+    void this.terminals.releaseAll(); // commands the agent ran end with it
     this.setStatus('exited');
     if (!expected) this.options.log(`[elicit] ${message}`);
     this.emit({ kind: 'exit', message, expected });
@@ -575,4 +632,8 @@ function describeError(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `command not found (${e.path ?? 'spawn'})`;
   return e instanceof Error ? e.message : String(error);
+}
+
+function terminalOutput(snapshot: TerminalSnapshot): acp.TerminalOutputResponse {
+  return { output: snapshot.output, truncated: snapshot.truncated, ...(snapshot.exit ? { exitStatus: snapshot.exit } : {}) };
 }

@@ -11,12 +11,15 @@ import type { Field } from '../core/fields';
 import { tryNormalize } from '../core/normalize';
 import type { AnswerValue, ElicitContent } from '../core/request';
 import type { AcpEvent, QuestionInfo } from './connection';
+import type { TerminalSnapshot } from './terminals';
 
 /** Diffs longer than this many lines are cut (the rest is counted in `omitted`). */
 const MAX_DIFF_LINES = 200;
 const DIFF_CONTEXT = 2;
 /** Keeps a runaway agent from growing one item without bound. */
 const MAX_ITEM_TEXT = 200_000;
+/** How much of a terminal's output the panel shows: its end, where the news is. */
+const TERMINAL_TAIL_CHARS = 20_000;
 
 type Item = TranscriptItem;
 type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
@@ -26,6 +29,7 @@ export class Transcript {
   private nextId = 1;
   private readonly dirty = new Set<number>();
   private readonly tools = new Map<string, ItemOf<'tool'>>();
+  private readonly terminals = new Map<string, TerminalSnapshot>();
   private readonly permissions = new Map<number, ItemOf<'permission'>>();
   private readonly questions = new Map<number, ItemOf<'question'>>();
   private readonly urlQuestions = new Map<string, ItemOf<'question'>>();
@@ -76,6 +80,8 @@ export class Transcript {
       case 'file':
         this.add({ kind: 'file', action: event.action, path: this.shown(event.path), ...(event.error ? { error: event.error } : {}) });
         return;
+      case 'terminal':
+        return this.terminalChanged(event.terminal);
       case 'exit':
         return;
     }
@@ -157,9 +163,34 @@ export class Transcript {
         return { kind: 'diff', path: this.shown(content.path), isNew: content.oldText == null, lines, omitted };
       }
       case 'terminal':
-        return { kind: 'terminal', terminalId: content.terminalId };
+        return this.terminalView(content.terminalId);
       default:
         return { kind: 'text', text: '' };
+    }
+  }
+
+  private terminalView(terminalId: string): ToolContentView {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) return { kind: 'terminal', terminalId, output: '', truncated: false };
+    const output = withoutEscapes(terminal.output);
+    const cut = output.length > TERMINAL_TAIL_CHARS;
+    const view: ToolContentView = {
+      kind: 'terminal',
+      terminalId,
+      command: clipText(terminal.commandLine, 500),
+      output: cut ? output.slice(-TERMINAL_TAIL_CHARS) : output,
+      truncated: terminal.truncated || cut,
+    };
+    if (terminal.exit) view.exit = terminal.exit.signal ? `ended by ${terminal.exit.signal}` : `exit code ${terminal.exit.exitCode ?? '?'}`;
+    return view;
+  }
+
+  /** New output or an exit: every tool call that embeds the terminal is drawn again. */
+  private terminalChanged(terminal: TerminalSnapshot): void {
+    this.terminals.set(terminal.terminalId, terminal);
+    for (const item of this.tools.values()) {
+      if (!item.content.some((c) => c.kind === 'terminal' && c.terminalId === terminal.terminalId)) continue;
+      this.change(item, { content: item.content.map((c) => (c.kind === 'terminal' && c.terminalId === terminal.terminalId ? this.terminalView(c.terminalId) : c)) });
     }
   }
 
@@ -301,6 +332,11 @@ function hostOf(url: string): string {
   } catch {
     return url.slice(0, 200);
   }
+}
+
+/** Terminal colour and cursor sequences (CSI, OSC) are not text: the panel shows plain output. */
+function withoutEscapes(text: string): string {
+  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, '');
 }
 
 function clipText(text: string, max = MAX_ITEM_TEXT): string {

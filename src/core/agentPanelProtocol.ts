@@ -50,7 +50,18 @@ export interface DiffLine {
 export type ToolContentView =
   | { kind: 'text'; text: string }
   | { kind: 'diff'; path: string; isNew: boolean; lines: DiffLine[]; omitted: number }
-  | { kind: 'terminal'; terminalId: string };
+  | {
+      kind: 'terminal';
+      terminalId: string;
+      /** The command line, once Elicit runs it. */
+      command?: string;
+      /** The end of its output (the panel shows the last TERMINAL_TAIL_CHARS characters). */
+      output: string;
+      /** Older output was dropped, by the agent's byte limit or for the panel. */
+      truncated: boolean;
+      /** "exit code 0", "ended by SIGTERM"; absent while it runs. */
+      exit?: string;
+    };
 
 /** One field of an accepted answer as the transcript shows it; secrets never carry their value. */
 export interface AnswerEntry {

@@ -137,6 +137,20 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.equal(fs.readFileSync(notes, 'utf8'), 'saved line\n', 'reading saved nothing');
   });
 
+  it('runs a command the agent asks for in a terminal and shows its output in the tool call', async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    const script = "console.log('built ' + 3 + ' targets'); console.error('one warning')";
+    await send(panel, `terminal ${JSON.stringify({ command: process.execPath, args: ['-e', script] })}`);
+    const [exit] = await waitForRecords(record, 1, (r) => r.kind === 'terminal-exit');
+    assert.deepEqual(exit!.result, { exitCode: 0, signal: null });
+    const terminal = panel.locator('.item.tool .terminal', { hasText: 'built 3 targets' });
+    await terminal.waitFor({ timeout: 20_000 });
+    await terminal.locator('.terminal-head', { hasText: 'exit code 0' }).waitFor({ timeout: 20_000 });
+    assert.match((await terminal.locator('.terminal-output').textContent()) ?? '', /built 3 targets\n(.|\n)*one warning/);
+    await screenshot(page, 'acp-terminal');
+  });
+
   it('Stop sends session/cancel and closes the pending permission prompt as cancelled', async () => {
     const { page } = session.workbench;
     const panel = await agentPanel();

@@ -125,14 +125,14 @@ describe('AcpConnection with the fixture agent', () => {
     agent = await openAgent('fixture');
   });
 
-  it('initializes with fs and both elicitation modes declared, in the workspace folder', async () => {
+  it('initializes with fs, terminals and both elicitation modes declared, in the workspace folder', async () => {
     const records = readRecords(agent.record);
     const init = recordOf(records, 'initialize');
     assert.equal(init.protocolVersion, 1);
     const capabilities = init.clientCapabilities as Record<string, unknown>;
     assert.deepEqual(capabilities.fs, { readTextFile: true, writeTextFile: true });
     assert.deepEqual(capabilities.elicitation, { form: {}, url: {} });
-    assert.equal(capabilities.terminal, false);
+    assert.equal(capabilities.terminal, true);
     assert.equal((init.clientInfo as { name: string }).name, 'elicit');
     assert.deepEqual(recordOf(records, 'session').cwd, workspace);
     assert.equal(agent.connection.status, 'running');
@@ -368,6 +368,55 @@ describe('AcpConnection with the fixture agent', () => {
     assert.equal(agent.files.has(escape), false);
     ({ records } = await agent.turn(`write ${JSON.stringify({ path: join(workspace, 'sub', 'link', 'evil.txt'), content: 'evil' })}`));
     assert.equal((recordOf(records, 'write').error as { code: number }).code, -32602, 'a link out of the workspace is refused');
+  });
+
+  it('applies every update the agent sent before answering session/prompt by the time prompt() resolves', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const seen: string[] = [];
+    const sub = agent.connection.onEvent((e) => {
+      if (e.kind === 'update' && e.update.sessionUpdate === 'agent_message_chunk' && e.update.content.type === 'text') seen.push(e.update.content.text);
+    });
+    await agent.connection.prompt(agent.sessionId, `echo ${words.join(' ')}`);
+    sub.dispose(); // at once: nothing may arrive later
+    assert.equal(seen.join(''), words.join(' '));
+  });
+
+  it('runs a command in a client terminal: output, exit status, shown live in the tool call, gone after release', async () => {
+    const transcript = new Transcript(workspace);
+    const sub = agent.connection.onEvent((e) => transcript.apply(e));
+    const script = "process.stdout.write('\\x1b[32mgreen\\x1b[0m out\\n'); console.error('to stderr'); console.log(process.cwd()); process.exit(3)";
+    const { records } = await agent.turn(`terminal ${JSON.stringify({ command: process.execPath, args: ['-e', script] })}`);
+    sub.dispose();
+    assert.match(String((recordOf(records, 'terminal-create').result as { terminalId: string }).terminalId), /^term-\d+$/);
+    assert.deepEqual(recordOf(records, 'terminal-exit').result, { exitCode: 3, signal: null });
+    const output = recordOf(records, 'terminal-output').result as { output: string; truncated: boolean; exitStatus: unknown };
+    assert.equal(output.truncated, false);
+    assert.deepEqual(output.exitStatus, { exitCode: 3, signal: null });
+    assert.match(output.output, /\x1b\[32mgreen\x1b\[0m out\n/, 'the agent gets the raw output');
+    assert.match(output.output, /to stderr\n/);
+    assert.ok(output.output.includes(`${workspace}\n`), 'it ran in the session folder');
+    assert.equal((recordOf(records, 'terminal-after-release').error as { code: number }).code, -32602, 'a released terminal is gone');
+    const tool = transcript.all().find((i) => i.kind === 'tool');
+    assert.ok(tool && tool.kind === 'tool');
+    const shown = tool.content[0]!;
+    assert.ok(shown.kind === 'terminal');
+    assert.equal(shown.exit, 'exit code 3');
+    assert.equal(shown.command, `${process.execPath} -e ${JSON.stringify(script)}`, 'an argument with spaces is quoted');
+    assert.match(shown.output, /^green out\n/, 'the panel shows it without colour codes');
+  });
+
+  it('kills a terminal (and what it started), keeps only the last outputByteLimit bytes, refuses a cwd outside the workspace', async () => {
+    const chatty = "process.stdout.write('é'.repeat(400) + 'END\\n'); setInterval(() => {}, 1000)";
+    let { records } = await agent.turn(`terminal ${JSON.stringify({ command: process.execPath, args: ['-e', chatty], outputByteLimit: 101, kill: true })}`);
+    assert.deepEqual(recordOf(records, 'terminal-exit').result, { exitCode: null, signal: 'SIGTERM' });
+    const output = recordOf(records, 'terminal-output').result as { output: string; truncated: boolean };
+    assert.equal(output.truncated, true);
+    assert.ok(Buffer.byteLength(output.output) <= 101, `${Buffer.byteLength(output.output)} bytes kept`);
+    assert.match(output.output, /^(é)+END\n$/, 'cut at a character boundary, the end kept');
+    ({ records } = await agent.turn(`terminal ${JSON.stringify({ command: process.execPath, args: ['-e', '1'], cwd: outside })}`));
+    assert.equal((recordOf(records, 'terminal-create').error as { code: number }).code, -32602);
+    ({ records } = await agent.turn(`terminal ${JSON.stringify({ command: 'elicit-no-such-command-xyz', args: [] })}`));
+    assert.match((recordOf(records, 'terminal-create').error as { message: string }).message, /Could not run elicit-no-such-command-xyz/);
   });
 
   it('a crash closes the open question (its signal aborts), reports the exit with stderr, and leaves nothing open', async () => {

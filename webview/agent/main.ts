@@ -207,8 +207,15 @@ function renderToolContent(content: ToolContentView): HTMLElement {
   switch (content.kind) {
     case 'text':
       return el('div', { className: 'tool-text' }, text(content.text));
-    case 'terminal':
-      return el('div', { className: 'tool-text muted', text: `Terminal ${t(content.terminalId)} (Elicit does not run terminals for agents)` });
+    case 'terminal': {
+      const head = `$ ${t(content.command ?? content.terminalId)}`;
+      const state = content.exit ? t(content.exit) : content.command ? 'running…' : 'waiting to start';
+      const output = el('pre', { className: 'terminal-output', text: `${content.truncated ? '…\n' : ''}${t(content.output)}` });
+      output.hidden = content.output === '' && !content.truncated;
+      const node = el('div', { className: 'terminal' }, el('div', { className: 'terminal-head', text: `${head}  · ${state}` }), output);
+      if (content.exit) node.dataset.exit = content.exit;
+      return node;
+    }
     case 'diff': {
       const lines = el('div', { className: 'diff-lines' });
       for (const line of content.lines) {
