@@ -148,7 +148,8 @@ describe('OAuth sign-in for an HTTP server', () => {
   });
 
   it('refreshes an expired access token without asking the person', async () => {
-    const server = await fixture({ ACCESS_TOKEN_SECONDS: '1' });
+    // The first token expires at once; the refreshed one lasts, so exactly one refresh is expected.
+    const server = await fixture({ ACCESS_TOKEN_SECONDS: '1', REFRESHED_TOKEN_SECONDS: '3600' });
     const store = new MemorySecretStore();
     const { connection, consents } = connectTo(server, store);
     await connection.connect();
