@@ -458,9 +458,14 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
         const field = result.form.fields[0]!;
         for (const unit of ['a', 'b', '1', '.', ' ', 'ab', 'a1', 'a-', '1.', 'a@']) {
           const input = unit.repeat(Math.floor(MAX_PATTERN_INPUT / unit.length)).slice(0, MAX_PATTERN_INPUT - 1) + '!';
-          const started = performance.now();
-          checkField(field, input);
-          const ms = performance.now() - started;
+          const time = (): number => {
+            const started = performance.now();
+            checkField(field, input);
+            return performance.now() - started;
+          };
+          // A slow run is timed twice more: a pause of a shared machine does not repeat, a slow pattern does.
+          let ms = time();
+          if (ms > 50) ms = Math.min(ms, time(), time());
           if (ms > slowest.ms) Object.assign(slowest, { ms, pattern });
         }
       }),

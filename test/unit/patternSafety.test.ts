@@ -29,9 +29,7 @@ describe('unsafePatternReason', () => {
       assert.equal(unsafePatternReason(pattern), undefined);
       const regex = new RegExp(pattern, 'u');
       for (const probe of ['a'.repeat(5000) + '!', '1.'.repeat(2500) + 'x', 'a-'.repeat(2500) + '-', ' '.repeat(5000)]) {
-        const start = performance.now();
-        regex.test(probe);
-        assert.ok(performance.now() - start < 200, `${pattern} took too long`);
+        assert.ok(fastestOfThree(() => regex.test(probe)) < 200, `${pattern} took too long`);
       }
     });
   }
@@ -58,9 +56,8 @@ describe('polynomial backtracking (found by test/unit/fuzz.test.ts)', () => {
       assert.equal(unsafePatternReason(pattern), undefined);
       const regex = new RegExp(pattern, 'u');
       for (const unit of ['a', '1', ' ', 'ab', '1.', 'a-', 'x']) {
-        const start = performance.now();
-        regex.test(unit.repeat(MAX_PATTERN_INPUT / unit.length - 1) + '!');
-        assert.ok(performance.now() - start < 100, `${pattern} took too long`);
+        const input = unit.repeat(MAX_PATTERN_INPUT / unit.length - 1) + '!';
+        assert.ok(fastestOfThree(() => regex.test(input)) < 100, `${pattern} took too long`);
       }
     });
   }
@@ -73,3 +70,14 @@ describe('polynomial backtracking (found by test/unit/fuzz.test.ts)', () => {
     assert.ok(performance.now() - started < 1000);
   });
 });
+
+/** Milliseconds of the fastest of three runs: a pause of a shared machine does not repeat, a slow pattern does. */
+function fastestOfThree(run: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    run();
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
