@@ -57,6 +57,12 @@ class AgentSessions implements vscode.Disposable {
       panel.dispose();
       return this.refuseUntrusted();
     }
+    // The state comes from the webview: its folder must still be one of this window's.
+    if (!(vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && f.uri.fsPath === saved.cwd)) {
+      panel.dispose();
+      void vscode.window.showWarningMessage(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`);
+      return;
+    }
     const agent = this.configuredAgents(saved.cwd, false).find((a) => a.name === saved.agent);
     if (!agent) {
       panel.dispose();
