@@ -17,7 +17,8 @@ import type {
   TranscriptItem,
 } from '../../src/core/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
-import { el } from '../form/dom';
+import { adoptStyles, el } from '../form/dom';
+import theme from '../theme.css';
 
 interface VsCodeApi {
   postMessage(message: AgentPanelToHost): void;
@@ -28,6 +29,8 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
+// The base shared with the form; media/agent.css, linked in the page, adds the panel's own rules.
+adoptStyles(theme);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 
 const STATUS_WORDS: Record<AgentPanelState['status'], string> = {

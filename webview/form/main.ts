@@ -24,6 +24,7 @@ import {
 import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/webviewProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from './dom';
+import theme from '../theme.css';
 import styles from './styles.css';
 
 interface VsCodeApi {
@@ -34,6 +35,7 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+adoptStyles(theme);
 adoptStyles(styles);
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
