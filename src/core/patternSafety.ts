@@ -48,7 +48,9 @@ export function unsafePatternReason(pattern: string): string | undefined {
       if (top) top.risky = true;
     }
   }
-  if (polynomialDegree(pattern) > MAX_DEGREE) {
+  const degree = degreeOf(pattern);
+  if (degree === TOO_INTRICATE) return 'its repetitions nest too deeply to check that it runs fast';
+  if (degree > MAX_DEGREE) {
     return 'repetitions in a row can match the same text, which takes polynomial time on long input';
   }
   return undefined;
@@ -102,6 +104,19 @@ type Node =
  * repeated groups as one repetition of all their characters.
  */
 export function polynomialDegree(pattern: string): number {
+  const degree = degreeOf(pattern);
+  return degree === TOO_INTRICATE ? Infinity : degree;
+}
+
+/**
+ * Nodes the degree check may visit. A bounded group is walked once per
+ * repetition (up to 3), so nesting multiplies: `((a){3}){3}…` sixteen deep took
+ * seconds. Everyday patterns need a few hundred visits.
+ */
+const MAX_VISITS = 20_000;
+const TOO_INTRICATE = 'too intricate';
+
+function degreeOf(pattern: string): number | typeof TOO_INTRICATE {
   let branches: Node[][];
   try {
     branches = new PatternParser(pattern).branches();
@@ -111,17 +126,20 @@ export function polynomialDegree(pattern: string): number {
   const anchored = branches.every((branch) => branch[0]?.kind === 'assertion' && branch[0].start);
   const run: Array<{ chars: boolean[]; chain: number }> = [];
   let worst = 0;
-  const walk = (nodes: Node[], soft: boolean): void => {
+  let visits = 0;
+  const walk = (nodes: Node[], soft: boolean): boolean => {
     for (const node of nodes) {
+      if (++visits > MAX_VISITS) return false;
       if (node.kind === 'assertion') continue;
       const unbounded = node.max > LARGE_BOUND;
       if (node.kind === 'group' && node.lookaround) {
-        for (const branch of node.branches) walk(branch, true); // it runs too, at the same place
+        // It runs too, at the same place.
+        if (!node.branches.every((branch) => walk(branch, true))) return false;
         continue;
       }
       if (node.kind === 'group' && !unbounded) {
         const inner = soft || node.min === 0 || node.branches.length > 1;
-        for (let i = 0; i < Math.min(node.max, 3); i++) for (const branch of node.branches) walk(branch, inner);
+        for (let i = 0; i < Math.min(node.max, 3); i++) if (!node.branches.every((branch) => walk(branch, inner))) return false;
         continue;
       }
       const chars = node.kind === 'atom' ? node.chars : charsOf(node.branches);
@@ -134,8 +152,9 @@ export function polynomialDegree(pattern: string): number {
         worst = Math.max(worst, chain);
       }
     }
+    return true;
   };
-  for (const branch of branches) walk(branch, branches.length > 1);
+  if (!branches.every((branch) => walk(branch, branches.length > 1))) return TOO_INTRICATE;
   return worst === 0 ? 0 : worst + (anchored ? 0 : 1);
 }
 

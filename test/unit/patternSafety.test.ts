@@ -51,6 +51,14 @@ describe('polynomial backtracking (found by test/unit/fuzz.test.ts)', () => {
       assert.ok(polynomialDegree(pattern) > 2);
     });
   }
+  it('refuses bounded groups nested too deep to check', () => {
+    let pattern = 'a';
+    for (let i = 0; i < 16; i++) pattern = `(?:${pattern}){3}`;
+    // Walked in full, this took seconds (three walks per level) and then passed as degree 0.
+    assert.match(unsafePatternReason(pattern) ?? '', /nest too deeply/);
+    assert.equal(unsafePatternReason('^(?:(?:[a-z]{2}){3}-){2}\\d$'), undefined, 'a few levels are still checked and pass');
+  });
+
   for (const pattern of ['^a*a*b', '^.*x.*y$', '\\d+\\.\\d+\\.\\d+', '^\\S+\\s+\\S+$', 'a*b', '^(?:[a-z0-9]+-)*[a-z0-9]+$']) {
     it(`accepts ${pattern} (degree ${polynomialDegree(pattern)}), which stays fast on ${MAX_PATTERN_INPUT} characters`, () => {
       assert.equal(unsafePatternReason(pattern), undefined);
