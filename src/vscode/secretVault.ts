@@ -65,6 +65,8 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     if (question.request.asker.detail === CONFIGURATION_INPUT) return;
     const asker = question.request.asker;
     const { kind, name } = owner(asker);
+    // The elicit tool and the gateway save theirs by name themselves (askToolQuestion's saveSecret).
+    if (kind === 'named') return;
     for (const field of secretFieldNames(question.form)) {
       const value = result.content[field];
       if (typeof value !== 'string' || value === '') continue;
