@@ -9,13 +9,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-// Like child_process.spawn, but on Windows it also starts `.cmd` shims such as `npx` (as the MCP SDK does).
 import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
+import { isObject } from '../mcp/config';
 import type { AgentConfig } from './config';
-import { childEnvironment, endedWithin, forEachLine, signalGroup, spawnInGroup } from '../process/processGroup';
+import { childEnvironment, describeSpawnError, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 
@@ -118,7 +118,6 @@ export interface AuthMethodView {
 }
 
 const STDERR_TAIL_LINES = 12;
-const KILL_GRACE_MS = 2000;
 /** How long an exited agent's stderr may take to deliver its last lines. */
 const STDERR_DRAIN_MS = 200;
 
@@ -184,7 +183,7 @@ export class AcpConnection {
       env: childEnvironment(this.options.baseEnv ?? process.env, this.config.env),
     });
     this.child = child;
-    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeError(error)}`));
+    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeSpawnError(error)}`));
     child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
     forEachLine(child.stderr, (line) => this.stderrLine(line));
     this.exited = new Promise<void>((resolve) => {
@@ -197,12 +196,9 @@ export class AcpConnection {
       });
     });
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', resolve);
-        child.once('error', reject);
-      });
+      await spawned(child);
     } catch (error) {
-      this.finish(`Could not start ${this.name}: ${describeError(error)}`, false);
+      this.finish(`Could not start ${this.name}: ${describeSpawnError(error)}`, false);
       throw new Error(this._exitMessage);
     }
 
@@ -238,7 +234,7 @@ export class AcpConnection {
       this.setStatus('running');
       return response;
     } catch (error) {
-      const message = this._exitMessage ?? `${this.name} did not initialize: ${describeError(error)}`;
+      const message = this._exitMessage ?? `${this.name} did not initialize: ${describeSpawnError(error)}`;
       await this.stop();
       throw new Error(message);
     }
@@ -320,13 +316,8 @@ export class AcpConnection {
     if (expected) this.stopping = true;
     this.connection?.close(new Error(`${this.name} was stopped`));
     child.stdin?.end();
-    signalGroup(child, 'SIGTERM');
-    const force = setTimeout(() => signalGroup(child, 'SIGKILL'), KILL_GRACE_MS);
-    try {
-      await this.exited;
-    } finally {
-      clearTimeout(force);
-    }
+    await terminateGroup(child);
+    await this.exited;
   }
 
   private clientApp(): acp.ClientApp {
@@ -385,7 +376,7 @@ export class AcpConnection {
     try {
       if (!tracked.signal.aborted) choice = await this.options.permission(prompt, tracked.signal);
     } catch (error) {
-      this.options.log(`[elicit] ${this.name}: the permission prompt failed: ${describeError(error)}`);
+      this.options.log(`[elicit] ${this.name}: the permission prompt failed: ${describeSpawnError(error)}`);
       choice = PERMISSION_CANCELLED;
     } finally {
       tracked.done();
@@ -424,7 +415,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
       return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
     } catch (error) {
-      const message = describeError(error);
+      const message = describeSpawnError(error);
       this.emit({ kind: 'question', id, sessionId, info, error: message });
       this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
       if (error instanceof InvalidRequestError) throw new acp.RequestError(INVALID_PARAMS, error.message);
@@ -466,9 +457,9 @@ export class AcpConnection {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file });
       return { content: sliceLines(text, params.line, params.limit) };
     } catch (error) {
-      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: describeError(error) });
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: describeSpawnError(error) });
       if (error instanceof FileNotFoundError) throw acp.RequestError.resourceNotFound(file);
-      throw new acp.RequestError(-32603, `Could not read ${file}: ${describeError(error)}`);
+      throw new acp.RequestError(-32603, `Could not read ${file}: ${describeSpawnError(error)}`);
     }
   }
 
@@ -479,8 +470,8 @@ export class AcpConnection {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file });
       return {};
     } catch (error) {
-      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: describeError(error) });
-      throw new acp.RequestError(-32603, `Could not write ${file}: ${describeError(error)}`);
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: describeSpawnError(error) });
+      throw new acp.RequestError(-32603, `Could not write ${file}: ${describeSpawnError(error)}`);
     }
   }
 
@@ -510,7 +501,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: terminal ${terminalId}: ${launch.command}`);
       return { terminalId };
     } catch (error) {
-      throw new acp.RequestError(-32603, `Could not run ${params.command}: ${describeError(error)}`);
+      throw new acp.RequestError(-32603, `Could not run ${params.command}: ${describeSpawnError(error)}`);
     }
   }
 
@@ -615,23 +606,13 @@ export class AcpConnection {
     try {
       this.events.fire(event);
     } catch (error) {
-      this.options.log(`[elicit] ${this.name}: an event listener failed: ${describeError(error)}`);
+      this.options.log(`[elicit] ${this.name}: an event listener failed: ${describeSpawnError(error)}`);
     }
   }
 
   private setStatus(status: AgentProcessStatus): void {
     this._status = status;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `command not found (${e.path ?? 'spawn'})`;
-  return e instanceof Error ? e.message : String(error);
 }
 
 function terminalOutput(snapshot: TerminalSnapshot): acp.TerminalOutputResponse {

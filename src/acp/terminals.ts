@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Emitter } from '../core/events';
-import { exitedWithin, hasExited, signalGroup, spawnInGroup } from '../process/processGroup';
+import { hasExited, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 
 export interface TerminalExit {
   exitCode: number | null;
@@ -36,7 +36,6 @@ export interface TerminalSnapshot {
 
 /** What one terminal keeps when the agent sets no smaller limit. */
 export const MAX_OUTPUT_BYTES = 1024 * 1024;
-const KILL_GRACE_MS = 2000;
 const REPORT_MS = 100;
 
 class AgentTerminal {
@@ -90,8 +89,7 @@ class AgentTerminal {
   /** Ends the command (and what it started); the output stays readable until release. */
   async kill(): Promise<void> {
     if (this.exit || hasExited(this.child)) return;
-    signalGroup(this.child, 'SIGTERM');
-    if (!(await exitedWithin(this.child, KILL_GRACE_MS))) signalGroup(this.child, 'SIGKILL');
+    await terminateGroup(this.child);
   }
 
   private append(chunk: Buffer): void {
@@ -108,14 +106,23 @@ class AgentTerminal {
     this.changed();
   }
 
+  /** Drops the oldest output beyond the limit: whole chunks first, so a chatty command copies little. */
   private trimToLimit(): void {
-    const all = Buffer.concat(this.chunks);
-    let start = all.length - this.limit;
-    // Never begin inside a UTF-8 sequence: skip its continuation bytes.
-    while (start < all.length && (all[start]! & 0xc0) === 0x80) start++;
-    const kept = all.subarray(start);
-    this.chunks = [kept];
-    this.bytes = kept.length;
+    while (this.chunks.length > 0 && this.bytes - this.chunks[0]!.length >= this.limit) this.bytes -= this.chunks.shift()!.length;
+    let start = this.bytes - this.limit;
+    // Never begin inside a UTF-8 sequence: skip its continuation bytes, into the next chunk if need be.
+    while (this.chunks.length > 0) {
+      const first = this.chunks[0]!;
+      while (start < first.length && (first[start]! & 0xc0) === 0x80) start++;
+      if (start < first.length) {
+        this.chunks[0] = first.subarray(start);
+        this.bytes -= start;
+        break;
+      }
+      this.chunks.shift();
+      this.bytes -= first.length;
+      start = 0;
+    }
     this.truncated = true;
   }
 
@@ -137,10 +144,7 @@ export class AgentTerminals {
     const requested = launch.outputByteLimit;
     const limit = requested !== undefined && Number.isFinite(requested) && requested >= 0 ? Math.min(Math.floor(requested), MAX_OUTPUT_BYTES) : MAX_OUTPUT_BYTES;
     const child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
+    await spawned(child);
     const terminal: AgentTerminal = new AgentTerminal(id, launch, child, limit, () => this.changes.fire(terminal.snapshot()));
     this.terminals.set(id, terminal);
     return id;

@@ -23,12 +23,13 @@ import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { ServerConfig } from './config';
+import { allPages } from './catalog';
 import { OpenRequests } from './cancelledRequests';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
 import { CLIENT_TASK_CAPABILITIES, ElicitationTaskStore, isTaskAugmented } from './elicitationTasks';
-import { childEnvironment } from '../process/processGroup';
+import { childEnvironment, describeSpawnError } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
@@ -76,7 +77,6 @@ export class McpConnection {
   private readonly runningTools = new Map<number, string>();
   /** Tools as last listed, for their `execution.taskSupport`. */
   private readonly listedTools = new Map<string, Tool>();
-  private tasks = new ElicitationTaskStore();
   private oauth: OAuthSignIn | undefined;
   /** The HTTP transport last created: a sign-in finishes on the transport that needed it. */
   private authTransport: AuthorizingTransport | undefined;
@@ -140,14 +140,11 @@ export class McpConnection {
 
   async listTools(): Promise<Tool[]> {
     const client = await this.connect();
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
+    const tools = await allPages(async (cursor) => {
       const page = await this.signedIn(() => client.listTools(cursor ? { cursor } : undefined));
-      tools.push(...page.tools);
-      for (const tool of page.tools) this.listedTools.set(tool.name, tool);
-      cursor = page.nextCursor;
-    } while (cursor);
+      return { items: page.tools, next: page.nextCursor };
+    });
+    for (const tool of tools) this.listedTools.set(tool.name, tool);
     return tools;
   }
 
@@ -189,13 +186,13 @@ export class McpConnection {
   /** The workspace folders changed: a running server is told to ask for the roots again. */
   async rootsChanged(): Promise<void> {
     if (!this.options.roots || !this.client) return;
-    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${describeError(error)}`));
+    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${describeSpawnError(error)}`));
   }
 
   private async open(): Promise<Client> {
     const generation = this.generation;
     this.setStatus('starting');
-    const tasks = (this.tasks = new ElicitationTaskStore());
+    const tasks = new ElicitationTaskStore();
     const roots = this.options.roots;
     const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
       capabilities: {
@@ -210,7 +207,7 @@ export class McpConnection {
     openRequests.listenTo(client);
     client.fallbackRequestHandler = async (request, extra) => {
       if (request.method === 'elicitation/create') {
-        return openRequests.run(request.id, extra.signal, (signal) => this.onElicitation(request, { ...extra, signal }));
+        return openRequests.run(request.id, extra.signal, (signal) => this.onElicitation(request, tasks, { ...extra, signal }));
       }
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
@@ -239,7 +236,7 @@ export class McpConnection {
       });
     } catch (error) {
       if (generation !== this.generation) throw new Error(`MCP server "${this.name}" was stopped while it started`);
-      this.fail(describeError(error));
+      this.fail(describeSpawnError(error));
       await client.close().catch(() => undefined);
       throw new Error(`Could not start MCP server "${this.name}": ${this._error}`);
     }
@@ -269,7 +266,7 @@ export class McpConnection {
       } catch (sseError) {
         // An SSE server that wants a sign-in must reach the OAuth step unchanged.
         if (sseError instanceof UnauthorizedError) throw sseError;
-        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${describeError(sseError)}`, { cause: sseError });
+        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${describeSpawnError(sseError)}`, { cause: sseError });
       }
     }
   }
@@ -346,6 +343,7 @@ export class McpConnection {
 
   private async onElicitation(
     request: JSONRPCRequest,
+    tasks: ElicitationTaskStore,
     extra: { signal: AbortSignal; taskStore?: RequestTaskStore; taskRequestedTtl?: number },
   ): Promise<Record<string, unknown>> {
     if (!extra.taskStore || !isTaskAugmented(request.params)) return this.answerElicitation(request, extra.signal);
@@ -355,7 +353,7 @@ export class McpConnection {
     } catch (error) {
       throw error instanceof InvalidRequestError ? invalidParams(error) : error;
     }
-    return this.tasks.start(extra.taskStore, extra.taskRequestedTtl, (signal) => this.answerElicitation(request, signal));
+    return tasks.start(extra.taskStore, extra.taskRequestedTtl, (signal) => this.answerElicitation(request, signal));
   }
 
   private async answerElicitation(request: JSONRPCRequest, signal: AbortSignal): Promise<ElicitResult & Record<string, unknown>> {
@@ -404,12 +402,6 @@ export class McpConnection {
     this._status = status;
     this.statusChanges.fire(status);
   }
-}
-
-function describeError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT') return `command not found (${e.path ?? 'spawn'})`;
-  return e instanceof Error ? e.message : String(error);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { exitedWithin, forEachLine, hasExited, signalGroup, spawnInGroup } from '../process/processGroup';
+import { exitedWithin, forEachLine, hasExited, KILL_GRACE_MS, signalGroup, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 
 export interface StdioLaunch {
   command: string;
@@ -16,9 +16,6 @@ export interface StdioLaunch {
   env: Record<string, string>;
   cwd?: string;
 }
-
-/** Time a server has to exit by itself once its stdin ends, and again after SIGTERM. */
-const GRACE_MS = 2000;
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -50,13 +47,8 @@ export class GroupStdioTransport implements Transport {
       if (this.child === child) this.child = undefined;
       this.onclose?.();
     });
-    return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (error) => {
-        reject(error);
-        this.onerror?.(error);
-      });
-    });
+    child.once('error', (error) => this.onerror?.(error));
+    return spawned(child);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -69,7 +61,7 @@ export class GroupStdioTransport implements Transport {
   }
 
   /**
-   * Ends stdin, as the MCP spec asks, and gives the server time to exit; then
+   * Ends stdin, as the MCP spec asks, and gives the server the grace time to exit; then
    * SIGTERM and SIGKILL to its whole group. The group is signalled even when the
    * server exited by itself, for anything it left running.
    */
@@ -82,9 +74,8 @@ export class GroupStdioTransport implements Transport {
       } catch {
         // Already closed.
       }
-      await exitedWithin(child, GRACE_MS);
-      signalGroup(child, 'SIGTERM');
-      if (!(await exitedWithin(child, GRACE_MS))) signalGroup(child, 'SIGKILL');
+      await exitedWithin(child, KILL_GRACE_MS);
+      await terminateGroup(child);
     }
     this.buffer.clear();
   }

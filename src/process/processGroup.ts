@@ -28,6 +28,24 @@ export function spawnInGroup(command: string, args: readonly string[], options: 
   });
 }
 
+/** How long a process group has between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 2000;
+
+/** Resolves once the child runs; rejects with the spawn error (a missing command…). */
+export function spawned(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    child.once('error', reject);
+  });
+}
+
+/** A spawn error as a sentence: a missing command is named as such. */
+export function describeSpawnError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `command not found (${e.path ?? 'spawn'})`;
+  return e instanceof Error ? e.message : String(error);
+}
+
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -51,6 +69,12 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: every process of the group has already ended.
   }
+}
+
+/** SIGTERM to the child's group, then SIGKILL if the child has not exited within `graceMs`. */
+export async function terminateGroup(child: ChildProcess, graceMs = KILL_GRACE_MS): Promise<void> {
+  signalGroup(child, 'SIGTERM');
+  if (!(await exitedWithin(child, graceMs))) signalGroup(child, 'SIGKILL');
 }
 
 /** Resolves once the child has exited, or after `ms`, whichever comes first. */
