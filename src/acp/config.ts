@@ -3,7 +3,7 @@
  * the same shape as a stdio entry of mcp.json (and the same `${workspaceFolder}`,
  * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
  */
-import { parseServerTable, type ConfigProblem, type VariableContext } from '../mcp/config';
+import { isObject, parseServerTable, type ConfigProblem, type VariableContext } from '../mcp/config';
 
 export interface AgentConfig {
   /** The key in `elicit.agents`; shown as the asker's name. */
@@ -27,11 +27,11 @@ export function parseAgents(value: unknown, vars: VariableContext): { agents: Ag
   const table: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
     // Agents are always local processes: an entry without a type is a command.
-    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && 'url' in entry) {
+    if (isObject(entry) && 'url' in entry) {
       problems.push({ source, server: name, message: `${source}: agent "${name}": agents run as local processes; give a "command", not a "url"` });
       continue;
     }
-    table[name] = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? { ...entry, type: 'stdio' } : entry;
+    table[name] = isObject(entry) ? { ...entry, type: 'stdio' } : entry;
   }
   const parsed = parseServerTable(table, source, vars);
   for (const problem of parsed.problems) {

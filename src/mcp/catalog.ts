@@ -76,7 +76,8 @@ export async function complete(
   return { values, hasMore: result.completion.hasMore === true || (result.completion.total ?? 0) > values.length };
 }
 
-async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+/** Every page of a paginated list (`cursor` / `nextCursor`). */
+export async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   // A server that repeats a cursor would loop forever: stop on a repeat.

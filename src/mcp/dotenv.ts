@@ -37,8 +37,7 @@ export function parseDotenv(text: string): DotenvResult {
     const valueStart = pos + (raw.length - raw.trimStart().length) + key[0].length;
     const quote = source[valueStart];
     if (quote === '"' || quote === "'" || quote === '`') {
-      const close = source.indexOf(quote, valueStart + 1);
-      const closing = quote === '"' ? closingDoubleQuote(source, valueStart + 1) : close;
+      const closing = quote === '"' ? closingDoubleQuote(source, valueStart + 1) : source.indexOf(quote, valueStart + 1);
       if (closing === -1) {
         problems.push(`line ${startLine}: the ${quote} quote is never closed`);
         ({ pos, line } = next(source, end, line));

@@ -3,6 +3,7 @@
  * audio described, resources linked, structured content as JSON, errors flagged.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fence } from './contentText';
 
 export function formatToolResult(server: string, tool: string, result: CallToolResult): string {
   const lines = [`# ${server} › ${tool}`, ''];
@@ -34,12 +35,6 @@ export function formatToolResult(server: string, tool: string, result: CallToolR
   }
   if ((result.content ?? []).length === 0 && result.structuredContent === undefined) lines.push('_The tool returned no content._');
   return lines.join('\n');
-}
-
-function fence(text: string, language = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const marks = '`'.repeat(longest + 1);
-  return `${marks}${language}\n${text}\n${marks}`;
 }
 
 function approximateBytes(base64: string): number {

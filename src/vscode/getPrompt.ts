@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { promptArguments } from '../mcp/argumentSchema';
 import { getPrompt, listPrompts } from '../mcp/catalog';
+import { isObject } from '../mcp/config';
 import type { McpConnection } from '../mcp/connection';
 import { formatPromptResult } from '../mcp/promptText';
 import { collectArguments } from './argumentCollector';
@@ -57,5 +58,5 @@ async function getAndShow(services: Services, server: McpConnection, prompt: Pro
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+  return isObject(value) && Object.values(value).every((v) => typeof v === 'string');
 }

@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Broker } from '../core/broker';
 import { checkJsonArguments } from '../core/jsonArguments';
 import { tryNormalize } from '../core/normalize';
+import { isObject } from '../mcp/config';
 import type { McpConnection } from '../mcp/connection';
 import { formatToolResult } from '../mcp/resultText';
 import type { ResultDocuments } from './resultDocuments';
@@ -32,7 +33,7 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
     if (typeof toolName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no tool "${toolName}".`);
     return;
   }
-  const toolArgs = isRecord(args) ? args : await collectArguments(deps.broker, server, tool);
+  const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);
   if (!toolArgs) return;
   await callAndShow(deps, server, tool, toolArgs);
 }
@@ -86,8 +87,4 @@ async function callAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool,
     deps.log.error(`${server.name} › ${tool.name}: ${(error as Error).message}`);
     void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${tool.name} failed: ${(error as Error).message}`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

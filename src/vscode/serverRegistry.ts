@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
 import type { UrlWaits } from '../core/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../mcp/connection';
+import { localFolders } from './localFolders';
 import type { OAuthOptions } from '../mcp/oauthSignIn';
 import { CrashRecovery } from '../mcp/crashRecovery';
 import { resolveLaunch } from '../mcp/launch';
@@ -269,5 +270,5 @@ function extensionVersion(): string {
 
 /** The workspace folders on disk, as MCP roots: what servers such as a filesystem server may work in. */
 function workspaceRoots(): McpRoot[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
+  return localFolders().map((f) => ({ uri: f.uri.toString(), name: f.name }));
 }

@@ -25,7 +25,7 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
   if (!chosen || chosen.length === 0) return;
   for (const server of chosen) {
     await secrets.delete(server.key);
-    await (await services.registry.get(server.name))?.stop();
+    await services.registry.stop(server.name);
     services.log.info(`${server.name}: signed out (OAuth credentials forgotten)`);
   }
   void vscode.window.showInformationMessage(

@@ -22,6 +22,7 @@ import type { Services } from '../services';
 import { askPermission } from './permissionPrompt';
 import { askSignIn } from './signInPrompt';
 import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
+import { localFolders } from '../localFolders';
 import { webviewShell } from '../webviewShell';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
@@ -96,7 +97,7 @@ export class AgentPanel implements vscode.Disposable {
       permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
       readTextFile: (file) => readWorkspaceText(file),
       writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
-      roots: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      roots: () => localFolders().map((f) => f.uri.fsPath),
       log: (line) => log.info(line),
       urlWaits: services.urlWaits,
       clientInfo: { name: 'elicit', version: this.options.clientVersion },

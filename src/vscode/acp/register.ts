@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import type { Services } from '../services';
 import { savedSession } from '../../core/agentPanelProtocol';
+import { localFolders } from '../localFolders';
 import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
 
 export function registerAcp(context: vscode.ExtensionContext, services: Services): void {
@@ -58,7 +59,7 @@ class AgentSessions implements vscode.Disposable {
       return this.refuseUntrusted();
     }
     // The state comes from the webview: its folder must still be one of this window's.
-    if (!(vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && f.uri.fsPath === saved.cwd)) {
+    if (!localFolders().some((f) => f.uri.fsPath === saved.cwd)) {
       panel.dispose();
       void vscode.window.showWarningMessage(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`);
       return;
@@ -157,5 +158,5 @@ function sessionFolder(): vscode.WorkspaceFolder | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
   const folder = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
   if (folder?.uri.scheme === 'file') return folder;
-  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return localFolders()[0];
 }
