@@ -13,6 +13,8 @@ import { RendererRouter } from './vscode/renderer';
 import { ResultDocuments } from './vscode/resultDocuments';
 import { manageSavedSecrets } from './vscode/manageSecrets';
 import { runTool } from './vscode/runTool';
+import { SerialMemento } from './vscode/serialMemento';
+import { writeTestReports } from './vscode/testReport';
 import { SecretVault } from './vscode/secretVault';
 import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
@@ -31,7 +33,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
-  const vault = new SecretVault(context.secrets, context.globalState);
+  const globalState = new SerialMemento(context.globalState);
+  const vault = new SecretVault(context.secrets, globalState);
   const urlWaits = new UrlWaits();
   const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
   const quickInputEscape = new QuickInputEscape();
@@ -49,18 +52,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   });
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
   const results = new ResultDocuments();
-  const services: Services = { log, broker, vault, urlWaits, registry, results, timeoutMs };
+  const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
 
   const testReport = process.env.ELICIT_TEST_REPORT;
-  if (testReport) {
-    // End-to-end tests only: key names and digests of what SecretStorage holds, never values.
-    // Written one after another, so a slow earlier write never overwrites a later one.
-    // A failed write is logged and does not stop the ones after it.
-    let writing = Promise.resolve();
-    const write = (): Promise<void> =>
-      vault.writeTestReport(testReport).catch((error: unknown) => log.error(`test report: ${String(error)}`));
-    context.subscriptions.push(vault.onDidChange(() => (writing = writing.then(write))));
-  }
+  if (testReport) context.subscriptions.push(writeTestReports(testReport, vault, log));
 
   context.subscriptions.push(
     log,
@@ -75,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     forms,
     quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question)),
-    new QuestionHistory(context.globalState, broker, results),
+    new QuestionHistory(globalState, broker, results),
   );
   registerElicitTool(context, services);
   registerGateway(context, services);

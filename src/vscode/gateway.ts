@@ -65,7 +65,7 @@ class GatewayController implements vscode.Disposable {
     this.token = await this.currentToken();
     const configured = vscode.workspace.getConfiguration('elicit').get<number>('gateway.port', 0);
     // Keep the same port across restarts when possible, so pasted configurations stay valid.
-    const preferred = configured || this.context.globalState.get<number>(PORT_KEY, 0);
+    const preferred = configured || this.services.globalState.get<number>(PORT_KEY, 0);
     let server = this.create(preferred);
     try {
       await server.start();
@@ -78,7 +78,7 @@ class GatewayController implements vscode.Disposable {
       await server.start();
     }
     this.server = server;
-    await this.context.globalState.update(PORT_KEY, server.port);
+    await this.services.globalState.update(PORT_KEY, server.port);
     this.status.text = '$(broadcast) Elicit gateway';
     this.status.tooltip = `Elicit gateway on ${server.url} — click to copy a client configuration`;
     this.status.show();

@@ -9,7 +9,7 @@ import type { Services } from './services';
 import { signOutOfServer } from './signOut';
 
 export function registerOAuth(context: vscode.ExtensionContext, services: Services): void {
-  const secrets = new OAuthSecrets(context.secrets, context.globalState);
+  const secrets = new OAuthSecrets(context.secrets, services.globalState);
   services.registry.useOAuth({
     store: secrets,
     clientName: `Elicit for ${vscode.env.appName}`,

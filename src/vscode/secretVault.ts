@@ -139,7 +139,7 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
    * For the end-to-end tests only (ELICIT_TEST_REPORT): what SecretStorage holds,
    * as key names and SHA-256 digests — never the values.
    */
-  async writeTestReport(file: string): Promise<void> {
+  async writeTestReport(file: string): Promise<string[]> {
     const report: Record<string, string | null> = {};
     for (const entry of this.list()) {
       const key = storageKey(entry.askerKind, entry.askerName, entry.field);
@@ -154,6 +154,7 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     // Whole or not at all: the test may read the report at any moment.
     await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
     await rename(`${file}.tmp`, file);
+    return Object.keys(report);
   }
 
   dispose(): void {

@@ -16,6 +16,8 @@ export interface Services {
   urlWaits: UrlWaits;
   registry: ServerRegistry;
   results: ResultDocuments;
+  /** context.globalState, its updates made one after another (see serialMemento.ts). */
+  globalState: vscode.Memento;
   /** `elicit.timeoutSeconds` in milliseconds. */
   timeoutMs(): number;
 }

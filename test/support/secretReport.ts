@@ -28,6 +28,7 @@ export async function waitForSavedSecret(file: string, key: string | ((key: stri
   const digest = digestOf(value);
   await waitUntil(() => Object.entries(readReport(file)).some(([k, v]) => matches(k) && v === digest), what).catch((error: Error) => {
     const seen = Object.entries(readReport(file)).map(([k, v]) => `${k}: ${v === digest ? 'matches' : v === null ? 'no value' : 'another value'}`);
-    throw new Error(`${error.message}; report ${fs.existsSync(file) ? `holds ${seen.length ? seen.join(', ') : 'no keys'}` : 'was never written'}`);
+    const log = fs.existsSync(`${file}.log`) ? fs.readFileSync(`${file}.log`, 'utf8').trim().split('\n').slice(-8).join(' | ') : 'no write noted';
+    throw new Error(`${error.message}; report ${fs.existsSync(file) ? `holds ${seen.length ? seen.join(', ') : 'no keys'}` : 'was never written'}; writes: ${log}`);
   });
 }

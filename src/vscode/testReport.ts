@@ -1,0 +1,36 @@
+/**
+ * End-to-end tests only (ELICIT_TEST_REPORT): key names and digests of what
+ * SecretStorage holds, never values, written to a file the tests read.
+ *
+ * Written on every vault change and again every second: VS Code's extension
+ * state can briefly show an older value after an update (a storage change
+ * event from an earlier write lands afterwards), so the write that follows a
+ * change may miss the entry just saved; the next one sees it. Writes run one
+ * after another, and each change of the key set, or a failure, is noted in
+ * <report>.log so a test that times out can say what happened.
+ */
+import { appendFile } from 'node:fs/promises';
+import type * as vscode from 'vscode';
+import type { SecretVault } from './secretVault';
+
+const REWRITE_MS = 1000;
+
+export function writeTestReports(file: string, vault: SecretVault, log: vscode.LogOutputChannel): vscode.Disposable {
+  let writing = Promise.resolve();
+  let lastKeys: string | undefined;
+  const note = (line: string): Promise<void> => appendFile(`${file}.log`, `${new Date().toISOString()} ${line}\n`).catch(() => undefined);
+  const write = async (): Promise<void> => {
+    try {
+      const keys = (await vault.writeTestReport(file)).join(', ') || 'no keys';
+      if (keys !== lastKeys) await note(`written: ${keys}`);
+      lastKeys = keys;
+    } catch (error) {
+      log.error(`test report: ${String(error)}`);
+      await note(`write failed: ${String(error)}`);
+    }
+  };
+  const queue = (): void => void (writing = writing.then(write));
+  const changes = vault.onDidChange(queue);
+  const timer = setInterval(queue, REWRITE_MS);
+  return { dispose: () => (changes.dispose(), clearInterval(timer)) };
+}
