@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   );
   const broker = new Broker(router, {
     timeoutMs,
-    maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 3)),
+    maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 5)),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));

@@ -407,10 +407,10 @@ export class AcpConnection {
     try {
       const request = this.toElicitRequest(method, p, sessionId, tracked.signal);
       if (request.mode === 'form') info.requestedSchema = request.requestedSchema;
-      else Object.assign(info, { url: request.url, elicitationId: request.elicitationId });
+      else if (request.mode === 'url') Object.assign(info, { url: request.url, elicitationId: request.elicitationId });
       this.emit({ kind: 'question', id, sessionId, info });
       const result = await this.options.ask(request);
-      if (request.mode === 'url' && result.action === 'accept') this.urlIds.add(request.elicitationId);
+      if (request.mode === 'url' && request.elicitationId && result.action === 'accept') this.urlIds.add(request.elicitationId);
       this.emit({ kind: 'question', id, sessionId, info, result });
       this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
       return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };

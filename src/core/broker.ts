@@ -10,6 +10,7 @@ import { validateAnswer } from './answerValidator';
 import { InvalidRequestError } from './errors';
 import { Emitter } from './events';
 import type { FormModel } from './fields';
+import { composeGroup } from './group';
 import { normalize } from './normalize';
 import { choosePresentation, type Presentation, type PresentationSetting } from './presentation';
 import { CANCELLED, DECLINED, type ElicitRequest, type ElicitResult } from './request';
@@ -22,7 +23,7 @@ export type QuestionState = 'waiting' | 'showing' | 'later';
 export interface Question {
   id: number;
   request: ElicitRequest;
-  /** Present for form requests. */
+  /** Present for form and group requests. */
   form?: FormModel;
   /** Present for URL requests: the checked URL, its host and warnings. */
   url?: UrlReview;
@@ -99,8 +100,8 @@ export class Broker {
    * InvalidRequestError for a request that cannot be drawn or exceeds a limit.
    */
   async ask(request: ElicitRequest): Promise<ElicitResult> {
-    const form = request.mode === 'form' ? normalize(request.requestedSchema) : undefined;
-    const url = request.mode === 'url' ? checkedUrl(request.url, request.elicitationId) : undefined;
+    const form = formOf(request);
+    const url = request.mode === 'url' ? checkedUrl(request.url) : undefined;
     this.checkLimit(request);
     if (request.signal?.aborted) return CANCELLED;
 
@@ -209,9 +210,7 @@ export class Broker {
 
   private checkLimit(request: ElicitRequest): void {
     const limit = this.options.maxPendingPerAsker();
-    const mine = this.pending().filter(
-      (q) => q.request.asker.kind === request.asker.kind && q.request.asker.name === request.asker.name,
-    ).length;
+    const mine = this.pending().filter((q) => sameLimit(q.request.asker, request.asker)).length;
     if (mine >= limit) {
       throw new InvalidRequestError(
         `Too many open questions from ${request.asker.name}: ${mine} are waiting for an answer (limit ${limit})`,
@@ -310,10 +309,19 @@ export class Broker {
   }
 }
 
-function checkedUrl(raw: unknown, elicitationId: unknown): UrlReview {
-  if (typeof elicitationId !== 'string' || elicitationId === '') {
-    throw new InvalidRequestError('A URL elicitation needs an elicitationId string');
-  }
+/** Questions counted against the same per-asker limit. */
+function sameLimit(a: ElicitRequest['asker'], b: ElicitRequest['asker']): boolean {
+  if (a.limitGroup !== undefined || b.limitGroup !== undefined) return a.limitGroup === b.limitGroup;
+  return a.kind === b.kind && a.name === b.name;
+}
+
+function formOf(request: ElicitRequest): FormModel | undefined {
+  if (request.mode === 'form') return normalize(request.requestedSchema);
+  if (request.mode === 'group') return composeGroup(request.sections);
+  return undefined;
+}
+
+function checkedUrl(raw: unknown): UrlReview {
   const verdict = reviewUrl(String(raw));
   if (!verdict.ok) throw new InvalidRequestError(`Refused to open the URL: ${verdict.reason}`);
   return verdict.review;

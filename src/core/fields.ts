@@ -7,8 +7,12 @@
 export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
 
 interface FieldBase {
-  /** Property name in the answer. */
+  /** Property name in the answer (in a group, composed: see `property`). */
   name: string;
+  /** In a group: the property name in the asker's own schema, where `name` is composed. */
+  property?: string;
+  /** In a group: the index of the section (FormModel.sections) the field belongs to. */
+  section?: number;
   /** The schema's title, or the property name when there is none. */
   label: string;
   description?: string;
@@ -60,13 +64,30 @@ export interface MultiChoiceField extends FieldBase {
 
 export type Field = TextField | NumberField | BooleanField | ChoiceField | MultiChoiceField;
 
+/** A heading of a grouped form: one of the asker's questions. */
+export interface FormSection {
+  key: string;
+  message: string;
+}
+
 export interface FormModel {
-  /** In the order the asker listed the properties. */
+  /** In the order the asker listed the properties (and, in a group, section by section). */
   fields: Field[];
+  /** Present for several questions answered together; fields name their section by index. */
+  sections?: FormSection[];
 }
 
 export function hasSecret(form: FormModel): boolean {
   return form.fields.some((field) => field.kind === 'text' && field.secret);
+}
+
+/**
+ * Secret fields by answer name and by the asker's own property name (they
+ * differ in a group): secrets are saved under the property, so a question asked
+ * again in another round or burst finds its saved value.
+ */
+export function secretFields(form: FormModel | undefined): Array<{ name: string; property: string }> {
+  return (form?.fields ?? []).filter((f) => f.kind === 'text' && f.secret).map((f) => ({ name: f.name, property: f.property ?? f.name }));
 }
 
 export function secretFieldNames(form: FormModel): Set<string> {

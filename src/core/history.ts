@@ -15,7 +15,7 @@ export interface HistoryEntry {
   answeredAt: number;
   asker: Asker;
   message: string;
-  mode: 'form' | 'url';
+  mode: 'form' | 'url' | 'group';
   url?: string;
   action: ElicitAction;
   /** Why it ended without the person answering. */

@@ -11,6 +11,11 @@ export interface Asker {
   name: string;
   /** What the asker is doing when it asks, e.g. "tool call get_forecast". */
   detail?: string;
+  /**
+   * Askers that name themselves (gateway clients) share one per-asker limit
+   * under this key, so a client cannot pass the limit by changing its name.
+   */
+  limitGroup?: string;
 }
 
 export type ElicitAction = 'accept' | 'decline' | 'cancel';
@@ -35,15 +40,50 @@ export interface FormRequest extends RequestBase {
   mode: 'form';
   /** The schema exactly as the asker sent it; normalized by the broker. */
   requestedSchema: unknown;
+  /** What the Submit button says, when Elicit itself asks (e.g. "Done" after a browser step). */
+  submitLabel?: string;
 }
 
 export interface UrlRequest extends RequestBase {
   mode: 'url';
   url: string;
-  elicitationId: string;
+  /**
+   * MCP 2025-11-25 and ACP: the id a later completion notification names. MCP
+   * 2026-07-28 has none: the person says when they are done, and the request
+   * is retried.
+   */
+  elicitationId?: string;
 }
 
-export type ElicitRequest = FormRequest | UrlRequest;
+/** One of several questions answered together (see GroupRequest). */
+export interface GroupSection {
+  /** The asker's own key for it: an `inputRequests` key, or a request id of a burst. */
+  key: string;
+  message: string;
+  requestedSchema: unknown;
+}
+
+/** What was answered in earlier rounds of the same flow, shown for context (never secrets). */
+export interface EarlierAnswer {
+  message: string;
+  /** "Name: Ada", one line per field; secret fields as "Token: (hidden)". */
+  lines: string[];
+}
+
+/**
+ * Several form questions from one asker shown and answered as one: a round of
+ * an MCP 2026-07-28 multi round-trip request, or a burst of `elicitation/create`
+ * requests that arrived together. Submit answers every section; Decline and
+ * Cancel apply to all of them. The accepted content is keyed by the composed
+ * field names; `splitGroupAnswer` (group.ts) gives each section its own.
+ */
+export interface GroupRequest extends RequestBase {
+  mode: 'group';
+  sections: GroupSection[];
+  earlier?: EarlierAnswer[];
+}
+
+export type ElicitRequest = FormRequest | UrlRequest | GroupRequest;
 
 export const CANCELLED: ElicitResult = Object.freeze({ action: 'cancel' });
 export const DECLINED: ElicitResult = Object.freeze({ action: 'decline' });

@@ -9,7 +9,7 @@
  * the same page.
  */
 import type { FormModel } from './fields';
-import type { AnswerValue, ElicitContent } from './request';
+import type { AnswerValue, EarlierAnswer, ElicitContent } from './request';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */
 export interface FormView {
@@ -23,6 +23,10 @@ export interface FormView {
   initial: ElicitContent;
   /** Names of secret fields that have a saved value the person may reuse. */
   savedSecrets?: string[];
+  /** Earlier rounds of the same flow, shown read-only above the fields. */
+  earlier?: EarlierAnswer[];
+  /** The Submit button's label when it is not "Submit" (e.g. "Done"). */
+  submitLabel?: string;
 }
 
 export type HostToWebview =

@@ -1,29 +1,38 @@
 /**
- * The Elicit gateway: a Streamable HTTP MCP server on 127.0.0.1 through which
- * agents outside the editor (CLI agents in the terminal, desktop apps) ask the
- * person in VS Code. It offers `ask_user` and forwards the tools of the MCP
- * servers configured in Elicit, namespaced by server. Every request needs the
- * bearer token; Host and Origin are checked against DNS rebinding.
+ * The Elicit gateway: an MCP server on 127.0.0.1 through which agents outside
+ * the editor (CLI agents in the terminal, desktop apps) ask the person in VS
+ * Code. It offers `ask_user` and forwards the tools of the MCP servers
+ * configured in Elicit, namespaced by server. It speaks both MCP revisions, on
+ * the official v2 server package: 2026-07-28 clients are served per request
+ * (`createMcpHandler`), 2025-era clients get a Streamable HTTP session of their
+ * own. Every request needs the bearer token; Host and Origin are checked
+ * against DNS rebinding; sessions are capped and expire when idle.
  * No vscode import: integration tests run it directly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  isInitializeRequest,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
   type CallToolResult,
+  type McpHttpHandler,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { InvalidRequestError } from '../core/errors';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/toolQuestions';
+import { sendWebResponse, toWebRequest } from './webBridge';
 
 export const ASK_USER = 'ask_user';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** 2025-era sessions kept at once; the least recently used idle one makes room for a new one. */
+export const MAX_SESSIONS = 32;
+/** A 2025-era session nobody used for this long is closed. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+const SWEEP_MS = 60_000;
 
 export interface UpstreamTools {
   list(): Promise<Array<{ server: string; tool: Tool }>>;
@@ -35,16 +44,23 @@ export interface GatewayOptions {
   token(): string;
   /** 0 picks a free port. */
   port: number;
-  /** Asks the person; `client` is the connecting client's name, shown as the asker. */
+  /** Asks the person; `client` is the connecting client's self-declared name. */
   ask(client: string, question: ToolQuestion, signal: AbortSignal): Promise<ToolAnswer>;
   upstream: UpstreamTools;
   log(line: string): void;
   version: string;
+  /** For tests: a shorter idle time and session cap. */
+  sessionIdleMs?: number;
+  maxSessions?: number;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
+/** A 2025-era client's session. */
+interface LegacySession {
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  lastSeen: number;
+  /** Requests being served right now: a session answering a question is never idle. */
+  busy: number;
 }
 
 /** The abort signal of the HTTP request a message arrived on: it aborts when the client goes away. */
@@ -52,7 +68,9 @@ const requestScope = new AsyncLocalStorage<AbortSignal>();
 
 export class GatewayServer {
   private httpServer: http.Server | undefined;
-  private readonly sessions = new Map<string, Session>();
+  private modern: McpHttpHandler | undefined;
+  private readonly sessions = new Map<string, LegacySession>();
+  private sweeper: NodeJS.Timeout | undefined;
   private forwarded = new Map<string, { server: string; tool: string }>();
   private _port = 0;
 
@@ -70,8 +88,18 @@ export class GatewayServer {
     return this.httpServer?.listening === true;
   }
 
+  /** Open 2025-era sessions (2026-07-28 clients hold none). */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
   async start(): Promise<void> {
     if (this.running) return;
+    this.modern = createMcpHandler(() => this.newServer(), {
+      // 2025-era clients are served by sessions of our own (below), so the asker stays known.
+      legacy: 'reject',
+      onerror: (error) => this.options.log(`gateway: ${error.message}`),
+    });
     const server = http.createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -80,12 +108,18 @@ export class GatewayServer {
     });
     this.httpServer = server;
     this._port = (server.address() as AddressInfo).port;
+    this.sweeper = setInterval(() => this.closeIdleSessions(), Math.min(SWEEP_MS, this.idleMs));
+    this.sweeper.unref();
     this.options.log(`gateway listening on ${this.url}`);
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const session of this.sessions.values()) await session.transport.close().catch(() => undefined);
     this.sessions.clear();
+    await this.modern?.close().catch(() => undefined);
+    this.modern = undefined;
     const server = this.httpServer;
     this.httpServer = undefined;
     if (server) {
@@ -97,7 +131,12 @@ export class GatewayServer {
 
   /** Tells connected clients the forwarded tools changed (a server was added or removed). */
   async toolsChanged(): Promise<void> {
+    this.modern?.notify.toolsChanged();
     for (const { server } of this.sessions.values()) await server.sendToolListChanged().catch(() => undefined);
+  }
+
+  private get idleMs(): number {
+    return this.options.sessionIdleMs ?? SESSION_IDLE_MS;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -111,15 +150,13 @@ export class GatewayServer {
       res.on('close', () => {
         if (!res.writableFinished) client.abort(new Error('the client disconnected'));
       });
-      const body = req.method === 'POST' ? await readJson(req) : undefined;
-      const sessionId = header(req, 'mcp-session-id');
-      let session = sessionId ? this.sessions.get(sessionId) : undefined;
-      if (!session) {
-        if (sessionId) return reply(res, 404, 'Unknown session');
-        if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Start a session with an initialize request');
-        session = this.newSession();
-      }
-      await requestScope.run(client.signal, () => session!.transport.handleRequest(req, res, body));
+      const text = req.method === 'POST' ? await readBody(req) : undefined;
+      const body = text === undefined ? undefined : parseJson(text);
+      const request = toWebRequest(req, text, client.signal);
+      const response = (await isLegacyRequest(request, body))
+        ? await requestScope.run(client.signal, () => this.serveLegacy(request, body))
+        : await this.modern!.fetch(request, { parsedBody: body });
+      await sendWebResponse(response, res);
     } catch (error) {
       this.options.log(`gateway request failed: ${(error as Error).message}`);
       if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, (error as Error).message);
@@ -141,29 +178,76 @@ export class GatewayServer {
     return undefined;
   }
 
-  private newSession(): Session {
-    const server = new Server({ name: 'elicit-gateway', version: this.options.version }, { capabilities: { tools: { listChanged: true } } });
-    const transport = new StreamableHTTPServerTransport({
+  /** A 2025-era request: within the client's session, or opening one with `initialize`. */
+  private async serveLegacy(request: Request, body: unknown): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id') ?? undefined;
+    let session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (!session) {
+      if (sessionId) return jsonError(404, 'Unknown session');
+      if (request.method !== 'POST' || !isInitialize(body)) return jsonError(400, 'Start a session with an initialize request');
+      if (!this.makeRoomForSession()) return jsonError(503, `The gateway already has ${this.sessions.size} open sessions; close one first`);
+      session = this.newLegacySession();
+    }
+    session.lastSeen = Date.now();
+    session.busy++;
+    try {
+      return await session.transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      session.busy--;
+      session.lastSeen = Date.now();
+    }
+  }
+
+  private newLegacySession(): LegacySession {
+    const server = this.newServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, session);
-        this.options.log(`gateway session from ${clientName(server)}`);
-      },
+      onsessioninitialized: (id) => void this.sessions.set(id, session),
     });
-    const session: Session = { transport, server };
+    const session: LegacySession = { transport, server, lastSeen: Date.now(), busy: 0 };
+    // The name is known once initialize is done, not when the session id is made.
+    server.oninitialized = () => this.options.log(`gateway session from ${clientName(server)} (MCP ${server.getNegotiatedProtocolVersion?.() ?? '2025'})`);
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const signals = [extra.signal, requestScope.getStore()].filter((s): s is AbortSignal => s !== undefined);
+    void server.connect(transport);
+    return session;
+  }
+
+  /** True when a new session fits: at the cap, the least recently used idle session is closed. */
+  private makeRoomForSession(): boolean {
+    if (this.sessions.size < (this.options.maxSessions ?? MAX_SESSIONS)) return true;
+    const idle = [...this.sessions.entries()].filter(([, s]) => s.busy === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen)[0];
+    if (!idle) return false;
+    this.closeSession(idle[0], idle[1], 'to make room for a new one');
+    return true;
+  }
+
+  private closeIdleSessions(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const [id, session] of this.sessions) {
+      if (session.busy === 0 && session.lastSeen < cutoff) this.closeSession(id, session, 'after being idle');
+    }
+  }
+
+  private closeSession(id: string, session: LegacySession, why: string): void {
+    this.sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+    this.options.log(`gateway session of ${clientName(session.server)} closed ${why}`);
+  }
+
+  /** The MCP server behind one 2025-era session or one 2026-07-28 request. */
+  private newServer(): Server {
+    const server = new Server({ name: 'elicit-gateway', version: this.options.version }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const signals = [ctx.mcpReq.signal, requestScope.getStore()].filter((s): s is AbortSignal => s !== undefined);
       const signal = AbortSignal.any(signals);
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       if (request.params.name === ASK_USER) return this.askUser(clientName(server), args, signal);
       return this.forward(request.params.name, args, signal);
     });
-    void server.connect(transport);
-    return session;
+    return server;
   }
 
   private async listTools(): Promise<Tool[]> {
@@ -216,6 +300,10 @@ function clientName(server: Server): string {
   return info?.name ? String(info.name).slice(0, 80) : 'an MCP client';
 }
 
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+}
+
 /** Constant-time comparison of two secrets of any length. */
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();
@@ -237,7 +325,7 @@ class BodyError extends Error {
   }
 }
 
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
+async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -245,11 +333,22 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new BodyError(413, 'Request body too large');
     chunks.push(chunk as Buffer);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new BodyError(400, 'The body is not valid JSON');
   }
+}
+
+function jsonError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 
 function reply(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

@@ -2,8 +2,8 @@
  * Prompt arguments and resource-template variables are strings: as a form
  * for the broker, one string field each, required as the server says.
  */
-import type { Prompt, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/client';
+import type { Prompt, ResourceTemplate } from './types';
 
 export interface ArgumentSpec {
   name: string;

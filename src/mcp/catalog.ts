@@ -4,15 +4,9 @@
  * needed). A server that does not declare a capability simply has none, no
  * request is sent for it.
  */
-import type {
-  CompleteRequest,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-} from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from './connection';
+import { allPages } from './pages';
+import type { CompleteRequest, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from './types';
 
 /** Suggestions for one argument: at most 100 values, as the spec caps them. */
 export interface Completions {
@@ -40,14 +34,14 @@ export async function listResourceTemplates(connection: McpConnection): Promise<
   );
 }
 
-export async function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
-  const client = await connection.connect();
-  return client.getPrompt({ name, arguments: args }, { signal });
+/** `prompts/get`, with any rounds of questions the server asks on the way (2026-07-28). */
+export function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+  return connection.getPrompt(name, args, signal);
 }
 
-export async function readResource(connection: McpConnection, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-  const client = await connection.connect();
-  return client.readResource({ uri }, { signal });
+/** `resources/read`, with any rounds of questions the server asks on the way (2026-07-28). */
+export function readResource(connection: McpConnection, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+  return connection.readResource(uri, signal);
 }
 
 export async function offersCompletions(connection: McpConnection): Promise<boolean> {
@@ -74,20 +68,4 @@ export async function complete(
   );
   const values = result.completion.values.filter((v): v is string => typeof v === 'string').slice(0, 100);
   return { values, hasMore: result.completion.hasMore === true || (result.completion.total ?? 0) > values.length };
-}
-
-/** Every page of a paginated list (`cursor` / `nextCursor`). */
-export async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  // A server that repeats a cursor would loop forever: stop on a repeat.
-  const seen = new Set<string>();
-  do {
-    const result = await page(cursor);
-    items.push(...result.items);
-    cursor = result.next;
-    if (cursor !== undefined && seen.has(cursor)) break;
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor);
-  return items;
 }

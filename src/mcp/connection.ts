@@ -1,38 +1,45 @@
 /**
- * One MCP server connection: the official SDK client over stdio or HTTP, with
- * elicitation handled from the raw JSON-RPC request (the SDK's own handler
- * strips keywords such as `pattern` and rejects `format: "password"` before a
- * handler sees them). No vscode import: integration tests drive it directly.
+ * One MCP server connection, on the official v2 client package. It speaks
+ * MCP 2026-07-28 with servers that offer it and 2025-11-25 (or older) with the
+ * rest, chosen per server when it connects (the SDK's `server/discover` probe).
+ *
+ * - 2026-07-28: questions ride the request. `tools/call`, `prompts/get` and
+ *   `resources/read` may answer `input_required`; rounds.ts answers each round
+ *   as one question and retries (the SDK's automatic fulfilment is off, so a
+ *   round is shown whole and its schemas reach us unstripped).
+ * - 2025-11-25: the server sends `elicitation/create`, taken from the raw
+ *   message (the SDK's typed handler would strip keywords such as `pattern`);
+ *   questions that arrive together are grouped (core/burst.ts). Tasks, URL
+ *   completion notifications and -32042 work as that revision defines them.
+ *
+ * No vscode import: integration tests drive it directly.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type JSONRPCRequest,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { BurstGrouper } from '../core/burst';
 import { InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import type { ServerConfig } from './config';
-import { allPages } from './catalog';
-import { OpenRequests } from './cancelledRequests';
+import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
-import { CLIENT_TASK_CAPABILITIES, ElicitationTaskStore, isTaskAugmented } from './elicitationTasks';
+import { CLIENT_TASK_CAPABILITIES, ElicitationTasks, isTaskAugmented, requestedTtl, TASK_METHODS, TaskRequestError } from './elicitationTasks';
 import { childEnvironment, describeSpawnError } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
+import { completeRounds, type Leg, type OpenRound, type RoundContext, type RoundKeeper, type RoundMethod, answerRound } from './rounds';
+import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult, Result, Tool } from './types';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
 
@@ -60,6 +67,10 @@ export interface ConnectionOptions {
    * Without it Elicit does not declare the roots capability.
    */
   roots?: () => McpRoot[];
+  /** Keeps 2026-07-28 rounds waiting for the person, so they survive a window reload. */
+  rounds?: RoundKeeper;
+  /** How long a stdio server may stay silent on the version probe before it is taken for a 2025-era server. */
+  stdioProbeTimeoutMs?: number;
 }
 
 export interface McpRoot {
@@ -70,6 +81,10 @@ export interface McpRoot {
 
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
 const NO_TIMEOUT_MS = 2_147_000_000;
+/** A local server that has not answered the version probe by then is a 2025-era server. */
+const STDIO_PROBE_TIMEOUT_MS = 5_000;
+/** A remote server that does not answer the version probe is down, not old. */
+const HTTP_PROBE_TIMEOUT_MS = 30_000;
 
 export class McpConnection {
   private client: Client | undefined;
@@ -91,6 +106,10 @@ export class McpConnection {
   /** Bumped by stop(), so a start still under way knows it must not keep its process. */
   private generation = 0;
   private _transportKind: LaunchConfig['type'] | undefined;
+  /** Aborted when this connection ends: every question and round of it closes. */
+  private lifetime = new AbortController();
+  /** 2025-era questions that arrive together are shown together. */
+  private readonly bursts = new BurstGrouper((request) => this.options.ask(request));
 
   constructor(
     readonly config: ServerConfig,
@@ -113,6 +132,10 @@ export class McpConnection {
   /** The transport in use while connected: "sse" when an HTTP server fell back to legacy SSE. */
   get transportKind(): LaunchConfig['type'] | undefined {
     return this.client ? this._transportKind : undefined;
+  }
+  /** The MCP revision spoken with this server while connected, e.g. "2026-07-28". */
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
   }
   /** The stdio server's process id while it runs. */
   get pid(): number | undefined {
@@ -157,8 +180,8 @@ export class McpConnection {
       try {
         return await call();
       } catch (error) {
-        if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) throw error;
-        // -32042: the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
+        if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired) throw error;
+        // -32042 (2025-11-25): the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
         await satisfyUrlElicitations(error.data, {
           ask: this.options.ask,
           asker: { kind: 'mcp', name: this.name, detail: `tool ${name}` },
@@ -173,43 +196,74 @@ export class McpConnection {
     }
   }
 
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    const client = await this.connect();
+    const params = { name, arguments: args };
+    return (await this.withRounds(this.legFor(client, 'prompts/get', params, signal), 'prompts/get', params, `prompt ${name}`, signal)) as GetPromptResult;
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = await this.connect();
+    const params = { uri };
+    return (await this.withRounds(this.legFor(client, 'resources/read', params, signal), 'resources/read', params, `resource ${uri}`, signal)) as ReadResourceResult;
+  }
+
+  /**
+   * Answers a round kept from before a window reload: the person answers it now,
+   * then the original request is retried with the kept state, round after round
+   * as usual. Resolves with the final result of that request.
+   */
+  async resumeRound(round: OpenRound, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const client = await this.connect();
+    const leg = this.legFor(client, round.method, round.params, signal);
+    const context = this.roundContext(detailOf(round.method, round.params), signal);
+    const earlier = [...round.earlier];
+    const responses = await answerRound(round, context, earlier);
+    const next = await leg({
+      ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
+      ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
+    });
+    return completeRounds(next, leg, { method: round.method, params: round.params }, context, { round: round.round, earlier });
+  }
+
   async stop(): Promise<void> {
     this.oauth?.cancel();
     this.generation++;
     this.connecting = undefined;
     const client = this.client;
     this.client = undefined;
+    this.lifetime.abort(new Error(`${this.name} was stopped`));
     if (client) await client.close().catch(() => undefined);
     this.setStatus('stopped');
   }
 
-  /** The workspace folders changed: a running server is told to ask for the roots again. */
+  /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */
   async rootsChanged(): Promise<void> {
-    if (!this.options.roots || !this.client) return;
+    // 2026-07-28 has no roots notification: a server asks for roots within a request.
+    if (!this.options.roots || !this.client || this.client.getProtocolEra() === 'modern') return;
     await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${describeSpawnError(error)}`));
   }
 
   private async open(): Promise<Client> {
     const generation = this.generation;
     this.setStatus('starting');
-    const tasks = new ElicitationTaskStore();
+    const tasks = new ElicitationTasks();
     const roots = this.options.roots;
+    const lifetime = new AbortController();
     const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
       capabilities: {
         elicitation: { form: {}, url: {} },
         tasks: CLIENT_TASK_CAPABILITIES,
         ...(roots ? { roots: { listChanged: true } } : {}),
       },
-      taskStore: tasks,
+      // Rounds are answered here, whole, from their raw schemas (rounds.ts).
+      inputRequired: { autoFulfill: false },
     });
-    if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
-    const openRequests = new OpenRequests();
-    openRequests.listenTo(client);
-    client.fallbackRequestHandler = async (request, extra) => {
-      if (request.method === 'elicitation/create') {
-        return openRequests.run(request.id, extra.signal, (signal) => this.onElicitation(request, tasks, { ...extra, signal }));
-      }
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
+    client.fallbackRequestHandler = async (request, ctx) => {
+      if (request.method === 'elicitation/create') return this.onElicitation(request, tasks, ctx.mcpReq.signal);
+      if (TASK_METHODS.has(request.method)) return this.onTaskRequest(tasks, request);
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     };
     client.fallbackNotificationHandler = async (notification) => {
       if (notification.method !== 'notifications/elicitation/complete') return;
@@ -222,8 +276,10 @@ export class McpConnection {
     client.onclose = () => {
       tasks.close();
       this.options.urlWaits?.cancelAll(this.key);
+      // A first attempt closed on the way to a fallback is not the end of this connection.
       if (this.client !== client) return;
       this.client = undefined;
+      lifetime.abort(new Error(`${this.name} closed the connection`));
       this.fail('the server closed the connection');
     };
     try {
@@ -245,24 +301,47 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       throw new Error(`MCP server "${this.name}" was stopped while it started`);
     }
+    this.lifetime = lifetime;
     this.client = client;
+    this.options.log(`[elicit] ${this.name}: connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
     this.setStatus('running');
     return client;
   }
 
-  /** Streamable HTTP falls back to legacy SSE when the server answers its initialize with a 4xx. */
+  /**
+   * Probes for MCP 2026-07-28 and falls back to 2025-11-25 as the SDK decides.
+   * A stdio server that exits when probed (some 2025-era servers end on any
+   * request before `initialize`) is started once more without the probe, and
+   * Streamable HTTP falls back to legacy SSE when the server answers with a 4xx.
+   */
   private async connectTransport(client: Client, launch: LaunchConfig): Promise<void> {
+    const stdio = launch.type === 'stdio';
+    client.setVersionNegotiation({
+      mode: 'auto',
+      probe: { timeoutMs: stdio ? (this.options.stdioProbeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) : HTTP_PROBE_TIMEOUT_MS },
+    });
+    this._transportKind = launch.type;
+    let transport = this.createTransport(launch);
     try {
-      this._transportKind = launch.type;
-      await client.connect(this.createTransport(launch));
+      await client.connect(transport);
+      return;
     } catch (error) {
+      if (error instanceof UnauthorizedError) throw error;
+      if (stdio && transport instanceof GroupStdioTransport && transport.exitedEarly) {
+        this.options.log(`[elicit] ${this.name}: the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25`);
+        await client.close().catch(() => undefined);
+        transport = this.createTransport(launch);
+        await client.connect(transport, { prior: { kind: 'legacy' } });
+        return;
+      }
       if (launch.type !== 'http' || !shouldFallBackToSse(error)) throw error;
       const reason = fallbackReason(error);
       this.options.log(`[elicit] ${this.name}: the Streamable HTTP endpoint answered ${reason}; trying the legacy SSE transport`);
       await client.close().catch(() => undefined);
       this._transportKind = 'sse';
       try {
-        await client.connect(this.createTransport({ ...launch, type: 'sse' }));
+        // Legacy SSE predates 2026-07-28: no probe.
+        await client.connect(this.createTransport({ ...launch, type: 'sse' }), { prior: { kind: 'legacy' } });
       } catch (sseError) {
         // An SSE server that wants a sign-in must reach the OAuth step unchanged.
         if (sseError instanceof UnauthorizedError) throw sseError;
@@ -323,11 +402,12 @@ export class McpConnection {
     return (await this.oauth?.signInAfter(error, this.authTransport)) ?? false;
   }
 
-  /** A plain `tools/call`, or a task-augmented one for tools that only run as tasks. */
+  /** A plain `tools/call` (with its rounds), or a task-augmented one for tools that only run as tasks. */
   private async invokeTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     if (!this.listedTools.has(name)) await this.listTools();
     if (!mustRunAsTask(client, this.listedTools.get(name))) {
-      return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: NO_TIMEOUT_MS })) as CallToolResult;
+      const params = { name, arguments: args };
+      return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, `tool ${name}`, signal)) as CallToolResult;
     }
     let lastStatus = '';
     return callToolAsTask(client, name, args, {
@@ -341,24 +421,66 @@ export class McpConnection {
     });
   }
 
-  private async onElicitation(
-    request: JSONRPCRequest,
-    tasks: ElicitationTaskStore,
-    extra: { signal: AbortSignal; taskStore?: RequestTaskStore; taskRequestedTtl?: number },
-  ): Promise<Record<string, unknown>> {
-    if (!extra.taskStore || !isTaskAugmented(request.params)) return this.answerElicitation(request, extra.signal);
+  /** The request sent again with one round's answers (2026-07-28); on 2025-era servers it is just the request. */
+  private legFor(client: Client, method: RoundMethod, params: Record<string, unknown>, signal?: AbortSignal): Leg {
+    const options = { signal, timeout: NO_TIMEOUT_MS, allowInputRequired: true };
+    return (extra) =>
+      this.signedIn(async () => {
+        const merged = { ...params, ...extra };
+        switch (method) {
+          case 'tools/call':
+            return (await client.callTool(merged as { name: string }, options)) as Record<string, unknown>;
+          case 'prompts/get':
+            return (await client.getPrompt(merged as { name: string }, options)) as Record<string, unknown>;
+          case 'resources/read':
+            // Always read afresh: a reading the person asked for is never served from a cache.
+            return (await client.readResource(merged as { uri: string }, { ...options, cacheMode: 'bypass' })) as Record<string, unknown>;
+        }
+      });
+  }
+
+  private async withRounds(leg: Leg, method: RoundMethod, params: Record<string, unknown>, detail: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const first = await leg({});
+    return completeRounds(first, leg, { method, params }, this.roundContext(detail, signal));
+  }
+
+  private roundContext(detail: string, signal?: AbortSignal): RoundContext {
+    const signals = [this.lifetime.signal, ...(signal ? [signal] : [])];
+    return {
+      server: this.name,
+      asker: { kind: 'mcp', name: this.name, detail },
+      ask: this.options.ask,
+      roots: this.options.roots,
+      keeper: this.options.rounds,
+      signal: AbortSignal.any(signals),
+    };
+  }
+
+  private async onElicitation(request: JSONRPCRequest, tasks: ElicitationTasks, signal: AbortSignal): Promise<Result> {
+    if (!isTaskAugmented(request.params)) return this.answerElicitation(request.params, signal);
     try {
       // Checked now, so a malformed request gets its -32602 at once rather than a failed task.
-      this.toElicitRequest(request.params, extra.signal);
+      this.toElicitRequest(request.params, signal);
     } catch (error) {
       throw error instanceof InvalidRequestError ? invalidParams(error) : error;
     }
-    return tasks.start(extra.taskStore, extra.taskRequestedTtl, (signal) => this.answerElicitation(request, signal));
+    return tasks.start(requestedTtl(request.params), (taskSignal) => this.answerElicitation(request.params, taskSignal));
   }
 
-  private async answerElicitation(request: JSONRPCRequest, signal: AbortSignal): Promise<ElicitResult & Record<string, unknown>> {
+  private async onTaskRequest(tasks: ElicitationTasks, request: JSONRPCRequest): Promise<Result> {
     try {
-      const result = await this.options.ask(this.toElicitRequest(request.params, signal));
+      return await tasks.handle(request.method, request.params);
+    } catch (error) {
+      if (error instanceof TaskRequestError) throw Object.assign(new Error(error.message), { code: error.code });
+      throw error;
+    }
+  }
+
+  private async answerElicitation(params: unknown, signal: AbortSignal): Promise<ElicitResult & Result> {
+    try {
+      const request = this.toElicitRequest(params, signal);
+      // Form questions that arrive together are asked together.
+      const result = request.mode === 'form' ? await this.bursts.add(request) : await this.options.ask(request);
       return { ...result };
     } catch (error) {
       if (error instanceof InvalidRequestError) throw invalidParams(error);
@@ -371,15 +493,16 @@ export class McpConnection {
     const p = params as Record<string, unknown>;
     if (typeof p.message !== 'string') throw new InvalidRequestError('elicitation/create needs a "message" string');
     const mode = p.mode ?? 'form';
+    const closing = AbortSignal.any([signal, this.lifetime.signal]);
     if (mode === 'url') {
       if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
-      if (typeof p.elicitationId !== 'string') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
-      return { mode: 'url', asker: this.asker(), message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
+      if (typeof p.elicitationId !== 'string' || p.elicitationId === '') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
+      return { mode: 'url', asker: this.asker(), message: p.message, url: p.url, elicitationId: p.elicitationId, signal: closing };
     }
     if (mode !== 'form') {
       throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
     }
-    return { mode: 'form', asker: this.asker(), message: p.message, requestedSchema: p.requestedSchema, signal };
+    return { mode: 'form', asker: this.asker(), message: p.message, requestedSchema: p.requestedSchema, signal: closing };
   }
 
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
@@ -404,10 +527,16 @@ export class McpConnection {
   }
 }
 
+/** What a kept round was doing, for the title of its question: "tool get_forecast". */
+function detailOf(method: RoundMethod, params: Record<string, unknown>): string {
+  if (method === 'resources/read') return `resource ${String(params.uri)}`;
+  return `${method === 'tools/call' ? 'tool' : 'prompt'} ${String(params.name)}`;
+}
+
 /**
- * A -32602 for the asker with our sentence as the message. (McpError would
- * prefix "MCP error -32602:" and the asker's SDK prefixes it again.)
+ * A -32602 for the asker with our sentence as the message. (ProtocolError
+ * would prefix "MCP error -32602:" and the asker's SDK prefixes it again.)
  */
 function invalidParams(error: InvalidRequestError): Error {
-  return Object.assign(new Error(error.message), { code: ErrorCode.InvalidParams });
+  return Object.assign(new Error(error.message), { code: ProtocolErrorCode.InvalidParams });
 }

@@ -6,12 +6,13 @@
  * URL the SDK wants opened, for the sign-in step to show the person.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 import { LoopbackRedirect, type PublicUrlOf } from './oauthLoopback';
 import { ServerCredentials, type OAuthServerId, type SecretStore } from './oauthStore';
 
@@ -75,6 +76,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      // A loopback redirect is a native app's (SEP-837): web clients may not register one.
+      application_type: 'native',
     };
   }
 

@@ -9,8 +9,7 @@
  * which the caller retries what failed.
  */
 import { randomUUID } from 'node:crypto';
-import { extractWWWAuthenticateParams, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { extractWWWAuthenticateParams, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import { StoredOAuthProvider, type AuthorizationRequest, type OAuthProviderOptions } from './oauthProvider';

@@ -4,8 +4,7 @@
  * per server in a secret store (VS Code's SecretStorage in the extension, a Map
  * in tests). Nothing here is ever written to a log or a state file.
  */
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 
 /** The shape of `vscode.SecretStorage`, so the extension passes it as is. */
 export interface SecretStore {

@@ -2,7 +2,7 @@
  * A `prompts/get` result as Markdown for a read-only editor: each message under
  * its role, text as written, images and audio described, resources shown.
  */
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from './types';
 import { contentBlockLines } from './contentText';
 
 export function formatPromptResult(server: string, prompt: string, args: Record<string, string>, result: GetPromptResult): string {

@@ -1,5 +1,5 @@
 /** A `resources/read` result as Markdown for a read-only editor. */
-import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from './types';
 import { resourceContentsLines } from './contentText';
 
 export function formatResourceResult(server: string, uri: string, result: ReadResourceResult): string {

@@ -2,7 +2,7 @@
  * A tool result as Markdown for a read-only editor: text as written, images and
  * audio described, resources linked, structured content as JSON, errors flagged.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from './types';
 import { fence } from './contentText';
 
 export function formatToolResult(server: string, tool: string, result: CallToolResult): string {

@@ -5,9 +5,8 @@
  * `npx`, `uvx` or a shell then also ends the real server and whatever it started.
  */
 import type { ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable } from 'node:stream';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { exitedWithin, forEachLine, hasExited, KILL_GRACE_MS, signalGroup, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 
 export interface StdioLaunch {
@@ -24,6 +23,8 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private readonly buffer = new ReadBuffer();
+  private heard = false;
+  private exited = false;
 
   constructor(
     private readonly launch: StdioLaunch,
@@ -33,6 +34,16 @@ export class GroupStdioTransport implements Transport {
   /** The server's process id while it runs. */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * The server's stderr. With `pid`, this also tells the SDK's version probe
+   * that this is a local process (it recognises stdio transports by these two
+   * accessors): a server that stays silent when probed is then a 2025-era
+   * server, not an outage.
+   */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
   }
 
   start(): Promise<void> {
@@ -45,6 +56,7 @@ export class GroupStdioTransport implements Transport {
     child.stdout?.on('data', (chunk: Buffer) => this.received(chunk));
     child.on('close', () => {
       if (this.child === child) this.child = undefined;
+      this.exited = true;
       this.onclose?.();
     });
     child.once('error', (error) => this.onerror?.(error));
@@ -80,6 +92,15 @@ export class GroupStdioTransport implements Transport {
     this.buffer.clear();
   }
 
+  /**
+   * The server exited without ever sending a message: either it failed to
+   * start, or it is a 2025-era server that ends on any request before
+   * `initialize` (such as the version probe).
+   */
+  get exitedEarly(): boolean {
+    return this.exited && !this.heard;
+  }
+
   /** For deactivation, when there is no time for grace: SIGTERM to the group now. */
   terminateNow(): void {
     if (this.child && !hasExited(this.child)) signalGroup(this.child, 'SIGTERM');
@@ -98,6 +119,7 @@ export class GroupStdioTransport implements Transport {
       try {
         const message = this.buffer.readMessage();
         if (!message) return;
+        this.heard = true;
         this.onmessage?.(message);
       } catch (error) {
         // A line that is not JSON-RPC (a server logging to stdout): reported, then skipped.

@@ -1,12 +1,14 @@
 /**
- * Tools that run as tasks (`execution.taskSupport: "required"`): `tools/call`
- * with `task` returns a handle at once; the SDK then polls `tasks/get` and
- * fetches the outcome with `tasks/result`. Elicitations the task needs arrive
- * during that wait (queued by the server, tagged with the task) and go through
- * the connection's usual elicitation handler.
+ * Tools that run as tasks (MCP 2025-11-25, `execution.taskSupport: "required"`):
+ * `tools/call` with `task` returns a handle at once; Elicit then polls
+ * `tasks/get` and, once the task needs input or has ended, fetches the outcome
+ * with `tasks/result` (which waits). Elicitations the task needs arrive during
+ * that wait, tagged with the task, and go through the connection's usual
+ * elicitation handling. The v2 SDK leaves 2025-era tasks to the application.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, type CallToolResult, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { ANY_RESULT } from './anyResult';
+import type { CallToolResult, Task, Tool } from './types';
 
 export interface TaskCallOptions {
   signal?: AbortSignal;
@@ -16,35 +18,62 @@ export interface TaskCallOptions {
   onStatus?: (task: Task) => void;
 }
 
+const DEFAULT_POLL_MS = 1000;
+const MIN_POLL_MS = 100;
+
 /** A tool that can only be called as a task, on a server that runs tool calls as tasks. */
 export function mustRunAsTask(client: Client, tool: Pick<Tool, 'execution'> | undefined): boolean {
-  return tool?.execution?.taskSupport === 'required' && client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+  if (client.getProtocolEra() === 'modern') return false;
+  const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+  return tool?.execution?.taskSupport === 'required' && tasks?.requests?.tools?.call !== undefined;
 }
 
-export async function callToolAsTask(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  options: TaskCallOptions,
-): Promise<CallToolResult> {
-  let taskId: string | undefined;
+export async function callToolAsTask(client: Client, name: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<CallToolResult> {
+  const request = { signal: options.signal, timeout: options.timeout };
+  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT, request);
+  const task = readTask(created.task);
   // Cancelling the call cancels the task on the server too, not only our wait for it.
-  const cancelTask = (): void => void (taskId && client.experimental.tasks.cancelTask(taskId).catch(() => undefined));
+  const cancelTask = (): void => void client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).catch(() => undefined);
   options.signal?.addEventListener('abort', cancelTask, { once: true });
   try {
-    const stream = client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, {
-      signal: options.signal,
-      timeout: options.timeout,
-      task: {},
-    });
-    for await (const message of stream) {
-      if (message.type === 'taskCreated') taskId = message.task.taskId;
-      else if (message.type === 'taskStatus') options.onStatus?.(message.task);
-      else if (message.type === 'result') return message.result as CallToolResult;
-      else if (message.type === 'error') throw options.signal?.aborted ? options.signal.reason ?? message.error : message.error;
+    let current = task;
+    options.onStatus?.(current);
+    while (current.status === 'working') {
+      await delay(Math.max(MIN_POLL_MS, current.pollInterval ?? DEFAULT_POLL_MS), options.signal);
+      current = readTask(await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, ANY_RESULT, request));
+      options.onStatus?.(current);
     }
-    throw new Error(`the task for tool "${name}" ended without a result`);
+    if (current.status === 'failed' || current.status === 'cancelled') {
+      throw new Error(`the task for tool "${name}" ${current.status}${current.statusMessage ? `: ${current.statusMessage}` : ''}`);
+    }
+    // input_required or completed: tasks/result waits for the end and lets the task's questions through meanwhile.
+    return (await client.request({ method: 'tasks/result', params: { taskId: task.taskId } }, ANY_RESULT, request)) as CallToolResult;
+  } catch (error) {
+    throw options.signal?.aborted ? (options.signal.reason ?? error) : error;
   } finally {
     options.signal?.removeEventListener('abort', cancelTask);
   }
+}
+
+function readTask(value: unknown): Task {
+  const task = value as Task | undefined;
+  if (typeof task !== 'object' || task === null || typeof task.taskId !== 'string' || typeof task.status !== 'string') {
+    throw new Error('the server answered a task-augmented call without a task');
+  }
+  return task;
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

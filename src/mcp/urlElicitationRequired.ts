@@ -29,7 +29,7 @@ export class UrlElicitationNotCompleted extends Error {
   override readonly name = 'UrlElicitationNotCompleted';
 }
 
-type UrlElicitation = Pick<UrlRequest, 'message' | 'url' | 'elicitationId'>;
+type UrlElicitation = Pick<UrlRequest, 'message' | 'url'> & { elicitationId: string };
 
 /** Resolves when the request may be retried; throws UrlElicitationNotCompleted otherwise. */
 export async function satisfyUrlElicitations(errorData: unknown, options: UrlElicitationRequiredOptions): Promise<void> {

@@ -6,7 +6,7 @@
  * accepted. Otherwise the arguments are one form through the broker.
  */
 import * as vscode from 'vscode';
-import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequest } from '../mcp/types';
 import type { Broker } from '../core/broker';
 import { noIcons, oneLine } from '../core/display';
 import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../mcp/argumentSchema';

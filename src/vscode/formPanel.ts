@@ -243,6 +243,9 @@ class FormSession {
       initial: initialValues(this.form),
     };
     if (this.savedSecrets.length > 0) view.savedSecrets = this.savedSecrets;
+    const request = this.question.request;
+    if (request.mode === 'group' && request.earlier && request.earlier.length > 0) view.earlier = request.earlier;
+    if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
     this.panel.post({ type: 'show', view });
   }
 

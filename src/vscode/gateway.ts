@@ -137,7 +137,8 @@ class GatewayController implements vscode.Disposable {
             ask: (request) => this.services.broker.ask(request),
             saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
           },
-          { kind: 'gateway', name: client },
+          // Named so it cannot pass for a configured server; one limit for every gateway client.
+          { kind: 'gateway', name: `gateway · ${client}`, limitGroup: 'gateway' },
           question,
           signal,
         ),

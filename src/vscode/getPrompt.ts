@@ -5,7 +5,7 @@
  * `elicit.getPrompt(serverName, promptName, args)`.
  */
 import * as vscode from 'vscode';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '../mcp/types';
 import { promptArguments } from '../mcp/argumentSchema';
 import { getPrompt, listPrompts } from '../mcp/catalog';
 import { isObject } from '../mcp/config';

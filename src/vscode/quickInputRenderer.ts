@@ -61,17 +61,22 @@ export class QuickInputRenderer {
     if (!form) return CANCELLED;
     const title = askerTitle(question.request.asker);
     const message = oneLine(question.request.message, 500);
-    if (form.fields.length === 0) return confirmOnly(question.request.asker, title, message, signal, this.escape);
+    if (form.fields.length === 0) {
+      const submit = question.request.mode === 'form' ? question.request.submitLabel : undefined;
+      return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
+    }
 
     const content: ElicitContent = {};
     for (let i = 0; i < form.fields.length; ) {
       const field = form.fields[i]!;
       const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
+      // In a group each field belongs to one of the asker's questions: its message is the prompt.
+      const section = field.section === undefined ? undefined : form.sections?.[field.section];
       const outcome = await askField(field, {
         asker: question.request.asker,
         saved: this.saved,
         title,
-        message,
+        message: section ? oneLine(section.message, 500) : message,
         step: i + 1,
         totalSteps: form.fields.length,
         current,
@@ -96,7 +101,7 @@ export class QuickInputRenderer {
 function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
   switch (field.kind) {
     case 'text':
-      return field.secret && ctx.saved?.has(ctx.asker, field.name) ? askSavedSecret(field, ctx) : askText(field, ctx);
+      return field.secret && ctx.saved?.has(ctx.asker, field.property ?? field.name) ? askSavedSecret(field, ctx) : askText(field, ctx);
     case 'number':
       return askText(field, ctx);
     case 'boolean':
@@ -157,7 +162,7 @@ async function askSavedSecret(field: TextField, ctx: StepContext): Promise<StepO
   ], 'saved', false);
   if (choice.kind !== 'value') return choice;
   if (choice.value === 'saved') {
-    const value = await ctx.saved!.get(ctx.asker, field.name);
+    const value = await ctx.saved!.get(ctx.asker, field.property ?? field.name);
     if (value !== undefined && checkField(field, value) === undefined) return { kind: 'value', value };
   }
   return askText(field, ctx);
@@ -302,10 +307,17 @@ function runStep(
 }
 
 /** A question with no fields: the person can only agree or decline. */
-async function confirmOnly(asker: Asker, title: string, message: string, signal: AbortSignal, escape?: QuickInputEscape): Promise<RenderOutcome> {
+async function confirmOnly(
+  asker: Asker,
+  title: string,
+  message: string,
+  signal: AbortSignal,
+  escape?: QuickInputEscape,
+  submitLabel = 'Submit',
+): Promise<RenderOutcome> {
   const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
   const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape };
-  const outcome = await askOne(field, ctx, [{ label: '$(check) Submit', value: true }], true);
+  const outcome = await askOne(field, ctx, [{ label: `$(check) ${submitLabel}`, value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
   if (outcome.kind === 'later') return LATER;
   return outcome.kind === 'decline' ? DECLINED : CANCELLED;

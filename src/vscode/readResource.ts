@@ -5,7 +5,7 @@
  * Also callable as `elicit.readResource(serverName, uri)`.
  */
 import * as vscode from 'vscode';
-import type { Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource, ResourceTemplate } from '../mcp/types';
 import { noIcons, oneLine } from '../core/display';
 import { expandTemplate, templateArguments } from '../mcp/argumentSchema';
 import { listResources, listResourceTemplates, readResource } from '../mcp/catalog';

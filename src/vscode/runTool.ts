@@ -4,7 +4,7 @@
  * notification, and open the result in a read-only editor.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../mcp/types';
 import type { Broker } from '../core/broker';
 import { checkJsonArguments } from '../core/jsonArguments';
 import { tryNormalize } from '../core/normalize';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Question } from '../core/broker';
-import { secretFieldNames } from '../core/fields';
+import { secretFields } from '../core/fields';
 import type { Asker, ElicitResult } from '../core/request';
 import type { SavedSecretSource } from './formPanel';
 
@@ -67,8 +67,8 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     const { kind, name } = owner(asker);
     // The elicit tool and the gateway save theirs by name themselves (askToolQuestion's saveSecret).
     if (kind === 'named') return;
-    for (const field of secretFieldNames(question.form)) {
-      const value = result.content[field];
+    for (const { name: answerName, property: field } of secretFields(question.form)) {
+      const value = result.content[answerName];
       if (typeof value !== 'string' || value === '') continue;
       await this.secrets.store(storageKey(kind, name, field), value);
       const others = this.list().filter((s) => !sameEntry(s, asker, field));
@@ -128,11 +128,14 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   // SavedSecretSource, for the form webview: it learns names only.
   available(question: Question): string[] {
     if (!question.form) return [];
-    return [...secretFieldNames(question.form)].filter((field) => this.has(question.request.asker, field));
+    return secretFields(question.form)
+      .filter((field) => this.has(question.request.asker, field.property))
+      .map((field) => field.name);
   }
 
   read(question: Question, field: string): Promise<string | undefined> {
-    return this.get(question.request.asker, field);
+    const property = secretFields(question.form).find((f) => f.name === field)?.property ?? field;
+    return this.get(question.request.asker, property);
   }
 
   /**

@@ -5,7 +5,7 @@
  * it). Configuration problems show at the top with the file to open.
  */
 import * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../mcp/types';
 import { noIcons, oneLine } from '../core/display';
 import type { ConfigProblem } from '../mcp/config';
 import { listPrompts, listResources, listResourceTemplates } from '../mcp/catalog';
@@ -244,7 +244,11 @@ function statusText(server: McpConnection, restartAt: number | undefined): strin
     const restart = restartAt !== undefined ? ` · restarting in ${Math.max(1, Math.ceil((restartAt - Date.now()) / 1000))} s` : '';
     return `${noIcons(oneLine(server.error ?? 'error', 120))}${restart}`;
   }
-  if (server.status === 'running' && server.transportKind === 'sse') return 'running · SSE';
+  if (server.status === 'running') {
+    // Which MCP revision this server speaks with Elicit, e.g. "running · MCP 2026-07-28".
+    const revision = server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
+    return `running${server.transportKind === 'sse' ? ' · SSE' : ''}${revision}`;
+  }
   return server.status === 'starting' ? 'starting…' : server.status;
 }
 
@@ -257,6 +261,10 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.appendText(`${transportSummary(server)} · from ${server.config.source}`);
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(`Status: ${server.status}`);
+  if (server.status === 'running' && server.protocolVersion) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(`Protocol: MCP ${server.protocolVersion}`);
+  }
   if (server.error) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(server.error);

@@ -58,7 +58,8 @@ export class UrlConsentRenderer implements Renderer {
       this.log.warn(`${request.asker.name}: the browser did not open ${review.host}`);
       return CANCELLED;
     }
-    this.showWaiting(askerKey(request.asker), request.elicitationId, review.displayHost ?? review.host);
+    // MCP 2026-07-28 names no id to complete: its asker shows its own "Done" step instead.
+    if (request.elicitationId) this.showWaiting(askerKey(request.asker), request.elicitationId, review.displayHost ?? review.host);
     return { action: 'accept' };
   }
 

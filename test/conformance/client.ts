@@ -12,7 +12,7 @@
  * MCP_CONFORMANCE_CONTEXT (JSON, e.g. pre-registered client credentials).
  * It connects, lists the tools and calls each once with example arguments.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../src/mcp/types';
 import { McpConnection } from '../../src/mcp/connection';
 import { MemorySecretStore, ServerCredentials } from '../../src/mcp/oauthStore';
 import { scriptedBroker } from '../support/scriptedRenderer';

@@ -1,14 +1,16 @@
 /**
  * Hostile requests from a real MCP server process (test/fixtures/hostile-server.mjs)
  * through McpConnection and the real broker, with a scripted answerer: each gets a
- * short -32602 naming the problem, or a model that is safe to draw; a burst of 50
- * is cut at the per-asker limit with a clear error, and nothing is lost or left pending.
+ * short -32602 naming the problem, or a model that is safe to draw; a flood of 200
+ * is grouped into forms and cut at the per-asker limit with a clear error, and
+ * nothing is lost or left pending.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker';
 import { askerTitle, cleanText, oneLine } from '../../src/core/display';
+import { MAX_GROUP_SECTIONS } from '../../src/core/group';
 import type { ElicitResult } from '../../src/core/request';
 import { McpConnection } from '../../src/mcp/connection';
 import { BIDI, BURST, cases, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
@@ -119,19 +121,21 @@ describe('hostile requests through McpConnection and the broker', () => {
     assert.deepEqual((await run('hostile_url_punycode')).result, { action: 'decline' });
   });
 
-  it(`cuts a burst of ${BURST} at the per-asker limit with a clear error; nothing is lost or left pending`, async () => {
-    // Quick inputs show one at a time, so the first answer is held until every refusal has come
-    // back: the limit, not a quick answerer, is what refused them.
+  it(`groups a flood of ${BURST} into forms of ${MAX_GROUP_SECTIONS}, cuts it at the per-asker limit with a clear error; nothing is lost or left pending`, async () => {
+    // The answers are held until every refusal has come back: the limit, not a quick answerer, is what refused them.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    answers.set('hostile_burst', async () => {
+    answers.set('hostile_burst', async (question) => {
+      assert.equal(question.request.mode, 'group');
+      assert.equal(question.form!.sections!.length, MAX_GROUP_SECTIONS);
       await gate;
-      return { action: 'accept', content: { n: 'ok' } };
+      return { action: 'accept', content: Object.fromEntries(question.form!.fields.map((f) => [f.name, 'ok'])) };
     });
     const before = readRecords(record).length;
     const call = connection.callTool('hostile_burst', {});
-    await waitForRecords(record, BURST - 3, (r) => r.tool === 'hostile_burst' && r.error !== undefined);
-    assert.equal(broker.pending().length, 3);
+    const shown = 3 * MAX_GROUP_SECTIONS;
+    await waitForRecords(record, BURST - shown, (r) => r.tool === 'hostile_burst' && r.error !== undefined);
+    assert.equal(broker.pending().length, 3, 'three grouped questions: the limit counts groups, not requests');
     open();
     await call;
     const burst = readRecords(record).slice(before);
@@ -139,8 +143,8 @@ describe('hostile requests through McpConnection and the broker', () => {
     assert.deepEqual(new Set(burst.map((r) => r.index)).size, BURST);
     const refused = burst.filter((r) => r.error);
     const answered = burst.filter((r) => r.result);
-    assert.equal(answered.length, 3);
-    assert.equal(refused.length, BURST - 3);
+    assert.equal(answered.length, shown);
+    assert.equal(refused.length, BURST - shown);
     for (const r of refused) {
       const error = r.error as { code: number; message: string };
       assert.equal(error.code, -32602);

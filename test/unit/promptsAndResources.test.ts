@@ -1,7 +1,7 @@
 /** Prompt arguments and template variables as forms, and prompt / resource results as Markdown. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { normalize } from '../../src/core/normalize';
 import { argumentFormSchema, argumentValues, expandTemplate, promptArguments, templateArguments } from '../../src/mcp/argumentSchema';
 import { fallbackReason, shouldFallBackToSse } from '../../src/mcp/httpFallback';
@@ -125,13 +125,18 @@ describe('formatResourceResult', () => {
 
 describe('shouldFallBackToSse', () => {
   it('falls back on a 4xx answer to the Streamable HTTP initialize, except for authorization problems', () => {
-    for (const status of [400, 404, 405, 406]) assert.equal(shouldFallBackToSse(new StreamableHTTPError(status, 'x')), true, String(status));
-    for (const status of [401, 403, 500, 502, -1, undefined]) assert.equal(shouldFallBackToSse(new StreamableHTTPError(status, 'x')), false, String(status));
+    for (const status of [400, 404, 405, 406]) assert.equal(shouldFallBackToSse(httpError(status, 'x')), true, String(status));
+    for (const status of [401, 403, 500, 502, -1]) assert.equal(shouldFallBackToSse(httpError(status, 'x')), false, String(status));
     assert.equal(shouldFallBackToSse(new Error('fetch failed')), false);
     assert.equal(shouldFallBackToSse(Object.assign(new Error('x'), { code: 404 })), false, 'only the transport’s own HTTP errors');
   });
 
   it('says why in a few words, without the page the server sent along', () => {
-    assert.equal(fallbackReason(new StreamableHTTPError(404, 'Error POSTing to endpoint: <!DOCTYPE html>…')), 'HTTP 404');
+    assert.equal(fallbackReason(httpError(404, 'Error POSTing to endpoint: <!DOCTYPE html>…')), 'HTTP 404');
   });
 });
+
+/** What the v2 client's Streamable HTTP transport throws for a POST the server refused. */
+function httpError(status: number, message: string): SdkHttpError {
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, message, { status });
+}

@@ -29,7 +29,7 @@ function setup(answer: (request: ElicitRequest) => ElicitResult | Promise<Elicit
 describe('satisfyUrlElicitations', () => {
   it('asks each URL through the normal URL flow and returns once the server reports them complete', async () => {
     const { completions, asked, options } = setup((request) => {
-      if (request.mode === 'url') setTimeout(() => completions.fire(request.elicitationId), 5);
+      if (request.mode === 'url') setTimeout(() => completions.fire(request.elicitationId!), 5);
       return { action: 'accept' };
     });
     await satisfyUrlElicitations(data('a', 'b'), options);

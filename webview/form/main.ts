@@ -10,7 +10,9 @@
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
-import { cleanText } from '../../src/core/display';
+import { cleanText, oneLine } from '../../src/core/display';
+import type { Field, FormSection } from '../../src/core/fields';
+import type { EarlierAnswer } from '../../src/core/request';
 import {
   fieldProblem,
   collectAnswer,
@@ -60,13 +62,27 @@ class FormPage {
     const saved = new Set(view.savedSecrets ?? []);
 
     const fields = el('div', { className: 'fields' });
-    for (const field of view.form.fields) {
-      const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
-        changed: (c, kind) => this.onChange(c, kind),
+    const addControls = (into: HTMLElement, list: readonly Field[]): void => {
+      for (const field of list) {
+        const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
+          changed: (c, kind) => this.onChange(c, kind),
+        });
+        this.controls.push(control);
+        this.byName.set(field.name, control);
+        into.append(control.row);
+      }
+    };
+    const sections = shownSections(view);
+    if (view.earlier && view.earlier.length > 0) fields.append(earlierAnswers(view.earlier));
+    if (sections) {
+      // Several questions answered together: each under its own message.
+      sections.forEach((section, index) => {
+        const box = sectionBox(section.message, index, sections.length);
+        fields.append(box);
+        addControls(box, view.form.fields.filter((f) => f.section === index));
       });
-      this.controls.push(control);
-      this.byName.set(field.name, control);
-      fields.append(control.row);
+    } else {
+      addControls(fields, view.form.fields);
     }
 
     this.formError = el('div', { className: 'form-error', attrs: { role: 'alert' } });
@@ -82,7 +98,7 @@ class FormPage {
   }
 
   private footer(): HTMLElement {
-    const submit = (this.submitButton = button('Submit', false, () => this.submit()));
+    const submit = (this.submitButton = button(this.view.submitLabel ?? 'Submit', false, () => this.submit()));
     const decline = button('Decline', true, () => post({ type: 'decline' }));
     decline.title = 'Tell the asker you will not answer';
     const later = button('Later', true, () => post({ type: 'later' }));
@@ -193,11 +209,17 @@ class FormPage {
   }
 }
 
-function header(view: FormView, hasRequired: boolean): HTMLElement {
-  const title = el('h1', { id: 'title', className: 'title', text: cleanText(view.title) });
-  const message = el('div', { className: 'message' });
-  const { head, rest } = splitLongText(cleanText(view.message));
-  message.append(document.createTextNode(head));
+/** The sections to draw as headings: only when there are several questions. */
+function shownSections(view: FormView): readonly FormSection[] | undefined {
+  const sections = view.form.sections;
+  return sections && sections.length > 1 ? sections : undefined;
+}
+
+/** Asker text, cut for a first look with "Show more" for the rest. */
+function longText(className: string, text: string): HTMLElement {
+  const box = el('div', { className });
+  const { head, rest } = splitLongText(cleanText(text));
+  box.append(document.createTextNode(head));
   if (rest !== '') {
     const more = el('button', { className: 'link-button show-more', text: 'Show more', attrs: { type: 'button' } });
     const ellipsis = document.createTextNode('… ');
@@ -205,10 +227,35 @@ function header(view: FormView, hasRequired: boolean): HTMLElement {
       ellipsis.remove();
       more.replaceWith(document.createTextNode(rest));
     });
-    message.append(ellipsis, more);
+    box.append(ellipsis, more);
   }
+  return box;
+}
+
+function sectionBox(message: string, index: number, total: number): HTMLElement {
+  const headingId = `section-${index}`;
+  const heading = el('h2', { className: 'section-heading', id: headingId });
+  heading.append(el('span', { className: 'section-number', text: `${index + 1} of ${total}` }), longText('section-message', message));
+  return el('section', { className: 'section', attrs: { 'aria-labelledby': headingId } }, heading);
+}
+
+/** Answers given in earlier rounds of the same flow: read-only context. */
+function earlierAnswers(earlier: readonly EarlierAnswer[]): HTMLElement {
+  const list = el('ul', { className: 'earlier-list' });
+  for (const answer of earlier) {
+    const item = el('li', {}, el('div', { className: 'earlier-message', text: oneLine(answer.message, 300) }));
+    for (const line of answer.lines) item.append(el('div', { className: 'earlier-line', text: oneLine(line, 300) }));
+    list.append(item);
+  }
+  const summary = el('summary', { text: 'Answered before' });
+  return el('details', { className: 'earlier', attrs: { open: '' } }, summary, list);
+}
+
+function header(view: FormView, hasRequired: boolean): HTMLElement {
+  const title = el('h1', { id: 'title', className: 'title', text: cleanText(view.title) });
   const parts: Node[] = [title];
-  if (view.message.trim() !== '') parts.push(message);
+  // With several questions, each section carries its own message.
+  if (view.message.trim() !== '' && !shownSections(view)) parts.push(longText('message', view.message));
   if (hasRequired) {
     const note = el('div', { className: 'required-note' });
     note.append(el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }), document.createTextNode(' Required'));

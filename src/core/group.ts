@@ -1,0 +1,95 @@
+/**
+ * Several questions of one asker answered as one form: a round of an MCP
+ * 2026-07-28 multi round-trip request, or a burst of `elicitation/create`
+ * requests. Each section is normalized on its own (a refusal names the
+ * section), then the fields are put into one model under composed names, so
+ * every renderer, both validators and the webview work on it unchanged; the
+ * accepted answer is split back into one result per section.
+ */
+import { InvalidRequestError } from './errors';
+import type { Field, FormModel } from './fields';
+import { normalize, LIMITS } from './normalize';
+import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from './request';
+
+/** More sections than this are not one question any more. */
+export const MAX_GROUP_SECTIONS = 10;
+
+/** `"2:name"`: the section's index, then the asker's own property name. */
+export function composedName(section: number, property: string): string {
+  return `${section}:${property}`;
+}
+
+export function composeGroup(sections: readonly GroupSection[]): FormModel {
+  if (sections.length === 0) throw new InvalidRequestError('a group of questions needs at least one question');
+  if (sections.length > MAX_GROUP_SECTIONS) {
+    throw new InvalidRequestError(`${sections.length} questions at once are too many; at most ${MAX_GROUP_SECTIONS} are shown together`);
+  }
+  const fields: Field[] = [];
+  sections.forEach((section, index) => {
+    let model: FormModel;
+    try {
+      model = normalize(section.requestedSchema);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new InvalidRequestError(`question "${section.key}": ${reason}`);
+    }
+    for (const field of model.fields) fields.push({ ...field, name: composedName(index, field.name), property: field.name, section: index });
+  });
+  if (fields.length > LIMITS.maxFields) {
+    throw new InvalidRequestError(`the questions have ${fields.length} fields together; at most ${LIMITS.maxFields} are supported`);
+  }
+  return { fields, sections: sections.map((s) => ({ key: s.key, message: s.message })) };
+}
+
+/** One result per section key: accepted content under the asker's own names, or everyone's decline / cancel. */
+export function splitGroupAnswer(form: FormModel, result: ElicitResult): Record<string, ElicitResult> {
+  const sections = form.sections ?? [];
+  const results: Record<string, ElicitResult> = {};
+  for (const [index, section] of sections.entries()) {
+    if (result.action !== 'accept') {
+      results[section.key] = { action: result.action };
+      continue;
+    }
+    const content: ElicitContent = {};
+    for (const field of form.fields) {
+      if (field.section !== index) continue;
+      const value = result.content?.[field.name];
+      if (value !== undefined) content[field.property ?? field.name] = value;
+    }
+    results[section.key] = { action: 'accept', content };
+  }
+  return results;
+}
+
+/** The name a field has in the asker's own schema. */
+export function propertyOf(field: Field): string {
+  return field.property ?? field.name;
+}
+
+/**
+ * What was answered, for the next round's form to show as context: one line per
+ * field, secrets hidden. Only the person's own answers; nothing is sent anywhere.
+ */
+export function summarizeAnswers(form: FormModel, result: ElicitResult, fallbackMessage: string): EarlierAnswer[] {
+  const sections = form.sections ?? [{ key: '', message: fallbackMessage }];
+  return sections.map((section, index) => {
+    const fields = form.fields.filter((f) => (form.sections ? f.section === index : true));
+    if (result.action !== 'accept') return { message: section.message, lines: [result.action === 'decline' ? 'Declined' : 'Cancelled'] };
+    const lines = fields.map((field) => `${field.label}: ${describeValue(field, result.content?.[field.name])}`);
+    return { message: section.message, lines: lines.length > 0 ? lines : ['Answered'] };
+  });
+}
+
+function describeValue(field: Field, value: AnswerValue | undefined): string {
+  if (value === undefined) return '(empty)';
+  if (field.kind === 'text' && field.secret) return '(hidden)';
+  if (field.kind === 'boolean') return value === true ? 'Yes' : 'No';
+  const label = (v: string): string => (field.kind === 'choice' || field.kind === 'multiChoice' ? field.options.find((o) => o.value === v)?.label ?? v : v);
+  return Array.isArray(value) ? value.map(label).join(', ') : label(String(value));
+}
+
+/** The message a group shows as its own: the one question's, or how many there are. */
+export function groupMessage(sections: readonly GroupSection[]): string {
+  if (sections.length === 1) return sections[0]!.message;
+  return `${sections.length} questions`;
+}

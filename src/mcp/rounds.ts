@@ -1,0 +1,242 @@
+/**
+ * MCP 2026-07-28 multi round-trip requests, client side. A `tools/call`,
+ * `prompts/get` or `resources/read` may answer `input_required` with a map of
+ * embedded requests and an opaque `requestState`; Elicit answers the whole
+ * round at once — every form question in one grouped question, each link
+ * through the URL consent, `roots/list` from the workspace folders without
+ * asking — and retries the same request with `inputResponses` and the state
+ * echoed byte for byte, round after round, up to a cap. The state is never
+ * read, logged or shown.
+ */
+import { InvalidRequestError } from '../core/errors';
+import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/group';
+import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
+
+/** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
+export const MAX_ROUNDS = 10;
+/** Embedded requests one round may carry. */
+export const MAX_INPUT_REQUESTS = 50;
+/** A round with nothing to ask (the server only hands back state) is retried after this pause. */
+const STATE_ONLY_PAUSE_MS = 250;
+
+export type RoundMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** One round waiting for the person: plain data, so it can outlive a window reload. */
+export interface OpenRound {
+  server: string;
+  method: RoundMethod;
+  /** The original request's params (without inputResponses / requestState). */
+  params: Record<string, unknown>;
+  inputRequests: Record<string, unknown>;
+  /** Opaque to Elicit: kept and echoed exactly as the server sent it. */
+  requestState?: string;
+  /** 1 for the first round. */
+  round: number;
+  earlier: EarlierAnswer[];
+}
+
+/** Keeps open rounds somewhere that survives a reload (the extension's storage). */
+export interface RoundKeeper {
+  keep(round: OpenRound): { release(): void };
+}
+
+export interface RoundContext {
+  server: string;
+  asker: Asker;
+  ask: (request: ElicitRequest) => Promise<ElicitResult>;
+  /** The workspace folders as MCP roots; without it `roots/list` gets an empty list. */
+  roots?: () => Array<{ uri: string; name?: string }>;
+  signal?: AbortSignal;
+  keeper?: RoundKeeper;
+  maxRounds?: number;
+}
+
+/** One leg of the request: the original params plus this round's answers and state. */
+export type Leg = (extra: { inputResponses?: Record<string, unknown>; requestState?: string }) => Promise<Record<string, unknown>>;
+
+/** The person ended the flow (Cancel while waiting for a browser step): nothing is retried. */
+export class FlowCancelled extends Error {
+  override readonly name = 'FlowCancelled';
+}
+
+export function isInputRequired(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'input_required';
+}
+
+/**
+ * Runs rounds until the server gives a complete result. `first` is the answer to
+ * the original request; `leg` sends it again with the answers.
+ */
+export async function completeRounds(
+  first: Record<string, unknown>,
+  leg: Leg,
+  request: { method: RoundMethod; params: Record<string, unknown> },
+  context: RoundContext,
+  earlierRounds: { round: number; earlier: EarlierAnswer[] } = { round: 0, earlier: [] },
+): Promise<Record<string, unknown>> {
+  const maxRounds = context.maxRounds ?? MAX_ROUNDS;
+  let result = first;
+  let round = earlierRounds.round;
+  const earlier = [...earlierRounds.earlier];
+  while (isInputRequired(result)) {
+    round++;
+    if (round > maxRounds) {
+      throw new Error(`${context.server} still asked for more input after ${maxRounds} rounds, so Elicit stopped (at most ${maxRounds} rounds per request)`);
+    }
+    const inputRequests = readInputRequests(result, context.server);
+    const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
+    const open: OpenRound = { server: context.server, ...request, inputRequests, round, earlier: [...earlier], ...(requestState !== undefined ? { requestState } : {}) };
+    const kept = Object.keys(inputRequests).length > 0 ? context.keeper?.keep(open) : undefined;
+    let responses: Record<string, unknown>;
+    try {
+      responses = await answerRound(open, context, earlier);
+    } finally {
+      kept?.release();
+    }
+    if (Object.keys(inputRequests).length === 0) await pause(STATE_ONLY_PAUSE_MS, context.signal);
+    result = await leg({
+      ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
+      ...(requestState !== undefined ? { requestState } : {}),
+    });
+  }
+  return result;
+}
+
+/**
+ * Answers one round's embedded requests: form questions together, then links,
+ * roots without asking. Appends what the person answered to `earlier`.
+ */
+export async function answerRound(round: OpenRound, context: RoundContext, earlier: EarlierAnswer[] = []): Promise<Record<string, unknown>> {
+  const forms: GroupSection[] = [];
+  const links: Array<{ key: string; message: string; url: string }> = [];
+  const responses: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(round.inputRequests)) {
+    const { method, params } = readEntry(key, entry, context.server);
+    if (method === 'roots/list') {
+      responses[key] = { roots: context.roots?.() ?? [] };
+    } else if (method === 'sampling/createMessage') {
+      throw new Error(
+        `${context.server} asked for a language-model reply (sampling/createMessage). Elicit offers no model and does not declare sampling, so this request cannot go on`,
+      );
+    } else if (method === 'elicitation/create') {
+      const message = typeof params.message === 'string' ? params.message : '';
+      const mode = params.mode ?? 'form';
+      if (mode === 'url') {
+        if (typeof params.url !== 'string') throw refused(context.server, key, 'a link question needs a "url" string');
+        links.push({ key, message, url: params.url });
+      } else if (mode === 'form') {
+        forms.push({ key, message, requestedSchema: params.requestedSchema });
+      } else {
+        throw refused(context.server, key, `the question mode ${JSON.stringify(mode)} is not supported`);
+      }
+    } else {
+      throw new Error(`${context.server} asked for "${method}", which is not an input request Elicit knows (question "${key}")`);
+    }
+  }
+
+  if (forms.length > 0) {
+    const answer = await askForms(forms, round, context);
+    const perSection = splitGroupAnswer(composeGroup(forms), answer);
+    Object.assign(responses, perSection);
+    earlier.push(...summarizeAnswers(composeGroup(forms), answer, groupMessage(forms)));
+    if (answer.action !== 'accept') {
+      // Declining or cancelling the questions answers the links the same way: nothing is opened.
+      for (const link of links) responses[link.key] = { action: answer.action };
+      return responses;
+    }
+  }
+  if (links.length > 0) Object.assign(responses, await followLinks(links, context));
+  return responses;
+}
+
+async function askForms(forms: GroupSection[], round: OpenRound, context: RoundContext): Promise<ElicitResult> {
+  try {
+    return await context.ask({
+      mode: 'group',
+      asker: context.asker,
+      message: groupMessage(forms),
+      sections: forms,
+      ...(round.earlier.length > 0 ? { earlier: round.earlier } : {}),
+      signal: context.signal,
+    });
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw new Error(`${context.server} sent a question Elicit cannot show: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Each link through the consent dialog; then one "Done" step before the request is retried. */
+async function followLinks(links: Array<{ key: string; message: string; url: string }>, context: RoundContext): Promise<Record<string, unknown>> {
+  const responses: Record<string, unknown> = {};
+  const opened: string[] = [];
+  for (const link of links) {
+    let result: ElicitResult;
+    try {
+      result = await context.ask({ mode: 'url', asker: context.asker, message: link.message, url: link.url, signal: context.signal });
+    } catch (error) {
+      if (error instanceof InvalidRequestError) throw new Error(`${context.server} sent a link Elicit will not open: ${error.message}`);
+      throw error;
+    }
+    responses[link.key] = { action: result.action };
+    if (result.action === 'accept') opened.push(hostOf(link.url));
+  }
+  if (opened.length === 0) return responses;
+  const hosts = [...new Set(opened)].join(', ');
+  const done = await context.ask({
+    mode: 'form',
+    asker: context.asker,
+    message: `Finish in your browser (${hosts}), then choose Done: Elicit asks ${context.server} again.`,
+    requestedSchema: { type: 'object', properties: {} },
+    submitLabel: 'Done',
+    signal: context.signal,
+  });
+  if (done.action !== 'accept') throw new FlowCancelled(`you cancelled while ${hosts} was open in your browser`);
+  return responses;
+}
+
+function readInputRequests(result: Record<string, unknown>, server: string): Record<string, unknown> {
+  const requests = result.inputRequests;
+  if (requests === undefined) {
+    if (typeof result.requestState !== 'string') throw new Error(`${server} asked for input but sent neither questions nor state`);
+    return {};
+  }
+  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) throw new Error(`${server} sent input requests that are not an object`);
+  const count = Object.keys(requests).length;
+  if (count > MAX_INPUT_REQUESTS) throw new Error(`${server} sent ${count} input requests in one round; at most ${MAX_INPUT_REQUESTS} are answered`);
+  return requests as Record<string, unknown>;
+}
+
+function readEntry(key: string, entry: unknown, server: string): { method: string; params: Record<string, unknown> } {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw refused(server, key, 'it is not a request object');
+  const { method, params } = entry as { method?: unknown; params?: unknown };
+  if (typeof method !== 'string') throw refused(server, key, 'it names no method');
+  const readable = typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+  return { method, params: readable };
+}
+
+function refused(server: string, key: string, reason: string): Error {
+  return new Error(`${server} sent a question Elicit cannot show: question "${key}": ${reason}`);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
