@@ -163,6 +163,20 @@ describe('McpConnection with the ask-server fixture', () => {
     });
     assert.deepEqual(readRecords(record).at(-1)!.result, { action: 'accept', content: { bpm: 120, key: 'Am' } });
   });
+
+  it('answers a burst of ten 2025-era requests in full, as one grouped question', async () => {
+    answers.push((q) => {
+      assert.equal(q.request.mode, 'group');
+      assert.equal(q.form!.sections!.length, 10);
+      assert.equal(q.request.message, '10 questions');
+      return { action: 'accept', content: Object.fromEntries(q.form!.fields.map((f, i) => [f.name, `Take ${i + 1}`])) };
+    });
+    const result = await connection.callTool('ask_ten', {});
+    assert.equal(textOf(result), Array.from({ length: 10 }, (_, i) => `Take ${i + 1}`).join(', '));
+    const burst = readRecords(record).filter((r) => r.tool === 'ask_ten');
+    assert.equal(burst.length, 10);
+    assert.ok(burst.every((r) => (r.result as { action: string }).action === 'accept'), 'none refused');
+  });
 });
 
 describe('McpConnection with @modelcontextprotocol/server-everything', () => {
