@@ -1,6 +1,9 @@
-// Two builds: the extension host (node, cjs, `vscode` external) and the
-// webviews (browser: the form and the agent panel). `--production` minifies, `--watch` rebuilds on change.
+// The extension host (node, cjs, `vscode` external), the parts of it loaded
+// only when first used (the MCP SDK, the gateway: bundles of their own), and
+// the webviews (browser: the form and the agent panel). `--production`
+// minifies, `--watch` rebuilds on change.
 import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -27,18 +30,41 @@ const cssAsText = {
   },
 };
 
-const builds = [
-  {
-    ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    // The MCP SDK ships ESM and CJS; prefer the module build so unused code is dropped.
-    mainFields: ['module', 'main'],
+/**
+ * Loaded when first needed, from a bundle of its own in dist/: the extension's
+ * `import('…/sdk')` becomes `require('./mcp-sdk.js')`, so activation never
+ * loads the MCP SDK or the gateway's server package.
+ */
+const lazyBundles = {
+  'src/mcp/sdk.ts': 'mcp-sdk',
+  'src/gateway/gatewayServer.ts': 'gateway',
+};
+
+const loadLazily = {
+  name: 'load-lazily',
+  setup(build) {
+    build.onResolve({ filter: /\/(sdk|gatewayServer)$/ }, (args) => {
+      const file = path.relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`)).split(path.sep).join('/');
+      const bundle = lazyBundles[file];
+      return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
+    });
   },
+};
+
+const node = {
+  ...common,
+  outdir: 'dist',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  // The MCP SDK ships ESM and CJS; prefer the module build so unused code is dropped.
+  mainFields: ['module', 'main'],
+};
+
+const builds = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, plugins: [loadLazily] },
+  { ...node, entryPoints: Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])) },
   {
     ...common,
     entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts' },

@@ -27,6 +27,9 @@ import { registerMcpFeatures } from './vscode/mcpFeatures';
 import { QuestionHistory } from './vscode/history';
 import { PendingQuestions } from './vscode/pendingQuestions';
 import { createPublicApi } from './vscode/publicApi';
+import { KeptRounds } from './vscode/keptRounds';
+import { answerKeptRound } from './vscode/keptRoundAnswer';
+import { LostQuestions } from './vscode/lostQuestions';
 import { registerAcp } from './vscode/acp/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
@@ -34,11 +37,13 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
   const globalState = new SerialMemento(context.globalState);
+  const workspaceState = new SerialMemento(context.workspaceState);
   const vault = new SecretVault(context.secrets, globalState);
+  const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
   const urlWaits = new UrlWaits();
   const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
   const quickInputEscape = new QuickInputEscape();
-  const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault });
+  const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault, drafts: keptRounds });
   const router = new RendererRouter(
     new QuickInputRenderer(vault, quickInputEscape),
     forms,
@@ -51,6 +56,13 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
+  registry.keepRoundsIn(keptRounds);
+  const lostQuestions = new LostQuestions(broker, workspaceState);
+  // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
+  closing = () => {
+    keptRounds.freeze();
+    lostQuestions.freeze();
+  };
   const results = new ResultDocuments();
   const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
 
@@ -58,8 +70,11 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   if (testReport) context.subscriptions.push(writeTestReports(testReport, vault, log));
 
   context.subscriptions.push(
+    { dispose: () => closing?.() },
     log,
     vault,
+    keptRounds,
+    lostQuestions,
     registry,
     results,
     vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
@@ -69,7 +84,11 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
     forms,
     quickInputEscape,
-    new PendingQuestions(broker, (question) => forms.reveal(question)),
+    new PendingQuestions(broker, (question) => forms.reveal(question), {
+      kept: keptRounds,
+      lost: lostQuestions,
+      answer: (round) => answerKeptRound(services, keptRounds, round),
+    }),
     new QuestionHistory(globalState, broker, results),
   );
   registerElicitTool(context, services);
@@ -83,6 +102,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   return createPublicApi(broker, context.extension.id);
 }
 
+/** Set at activation: marks what is open as outliving the window, before the servers stop. */
+let closing: (() => void) | undefined;
+
 export function deactivate(): void {
-  // Everything is disposed through context.subscriptions, which stops every server.
+  closing?.();
+  // Everything else is disposed through context.subscriptions, which stops every server.
 }

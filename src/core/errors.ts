@@ -13,3 +13,8 @@ export class InvalidRequestError extends Error {
     this.name = 'InvalidRequestError';
   }
 }
+
+/** Also true for one thrown by another bundle's copy of this class (the gateway runs in its own bundle). */
+export function isInvalidRequestError(error: unknown): error is InvalidRequestError {
+  return error instanceof Error && error.name === 'InvalidRequestError';
+}

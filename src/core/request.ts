@@ -2,6 +2,7 @@
  * The one request and result shape shared by every asker (MCP server, ACP agent,
  * language-model tool, other extensions) and every renderer.
  */
+import type { RawValues } from './formState';
 
 export type AskerKind = 'mcp' | 'acp' | 'tool' | 'extension' | 'gateway';
 
@@ -81,6 +82,10 @@ export interface GroupRequest extends RequestBase {
   mode: 'group';
   sections: GroupSection[];
   earlier?: EarlierAnswer[];
+  /** Set when the question is kept across a window reload: the id its draft is saved under. */
+  keptRound?: string;
+  /** Widget values to start from: the draft of a question kept across a reload (never a secret). */
+  draft?: RawValues;
 }
 
 export type ElicitRequest = FormRequest | UrlRequest | GroupRequest;

@@ -9,6 +9,7 @@
  * the same page.
  */
 import type { FormModel } from './fields';
+import type { RawValues } from './formState';
 import type { AnswerValue, EarlierAnswer, ElicitContent } from './request';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */
@@ -27,6 +28,10 @@ export interface FormView {
   earlier?: EarlierAnswer[];
   /** The Submit button's label when it is not "Submit" (e.g. "Done"). */
   submitLabel?: string;
+  /** Widget values to start from when the page has no draft of its own (a question kept across a reload). */
+  draft?: RawValues;
+  /** The host keeps this question across a reload: post `draft` as the person types. */
+  keepsDraft?: boolean;
 }
 
 export type HostToWebview =
@@ -45,6 +50,8 @@ export type WebviewToHost =
    */
   | { type: 'submit'; content: ElicitContent; useSaved?: string[] }
   | { type: 'decline' }
+  /** What is typed so far, secrets left out (only when `keepsDraft`): kept with the question across a reload. */
+  | { type: 'draft'; values: RawValues }
   /** Put the question off: the panel closes, the question stays pending. */
   | { type: 'later' }
   | { type: 'cancel' };
@@ -61,6 +68,8 @@ export function isWebviewToHost(value: unknown): value is WebviewToHost {
       return true;
     case 'submit':
       return isContent(message.content) && (message.useSaved === undefined || isStringArray(message.useSaved));
+    case 'draft':
+      return isRawValues((message as { values?: unknown }).values);
     default:
       return false;
   }
@@ -74,6 +83,12 @@ function isContent(value: unknown): value is ElicitContent {
 
 function isAnswerValue(value: unknown): value is AnswerValue {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || isStringArray(value);
+}
+
+function isRawValues(value: unknown): value is RawValues {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false;
+  return Object.values(value).every((raw) => raw === null || typeof raw === 'string' || typeof raw === 'boolean' || isStringArray(raw));
 }
 
 function isStringArray(value: unknown): value is string[] {

@@ -22,7 +22,8 @@ import {
   type McpHttpHandler,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { InvalidRequestError } from '../core/errors';
+import { isInvalidRequestError } from '../core/errors';
+import type { Asker } from '../core/request';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
 
@@ -44,8 +45,8 @@ export interface GatewayOptions {
   token(): string;
   /** 0 picks a free port. */
   port: number;
-  /** Asks the person; `client` is the connecting client's self-declared name. */
-  ask(client: string, question: ToolQuestion, signal: AbortSignal): Promise<ToolAnswer>;
+  /** Asks the person, naming the asker as gatewayAsker() does. */
+  ask(asker: Asker, question: ToolQuestion, signal: AbortSignal): Promise<ToolAnswer>;
   upstream: UpstreamTools;
   log(line: string): void;
   version: string;
@@ -244,7 +245,7 @@ export class GatewayServer {
       const signals = [ctx.mcpReq.signal, requestScope.getStore()].filter((s): s is AbortSignal => s !== undefined);
       const signal = AbortSignal.any(signals);
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      if (request.params.name === ASK_USER) return this.askUser(clientName(server), args, signal);
+      if (request.params.name === ASK_USER) return this.askUser(gatewayAsker(clientName(server)), args, signal);
       return this.forward(request.params.name, args, signal);
     });
     return server;
@@ -269,12 +270,12 @@ export class GatewayServer {
     return tools;
   }
 
-  private async askUser(client: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  private async askUser(asker: Asker, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     try {
-      const answer = await this.options.ask(client, readToolQuestion(args), signal);
+      const answer = await this.options.ask(asker, readToolQuestion(args), signal);
       return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: { ...answer } };
     } catch (error) {
-      if (error instanceof InvalidRequestError) return { content: [{ type: 'text', text: error.message }], isError: true };
+      if (isInvalidRequestError(error)) return { content: [{ type: 'text', text: error.message }], isError: true };
       throw error;
     }
   }
@@ -293,6 +294,15 @@ function namespaced(server: string, tool: string, taken: Map<string, unknown>): 
   let name = `${clean(server)}__${clean(tool)}`.slice(0, 64);
   for (let i = 2; taken.has(name); i++) name = `${name.slice(0, 60)}_${i}`;
   return name;
+}
+
+/**
+ * Who asks through the gateway: the client names itself, so its name is shown
+ * as the gateway's client ("gateway · github"), never as a configured server,
+ * and every gateway client shares one per-asker limit however it calls itself.
+ */
+export function gatewayAsker(client: string): Asker {
+  return { kind: 'gateway', name: `gateway · ${client}`, limitGroup: 'gateway' };
 }
 
 function clientName(server: Server): string {

@@ -2,7 +2,7 @@
  * Prompt arguments and resource-template variables are strings: as a form
  * for the broker, one string field each, required as the server says.
  */
-import { UriTemplate } from '@modelcontextprotocol/client';
+import { loadSdk } from './loadSdk';
 import type { Prompt, ResourceTemplate } from './types';
 
 export interface ArgumentSpec {
@@ -23,11 +23,13 @@ export function promptArguments(prompt: Prompt): ArgumentSpec[] {
 }
 
 /** Every variable of an RFC 6570 template, all required (a URI needs them). */
-export function templateArguments(template: ResourceTemplate): ArgumentSpec[] {
+export async function templateArguments(template: ResourceTemplate): Promise<ArgumentSpec[]> {
+  const { UriTemplate } = await loadSdk();
   return [...new Set(new UriTemplate(template.uriTemplate).variableNames)].map((name) => ({ name, required: true }));
 }
 
-export function expandTemplate(template: ResourceTemplate, values: Record<string, string>): string {
+export async function expandTemplate(template: ResourceTemplate, values: Record<string, string>): Promise<string> {
+  const { UriTemplate } = await loadSdk();
   return new UriTemplate(template.uriTemplate).expand(values);
 }
 

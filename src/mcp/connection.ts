@@ -14,17 +14,9 @@
  *
  * No vscode import: integration tests drive it directly.
  */
-import {
-  Client,
-  ProtocolError,
-  ProtocolErrorCode,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import type { Client, Transport } from '@modelcontextprotocol/client';
 import { BurstGrouper } from '../core/burst';
-import { InvalidRequestError } from '../core/errors';
+import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
@@ -36,9 +28,10 @@ import { satisfyUrlElicitations } from './urlElicitationRequired';
 import { CLIENT_TASK_CAPABILITIES, ElicitationTasks, isTaskAugmented, requestedTtl, TASK_METHODS, TaskRequestError } from './elicitationTasks';
 import { childEnvironment, describeSpawnError } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
+import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
-import { completeRounds, type Leg, type OpenRound, type RoundContext, type RoundKeeper, type RoundMethod, answerRound } from './rounds';
+import { completeRounds, subjectOf, type Leg, type OpenRound, type RoundContext, type RoundKeeper, type RoundMethod } from './rounds';
 import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult, Result, Tool } from './types';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
@@ -85,10 +78,15 @@ const NO_TIMEOUT_MS = 2_147_000_000;
 const STDIO_PROBE_TIMEOUT_MS = 5_000;
 /** A remote server that does not answer the version probe is down, not old. */
 const HTTP_PROBE_TIMEOUT_MS = 30_000;
+/** JSON-RPC codes this adapter sends or recognises. */
+const METHOD_NOT_FOUND = -32601;
+const URL_ELICITATION_REQUIRED = -32042;
 
 export class McpConnection {
   private client: Client | undefined;
   private connecting: Promise<Client> | undefined;
+  /** The SDK, loaded with the first connection (its bundle is not loaded at activation). */
+  private sdk: McpSdk | undefined;
   private readonly runningTools = new Map<number, string>();
   /** Tools as last listed, for their `execution.taskSupport`. */
   private readonly listedTools = new Map<string, Tool>();
@@ -180,7 +178,7 @@ export class McpConnection {
       try {
         return await call();
       } catch (error) {
-        if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired) throw error;
+        if (!(error instanceof this.requireSdk().ProtocolError) || error.code !== URL_ELICITATION_REQUIRED) throw error;
         // -32042 (2025-11-25): the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
         await satisfyUrlElicitations(error.data, {
           ask: this.options.ask,
@@ -199,13 +197,13 @@ export class McpConnection {
   async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
     const client = await this.connect();
     const params = { name, arguments: args };
-    return (await this.withRounds(this.legFor(client, 'prompts/get', params, signal), 'prompts/get', params, `prompt ${name}`, signal)) as GetPromptResult;
+    return (await this.withRounds(this.legFor(client, 'prompts/get', params, signal), 'prompts/get', params, signal)) as GetPromptResult;
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const client = await this.connect();
     const params = { uri };
-    return (await this.withRounds(this.legFor(client, 'resources/read', params, signal), 'resources/read', params, `resource ${uri}`, signal)) as ReadResourceResult;
+    return (await this.withRounds(this.legFor(client, 'resources/read', params, signal), 'resources/read', params, signal)) as ReadResourceResult;
   }
 
   /**
@@ -216,14 +214,10 @@ export class McpConnection {
   async resumeRound(round: OpenRound, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const client = await this.connect();
     const leg = this.legFor(client, round.method, round.params, signal);
-    const context = this.roundContext(detailOf(round.method, round.params), signal);
-    const earlier = [...round.earlier];
-    const responses = await answerRound(round, context, earlier);
-    const next = await leg({
-      ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
-      ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
-    });
-    return completeRounds(next, leg, { method: round.method, params: round.params }, context, { round: round.round, earlier });
+    const context = this.roundContext(subjectOf(round), signal);
+    // The kept round, as the server sent it: answered (and kept again) like any other round.
+    const kept = { resultType: 'input_required', inputRequests: round.inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) };
+    return completeRounds(kept, leg, { method: round.method, params: round.params }, context, { round: round.round - 1, earlier: round.earlier, draft: round.draft });
   }
 
   async stop(): Promise<void> {
@@ -247,10 +241,11 @@ export class McpConnection {
   private async open(): Promise<Client> {
     const generation = this.generation;
     this.setStatus('starting');
+    const sdk = (this.sdk ??= await loadSdk());
     const tasks = new ElicitationTasks();
     const roots = this.options.roots;
     const lifetime = new AbortController();
-    const client = new Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
+    const client = new sdk.Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
       capabilities: {
         elicitation: { form: {}, url: {} },
         tasks: CLIENT_TASK_CAPABILITIES,
@@ -263,7 +258,7 @@ export class McpConnection {
     client.fallbackRequestHandler = async (request, ctx) => {
       if (request.method === 'elicitation/create') return this.onElicitation(request, tasks, ctx.mcpReq.signal);
       if (TASK_METHODS.has(request.method)) return this.onTaskRequest(tasks, request);
-      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      throw new sdk.ProtocolError(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
     };
     client.fallbackNotificationHandler = async (notification) => {
       if (notification.method !== 'notifications/elicitation/complete') return;
@@ -315,6 +310,7 @@ export class McpConnection {
    * Streamable HTTP falls back to legacy SSE when the server answers with a 4xx.
    */
   private async connectTransport(client: Client, launch: LaunchConfig): Promise<void> {
+    const { UnauthorizedError } = this.requireSdk();
     const stdio = launch.type === 'stdio';
     client.setVersionNegotiation({
       mode: 'auto',
@@ -351,6 +347,7 @@ export class McpConnection {
   }
 
   private createTransport(transport: LaunchConfig): Transport {
+    const sdk = this.requireSdk();
     if (transport.type === 'stdio') {
       return new GroupStdioTransport(
         {
@@ -361,6 +358,7 @@ export class McpConnection {
           cwd: transport.cwd,
         },
         (line) => this.options.log(line),
+        sdk,
       );
     }
     const requestInit = { headers: transport.headers };
@@ -368,8 +366,8 @@ export class McpConnection {
     const auth = oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
     const http =
       transport.type === 'sse'
-        ? new SSEClientTransport(new URL(transport.url), { requestInit, ...auth })
-        : new StreamableHTTPClientTransport(new URL(transport.url), { requestInit, ...auth });
+        ? new sdk.SSEClientTransport(new URL(transport.url), { requestInit, ...auth })
+        : new sdk.StreamableHTTPClientTransport(new URL(transport.url), { requestInit, ...auth });
     this.authTransport = http;
     return http;
   }
@@ -380,12 +378,19 @@ export class McpConnection {
     if (this.oauth?.serverUrl !== url) {
       this.oauth?.cancel();
       this.oauth = new OAuthSignIn({ name: this.name, url }, this.options.oauth, {
+        sdk: this.requireSdk(),
         ask: this.options.ask,
         urlWaits: this.options.urlWaits,
         log: this.options.log,
       });
     }
     return this.oauth;
+  }
+
+  /** The SDK, which open() loads before anything needs it. */
+  private requireSdk(): McpSdk {
+    if (!this.sdk) throw new Error('the MCP SDK is not loaded yet');
+    return this.sdk;
   }
 
   /** Runs `operation`; when the server needs the person to sign in (again), does that and retries once. */
@@ -407,7 +412,7 @@ export class McpConnection {
     if (!this.listedTools.has(name)) await this.listTools();
     if (!mustRunAsTask(client, this.listedTools.get(name))) {
       const params = { name, arguments: args };
-      return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, `tool ${name}`, signal)) as CallToolResult;
+      return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, signal)) as CallToolResult;
     }
     let lastStatus = '';
     return callToolAsTask(client, name, args, {
@@ -439,9 +444,9 @@ export class McpConnection {
       });
   }
 
-  private async withRounds(leg: Leg, method: RoundMethod, params: Record<string, unknown>, detail: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private async withRounds(leg: Leg, method: RoundMethod, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const first = await leg({});
-    return completeRounds(first, leg, { method, params }, this.roundContext(detail, signal));
+    return completeRounds(first, leg, { method, params }, this.roundContext(subjectOf({ method, params }), signal));
   }
 
   private roundContext(detail: string, signal?: AbortSignal): RoundContext {
@@ -527,16 +532,10 @@ export class McpConnection {
   }
 }
 
-/** What a kept round was doing, for the title of its question: "tool get_forecast". */
-function detailOf(method: RoundMethod, params: Record<string, unknown>): string {
-  if (method === 'resources/read') return `resource ${String(params.uri)}`;
-  return `${method === 'tools/call' ? 'tool' : 'prompt'} ${String(params.name)}`;
-}
-
 /**
  * A -32602 for the asker with our sentence as the message. (ProtocolError
  * would prefix "MCP error -32602:" and the asker's SDK prefixes it again.)
  */
 function invalidParams(error: InvalidRequestError): Error {
-  return Object.assign(new Error(error.message), { code: ProtocolErrorCode.InvalidParams });
+  return Object.assign(new Error(error.message), { code: INVALID_PARAMS });
 }

@@ -9,7 +9,8 @@
  * which the caller retries what failed.
  */
 import { randomUUID } from 'node:crypto';
-import { extractWWWAuthenticateParams, UnauthorizedError, type FetchLike } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { McpSdk } from './loadSdk';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 import { StoredOAuthProvider, type AuthorizationRequest, type OAuthProviderOptions } from './oauthProvider';
@@ -23,6 +24,8 @@ export interface OAuthOptions extends OAuthProviderOptions {
 }
 
 export interface SignInContext {
+  /** The SDK's auth helpers (loaded with the connection). */
+  sdk: Pick<McpSdk, 'UnauthorizedError' | 'extractWWWAuthenticateParams'>;
   /** The broker's `ask`: consent is a URL-mode question. */
   ask: (request: ElicitRequest) => Promise<ElicitResult>;
   urlWaits?: UrlWaits;
@@ -65,7 +68,7 @@ export class OAuthSignIn {
   readonly fetch: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
     if (response.status === 403) {
-      const { error, scope } = extractWWWAuthenticateParams(response);
+      const { error, scope } = this.context.sdk.extractWWWAuthenticateParams(response);
       if (error === 'insufficient_scope') await this.provider.requireScope(scope);
     }
     return response;
@@ -77,7 +80,7 @@ export class OAuthSignIn {
    * one sign-in.
    */
   async signInAfter(error: unknown, transport: AuthorizingTransport | undefined): Promise<boolean> {
-    if (!(error instanceof UnauthorizedError) || !transport) return false;
+    if (!(error instanceof this.context.sdk.UnauthorizedError) || !transport) return false;
     if (this.running) {
       await this.running;
       return true;

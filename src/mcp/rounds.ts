@@ -10,6 +10,7 @@
  */
 import { InvalidRequestError } from '../core/errors';
 import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/group';
+import type { RawValues } from '../core/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
@@ -33,11 +34,19 @@ export interface OpenRound {
   /** 1 for the first round. */
   round: number;
   earlier: EarlierAnswer[];
+  /** What the person had typed so far (never a secret), kept with the round. */
+  draft?: RawValues;
+}
+
+/** A round kept while the person answers it; its draft is saved under `id`. */
+export interface KeptRound {
+  id: string;
+  release(): void;
 }
 
 /** Keeps open rounds somewhere that survives a reload (the extension's storage). */
 export interface RoundKeeper {
-  keep(round: OpenRound): { release(): void };
+  keep(round: OpenRound): KeptRound;
 }
 
 export interface RoundContext {
@@ -59,6 +68,12 @@ export class FlowCancelled extends Error {
   override readonly name = 'FlowCancelled';
 }
 
+/** What a request is about, for titles: "tool song_sketch", "prompt greeting", "resource notes://private". */
+export function subjectOf(request: { method: RoundMethod; params: Record<string, unknown> }): string {
+  if (request.method === 'resources/read') return `resource ${String(request.params.uri)}`;
+  return `${request.method === 'tools/call' ? 'tool' : 'prompt'} ${String(request.params.name)}`;
+}
+
 export function isInputRequired(result: unknown): boolean {
   return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'input_required';
 }
@@ -72,12 +87,14 @@ export async function completeRounds(
   leg: Leg,
   request: { method: RoundMethod; params: Record<string, unknown> },
   context: RoundContext,
-  earlierRounds: { round: number; earlier: EarlierAnswer[] } = { round: 0, earlier: [] },
+  /** Where a resumed flow left off: its round number, what was answered, the draft of its open round. */
+  resumed: { round: number; earlier: EarlierAnswer[]; draft?: RawValues } = { round: 0, earlier: [] },
 ): Promise<Record<string, unknown>> {
   const maxRounds = context.maxRounds ?? MAX_ROUNDS;
   let result = first;
-  let round = earlierRounds.round;
-  const earlier = [...earlierRounds.earlier];
+  let round = resumed.round;
+  const earlier = [...resumed.earlier];
+  let draft = resumed.draft;
   while (isInputRequired(result)) {
     round++;
     if (round > maxRounds) {
@@ -85,11 +102,20 @@ export async function completeRounds(
     }
     const inputRequests = readInputRequests(result, context.server);
     const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
-    const open: OpenRound = { server: context.server, ...request, inputRequests, round, earlier: [...earlier], ...(requestState !== undefined ? { requestState } : {}) };
+    const open: OpenRound = {
+      server: context.server,
+      ...request,
+      inputRequests,
+      round,
+      earlier: [...earlier],
+      ...(requestState !== undefined ? { requestState } : {}),
+      ...(draft ? { draft } : {}),
+    };
+    draft = undefined;
     const kept = Object.keys(inputRequests).length > 0 ? context.keeper?.keep(open) : undefined;
     let responses: Record<string, unknown>;
     try {
-      responses = await answerRound(open, context, earlier);
+      responses = await answerRound(open, context, earlier, kept?.id);
     } finally {
       kept?.release();
     }
@@ -106,7 +132,7 @@ export async function completeRounds(
  * Answers one round's embedded requests: form questions together, then links,
  * roots without asking. Appends what the person answered to `earlier`.
  */
-export async function answerRound(round: OpenRound, context: RoundContext, earlier: EarlierAnswer[] = []): Promise<Record<string, unknown>> {
+export async function answerRound(round: OpenRound, context: RoundContext, earlier: EarlierAnswer[] = [], keptId?: string): Promise<Record<string, unknown>> {
   const forms: GroupSection[] = [];
   const links: Array<{ key: string; message: string; url: string }> = [];
   const responses: Record<string, unknown> = {};
@@ -135,7 +161,7 @@ export async function answerRound(round: OpenRound, context: RoundContext, earli
   }
 
   if (forms.length > 0) {
-    const answer = await askForms(forms, round, context);
+    const answer = await askForms(forms, round, context, keptId);
     const perSection = splitGroupAnswer(composeGroup(forms), answer);
     Object.assign(responses, perSection);
     earlier.push(...summarizeAnswers(composeGroup(forms), answer, groupMessage(forms)));
@@ -149,7 +175,7 @@ export async function answerRound(round: OpenRound, context: RoundContext, earli
   return responses;
 }
 
-async function askForms(forms: GroupSection[], round: OpenRound, context: RoundContext): Promise<ElicitResult> {
+async function askForms(forms: GroupSection[], round: OpenRound, context: RoundContext, keptId: string | undefined): Promise<ElicitResult> {
   try {
     return await context.ask({
       mode: 'group',
@@ -157,6 +183,8 @@ async function askForms(forms: GroupSection[], round: OpenRound, context: RoundC
       message: groupMessage(forms),
       sections: forms,
       ...(round.earlier.length > 0 ? { earlier: round.earlier } : {}),
+      ...(keptId !== undefined ? { keptRound: keptId } : {}),
+      ...(round.draft ? { draft: round.draft } : {}),
       signal: context.signal,
     });
   } catch (error) {

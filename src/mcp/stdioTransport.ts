@@ -6,7 +6,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, ReadBuffer, Transport } from '@modelcontextprotocol/client';
+import type { McpSdk } from './loadSdk';
 import { exitedWithin, forEachLine, hasExited, KILL_GRACE_MS, signalGroup, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 
 export interface StdioLaunch {
@@ -22,14 +23,18 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer;
   private heard = false;
   private exited = false;
 
   constructor(
     private readonly launch: StdioLaunch,
     private readonly stderrLine: (line: string) => void,
-  ) {}
+    /** The SDK's own newline-delimited JSON framing. */
+    private readonly framing: Pick<McpSdk, 'ReadBuffer' | 'serializeMessage'>,
+  ) {
+    this.buffer = new framing.ReadBuffer();
+  }
 
   /** The server's process id while it runs. */
   get pid(): number | undefined {
@@ -67,7 +72,7 @@ export class GroupStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin) return Promise.reject(new Error('Not connected'));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(this.framing.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

@@ -17,7 +17,7 @@ import { validateAnswer } from '../core/answerValidator';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../core/broker';
 import { askerTitle, clip, cleanText, oneLine } from '../core/display';
 import { secretFieldNames, type FormModel } from '../core/fields';
-import { initialValues } from '../core/formState';
+import { initialValues, makeDraft, type RawValues } from '../core/formState';
 import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
 import { completeAnswer } from '../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../core/webviewProtocol';
@@ -35,8 +35,14 @@ export interface SavedSecretSource {
   read(question: Question, field: string): Promise<string | undefined>;
 }
 
+/** Keeps what the person typed into a question that survives a window reload. */
+export interface DraftKeeper {
+  save(keptRound: string, values: RawValues): void;
+}
+
 export interface FormPanelOptions {
   savedSecrets?: SavedSecretSource;
+  drafts?: DraftKeeper;
 }
 
 export class FormPanelRenderer implements Renderer, vscode.Disposable {
@@ -226,6 +232,9 @@ class FormSession {
       case 'later':
         this.finish(LATER, false);
         return;
+      case 'draft':
+        this.keepDraft(message.values);
+        return;
       case 'cancel':
         this.finish(CANCELLED, false);
         return;
@@ -245,8 +254,19 @@ class FormSession {
     if (this.savedSecrets.length > 0) view.savedSecrets = this.savedSecrets;
     const request = this.question.request;
     if (request.mode === 'group' && request.earlier && request.earlier.length > 0) view.earlier = request.earlier;
+    if (request.mode === 'group' && request.keptRound !== undefined && this.options.drafts) {
+      view.keepsDraft = true;
+      if (request.draft) view.draft = request.draft;
+    }
     if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
     this.panel.post({ type: 'show', view });
+  }
+
+  /** Re-checked here: only known, non-secret fields of this form are kept. */
+  private keepDraft(values: RawValues): void {
+    const request = this.question.request;
+    if (request.mode !== 'group' || request.keptRound === undefined) return;
+    this.options.drafts?.save(request.keptRound, makeDraft(this.form, this.question.id, values).values);
   }
 
   private async availableSecrets(): Promise<string[]> {

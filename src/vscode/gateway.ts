@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { askToolQuestion } from '../core/toolQuestions';
 import { gatewaySnippets } from '../gateway/configSnippets';
-import { GatewayServer } from '../gateway/gatewayServer';
+import type { GatewayServer } from '../gateway/gatewayServer';
 import type { Services } from './services';
 
 const TOKEN_KEY = 'elicit.gateway.token';
@@ -66,7 +66,10 @@ class GatewayController implements vscode.Disposable {
     const configured = vscode.workspace.getConfiguration('elicit').get<number>('gateway.port', 0);
     // Keep the same port across restarts when possible, so pasted configurations stay valid.
     const preferred = configured || this.services.globalState.get<number>(PORT_KEY, 0);
-    let server = this.create(preferred);
+    // The server package is loaded when the gateway first starts (dist/gateway.js, see esbuild.mjs), not at activation.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
+    const { GatewayServer } = require('../gateway/gatewayServer') as typeof import('../gateway/gatewayServer');
+    let server = this.create(GatewayServer, preferred);
     try {
       await server.start();
     } catch (error) {
@@ -74,7 +77,7 @@ class GatewayController implements vscode.Disposable {
         void vscode.window.showErrorMessage(`Elicit gateway could not start: ${(error as Error).message}`);
         return;
       }
-      server = this.create(0);
+      server = this.create(GatewayServer, 0);
       await server.start();
     }
     this.server = server;
@@ -124,21 +127,20 @@ class GatewayController implements vscode.Disposable {
     if (choice) await this.copyConfig();
   }
 
-  private create(port: number): GatewayServer {
+  private create(Gateway: typeof GatewayServer, port: number): GatewayServer {
     const log = this.services.log;
-    return new GatewayServer({
+    return new Gateway({
       token: () => this.token,
       port,
       version: String(this.context.extension.packageJSON.version ?? '0.0.0'),
       log: (line) => log.info(line),
-      ask: (client, question, signal) =>
+      ask: (asker, question, signal) =>
         askToolQuestion(
           {
             ask: (request) => this.services.broker.ask(request),
             saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
           },
-          // Named so it cannot pass for a configured server; one limit for every gateway client.
-          { kind: 'gateway', name: `gateway · ${client}`, limitGroup: 'gateway' },
+          asker,
           question,
           signal,
         ),

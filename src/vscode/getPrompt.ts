@@ -13,6 +13,7 @@ import type { McpConnection } from '../mcp/connection';
 import { formatPromptResult } from '../mcp/promptText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
+import { callAndShow } from './callAndShow';
 import type { Services } from './services';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
@@ -38,23 +39,15 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   await getAndShow(services, server, prompt, values);
 }
 
-async function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
-  const controller = new AbortController();
-  try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Getting ${server.name} › ${prompt.name}`, cancellable: true },
-      (_progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        return getPrompt(server, prompt.name, args, controller.signal);
-      },
-    );
-    services.log.info(`${server.name} › prompt ${prompt.name}: ${result.messages.length} messages`);
-    await services.results.show(`${server.name}-${prompt.name}`, formatPromptResult(server.name, prompt.name, args, result));
-  } catch (error) {
-    if (controller.signal.aborted) return;
-    services.log.error(`${server.name} › prompt ${prompt.name}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${prompt.name} failed: ${(error as Error).message}`);
-  }
+function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
+  return callAndShow(services, {
+    progress: `Getting ${server.name} › ${prompt.name}`,
+    what: `${server.name} › prompt ${prompt.name}`,
+    call: (signal) => getPrompt(server, prompt.name, args, signal),
+    document: `${server.name}-${prompt.name}`,
+    format: (result) => formatPromptResult(server.name, prompt.name, args, result),
+    logged: (result) => `${result.messages.length} messages`,
+  });
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

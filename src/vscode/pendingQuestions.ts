@@ -2,19 +2,34 @@
  * What is waiting for the person: a Pending Questions view (asker, message,
  * age; Answer, Decline, Later), a status bar item while anything is pending,
  * and a notification with Answer when a question arrives while the window is
- * not focused. Nothing is ever queued out of sight.
+ * not focused. Nothing is ever queued out of sight. After a window reload it
+ * also lists the MCP 2026-07-28 questions kept across it (Answer retries the
+ * original request) and the questions the reload ended (Dismiss).
  */
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../core/broker';
 import { askerTitle, noIcons, oneLine } from '../core/display';
+import type { KeptRounds, KeptRoundSummary } from './keptRounds';
+import type { LostQuestion, LostQuestions } from './lostQuestions';
 
 export const PENDING_VIEW = 'elicit.pendingQuestions';
 
 /** Brings a question's UI to the front; the form renderer knows its panels. */
 export type Revealer = (question: Question) => boolean;
 
-export class PendingQuestions implements vscode.TreeDataProvider<Question>, vscode.Disposable {
-  private readonly changes = new vscode.EventEmitter<Question | undefined>();
+/** A question kept across a reload, or one the reload ended. */
+type FromBefore = { kind: 'kept'; round: KeptRoundSummary } | { kind: 'lost'; question: LostQuestion };
+type PendingItem = Question | FromBefore;
+
+export interface FromBeforeReload {
+  kept: KeptRounds;
+  lost: LostQuestions;
+  /** Answers a kept round: asks it now, retries its request, shows the result. */
+  answer(round: KeptRoundSummary): Promise<void>;
+}
+
+export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<PendingItem | undefined>();
   readonly onDidChangeTreeData = this.changes.event;
   private readonly statusItem = vscode.window.createStatusBarItem('elicit.pending', vscode.StatusBarAlignment.Left, 100);
   private readonly disposables: vscode.Disposable[] = [];
@@ -24,6 +39,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
   constructor(
     private readonly broker: Broker,
     private readonly reveal: Revealer,
+    private readonly before: FromBeforeReload,
   ) {
     this.statusItem.name = 'Elicit: Pending Questions';
     this.statusItem.command = 'elicit.showPendingQuestions';
@@ -32,16 +48,25 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
       this.statusItem,
       vscode.window.registerTreeDataProvider(PENDING_VIEW, this),
       broker.onDidChange(() => this.update()),
+      before.kept.onDidChange(() => this.update()),
+      before.lost.onDidChange(() => this.update()),
       vscode.commands.registerCommand('elicit.showPendingQuestions', () =>
         vscode.commands.executeCommand(`${PENDING_VIEW}.focus`),
       ),
-      vscode.commands.registerCommand('elicit.answerQuestion', (q?: Question) => q && this.answer(q)),
-      vscode.commands.registerCommand('elicit.declineQuestion', (q?: Question) => q && broker.decline(q.id)),
-      vscode.commands.registerCommand('elicit.laterQuestion', (q?: Question) => q && broker.later(q.id)),
+      vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
+      vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
+      vscode.commands.registerCommand('elicit.laterQuestion', (item?: PendingItem) => item && isLive(item) && broker.later(item.id)),
+      vscode.commands.registerCommand('elicit.dismissQuestion', (item?: PendingItem) => item && !isLive(item) && this.dismiss(item)),
     );
+    // Questions from before a reload are there from the start.
+    if (this.fromBefore().length > 0) this.update();
   }
 
-  getTreeItem(question: Question): vscode.TreeItem {
+  getTreeItem(element: PendingItem): vscode.TreeItem {
+    return isLive(element) ? this.liveItem(element) : fromBeforeItem(element);
+  }
+
+  private liveItem(question: Question): vscode.TreeItem {
     const item = new vscode.TreeItem(noIcons(oneLine(question.request.message, 80)));
     item.id = String(question.id);
     item.description = `${noIcons(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
@@ -54,8 +79,31 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
     return item;
   }
 
-  getChildren(element?: Question): Question[] {
-    return element ? [] : this.broker.pending();
+  getChildren(element?: PendingItem): PendingItem[] {
+    return element ? [] : [...this.broker.pending(), ...this.fromBefore()];
+  }
+
+  private fromBefore(): FromBefore[] {
+    return [
+      ...this.before.kept.keptBeforeReload().map((round): FromBefore => ({ kind: 'kept', round })),
+      ...this.before.lost.list().map((question): FromBefore => ({ kind: 'lost', question })),
+    ];
+  }
+
+  private answerItem(item: PendingItem): void {
+    if (isLive(item)) return this.answer(item);
+    if (item.kind === 'kept') {
+      void this.before.answer(item.round);
+      return;
+    }
+    void vscode.window.showInformationMessage(
+      `${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`,
+    );
+  }
+
+  private async dismiss(item: FromBefore): Promise<void> {
+    if (item.kind === 'kept') await this.before.kept.dismiss(item.round.id);
+    else await this.before.lost.dismiss(item.question.id);
   }
 
   private answer(question: Question): void {
@@ -67,14 +115,18 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
   private update(): void {
     const pending = this.broker.pending();
     this.changes.fire(undefined);
-    const count = pending.length;
+    const kept = this.before.kept.keptBeforeReload().length;
+    const count = pending.length + kept;
     if (count === 0) {
       this.statusItem.hide();
     } else {
       const later = pending.filter((q) => q.state === 'later').length;
       this.statusItem.text = `$(comment-discussion) ${count} ${count === 1 ? 'question' : 'questions'}`;
-      this.statusItem.tooltip = `${count} pending${later ? `, ${later} put off` : ''}: ${pending
-        .map((q) => oneLine(q.request.asker.name, 40))
+      this.statusItem.tooltip = `${count} pending${later ? `, ${later} put off` : ''}${kept ? `, ${kept} kept from before a reload` : ''}: ${[
+        ...pending.map((q) => q.request.asker.name),
+        ...this.before.kept.keptBeforeReload().map((r) => r.server),
+      ]
+        .map((name) => oneLine(name, 40))
         .join(', ')}`;
       this.statusItem.show();
     }
@@ -104,6 +156,32 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
     if (this.ageTimer) clearInterval(this.ageTimer);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function isLive(item: PendingItem): item is Question {
+  return 'request' in item;
+}
+
+function fromBeforeItem(item: FromBefore): vscode.TreeItem {
+  if (item.kind === 'kept') {
+    const { round } = item;
+    const tree = new vscode.TreeItem(noIcons(oneLine(round.message, 80)));
+    tree.id = `kept:${round.id}`;
+    tree.description = `${noIcons(oneLine(round.server, 40))} · kept from before the reload · ${age(round.keptAt)}`;
+    tree.tooltip = `${oneLine(round.server, 80)} asks · ${oneLine(round.subject, 80)}\n\n${round.message}\n\nAsked before the window reloaded. Answer it now: Elicit then sends the original request again with your answers.`;
+    tree.iconPath = new vscode.ThemeIcon('history');
+    tree.contextValue = 'keptRound';
+    tree.command = { command: 'elicit.answerQuestion', title: 'Answer', arguments: [item] };
+    return tree;
+  }
+  const { question } = item;
+  const tree = new vscode.TreeItem(noIcons(oneLine(question.message, 80)));
+  tree.id = `lost:${question.id}`;
+  tree.description = `${noIcons(oneLine(question.asker.name, 40))} · ended by the reload · ${age(question.askedAt)}`;
+  tree.tooltip = `${askerTitle(question.asker)}\n\n${question.message}\n\nThe window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.`;
+  tree.iconPath = new vscode.ThemeIcon('debug-disconnect');
+  tree.contextValue = 'lostQuestion';
+  return tree;
 }
 
 function stateText(question: Question): string {

@@ -13,6 +13,7 @@ import type { McpConnection } from '../mcp/connection';
 import { formatResourceResult } from '../mcp/resourceText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, resolveServer } from './serverPicker';
+import { callAndShow } from './callAndShow';
 import type { Services } from './services';
 
 export type ResourceChoice = { resource: Resource } | { template: ResourceTemplate };
@@ -31,7 +32,7 @@ export async function readResourceCommand(services: Services, serverName?: unkno
 export async function readChoice(services: Services, server: McpConnection, choice: ResourceChoice): Promise<void> {
   if ('resource' in choice) return readAndShow(services, server, choice.resource.uri);
   const template = choice.template;
-  const args = templateArguments(template);
+  const args = await templateArguments(template);
   const values = await collectArguments(services.broker, {
     server,
     ref: { type: 'ref/resource', uri: template.uriTemplate },
@@ -40,7 +41,7 @@ export async function readChoice(services: Services, server: McpConnection, choi
     log: services.log,
   });
   if (!values) return;
-  await readAndShow(services, server, expandTemplate(template, values));
+  await readAndShow(services, server, await expandTemplate(template, values));
 }
 
 async function pickResource(server: McpConnection, resources: Resource[], templates: ResourceTemplate[]): Promise<ResourceChoice | undefined> {
@@ -74,21 +75,18 @@ async function pickResource(server: McpConnection, resources: Resource[], templa
   return picked?.choice;
 }
 
-async function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
-  const controller = new AbortController();
-  try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reading ${oneLine(uri, 120)} from ${server.name}`, cancellable: true },
-      (_progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        return readResource(server, uri, controller.signal);
-      },
-    );
-    services.log.info(`${server.name} › resource ${uri}: ${result.contents.length} contents`);
-    await services.results.show(`${server.name}-${uri.split(/[/:]/).filter(Boolean).at(-1) ?? 'resource'}`, formatResourceResult(server.name, uri, result));
-  } catch (error) {
-    if (controller.signal.aborted) return;
-    services.log.error(`${server.name} › resource ${uri}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: reading ${uri} from ${server.name} failed: ${(error as Error).message}`);
-  }
+function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
+  return callAndShow(services, {
+    progress: `Reading ${oneLine(uri, 120)} from ${server.name}`,
+    what: `${server.name} › resource ${uri}`,
+    call: (signal) => readResource(server, uri, signal),
+    document: resourceDocument(server.name, uri),
+    format: (result) => formatResourceResult(server.name, uri, result),
+    logged: (result) => `${result.contents.length} contents`,
+  });
+}
+
+/** The editor title of a resource: the server and the last part of the URI. */
+export function resourceDocument(server: string, uri: string): string {
+  return `${server}-${uri.split(/[/:]/).filter(Boolean).at(-1) ?? 'resource'}`;
 }

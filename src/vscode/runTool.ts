@@ -11,6 +11,7 @@ import { tryNormalize } from '../core/normalize';
 import { isObject } from '../mcp/config';
 import type { McpConnection } from '../mcp/connection';
 import { formatToolResult } from '../mcp/resultText';
+import { callAndShow } from './callAndShow';
 import type { ResultDocuments } from './resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
@@ -35,7 +36,7 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   }
   const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);
   if (!toolArgs) return;
-  await callAndShow(deps, server, tool, toolArgs);
+  await runAndShow(deps, server, tool, toolArgs);
 }
 
 function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {
@@ -67,24 +68,13 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
   return text === undefined ? undefined : checkJsonArguments(schema, text).value;
 }
 
-async function callAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
-  const controller = new AbortController();
-  try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${server.name} › ${tool.name}`, cancellable: true },
-      (_progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        return server.callTool(tool.name, args, controller.signal);
-      },
-    );
-    deps.log.info(`${server.name} › ${tool.name}: ${result.isError ? 'returned an error' : 'done'}`);
-    await deps.results.show(`${server.name}-${tool.name}`, formatToolResult(server.name, tool.name, result));
-  } catch (error) {
-    if (controller.signal.aborted) {
-      deps.log.info(`${server.name} › ${tool.name}: cancelled`);
-      return;
-    }
-    deps.log.error(`${server.name} › ${tool.name}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${tool.name} failed: ${(error as Error).message}`);
-  }
+function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
+  return callAndShow(deps, {
+    progress: `Running ${server.name} › ${tool.name}`,
+    what: `${server.name} › ${tool.name}`,
+    call: (signal) => server.callTool(tool.name, args, signal),
+    document: `${server.name}-${tool.name}`,
+    format: (result) => formatToolResult(server.name, tool.name, result),
+    logged: (result) => (result.isError ? 'returned an error' : 'done'),
+  });
 }

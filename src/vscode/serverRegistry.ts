@@ -12,6 +12,7 @@ import type { UrlWaits } from '../core/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../mcp/connection';
 import { localFolders } from './localFolders';
 import type { OAuthOptions } from '../mcp/oauthSignIn';
+import type { RoundKeeper } from '../mcp/rounds';
 import { CrashRecovery } from '../mcp/crashRecovery';
 import { resolveLaunch } from '../mcp/launch';
 import { stopAllNow } from '../mcp/shutdown';
@@ -28,6 +29,7 @@ export class ServerRegistry implements vscode.Disposable {
   private readonly recoveries = new Map<string, CrashRecovery>();
   private inputResolver: InputResolver | undefined;
   private oauth: OAuthOptions | undefined;
+  private rounds: RoundKeeper | undefined;
   private readonly serverLogs = new Map<string, vscode.LogOutputChannel>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
@@ -87,6 +89,11 @@ export class ServerRegistry implements vscode.Disposable {
   /** How HTTP servers that require OAuth sign in (set at activation, before any server starts). */
   useOAuth(options: OAuthOptions): void {
     this.oauth = options;
+  }
+
+  /** Where 2026-07-28 rounds waiting for the person are kept across a reload (set at activation). */
+  keepRoundsIn(keeper: RoundKeeper): void {
+    this.rounds = keeper;
   }
 
   setInputResolver(resolver: InputResolver): void {
@@ -194,6 +201,7 @@ export class ServerRegistry implements vscode.Disposable {
         urlWaits: this.urlWaits,
         oauth: this.oauth,
         roots: workspaceRoots,
+        rounds: this.rounds,
         prepare: async (server) =>
           resolveLaunch(server, {
             inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},

@@ -67,7 +67,7 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
   it('blocks the external call until the person answers in VS Code', async () => {
     const { page } = session.workbench;
     const call = client.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'Which branch should I deploy?' } });
-    const box = await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks');
+    const box = await waitForQuickInput(page, (q) => q.title === 'gateway · e2e-agent asks');
     assert.match(box.message ?? '', /Which branch should I deploy\?/);
     await screenshot(page, 'gateway-ask-user');
     await typeAndSubmit(page, 'release/1.2');
@@ -79,7 +79,7 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
     const { page } = session.workbench;
     const call = client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'Paste the registry password', secretName: 'registry-password' } });
     // The previous question's box may still be closing: wait for this one's prompt.
-    await waitForQuickInput(page, (q) => q.title === 'e2e-agent asks' && q.message?.includes('registry password') === true);
+    await waitForQuickInput(page, (q) => q.title === 'gateway · e2e-agent asks' && q.message?.includes('registry password') === true);
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     await typeAndSubmit(page, SECRET);
     const result = await call;

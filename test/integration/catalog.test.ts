@@ -53,12 +53,12 @@ describe('prompts, resources and completions of server-everything', () => {
     assert.ok(resources.length > 0);
     const templates = await listResourceTemplates(connection);
     const textTemplate = templates.find((t) => t.uriTemplate.includes('/text/'))!;
-    assert.deepEqual(templateArguments(textTemplate).map((a) => a.name), ['resourceId']);
-    const uri = expandTemplate(textTemplate, { resourceId: '7' });
+    assert.deepEqual((await templateArguments(textTemplate)).map((a) => a.name), ['resourceId']);
+    const uri = await expandTemplate(textTemplate, { resourceId: '7' });
     const text = formatResourceResult('everything', uri, await readResource(connection, uri));
     assert.match(text, /Resource 7: This is a plaintext resource/);
     const blobTemplate = templates.find((t) => t.uriTemplate.includes('/blob/'))!;
-    const blobUri = expandTemplate(blobTemplate, { resourceId: '3' });
+    const blobUri = await expandTemplate(blobTemplate, { resourceId: '3' });
     assert.match(formatResourceResult('everything', blobUri, await readResource(connection, blobUri)), /_Binary content: \d+ bytes of text\/plain._/);
     const completion = await complete(connection, { type: 'ref/resource', uri: textTemplate.uriTemplate }, { name: 'resourceId', value: '5' }, {});
     assert.deepEqual(completion.values, ['5']);

@@ -3,12 +3,14 @@
  * for each kind through the real broker with a scripted answerer, a forwarded
  * tool whose upstream server elicits, 401 without or with a wrong token, 403
  * for a foreign Origin or Host, and a client that disconnects mid-question has
- * that question closed.
+ * that question closed. 2025-era clients (the v1 SDK) get sessions, capped and
+ * closed when idle; 2026-07-28 clients (the v2 SDK) are served per request.
  */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Question } from '../../src/core/broker';
@@ -47,13 +49,8 @@ describe('Elicit gateway', () => {
     port: 0,
     version: 'test',
     log: () => undefined,
-    ask: (client, question, signal) =>
-      askToolQuestion(
-        { ask: (r) => broker.ask(r), saveSecret: async (name, value) => void (savedSecrets[name] = value) },
-        { kind: 'gateway', name: client },
-        question,
-        signal,
-      ),
+    ask: (asker, question, signal) =>
+      askToolQuestion({ ask: (r) => broker.ask(r), saveSecret: async (name, value) => void (savedSecrets[name] = value) }, asker, question, signal),
     upstream: {
       list: async () => (await upstream.listTools()).map((tool) => ({ server: 'ask-server', tool })),
       call: (_server, tool, args, signal) => upstream.callTool(tool, args, signal),
@@ -106,7 +103,7 @@ describe('Elicit gateway', () => {
       answers.push(() => reply);
       const result = await client.callTool({ name: 'ask_user', arguments: args });
       assert.deepEqual(parse(result), expected, JSON.stringify(args));
-      assert.deepEqual(seen.at(-1)!.request.asker, { kind: 'gateway', name: 'claude-code' });
+      assert.deepEqual(seen.at(-1)!.request.asker, { kind: 'gateway', name: 'gateway · claude-code', limitGroup: 'gateway' });
     }
   });
 
@@ -176,5 +173,81 @@ describe('Elicit gateway', () => {
     await other.close();
     await call;
     await waitUntil(() => closedSignal?.aborted === true && broker.pending().length === 0, 'the question is closed', 5000);
+  });
+
+  it('serves a 2026-07-28 client (v2 SDK): ask_user and forwarded tools, the client named from its request', async () => {
+    const modern = new ModernClient({ name: 'codex-cli', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await modern.connect(new ModernTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      assert.equal(modern.getNegotiatedProtocolVersion(), '2026-07-28');
+      const names = (await modern.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('ask_user') && names.includes('ask-server__ask_name'), JSON.stringify(names));
+      answers.push(() => ({ action: 'accept', content: { answer: 'main' } }));
+      const result = await modern.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'Which branch?' } });
+      assert.deepEqual(JSON.parse((result.content as Array<{ text: string }>)[0]!.text), { action: 'accept', answer: 'main' });
+      assert.deepEqual(seen.at(-1)!.request.asker, { kind: 'gateway', name: 'gateway · codex-cli', limitGroup: 'gateway' });
+      answers.push(() => ({ action: 'accept', content: { name: 'Hedy' } }));
+      const forwarded = await modern.callTool({ name: 'ask-server__ask_name', arguments: {} });
+      assert.equal((forwarded.content as Array<{ text: string }>)[0]!.text, 'Hello, Hedy!');
+    } finally {
+      await modern.close();
+    }
+  });
+
+  it('counts every gateway client against one limit, whatever names they give themselves', async () => {
+    const clients = await Promise.all(['agent-a', 'agent-b', 'agent-c', 'agent-d'].map((name) => connectClient(TOKEN, name)));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    for (let i = 0; i < 3; i++) answers.push(async () => (await held, { action: 'cancel' }));
+    try {
+      const calls = clients.slice(0, 3).map((c, i) => c.callTool({ name: 'ask_user', arguments: { kind: 'text', question: `Question ${i}` } }));
+      await waitUntil(() => broker.pending().length === 3, 'three questions open', 5000);
+      const refused = await clients[3]!.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'One more?' } });
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.content), /Too many open questions from gateway · agent-d: 3 are waiting/);
+      release();
+      await Promise.all(calls);
+    } finally {
+      release();
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  });
+});
+
+describe('gateway sessions of 2025-era clients', () => {
+  const logs: string[] = [];
+  const gateway = new GatewayServer({
+    token: () => TOKEN,
+    port: 0,
+    version: 'test',
+    log: (line) => logs.push(line),
+    ask: async () => ({ action: 'cancel' }),
+    upstream: { list: async () => [], call: async () => ({ content: [] }) },
+    maxSessions: 2,
+    sessionIdleMs: 300,
+  });
+  before(() => gateway.start());
+  after(() => gateway.stop());
+
+  async function session(name: string): Promise<Client> {
+    const c = new Client({ name, version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    return c;
+  }
+
+  it('logs each session with the name its client gave, caps the sessions and closes idle ones', async () => {
+    const first = await session('first-agent');
+    const second = await session('second-agent');
+    await waitUntil(() => logs.some((l) => l.startsWith('gateway session from second-agent')), 'the session is logged by name', 5000);
+    assert.ok(logs.some((l) => l.startsWith('gateway session from first-agent')), JSON.stringify(logs));
+    assert.equal(gateway.sessionCount, 2);
+    // A third client makes room by closing the least recently used idle session.
+    const third = await session('third-agent');
+    assert.equal(gateway.sessionCount, 2);
+    assert.ok(logs.includes('gateway session of first-agent closed to make room for a new one'), JSON.stringify(logs));
+    // Nobody uses them: they are closed once idle.
+    await waitUntil(() => gateway.sessionCount === 0, 'idle sessions closed', 5000);
+    assert.ok(logs.includes('gateway session of third-agent closed after being idle'), JSON.stringify(logs));
+    await Promise.all([first, second, third].map((c) => c.close().catch(() => undefined)));
   });
 });

@@ -49,15 +49,15 @@ describe('prompt arguments and template variables', () => {
     assert.deepEqual(argumentValues(args, { version: '1.2.0', audience: 'users', extra: 'x' }), { version: '1.2.0', audience: 'users' });
   });
 
-  it('a template’s variables are all required, each once; the URI is expanded with encoding', () => {
+  it('a template’s variables are all required, each once; the URI is expanded with encoding', async () => {
     const template = { name: 'file', uriTemplate: 'repo://{owner}/{repo}/blob{/path*}{?ref,owner}' };
-    assert.deepEqual(templateArguments(template).map((a) => [a.name, a.required]), [
+    assert.deepEqual((await templateArguments(template)).map((a) => [a.name, a.required]), [
       ['owner', true],
       ['repo', true],
       ['path', true],
       ['ref', true],
     ]);
-    assert.equal(expandTemplate({ name: 'r', uriTemplate: 'notes://release/{version}' }, { version: '1.0 beta' }), 'notes://release/1.0%20beta');
+    assert.equal(await expandTemplate({ name: 'r', uriTemplate: 'notes://release/{version}' }, { version: '1.0 beta' }), 'notes://release/1.0%20beta');
   });
 });
 

@@ -128,7 +128,7 @@ describe('completeRounds', () => {
       keeper: {
         keep: (open) => {
           kept.push(open);
-          return { release: () => released++ };
+          return { id: `kept-${kept.length}`, release: () => void released++ };
         },
       },
     });

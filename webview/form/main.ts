@@ -44,6 +44,8 @@ const app = document.getElementById('app') ?? document.body.appendChild(el('main
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 /** Idle time after typing before a problem is shown. */
 const SETTLE_MS = 700;
+/** Idle time after typing before the draft goes to the host (questions kept across a reload). */
+const DRAFT_POST_MS = 400;
 
 class FormPage {
   private readonly controls: Control[] = [];
@@ -55,9 +57,11 @@ class FormPage {
   private readonly formError: HTMLElement;
   private submitted = false;
   private submitButton!: VscodeButton;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly view: FormView) {
-    const draft = readDraft(view.form, view.questionId, vscode.getState());
+    // The page's own draft (it was hidden and reloaded), else one the host kept across a window reload.
+    const draft = readDraft(view.form, view.questionId, vscode.getState()) ?? readDraft(view.form, view.questionId, view.draft && { questionId: view.questionId, values: view.draft });
     const raws = startingValues(view.form, view.initial, draft);
     const saved = new Set(view.savedSecrets ?? []);
 
@@ -202,10 +206,16 @@ class FormPage {
   close(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    clearTimeout(this.draftTimer);
   }
 
   private saveDraft(): void {
-    vscode.setState(makeDraft(this.view.form, this.view.questionId, this.raws()));
+    const draft = makeDraft(this.view.form, this.view.questionId, this.raws());
+    vscode.setState(draft);
+    if (!this.view.keepsDraft) return;
+    // The host keeps it with the question, so it survives a window reload; one message per pause in typing.
+    clearTimeout(this.draftTimer);
+    this.draftTimer = setTimeout(() => post({ type: 'draft', values: draft.values }), DRAFT_POST_MS);
   }
 }
 

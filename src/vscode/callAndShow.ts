@@ -1,0 +1,43 @@
+/**
+ * Runs an MCP request with a cancellable progress notification and shows its
+ * result in a read-only editor — Run Tool, Get Prompt, Read Resource, and a
+ * question kept across a reload, answered afterwards. Failures are logged and
+ * shown; cancelling is quiet.
+ */
+import * as vscode from 'vscode';
+import type { Services } from './services';
+
+export interface CallToShow<T> {
+  /** "Running songs › song_sketch" */
+  progress: string;
+  call(signal: AbortSignal): Promise<T>;
+  /** The editor's title. */
+  document: string;
+  format(result: T): string;
+  /** A log line about the result (never its content). */
+  logged(result: T): string;
+  /** "songs › song_sketch": named in the log and the error message. */
+  what: string;
+}
+
+export async function callAndShow<T>(services: Pick<Services, 'log' | 'results'>, request: CallToShow<T>): Promise<void> {
+  const controller = new AbortController();
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: request.progress, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        return request.call(controller.signal);
+      },
+    );
+    services.log.info(`${request.what}: ${request.logged(result)}`);
+    await services.results.show(request.document, request.format(result));
+  } catch (error) {
+    if (controller.signal.aborted) {
+      services.log.info(`${request.what}: cancelled`);
+      return;
+    }
+    services.log.error(`${request.what}: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Elicit: ${request.what} failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Answering a question kept across a window reload (an MCP 2026-07-28 round):
+ * the person answers it now, Elicit retries the original request with the kept
+ * state, and the result opens in an editor as Run Tool's would.
+ */
+import * as vscode from 'vscode';
+import { oneLine } from '../core/display';
+import { formatPromptResult } from '../mcp/promptText';
+import { formatResourceResult } from '../mcp/resourceText';
+import { formatToolResult } from '../mcp/resultText';
+import type { OpenRound } from '../mcp/rounds';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../mcp/types';
+import { callAndShow } from './callAndShow';
+import type { KeptRounds, KeptRoundSummary } from './keptRounds';
+import { resourceDocument } from './readResource';
+import type { Services } from './services';
+
+export async function answerKeptRound(services: Services, kept: KeptRounds, summary: KeptRoundSummary): Promise<void> {
+  const server = await services.registry.get(summary.server);
+  if (!server) {
+    void vscode.window.showErrorMessage(
+      `Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`,
+    );
+    return;
+  }
+  const round = await kept.take(summary.id);
+  if (!round) {
+    void vscode.window.showErrorMessage('Elicit: this question is no longer available.');
+    return;
+  }
+  await callAndShow(services, {
+    progress: `Answering ${server.name} › ${oneLine(summary.subject, 80)}`,
+    what: `${server.name} › ${summary.subject} (kept across a reload)`,
+    call: (signal) => server.resumeRound(round, signal),
+    document: documentTitle(round),
+    format: (result) => formatResult(round, result),
+    logged: () => 'done',
+  });
+}
+
+function documentTitle(round: OpenRound): string {
+  if (round.method === 'resources/read') return resourceDocument(round.server, String(round.params.uri));
+  return `${round.server}-${String(round.params.name)}`;
+}
+
+function formatResult(round: OpenRound, result: Record<string, unknown>): string {
+  const name = String(round.params.name ?? '');
+  switch (round.method) {
+    case 'tools/call':
+      return formatToolResult(round.server, name, result as CallToolResult);
+    case 'prompts/get':
+      return formatPromptResult(round.server, name, (round.params.arguments ?? {}) as Record<string, string>, result as GetPromptResult);
+    case 'resources/read':
+      return formatResourceResult(round.server, String(round.params.uri), result as ReadResourceResult);
+  }
+}
