@@ -117,16 +117,17 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
         const property = q.form!.fields[0]!.property;
         return answerGroup(q, property === 'title' ? { title: 'Nocturne ünïcödé' } : { tempo: 72 });
       });
+      // Round 1 asks about the piece, round 2 about its tempo; fields left alone send their defaults.
       const result = await connection.callTool('two_rounds', {});
       assert.equal(textOf(result), '"Nocturne ünïcödé" at 72');
       assert.equal(seen.length, 2);
       const second = seen[1]!.request;
       assert.ok(second.mode === 'group');
-      assert.deepEqual(second.earlier, [{ message: 'Title of the piece?', lines: ['Title: Nocturne ünïcödé'] }]);
+      assert.deepEqual(second.earlier, [{ message: 'About the piece', lines: ['Title: Nocturne ünïcödé', 'Mood: calm', 'Bars: 16', 'Swing: No'] }]);
       const [, , third] = legs('two_rounds').slice(-3);
       const expectedState = `round-2:${Buffer.from(JSON.stringify({ title: 'Nocturne ünïcödé' })).toString('base64')}`;
       assert.equal(third!.requestState, expectedState);
-      assert.deepEqual(third!.inputResponses, { tempo: { action: 'accept', content: { tempo: 72 } } });
+      assert.deepEqual(third!.inputResponses, { tempo: { action: 'accept', content: { tempo: 72, feel: 'straight', countIn: true, note: 'none' } } });
     });
 
     it('takes a link in a round through consent and a Done step, then retries with the state', async () => {

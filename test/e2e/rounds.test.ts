@@ -1,0 +1,197 @@
+/**
+ * MCP 2026-07-28 in a real VS Code: a server written with the official v2 SDK
+ * (test/fixtures/mrtr-server.mjs) asks four questions in one round, answered
+ * in ONE form; a two-round chain is answered in the same tab, round 2 showing
+ * what round 1 answered; a modern-only server is started and asks a secret in
+ * quick-input steps; a 2025-era server's burst of ten is answered in full; and
+ * a round open at Developer: Reload Window is answered after it, with its
+ * draft, while a 2025-era question open at the reload is listed as lost.
+ * Everything is checked in what the servers recorded.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator, Page } from 'playwright-core';
+import {
+  pickQuickPickItem,
+  reloadWindow,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { assertNoSecretLeak } from '../support/leakScan';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
+
+const API_KEY = 'sk-round-e2e-5e1f0a9c37';
+const TITLE = 'Nocturne for the reload';
+/** What the fixture puts in round 2's requestState: it must come back byte for byte, and be written nowhere in plain text. */
+const ROUND_2_STATE = `round-2:${Buffer.from(JSON.stringify({ title: TITLE })).toString('base64')}`;
+
+describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
+  const songs = newRecordFile();
+  const modern = newRecordFile();
+  const asks = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = {
+      servers: {
+        songs: fixtureServer('mrtr-server.mjs', { RECORD_FILE: songs, FIXTURE_NAME: 'songs' }),
+        'modern-only': fixtureServer('mrtr-server.mjs', { RECORD_FILE: modern, FIXTURE_NAME: 'modern-only', MRTR_LEGACY: 'reject' }),
+        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: asks }),
+      },
+    };
+    session = await openElicitSession(JSON.stringify(mcpJson));
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  const page = (): Page => session.workbench.page;
+
+  async function runTool(server: string, tool: string): Promise<void> {
+    await runCommand(page(), 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page(), (q) => q.items.some((i) => i.label === server));
+    await pickQuickPickItem(page(), server);
+    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+    await waitForQuickInput(page(), (q) => q.title === `Run MCP Tool · ${server}` && q.items.length > 0);
+    await pickQuickPickItem(page(), tool);
+  }
+
+  async function form(title: string, firstField: string): Promise<FrameLocator> {
+    const frame = await webviewFrame(page(), title);
+    await frame.locator(`.field[data-name="${firstField}"]`).waitFor({ timeout: 30_000 });
+    return frame;
+  }
+
+  async function resultShows(text: string): Promise<void> {
+    await page().waitForSelector(`.editor-instance .view-lines:has-text(${JSON.stringify(text)})`, { timeout: 30_000 });
+  }
+
+  it('answers a four-question round in ONE form, and the server receives all four in one retry', async () => {
+    await runTool('songs', 'song_sketch');
+    const frame = await form('songs asks · tool song_sketch', '0:name');
+    assert.equal(await frame.locator('.section').count(), 4, 'a section per question');
+    assert.deepEqual(await frame.locator('.section-message').allTextContents(), ['What is the song called?', 'Which key?', 'How fast?', 'Loop the sketch?']);
+    await frame.locator('.field[data-name="0:name"] input').fill('Amber');
+    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
+    await frame.getByRole('option', { name: 'A minor' }).click();
+    await frame.locator('.field[data-name="2:bpm"] input').fill('96');
+    await frame.locator('.field[data-name="3:loop"] vscode-checkbox').click();
+    await screenshot(page(), 'round-four-questions');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    const legs = await waitForRecords(songs, 2, (r) => r.tool === 'song_sketch');
+    assert.deepEqual(legs[1]!.inputResponses, {
+      name: { action: 'accept', content: { name: 'Amber' } },
+      key: { action: 'accept', content: { key: 'Am' } },
+      bpm: { action: 'accept', content: { bpm: 96 } },
+      loop: { action: 'accept', content: { loop: true } },
+    });
+    await resultShows('Sketched "Amber" in Am at 96 BPM, looped');
+  });
+
+  it('answers a two-round chain in the same tab, round 2 showing what round 1 answered', async () => {
+    await runTool('songs', 'two_rounds');
+    let frame = await form('songs asks · tool two_rounds', '0:title');
+    // A mark in the page: if round 2 is drawn in the same page, it is still there.
+    await frame.locator('body').evaluate(() => ((window as unknown as { roundMark: string }).roundMark = 'round 1'));
+    await frame.locator('.field[data-name="0:title"] input').fill('Étude');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    await waitForRecords(songs, 2, (r) => r.tool === 'two_rounds');
+    frame = await form('songs asks · tool two_rounds', '0:tempo');
+    assert.equal(await frame.locator('body').evaluate(() => (window as unknown as { roundMark?: string }).roundMark), 'round 1', 'the same page');
+    assert.equal(await page().locator('.tabs-container .tab', { hasText: 'songs asks · tool two_rounds' }).count(), 1, 'one tab');
+    const earlier = (await frame.locator('.earlier').textContent()) ?? '';
+    assert.match(earlier, /About the piece/);
+    assert.match(earlier, /Title: Étude/);
+    await screenshot(page(), 'round-two-same-tab');
+    await frame.locator('.field[data-name="0:tempo"] input').fill('72');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    const legs = await waitForRecords(songs, 3, (r) => r.tool === 'two_rounds');
+    assert.equal(legs[2]!.requestState, `round-2:${Buffer.from(JSON.stringify({ title: 'Étude' })).toString('base64')}`);
+    await resultShows('"Étude" at 72');
+  });
+
+  it('starts a modern-only server and answers its secret in quick-input steps, masked', async () => {
+    await runTool('modern-only', 'api_key');
+    const first = await waitForQuickInput(page(), (q) => q.title === 'modern-only asks · tool api_key');
+    assert.equal(first.step, '1/2');
+    assert.match(first.message ?? '', /^Which account\?/);
+    await typeAndSubmit(page(), 'studio');
+    const second = await waitForQuickInput(page(), (q) => q.step === '2/2');
+    assert.match(second.message ?? '', /^The API key for it/);
+    assert.equal(await page().locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    await typeAndSubmit(page(), API_KEY);
+    const legs = await waitForRecords(modern, 2, (r) => r.tool === 'api_key');
+    assert.deepEqual(legs[1]!.inputResponses, {
+      account: { action: 'accept', content: { account: 'studio' } },
+      key: { action: 'accept', content: { apiKey: API_KEY } },
+    });
+    await resultShows(`account studio: key of ${API_KEY.length} characters`);
+  });
+
+  it('answers a burst of ten from a 2025-era server in full, in one form', async () => {
+    await runTool('ask-server', 'ask_ten');
+    const frame = await form('ask-server asks · tool ask_ten', '0:title');
+    assert.equal(await frame.locator('.section').count(), 10);
+    for (let i = 0; i < 10; i++) await frame.locator(`.field[data-name="${i}:title"] input`).fill(`Take ${i + 1}`);
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    const burst = await waitForRecords(asks, 10, (r) => r.tool === 'ask_ten');
+    assert.deepEqual(
+      burst.map((r) => r.result).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      Array.from({ length: 10 }, (_, i) => ({ action: 'accept', content: { title: `Take ${i + 1}` } })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+  });
+
+  it('keeps a round open at a window reload and answers it after, with its draft; a 2025-era question is listed as lost', async () => {
+    await runTool('songs', 'two_rounds');
+    let frame = await form('songs asks · tool two_rounds', '0:title');
+    await frame.locator('.field[data-name="0:title"] input').fill(TITLE);
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    frame = await form('songs asks · tool two_rounds', '0:tempo');
+    await frame.locator('.field[data-name="0:tempo"] input').fill('88');
+    // The draft reaches the extension a moment after typing stops, and is written a moment later.
+    await page().waitForTimeout(2500);
+    // A 2025-era question open at the same time: it cannot outlive the reload.
+    await runTool('ask-server', 'ask_name');
+    await waitForQuickInput(page(), (q) => q.title === 'ask-server asks · tool ask_name');
+    const legsBefore = readRecords(songs).filter((r) => r.tool === 'two_rounds').length;
+
+    await reloadWindow(page());
+
+    await runCommand(page(), 'Elicit: Show Pending Questions');
+    const kept = page().locator('.pane-body .monaco-list-row', { hasText: 'kept from before the reload' });
+    const lost = page().locator('.pane-body .monaco-list-row', { hasText: 'ended by the reload' });
+    await kept.waitFor({ timeout: 30_000 });
+    await lost.waitFor({ timeout: 30_000 });
+    assert.match((await kept.textContent()) ?? '', /Tempo for "Nocturne for the reload"/);
+    assert.match((await lost.textContent()) ?? '', /What is your name\?/);
+    await screenshot(page(), 'round-kept-across-reload');
+
+    await kept.click();
+    frame = await form('songs asks · tool two_rounds', '0:tempo');
+    assert.equal(await frame.locator('.field[data-name="0:tempo"] input').inputValue(), '88', 'the draft came back');
+    assert.match((await frame.locator('.earlier').textContent()) ?? '', /Title: Nocturne for the reload/);
+    await frame.locator('.field[data-name="0:tempo"] input').fill('90');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'two_rounds');
+    const answered = legs.at(-1)!;
+    assert.equal(answered.requestState, ROUND_2_STATE, 'the kept state, byte for byte');
+    assert.deepEqual(answered.inputResponses, { tempo: { action: 'accept', content: { tempo: 90, feel: 'straight', countIn: true, note: 'none' } } });
+    await resultShows('"Nocturne for the reload" at 90');
+    await waitUntil(async () => (await kept.count()) === 0, 'the kept round leaves Pending Questions', 10_000);
+
+    // Dismissing the lost one clears the list.
+    await lost.hover();
+    await lost.locator('.action-label[aria-label="Dismiss"]').click();
+    await waitUntil(async () => (await lost.count()) === 0, 'the lost question is dismissed', 10_000);
+  });
+
+  it('never writes the secret or the kept state in plain text to any file VS Code or the extension wrote', () => {
+    assertNoSecretLeak(session, [API_KEY, ROUND_2_STATE]);
+  });
+});
