@@ -59,10 +59,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registry.keepRoundsIn(keptRounds);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
-  closing = () => {
-    keptRounds.freeze();
-    lostQuestions.freeze();
-  };
+  closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
   const results = new ResultDocuments();
   const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
 
@@ -70,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   if (testReport) context.subscriptions.push(writeTestReports(testReport, vault, log));
 
   context.subscriptions.push(
-    { dispose: () => closing?.() },
+    { dispose: () => void closing?.() },
     log,
     vault,
     keptRounds,
@@ -103,9 +100,9 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
 }
 
 /** Set at activation: marks what is open as outliving the window, before the servers stop. */
-let closing: (() => void) | undefined;
+let closing: (() => Promise<void>) | undefined;
 
-export function deactivate(): void {
-  closing?.();
+export async function deactivate(): Promise<void> {
+  await closing?.();
   // Everything else is disposed through context.subscriptions, which stops every server.
 }

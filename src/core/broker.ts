@@ -13,7 +13,7 @@ import type { FormModel } from './fields';
 import { composeGroup } from './group';
 import { normalize } from './normalize';
 import { choosePresentation, type Presentation, type PresentationSetting } from './presentation';
-import { CANCELLED, DECLINED, type ElicitRequest, type ElicitResult } from './request';
+import { CANCELLED, DECLINED, WITHDRAWN, type ElicitRequest, type ElicitResult } from './request';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from './validate';
 
@@ -137,7 +137,8 @@ export class Broker {
       clearTimeout(timeout);
       request.signal?.removeEventListener('abort', onAbort);
       this.entries.delete(question.id);
-      this.answers.fire({ question, result, answeredAt: Date.now(), reason });
+      // A question taken back to be asked again with others was never really asked.
+      if (request.signal?.reason !== WITHDRAWN) this.answers.fire({ question, result, answeredAt: Date.now(), reason });
       this.changed();
     }
   }
@@ -210,7 +211,8 @@ export class Broker {
 
   private checkLimit(request: ElicitRequest): void {
     const limit = this.options.maxPendingPerAsker();
-    const mine = this.pending().filter((q) => sameLimit(q.request.asker, request.asker)).length;
+    // A question its asker has given up on is closing: it no longer counts.
+    const mine = this.pending().filter((q) => sameLimit(q.request.asker, request.asker) && !q.request.signal?.aborted).length;
     if (mine >= limit) {
       throw new InvalidRequestError(
         `Too many open questions from ${request.asker.name}: ${mine} are waiting for an answer (limit ${limit})`,

@@ -2,31 +2,53 @@
  * Form questions from one asker that arrive together — the 2025-era requests a
  * 2026-07-28 server's compatibility layer sends for one round, or the questions
  * of parallel tool calls — become one grouped question instead of a queue of
- * separate prompts (or a refusal for going over the per-asker limit). A short
- * window after the first question collects the others; a question the asker
- * withdraws is answered `cancel` at once while the rest stay open.
+ * separate prompts (or a refusal for going over the per-asker limit).
+ *
+ * A question that arrives alone is asked at once: nothing delays the usual
+ * one-question-after-another conversation. If another arrives while the first
+ * is still fresh (asked a moment ago, unanswered), a burst is under way: the
+ * first is withdrawn from the screen before the person could act on it, and
+ * both wait a short moment for the rest of the burst, then are asked as one.
+ * A question the asker withdraws is answered `cancel` at once while the rest
+ * stay open.
  */
 import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from './group';
-import { tryNormalize } from './normalize';
-import { CANCELLED, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
+import { LIMITS, tryNormalize } from './normalize';
+import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
 
-/** How long the first question waits for others to join it. */
-export const BURST_WINDOW_MS = 20;
+/** A question asked this recently is still fresh: one arriving now joins it. */
+export const FRESH_MS = 25;
+/** A burst is complete once no question came for this long… */
+export const BURST_SETTLE_MS = 15;
+/** …or at the latest after this long. */
+export const BURST_MAX_WAIT_MS = 100;
 
 interface Member {
   request: FormRequest;
+  /** How many fields it brings to a group. */
+  fields: number;
   resolve: (result: ElicitResult) => void;
   reject: (error: unknown) => void;
   settled: boolean;
 }
 
+/** The question last asked alone, while it may still join a burst. */
+interface Fresh {
+  member: Member;
+  askedAt: number;
+  withdraw: AbortController;
+}
+
 export class BurstGrouper {
   private batch: Member[] = [];
+  private batchStarted = 0;
+  private batchFields = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private fresh: Fresh | undefined;
 
   constructor(
     private readonly ask: (request: ElicitRequest) => Promise<ElicitResult>,
-    private readonly windowMs = BURST_WINDOW_MS,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Asks `request`, alone or together with the questions that arrive with it. */
@@ -36,10 +58,51 @@ export class BurstGrouper {
     if ('error' in checked) return Promise.reject(checked.error);
     if (request.signal?.aborted) return Promise.resolve(CANCELLED);
     return new Promise<ElicitResult>((resolve, reject) => {
-      this.batch.push({ request, resolve, reject, settled: false });
-      if (this.batch.length >= MAX_GROUP_SECTIONS) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
+      const member: Member = { request, fields: checked.form.fields.length, resolve, reject, settled: false };
+      if (this.batch.length > 0) {
+        if (this.batchFields + member.fields <= LIMITS.maxFields) return this.join(member);
+        // One form holds so many fields: the group goes as it is, and this question starts anew.
+        this.flush();
+      }
+      const fresh = this.fresh;
+      if (fresh && !fresh.member.settled && this.now() - fresh.askedAt < FRESH_MS && fresh.member.fields + member.fields <= LIMITS.maxFields) {
+        // A burst: the question just asked comes back to be asked with the others.
+        this.fresh = undefined;
+        fresh.withdraw.abort(WITHDRAWN);
+        this.batch = [fresh.member];
+        this.batchFields = fresh.member.fields;
+        this.batchStarted = this.now();
+        return this.join(member);
+      }
+      this.askAlone(member);
     });
+  }
+
+  private askAlone(member: Member): void {
+    const withdraw = new AbortController();
+    const signal = member.request.signal ? AbortSignal.any([member.request.signal, withdraw.signal]) : withdraw.signal;
+    this.fresh = { member, askedAt: this.now(), withdraw };
+    this.ask({ ...member.request, signal }).then(
+      (result) => {
+        if (withdraw.signal.aborted) return; // asked again, with the burst
+        member.settled = true;
+        member.resolve(result);
+      },
+      (error: unknown) => {
+        if (withdraw.signal.aborted) return;
+        member.settled = true;
+        member.reject(error);
+      },
+    );
+  }
+
+  private join(member: Member): void {
+    this.batch.push(member);
+    this.batchFields += member.fields;
+    if (this.batch.length >= MAX_GROUP_SECTIONS) return this.flush();
+    clearTimeout(this.timer);
+    const left = BURST_MAX_WAIT_MS - (this.now() - this.batchStarted);
+    this.timer = setTimeout(() => this.flush(), Math.max(0, Math.min(BURST_SETTLE_MS, left)));
   }
 
   private flush(): void {
@@ -47,12 +110,8 @@ export class BurstGrouper {
     this.timer = undefined;
     const members = this.batch;
     this.batch = [];
-    if (members.length === 1) {
-      const only = members[0]!;
-      this.ask(only.request).then(only.resolve, only.reject);
-    } else if (members.length > 1) {
-      void this.askTogether(members);
-    }
+    this.batchFields = 0;
+    if (members.length > 0) void this.askTogether(members);
   }
 
   private async askTogether(members: Member[]): Promise<void> {
@@ -68,6 +127,7 @@ export class BurstGrouper {
         finish(member, CANCELLED);
         if (members.every((m) => m.settled)) everyoneLeft.abort(signal?.reason);
       };
+      if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       return () => signal?.removeEventListener('abort', onAbort);
     });

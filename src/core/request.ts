@@ -91,4 +91,10 @@ export interface GroupRequest extends RequestBase {
 export type ElicitRequest = FormRequest | UrlRequest | GroupRequest;
 
 export const CANCELLED: ElicitResult = Object.freeze({ action: 'cancel' });
+/**
+ * The abort reason of a question taken back by Elicit itself to be asked again
+ * together with the questions that came right after it (burst.ts): it closes
+ * without an answer and leaves no trace in the history.
+ */
+export const WITHDRAWN: Error = Object.freeze(new Error('withdrawn, to be asked with the questions that came with it'));
 export const DECLINED: ElicitResult = Object.freeze({ action: 'decline' });

@@ -119,6 +119,8 @@ export async function completeRounds(
     } finally {
       kept?.release();
     }
+    // The call was cancelled or the server stopped while the person answered: nothing is retried.
+    if (context.signal?.aborted) throw context.signal.reason ?? new Error(`${context.server}: the request was cancelled`);
     if (Object.keys(inputRequests).length === 0) await pause(STATE_ONLY_PAUSE_MS, context.signal);
     result = await leg({
       ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),

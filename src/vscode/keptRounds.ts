@@ -60,10 +60,10 @@ export class KeptRounds implements RoundKeeper, DraftKeeper, vscode.Disposable {
   }
 
   /** The window is closing: what is kept now is kept for the next window. */
-  freeze(): void {
+  async freeze(): Promise<void> {
     if (this.frozen) return;
     this.frozen = true;
-    this.flushDrafts();
+    await this.flushDrafts();
   }
 
   /** DraftKeeper: the person is typing into a kept round's form. */
@@ -135,17 +135,19 @@ export class KeptRounds implements RoundKeeper, DraftKeeper, vscode.Disposable {
   }
 
   /** Drafts not yet written are written now. */
-  private flushDrafts(): void {
+  private async flushDrafts(): Promise<void> {
+    const writes: Array<Promise<void>> = [];
     for (const [id, timer] of this.draftTimers) {
       clearTimeout(timer);
       const round = this.live.get(id);
-      if (round) void this.write(id, round);
+      if (round) writes.push(this.write(id, round));
     }
     this.draftTimers.clear();
+    await Promise.all(writes);
   }
 
   dispose(): void {
-    this.freeze();
+    void this.freeze();
     this.changes.dispose();
   }
 }

@@ -14,7 +14,7 @@ import type { Asker } from '../core/request';
 const OPEN_KEY = 'elicit.openQuestions';
 const LOST_KEY = 'elicit.lostQuestions';
 /** Open questions are written at most this often. */
-const WRITE_MS = 300;
+const WRITE_MS = 100;
 
 export interface LostQuestion {
   id: string;
@@ -56,9 +56,14 @@ export class LostQuestions implements vscode.Disposable {
   }
 
   /** The window is closing: what is open now is what the next window lists as lost. */
-  freeze(): void {
-    this.frozen = true;
+  async freeze(): Promise<void> {
+    if (this.frozen) return;
     clearTimeout(this.timer);
+    this.timer = undefined;
+    // Written before the servers stop, while their questions are still open.
+    const writing = this.writeOpen();
+    this.frozen = true;
+    await writing;
   }
 
   private schedule(): void {
@@ -89,7 +94,7 @@ export class LostQuestions implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.freeze();
+    void this.freeze();
     this.subscription.dispose();
     this.changes.dispose();
   }

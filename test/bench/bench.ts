@@ -8,9 +8,13 @@
  *
  * - overheadRatio: 1000 form elicitations (server-everything's schema) from one SDK
  *   server over stdio, answered by McpConnection + Broker (normalize, validate) + a
- *   scripted answerer, divided by a bare SDK Client answering the same requests;
- *   alternated over several rounds, median ratio.
- * - concurrent: 20 servers × 50 questions at once through one Broker.
+ *   scripted answerer, divided by a bare client of the same SDK (the official v2
+ *   client package) answering the same requests; alternated over several rounds,
+ *   median ratio.
+ * - concurrent: 20 servers × 50 questions at once through one Broker (each server's
+ *   burst grouped into forms of ten).
+ * - roundFormMs / roundWarmMs: a 2026-07-28 server's round of four questions, in a new
+ *   tab / in the tab just answered.
  * - quickPickMs / formColdMs / formWarmMs / activationMs: in code-server, timed on one
  *   clock (the server's Date.now() when it sends, the browser's when the widget is ready).
  * - extensionKB / webviewKB / vsixKB: the production bundles and the VSIX.
@@ -19,10 +23,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Broker } from '../../src/core/broker';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Broker, type Question } from '../../src/core/broker';
 import type { ElicitResult } from '../../src/core/request';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/mcp/config';
@@ -59,10 +62,18 @@ function stdio(name: string, env: Record<string, string> = {}): ServerConfig {
 /** The highest RSS seen while questions were answered (sampled by the answerer itself). */
 let peakRss = 0;
 
+/** The answer for each question of a group, under its composed field names. */
+function answerFor(question: Question): ElicitResult {
+  const sections = question.form?.sections;
+  if (!sections) return { action: 'accept', content: { ...ANSWER } };
+  const content = Object.fromEntries(sections.flatMap((_, i) => Object.entries(ANSWER).map(([name, value]) => [`${i}:${name}`, value])));
+  return { action: 'accept', content };
+}
+
 function elicitBroker(maxPending: number): Broker {
-  const renderer = new ScriptedRenderer((): ElicitResult => {
+  const renderer = new ScriptedRenderer((question): ElicitResult => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
-    return { action: 'accept', content: { ...ANSWER } };
+    return answerFor(question);
   });
   return new Broker(renderer, { timeoutMs: () => 600_000, maxPendingPerAsker: () => maxPending, presentation: () => 'auto' });
 }
@@ -84,14 +95,14 @@ async function overhead(): Promise<{ ratio: number; oursMs: number; bareMs: numb
   const broker = elicitBroker(3);
   const ours = new McpConnection(stdio('bench-server'), { ask: (r) => broker.ask(r), log: () => undefined });
   const bare = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-  bare.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ...FULL_ANSWER } }));
+  bare.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ...FULL_ANSWER } }));
   await bare.connect(new StdioClientTransport({ command: process.execPath, args: [benchServer], stderr: 'ignore' }));
   const callOurs = async (count: number): Promise<void> => {
     const outcomes = outcomesOf(await ours.callTool('ask_many', { count }));
     if (outcomes.accept !== count) throw new Error(`ours: ${JSON.stringify(outcomes)}`);
   };
   const callBare = async (count: number): Promise<void> => {
-    const outcomes = outcomesOf(await bare.callTool({ name: 'ask_many', arguments: { count } }, undefined, { timeout: 600_000 }));
+    const outcomes = outcomesOf(await bare.callTool({ name: 'ask_many', arguments: { count } }, { timeout: 600_000 }));
     if (outcomes.accept !== count) throw new Error(`bare: ${JSON.stringify(outcomes)}`);
   };
   // Warm up both (JIT, ajv's compiled validator, the servers' own warm-up).
@@ -142,7 +153,7 @@ async function concurrent(): Promise<{ answered: number; lost: number; refused: 
 
 // ─── sizes ──────────────────────────────────────────────────────────────────
 
-function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number } {
+function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number; lazyKB: Record<string, number> } {
   const built = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`npm run package failed:\n${built.stdout}\n${built.stderr}`);
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -150,7 +161,10 @@ function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number } {
   const webviewDir = path.join(root, 'dist', 'webview');
   // Source maps left by a development build are not shipped (the production build writes none).
   const webview = fs.readdirSync(webviewDir).filter((f) => !f.endsWith('.map'));
+  // Bundles loaded when first used (the MCP SDK when a server starts, the gateway when it starts).
+  const lazy = fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js') && f !== 'extension.js');
   return {
+    lazyKB: Object.fromEntries(lazy.map((f) => [f.replace(/\.js$/, ''), kb(path.join(root, 'dist', f))])),
     extensionKB: kb(path.join(root, 'dist', 'extension.js')),
     webviewKB: webview.reduce((sum, f) => sum + kb(path.join(webviewDir, f)), 0),
     vsixKB: kb(path.join(root, `elicit-${version}.vsix`)),
@@ -185,14 +199,35 @@ async function main(): Promise<void> {
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');
     const v = await measureInVscode(benchServer);
-    Object.assign(bench, round({ quickPickMs: v.quickPickMs, formColdMs: v.formColdMs, formWarmMs: v.formWarmMs, formFirstMs: v.formFirstMs, activationMs: v.activationMs }));
+    Object.assign(
+      bench,
+      round({
+        quickPickMs: v.quickPickMs,
+        formColdMs: v.formColdMs,
+        formWarmMs: v.formWarmMs,
+        formFirstMs: v.formFirstMs,
+        roundFormMs: v.roundFormMs,
+        roundWarmMs: v.roundWarmMs,
+        activationMs: v.activationMs,
+      }),
+    );
     row('quickPickMs', v.quickPickMs, 'ms', 100, `median of ${v.quickPickSamples}: elicitation/create sent → QuickPick visible`);
     row('formColdMs', v.formColdMs, 'ms', 300, `median of ${v.formColdSamples} forms, each in a new tab: sent → first input enabled; the window's first: ${Math.round(v.formFirstMs)} ms`);
     row('formWarmMs', v.formWarmMs, 'ms', 80, `median of ${v.formWarmSamples} follow-up forms, each drawn in the tab just answered`);
+    row('roundFormMs', v.roundFormMs, 'ms', 300, `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled, a new tab each`);
+    row('roundWarmMs', v.roundWarmMs, 'ms', 80, `median of ${v.roundWarmSamples}: the request's next round drawn in the tab just answered`);
     row('activationMs', v.activationMs, 'ms', 15, 'activate(), from the "Elicit" log');
   }
 
-  row('extensionKB', size.extensionKB, 'KB', 600, 'dist/extension.js, minified');
+  row(
+    'extensionKB',
+    size.extensionKB,
+    'KB',
+    600,
+    `dist/extension.js, minified (loaded at activation); loaded when first used: ${Object.entries(size.lazyKB)
+      .map(([name, kb]) => `${name}.js ${kb.toFixed(0)} KB`)
+      .join(', ')}`,
+  );
   row('webviewKB', size.webviewKB, 'KB', 150, 'dist/webview/*, minified');
   row('vsixKB', size.vsixKB, 'KB', 800);
 

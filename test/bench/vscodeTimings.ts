@@ -29,6 +29,12 @@ export interface VscodeTimings {
   formColdSamples: number;
   formWarmMs: number;
   formWarmSamples: number;
+  /** A 2026-07-28 server returns a round of four questions → the form's first input is enabled (a new tab each). */
+  roundFormMs: number;
+  roundFormSamples: number;
+  /** The next round of the same request, drawn in the tab just answered. */
+  roundWarmMs: number;
+  roundWarmSamples: number;
   activationMs: number | undefined;
 }
 
@@ -86,12 +92,21 @@ function readinessProbe(): void {
   check();
 }
 
+/** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
+const CHAIN = Math.ceil(SERIES / 3);
+
 export async function measureInVscode(benchServer: string): Promise<VscodeTimings> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-ws-'));
   const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   const server = { type: 'stdio', command: process.execPath, args: [benchServer], env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) } };
-  fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'bench-server': server } }));
+  const roundServer = {
+    type: 'stdio',
+    command: process.execPath,
+    args: [path.join(path.dirname(benchServer), 'bench-round-server.mjs')],
+    env: { RECORD_FILE: record, BENCH_CHAIN: String(CHAIN) },
+  };
+  fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'bench-server': server, 'round-server': roundServer } }));
 
   const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir });
   const browser = await chromium.launch({
@@ -161,6 +176,21 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       await (await webviewFrame(page)).getByRole('button', { name: 'Decline' }).click();
     }
     await waitForRecordCount(record, 3 * SERIES);
+    // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
+    let forms = 2 * SERIES;
+    for (let i = 1; i <= SERIES; i++) {
+      await runBenchTool(page, 'round_once', 'round-server');
+      await waitCount('form-ready', ++forms);
+      await (await webviewFrame(page)).getByRole('button', { name: 'Cancel' }).click();
+    }
+    // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
+    for (let call = 0; call < 3; call++) {
+      await runBenchTool(page, 'round_chain', 'round-server');
+      for (let i = 0; i < CHAIN; i++) {
+        await waitCount('form-ready', ++forms);
+        await (await webviewFrame(page)).getByRole('button', { name: 'Decline' }).click();
+      }
+    }
 
     const latencies = (tool: string, event: string): number[] => {
       const sends = readRecords(record).filter((r) => r.tool === tool).map((r) => r.sentAt as number);
@@ -177,18 +207,25 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       console.error([...sends, ...events.map((e) => `${e.event} ${e.at}`)].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1))).join('\n'));
     }
     const picks = latencies('series_pick', 'pick-shown');
-    const forms = latencies('series_form', 'form-ready');
-    const cold = forms.slice(0, SERIES);
+    const seriesForms = latencies('series_form', 'form-ready');
+    const cold = seriesForms.slice(0, SERIES);
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
-    const warm = forms.slice(SERIES + 1);
+    const warm = seriesForms.slice(SERIES + 1);
+    const roundsCold = latencies('round_once', 'form-ready');
+    // Each chain's first round opens a tab of its own.
+    const roundsWarm = latencies('round_chain', 'form-ready').filter((_, i) => i % CHAIN !== 0);
     return {
       quickPickMs: median(picks),
       quickPickSamples: picks.length,
-      formFirstMs: forms[0]!,
+      formFirstMs: seriesForms[0]!,
       formColdMs: median(cold),
       formColdSamples: cold.length,
       formWarmMs: median(warm),
       formWarmSamples: warm.length,
+      roundFormMs: median(roundsCold),
+      roundFormSamples: roundsCold.length,
+      roundWarmMs: median(roundsWarm),
+      roundWarmSamples: roundsWarm.length,
       activationMs: activationFromLogs(codeServer.userDataDir),
     };
   } finally {
@@ -200,8 +237,11 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
   }
 }
 
-async function runBenchTool(page: Page, tool: string): Promise<void> {
+async function runBenchTool(page: Page, tool: string, server = 'bench-server'): Promise<void> {
   await runCommand(page, 'Elicit: Run MCP Tool');
+  await waitForQuickInput(page, (q) => q.items.some((i) => i.label === server || i.label === tool));
+  // With two servers, the server is picked first.
+  if ((await waitForQuickInput(page)).items.some((i) => i.label === server)) await pickQuickPickItem(page, server);
   await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
   await pickQuickPickItem(page, tool);
 }

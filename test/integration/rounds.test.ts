@@ -169,6 +169,24 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
       assert.equal(legs('forever').length, MAX_ROUNDS + 1);
     });
 
+    it('ends a round cleanly when the connection stops while the person is answering it', async () => {
+      let closed: AbortSignal | undefined;
+      let shown!: () => void;
+      const isShown = new Promise<void>((resolve) => (shown = resolve));
+      const { connection } = connect(config, (_q, signal) => {
+        closed = signal;
+        shown();
+        return new Promise<ElicitResult>((done) => signal.addEventListener('abort', () => done({ action: 'cancel' })));
+      });
+      const before = legs('song_sketch').length;
+      const ended = assert.rejects(connection.callTool('song_sketch', {}), /songs was stopped/);
+      await isShown;
+      await connection.stop();
+      await ended;
+      assert.equal(closed?.aborted, true, 'the question closed');
+      assert.equal(legs('song_sketch').length, before + 1, 'nothing was retried');
+    });
+
     it('asks the rounds of prompts/get and resources/read too', async () => {
       const { connection } = connect(config, (q) => answerGroup(q, q.form!.fields[0]!.property === 'who' ? { who: 'Clara' } : { sure: true }));
       const prompt = await connection.getPrompt('greeting', {});

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Broker } from '../../src/core/broker';
-import { BurstGrouper } from '../../src/core/burst';
+import { Broker, type Question } from '../../src/core/broker';
+import { BURST_SETTLE_MS, BurstGrouper } from '../../src/core/burst';
 import { InvalidRequestError } from '../../src/core/errors';
 import { composeGroup, MAX_GROUP_SECTIONS, splitGroupAnswer, summarizeAnswers } from '../../src/core/group';
-import type { ElicitRequest, ElicitResult, FormRequest } from '../../src/core/request';
+import { WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../../src/core/request';
 import { validateAnswer } from '../../src/core/answerValidator';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
@@ -58,9 +58,18 @@ describe('composeGroup / splitGroupAnswer', () => {
 });
 
 describe('BurstGrouper', () => {
-  function setup(answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>): { grouper: BurstGrouper; asked: ElicitRequest[]; broker: Broker } {
+  function setup(
+    answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>,
+    limit = 2,
+  ): { grouper: BurstGrouper; asked: ElicitRequest[]; broker: Broker } {
     const asked: ElicitRequest[] = [];
-    const broker = new Broker({ render: async (q) => answer(q.request) }, { timeoutMs: () => 60_000, maxPendingPerAsker: () => 2, presentation: () => 'auto' });
+    // Like the real renderers, it closes (answering cancel) when the question is taken back.
+    const render = (q: Question, signal: AbortSignal): Promise<ElicitResult> =>
+      new Promise((resolve, reject) => {
+        signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
+        Promise.resolve(answer(q.request)).then(resolve, reject);
+      });
+    const broker = new Broker({ render }, { timeoutMs: () => 60_000, maxPendingPerAsker: () => limit, presentation: () => 'auto' });
     const grouper = new BurstGrouper((request) => {
       asked.push(request);
       return broker.ask(request);
@@ -75,21 +84,28 @@ describe('BurstGrouper', () => {
     signal,
   });
 
-  it('asks a lone question as it is', async () => {
-    const { grouper, asked } = setup(() => ({ action: 'accept', content: { n: 'one' } }));
-    assert.deepEqual(await grouper.add(question(1)), { action: 'accept', content: { n: 'one' } });
-    assert.equal(asked[0]!.mode, 'form');
+  it('asks a lone question at once, and the next one of a conversation at once too', async () => {
+    const { grouper, asked } = setup((request) => ({ action: 'accept', content: { n: request.message } }));
+    const started = performance.now();
+    assert.deepEqual(await grouper.add(question(1)), { action: 'accept', content: { n: 'Question 1' } });
+    assert.deepEqual(await grouper.add(question(2)), { action: 'accept', content: { n: 'Question 2' } });
+    assert.ok(performance.now() - started < BURST_SETTLE_MS, 'no waiting for a burst that is not there');
+    assert.deepEqual(asked.map((r) => r.mode), ['form', 'form']);
   });
 
-  it('asks questions that arrive together as one group and answers each', async () => {
-    const { grouper, asked } = setup((request) => {
-      assert.equal(request.mode, 'group');
-      return { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } };
-    });
+  it('asks questions that arrive together as one group and answers each; the first, asked alone a moment before, is withdrawn without a trace', async () => {
+    const { grouper, asked, broker } = setup((request) =>
+      request.mode === 'group' ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } } : new Promise<ElicitResult>(() => undefined),
+    );
+    const history: string[] = [];
+    broker.onDidAnswer((answered) => history.push(answered.question.request.message));
     const results = await Promise.all([grouper.add(question(1)), grouper.add(question(2)), grouper.add(question(3))]);
     assert.deepEqual(results.map((r) => r.content), [{ n: 'a' }, { n: 'b' }, { n: 'c' }]);
-    assert.equal(asked.length, 1);
-    assert.equal(asked[0]!.message, '3 questions');
+    assert.deepEqual(asked.map((r) => r.mode), ['form', 'group']);
+    assert.equal(asked[0]!.signal?.reason, WITHDRAWN);
+    assert.equal(asked[1]!.message, '3 questions');
+    assert.deepEqual(history, ['3 questions'], 'the withdrawn question is not in the history');
+    assert.equal(broker.pending().length, 0);
   });
 
   it('refuses a malformed question on its own; the others still go through', async () => {
@@ -128,11 +144,23 @@ describe('BurstGrouper', () => {
     await new Promise((r) => setTimeout(r, 40));
     release();
     const outcomes = await all;
-    assert.equal(asked.length, 3, 'three groups of ten');
+    assert.equal(asked.filter((r) => r.mode === 'group').length, 3, 'three groups of ten');
     // The limit is 2 open questions: two groups are shown, the third is refused whole.
     assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 2 * MAX_GROUP_SECTIONS);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     assert.equal(refused.length, MAX_GROUP_SECTIONS);
     assert.match(String(refused[0]!.reason), /Too many open questions from busy: 2 are waiting/);
+  });
+
+  it('keeps a group within the field limit of one form: a burst of big forms becomes several groups', async () => {
+    const big = (n: number): FormRequest => ({
+      ...question(n),
+      requestedSchema: schema(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, { type: 'string' }]))),
+    });
+    const { grouper, asked } = setup(() => ({ action: 'accept', content: {} }), 5);
+    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => grouper.add(big(i))));
+    assert.deepEqual(results.map((r) => r.action), Array(5).fill('accept'));
+    const groups = asked.filter((r): r is GroupRequest => r.mode === 'group');
+    assert.ok(groups.every((g) => g.sections.length <= 2), JSON.stringify(groups.map((g) => g.sections.length)));
   });
 });
