@@ -14,7 +14,7 @@ import { McpConnection } from '../../src/mcp/connection';
 import { credentialsKey, MemorySecretStore, type StoredCredentials } from '../../src/mcp/oauthStore';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauthFixture';
 import { readRecords, waitForRecords } from '../support/records';
-import { scriptedBroker } from '../support/scriptedRenderer';
+import { answerFields, scriptedBroker } from '../support/scriptedRenderer';
 import { visitAuthorizationUrl, type BrowserVisit } from '../support/simulatedBrowser';
 
 const open: McpConnection[] = [];
@@ -53,7 +53,7 @@ function connectTo(
   const consents: Question[] = [];
   const visits: BrowserVisit[] = [];
   const { broker } = scriptedBroker(async (q) => {
-    if (q.presentation !== 'url') return { action: 'accept', content: { name: 'Ada' } };
+    if (q.presentation !== 'url') return answerFields(q, { name: 'Ada' });
     consents.push(q);
     if (consent === 'accept') visits.push(await visitAuthorizationUrl(q.url!.url));
     return { action: consent };
@@ -144,6 +144,30 @@ describe('OAuth sign-in for an HTTP server', () => {
     const again = connectTo(server, store);
     assert.match(textOf(await again.connection.callTool('whoami', {})), /with scopes mcp:tools$/);
     assert.equal(again.consents.length, 0);
+    assertNoSecretLogged(issuedSecrets(server));
+  });
+
+  it('signs in to a 2026-07-28 server, answers its round, steps up a scope, and refreshes an expired token', async () => {
+    const server = await fixture({ MCP_REVISION: '2026-07-28', ACCESS_TOKEN_SECONDS: '2', REFRESHED_TOKEN_SECONDS: '3600' });
+    const store = new MemorySecretStore();
+    const { connection, consents } = connectTo(server, store);
+    assert.match(textOf(await connection.callTool('whoami', {})), /with scopes mcp:tools$/);
+    assert.equal(connection.protocolVersion, '2026-07-28');
+    assert.equal(consents.length, 1);
+    assert.equal(textOf(await connection.callTool('ask_name', {})), 'Hello, Ada!');
+    const [reported] = await waitForRecords(server.recordFile, 1, (r) => r.event === 'answer');
+    assert.deepEqual(reported!.result, { action: 'accept', content: { name: 'Ada' } });
+    assert.equal(textOf(await connection.callTool('admin_report', {})), 'Admin report for scopes mcp:tools mcp:admin');
+    assert.equal(consents.length, 2, 'the wider scope needed the person again');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    assert.match(textOf(await connection.callTool('whoami', {})), /with scopes mcp:tools mcp:admin$/);
+    assert.equal(consents.length, 2, 'the expired token was refreshed without the person');
+    assert.deepEqual(
+      readRecords(server.recordFile)
+        .filter((r) => r.event === 'token')
+        .map((g) => g.grant),
+      ['authorization_code', 'authorization_code', 'refresh_token'],
+    );
     assertNoSecretLogged(issuedSecrets(server));
   });
 

@@ -18,7 +18,7 @@ import { McpConnection } from '../../src/mcp/connection';
 import { MAX_ROUNDS } from '../../src/mcp/rounds';
 import { fixture, freePort, httpServer, stdioServer, textOf } from '../support/mcpServers';
 import { newRecordFile, readRecords } from '../support/records';
-import { scriptedBroker, type Script } from '../support/scriptedRenderer';
+import { answerFields, scriptedBroker, type Script } from '../support/scriptedRenderer';
 
 const serverFile = fixture('mrtr-server.mjs');
 const opened: McpConnection[] = [];
@@ -40,15 +40,7 @@ function connect(config: ServerConfig, script: Script): { connection: McpConnect
   return { connection, seen: renderer.seen, logs };
 }
 
-/** Fills every field of a grouped question from its asker's own property names. */
-function answerGroup(question: Question, values: Record<string, string | number | boolean>): ElicitResult {
-  const content: Record<string, string | number | boolean> = {};
-  for (const field of question.form!.fields) {
-    const value = values[field.property ?? field.name];
-    if (value !== undefined) content[field.name] = value;
-  }
-  return { action: 'accept', content };
-}
+const answerGroup = answerFields;
 
 async function startHttp(record: string, extraEnv: Record<string, string> = {}): Promise<string> {
   const port = await freePort();

@@ -27,3 +27,16 @@ export function scriptedBroker(script: Script, timeoutMs = 60_000): { broker: Br
   });
   return { broker, renderer };
 }
+
+/**
+ * Accepts a question with these values, by the asker's own property names: for a
+ * grouped question (a round, a burst) each field's composed name is filled in.
+ */
+export function answerFields(question: Question, values: Record<string, string | number | boolean | string[]>): ElicitResult {
+  const content: Record<string, string | number | boolean | string[]> = {};
+  for (const field of question.form?.fields ?? []) {
+    const value = values[field.property ?? field.name];
+    if (value !== undefined) content[field.name] = value;
+  }
+  return { action: 'accept', content };
+}
