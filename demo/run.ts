@@ -31,7 +31,12 @@ async function main(): Promise<void> {
     return;
   }
   console.log('Starting a real VS Code (code-server) with Elicit installed… (the first run installs it: a few minutes)');
-  const server = await startCodeServer({ vsixPaths: [vsix], workspaceDir: workspace, port, userSettings: { 'git.openRepositoryInParentFolders': 'never' } });
+  const server = await startCodeServer({ vsixPaths: [vsix], workspaceDir: workspace, port, userSettings: {
+      'git.openRepositoryInParentFolders': 'never',
+      // The demo workspace's README says what to try.
+      'workbench.startupEditor': 'readme',
+    },
+  });
   const bar = '─'.repeat(72);
   console.log(`\n${bar}\n  Elicit demo is running:  ${server.url}\n${bar}`);
   console.log('  Open it in a browser, then: Ctrl+Shift+P → "Elicit: Run MCP Tool" → song-sketch → a tool.');
