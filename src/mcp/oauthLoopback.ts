@@ -20,6 +20,12 @@ export class AuthorizationDeniedError extends Error {}
  */
 export type PublicUrlOf = (loopbackUrl: string) => Promise<string>;
 
+/** What the browser brings back: the code, and the issuer when the authorization server names it. */
+export interface AuthorizationResponse {
+  code: string;
+  iss?: string;
+}
+
 export class LoopbackRedirect {
   private port: number | undefined;
   private publicUrl: string | undefined;
@@ -55,18 +61,19 @@ export class LoopbackRedirect {
   }
 
   /**
-   * Listens for the browser's return with `state`. Resolves with the code;
-   * rejects when the authorization server reports an error or `signal` aborts.
-   * Requests with another state are answered and ignored (a stale tab).
+   * Listens for the browser's return with `state`. Resolves with the code and
+   * the issuer the authorization server named (`iss`, RFC 9207, which the SDK
+   * checks); rejects when the authorization server reports an error or `signal`
+   * aborts. Requests with another state are answered and ignored (a stale tab).
    */
-  async receive(state: string, signal: AbortSignal): Promise<{ code: Promise<string> }> {
-    let settle!: { resolve: (code: string) => void; reject: (error: Error) => void };
-    const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  async receive(state: string, signal: AbortSignal): Promise<{ code: Promise<AuthorizationResponse> }> {
+    let settle!: { resolve: (response: AuthorizationResponse) => void; reject: (error: Error) => void };
+    const code = new Promise<AuthorizationResponse>((resolve, reject) => (settle = { resolve, reject }));
     const server = createServer((request, response) => {
       const outcome = this.answer(request, response, state);
       if (outcome === 'ignored') return;
       if (outcome instanceof Error) settle.reject(outcome);
-      else settle.resolve(outcome.code);
+      else settle.resolve(outcome);
     });
     await listen(server, this.port ?? 0);
     this.port = (server.address() as AddressInfo).port;
@@ -84,7 +91,7 @@ export class LoopbackRedirect {
     return { code };
   }
 
-  private answer(request: IncomingMessage, response: ServerResponse, state: string): { code: string } | Error | 'ignored' {
+  private answer(request: IncomingMessage, response: ServerResponse, state: string): AuthorizationResponse | Error | 'ignored' {
     const url = new URL(request.url ?? '/', `http://${HOST}`);
     // A forwarding proxy may keep its own prefix (code-server's /absproxy/PORT/callback).
     if (request.method !== 'GET' || !url.pathname.endsWith(PATH)) {
@@ -107,7 +114,8 @@ export class LoopbackRedirect {
       return new AuthorizationDeniedError('the authorization server sent no code');
     }
     page(response, 200, 'Signed in', 'You can close this tab and return to VS Code.');
-    return { code };
+    const iss = url.searchParams.get('iss');
+    return iss === null ? { code } : { code, iss };
   }
 }
 

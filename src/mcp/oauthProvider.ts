@@ -32,6 +32,16 @@ export interface OAuthProviderOptions {
 
 type InvalidationScope = 'all' | 'client' | 'tokens' | 'verifier' | 'discovery';
 
+/** The SDK names the authorization server it is talking to (its issuer) when it reads or saves credentials. */
+interface IssuerContext {
+  issuer?: string;
+}
+
+/** Saved for one issuer and asked for by another. Without an issuer on either side, nothing is known to differ. */
+function otherIssuer(saved: string | undefined, ctx: IssuerContext | undefined): boolean {
+  return saved !== undefined && ctx?.issuer !== undefined && saved !== ctx.issuer;
+}
+
 export class StoredOAuthProvider implements OAuthClientProvider {
   readonly credentials: ServerCredentials;
   private readonly redirect: LoopbackRedirect;
@@ -86,33 +96,39 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.lastState;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const { client, registeredRedirectUri } = await this.credentials.read();
+  async clientInformation(ctx?: IssuerContext): Promise<OAuthClientInformationMixed | undefined> {
+    const { client, registeredRedirectUri, clientIssuer } = await this.credentials.read();
     // A registration made for another loopback port cannot receive this sign-in: register again.
     if (client && registeredRedirectUri && registeredRedirectUri !== this.redirectUrl) return undefined;
+    // Registered with another authorization server: never used with this one (SEP-2352).
+    if (client && otherIssuer(clientIssuer, ctx)) return undefined;
     return client;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(client: OAuthClientInformationMixed, ctx?: IssuerContext): Promise<void> {
     const redirectUris = 'redirect_uris' in client ? client.redirect_uris : undefined;
     await this.credentials.update((c) => {
       // A registration of ours names our loopback URI; pre-registered clients keep what they had.
       if (redirectUris?.includes(this.redirectUrl)) c.registeredRedirectUri = this.redirectUrl;
       else if (c.client?.client_id !== client.client_id) c.registeredRedirectUri = undefined;
       c.client = client;
+      c.clientIssuer = ctx?.issuer;
     });
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const { tokens } = await this.credentials.read();
+  async tokens(ctx?: IssuerContext): Promise<OAuthTokens | undefined> {
+    const { tokens, tokensIssuer } = await this.credentials.read();
+    // Tokens of another authorization server are not offered to this one.
+    if (tokens && otherIssuer(tokensIssuer, ctx)) return undefined;
     if (!tokens || !this.steppingUp) return tokens;
     const { refresh_token: _hidden, ...withoutRefresh } = tokens;
     return withoutRefresh;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: OAuthTokens, ctx?: IssuerContext): Promise<void> {
     await this.credentials.update((c) => {
       c.tokens = tokens;
+      c.tokensIssuer = ctx?.issuer;
       c.codeVerifier = undefined;
     });
     this.steppingUp = false;

@@ -35,10 +35,15 @@ export interface SignInContext {
 
 /** A transport created with our provider can finish the exchange once the code is back. */
 export interface AuthorizingTransport {
-  finishAuth(authorizationCode: string): Promise<void>;
+  /** `iss` as the authorization server sent it: the SDK checks it against the issuer it talked to (RFC 9207). */
+  finishAuth(authorizationCode: string, iss?: string): Promise<void>;
 }
 
 export class SignInError extends Error {}
+
+function sentBearer(init: RequestInit | undefined): boolean {
+  return /^Bearer\s/i.test(new Headers(init?.headers).get('authorization') ?? '');
+}
 
 const DEFAULT_BROWSER_TIMEOUT_MS = 10 * 60_000;
 
@@ -64,12 +69,19 @@ export class OAuthSignIn {
     return this.provider.prepare();
   }
 
-  /** For the transport: notices when the server asks for more scope than the token has. */
+  /**
+   * For the transport: notices when the server asks for more scope than the
+   * token has, and when it refuses a token it took before — its authorization
+   * server may have changed (SEP-2352), so what was discovered is looked up
+   * again before signing in anew.
+   */
   readonly fetch: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
     if (response.status === 403) {
       const { error, scope } = this.context.sdk.extractWWWAuthenticateParams(response);
       if (error === 'insufficient_scope') await this.provider.requireScope(scope);
+    } else if (response.status === 401 && sentBearer(init) && String(url).startsWith(new URL(this.server.url).origin)) {
+      await this.provider.invalidateCredentials('discovery');
     }
     return response;
   };
@@ -129,9 +141,9 @@ export class OAuthSignIn {
       }
       const waitMs = this.options.browserTimeoutMs?.() ?? DEFAULT_BROWSER_TIMEOUT_MS;
       timer = setTimeout(() => giveUp.abort(new SignInError(`the browser did not return from ${host} in time`)), waitMs);
-      const code = await redirect.code;
+      const { code, iss } = await redirect.code;
       this.context.urlWaits?.complete(askerKey(asker), elicitationId);
-      await transport.finishAuth(code);
+      await transport.finishAuth(code, iss);
       this.context.log(`[elicit] ${this.server.name}: signed in at ${host}`);
     } catch (error) {
       this.provider.abandonStepUp();

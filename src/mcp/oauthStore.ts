@@ -24,6 +24,9 @@ export interface StoredCredentials {
   client?: OAuthClientInformationMixed;
   /** The loopback redirect URI `client` was registered with (absent for pre-registered clients). */
   registeredRedirectUri?: string;
+  /** The authorization server (issuer) `client` was registered with, and the one that issued `tokens`. */
+  clientIssuer?: string;
+  tokensIssuer?: string;
   codeVerifier?: string;
   discovery?: OAuthDiscoveryState;
 }

@@ -258,13 +258,10 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.supportHtml = false;
   tooltip.appendText(server.name);
   tooltip.appendMarkdown('\n\n');
-  tooltip.appendText(`${transportSummary(server)} · from ${server.config.source}`);
+  const revision = server.status === 'running' && server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
+  tooltip.appendText(`${transportSummary(server)}${revision} · from ${server.config.source}`);
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(`Status: ${server.status}`);
-  if (server.status === 'running' && server.protocolVersion) {
-    tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`Protocol: MCP ${server.protocolVersion}`);
-  }
   if (server.error) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(server.error);

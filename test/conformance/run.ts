@@ -4,8 +4,14 @@
  * The tool needs Node ≥ 22 (install-node22.sh puts it into .vscode-test/node22);
  * the client under test runs on this project's Node.
  *
- *   npm run conformance                 the core and auth suites
- *   npm run conformance -- auth         one suite
+ * Two releases of the tool: 0.1.16 tests 2025-era clients (the `core` and `auth`
+ * suites); 0.2.0-alpha.12 (installed as `@modelcontextprotocol/conformance-2026`)
+ * tests 2026-07-28 clients (`--spec-version 2026-07-28`: the auth suite and the
+ * revision's client scenarios, among them multi round-trip requests).
+ *
+ *   npm run conformance                 everything below
+ *   npm run conformance -- auth         one 2025-era suite
+ *   npm run conformance -- 2026         the 2026-07-28 runs
  *
  * The tool runs a suite's scenarios in parallel. On a busy machine a timing
  * check (sse-retry's reconnect delay) can miss its window, so a scenario that
@@ -17,10 +23,34 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = join(__dirname, '..', '..');
-const tool = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const tool2025 = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const tool2026 = join(root, 'node_modules', '@modelcontextprotocol', 'conformance-2026', 'dist', 'index.js');
 const clientCommand = `"${process.execPath}" --import tsx test/conformance/client.ts`;
 
 export const DEFAULT_SUITES = ['core', 'auth'];
+
+/** The 2026-07-28 runs: the auth suite at that revision, and the revision's own client scenarios. */
+export const REVISION_2026 = {
+  suites: ['auth'],
+  scenarios: [
+    'tools_call',
+    'request-metadata',
+    'sep-2322-client-request-state',
+    'http-standard-headers',
+    'http-invalid-tool-headers',
+    'auth/resource-mismatch',
+    'auth/offline-access-scope',
+    'auth/offline-access-not-supported',
+    'auth/authorization-server-migration',
+    'auth/iss-supported',
+    'auth/iss-not-advertised',
+    'auth/iss-supported-missing',
+    'auth/iss-wrong-issuer',
+    'auth/iss-unexpected',
+    'auth/iss-normalized',
+    'auth/metadata-issuer-mismatch',
+  ],
+};
 
 export interface ScenarioResult {
   scenario: string;
@@ -50,20 +80,35 @@ export function node22(): string {
 }
 
 export async function runSuite(suite: string, log: (line: string) => void = () => undefined): Promise<SuiteResult> {
+  return runSelection(tool2025, suite, ['--suite', suite], log);
+}
+
+/** One 2026-07-28 run: a suite (`auth`) or the revision's scenarios (`scenarios`), with `--spec-version 2026-07-28`. */
+export async function run2026(which: 'auth' | 'scenarios', log: (line: string) => void = () => undefined): Promise<SuiteResult> {
+  const version = ['--spec-version', '2026-07-28'];
+  if (which === 'auth') return runSelection(tool2026, '2026-07-28 auth', ['--suite', 'auth', ...version], log);
   const node = node22();
-  const results = await runTool(node, ['--suite', suite], log);
+  const scenarios: ScenarioResult[] = [];
+  for (const scenario of REVISION_2026.scenarios) scenarios.push(...(await runTool(tool2026, node, ['--scenario', scenario, ...version], log)));
+  return { suite: '2026-07-28 scenarios', scenarios, rerunAlone: [] };
+}
+
+async function runSelection(tool: string, suite: string, selection: string[], log: (line: string) => void): Promise<SuiteResult> {
+  const node = node22();
+  const extra = selection.slice(2);
+  const results = await runTool(tool, node, selection, log);
   const rerunAlone: string[] = [];
   for (const [index, result] of results.entries()) {
     if (result.failed === 0) continue;
     log(`${result.scenario} failed in the parallel run; running it again on its own`);
     rerunAlone.push(result.scenario);
-    const [alone] = await runTool(node, ['--scenario', result.scenario], log);
+    const [alone] = await runTool(tool, node, ['--scenario', result.scenario, ...extra], log);
     if (alone) results[index] = alone;
   }
   return { suite, scenarios: results, rerunAlone };
 }
 
-async function runTool(node: string, selection: string[], log: (line: string) => void): Promise<ScenarioResult[]> {
+async function runTool(tool: string, node: string, selection: string[], log: (line: string) => void): Promise<ScenarioResult[]> {
   const outputDir = mkdtempSync(join(tmpdir(), 'elicit-conformance-'));
   try {
     const args = [tool, 'client', '--command', clientCommand, ...selection, '--output-dir', outputDir];
@@ -122,10 +167,14 @@ export function summary(result: SuiteResult): string {
 }
 
 async function main(): Promise<void> {
-  const suites = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const log = (line: string): void => console.log(`  ${line}`);
+  const runs: Array<() => Promise<SuiteResult>> = [];
+  for (const suite of asked.length > 0 ? asked.filter((a) => a !== '2026') : DEFAULT_SUITES) runs.push(() => runSuite(suite, log));
+  if (asked.length === 0 || asked.includes('2026')) runs.push(() => run2026('auth', log), () => run2026('scenarios', log));
   let failed = false;
-  for (const suite of suites.length > 0 ? suites : DEFAULT_SUITES) {
-    const result = await runSuite(suite, (line) => console.log(`  ${line}`));
+  for (const run of runs) {
+    const result = await run();
     console.log(summary(result));
     for (const s of result.scenarios) for (const f of s.failures) console.log(`  ✗ ${s.scenario} · ${f}`);
     failed ||= result.scenarios.some((s) => s.failed > 0);

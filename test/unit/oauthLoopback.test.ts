@@ -26,12 +26,12 @@ describe('LoopbackRedirect', () => {
     const stale = await get(`${redirect.url}?code=old&state=other`);
     assert.equal(stale.status, 400, 'another state is refused and the wait goes on');
     assert.equal((await get(`${redirect.url.replace('/callback', '/favicon.ico')}`)).status, 404);
-    const page = await get(`${redirect.url}?code=c0de&state=s1`);
+    const page = await get(`${redirect.url}?code=c0de&state=s1&iss=${encodeURIComponent('https://auth.example.com')}`);
     assert.equal(page.status, 200);
     assert.match(page.text, /You can close this tab and return to VS Code/);
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.match(page.headers.get('content-security-policy')!, /default-src 'none'/);
-    assert.equal(await code, 'c0de');
+    assert.deepEqual(await code, { code: 'c0de', iss: 'https://auth.example.com' }, 'the issuer comes back with the code, for the RFC 9207 check');
   });
 
   it('rejects with the authorization server error, shown as text not HTML', async () => {
@@ -60,7 +60,7 @@ describe('LoopbackRedirect', () => {
     // A proxy that keeps its prefix (code-server's /absproxy/) still reaches the callback.
     const page = await get(`http://127.0.0.1:${port}/absproxy/${port}/callback?code=f0rw&state=s4`);
     assert.equal(page.status, 200);
-    assert.equal(await code, 'f0rw');
+    assert.deepEqual(await code, { code: 'f0rw' });
   });
 
   it('stops listening when the sign-in is abandoned', async () => {
