@@ -74,7 +74,7 @@ function elicitBroker(maxPending: number): Broker {
   const renderer = new ScriptedRenderer((question): ElicitResult => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
     return answerFor(question);
-  });
+  }, 0);
   return new Broker(renderer, { timeoutMs: () => 600_000, maxPendingPerAsker: () => maxPending, presentation: () => 'auto' });
 }
 

@@ -1,21 +1,48 @@
 /**
  * A scripted answerer in place of a person: the real broker calls it exactly
- * where it would call the VS Code renderers.
+ * where it would call the VS Code renderers. Like a person, it takes a moment to
+ * take a question in: a question Elicit takes back within that moment (the
+ * first of a burst, asked again with the rest) is never seen or answered.
  */
 import type { Question, Renderer } from '../../src/core/broker';
 import { Broker } from '../../src/core/broker';
-import type { ElicitResult } from '../../src/core/request';
+import { FRESH_MS } from '../../src/core/burst';
+import { CANCELLED, type ElicitResult } from '../../src/core/request';
 
 export type Script = (question: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
 
+/** Longer than a question stays fresh (core/burst.ts). */
+export const REACTION_MS = FRESH_MS + 10;
+
 export class ScriptedRenderer implements Renderer {
   readonly seen: Question[] = [];
-  constructor(public script: Script) {}
+  constructor(
+    public script: Script,
+    /** 0 answers at once (the benchmark's machine-speed answerer). */
+    private readonly reactionMs = REACTION_MS,
+  ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
+    if (this.reactionMs > 0 && !(await stillThereAfter(this.reactionMs, signal))) return CANCELLED;
     this.seen.push(question);
     return this.script(question, signal);
   }
+}
+
+/** False when the question is closed before `ms` have passed. */
+function stillThereAfter(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export function scriptedBroker(script: Script, timeoutMs = 60_000): { broker: Broker; renderer: ScriptedRenderer } {
