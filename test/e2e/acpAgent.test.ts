@@ -183,8 +183,9 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await newAgentSession('locked');
     const pick = await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in');
-    // The agent's terminal login is not offered: Elicit has no terminal authentication.
-    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in']);
+    // Elicit declares auth.terminal, so the agent offers its terminal login too.
+    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in', 'Use FIXTURE_API_KEY', 'Terminal login']);
+    assert.deepEqual(pick.items.map((i) => i.description), ['the agent signs in', 'the agent signs in', 'asks for FIXTURE_API_KEY', 'opens a terminal']);
     await pickQuickPickItem(page, 'Refused sign-in');
     await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in' && q.placeholder?.includes('Refused sign-in failed') === true);
     await screenshot(page, 'acp-sign-in');
