@@ -62,6 +62,7 @@ describe('ACP session resumed after a window reload, in code-server', { timeout:
     // A new agent process loads the same session; its replay refills the transcript.
     const [loaded] = await waitForRecords(record, 1, (r) => r.kind === 'load', 60_000);
     assert.equal(loaded!.sessionId, sessionId);
+    assert.ok(!readRecords(record).some((r) => r.kind === 'close'), 'a reload does not close the session');
     panel = await agentPanel();
     await panel.locator('.item.user', { hasText: 'echo said before the reload' }).waitFor({ timeout: 20_000 });
     await panel.locator('.item.agent', { hasText: 'said before the reload' }).waitFor({ timeout: 20_000 });

@@ -366,15 +366,27 @@ export class AgentPanel implements vscode.Disposable {
     this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
+  /** The person closed the tab: its session is closed (session/close, when offered), then the agent ends. */
   dispose(): void {
+    this.end(true);
+  }
+
+  /**
+   * The window reloads or closes: the agent ends but its session stays open,
+   * so the restored tab can resume it.
+   */
+  shutdown(): void {
+    this.end(false);
+  }
+
+  private end(closeSession: boolean): void {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.flushTimer);
     this.closing.abort();
     const connection = this.connection;
     this.connection = undefined;
-    // Closing the tab closes its session (when the agent offers session/close), then ends the agent.
-    if (connection) void closeThenStop(connection, this.sessionId);
+    if (connection) void closeThenStop(connection, closeSession ? this.sessionId : undefined);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     this.disposeEmitter.fire();

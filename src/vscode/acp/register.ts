@@ -193,8 +193,9 @@ class AgentSessions implements vscode.Disposable {
     if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.agents');
   }
 
+  /** Deactivation (reload, window closed): the agents end, their sessions stay resumable. */
   dispose(): void {
-    for (const panel of [...this.panels]) panel.dispose();
+    for (const panel of [...this.panels]) panel.shutdown();
     this.panels.clear();
     for (const channel of this.logs.values()) channel.dispose();
     this.logs.clear();
