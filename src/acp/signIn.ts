@@ -170,6 +170,7 @@ class SignIn<T> {
       env: { ...agent.env, ...method.env },
     };
     if (agent.cwd !== undefined) login.cwd = agent.cwd;
+    this.o.notice('info', `${method.name}: sign in in the terminal that opened; ${agent.name} continues when that program exits.`);
     const code = await this.o.ui.runTerminalLogin(login, this.o.signal);
     this.throwIfGone();
     if (code !== 0) {

@@ -12,7 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, runCommand, screenshot, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, screenshot, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -44,28 +45,8 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await session?.close();
   });
 
-  async function newAgentSession(agent: string): Promise<void> {
-    const { page } = session.workbench;
-    await runCommand(page, 'Elicit: New Agent Session');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === agent));
-    await pickQuickPickItem(page, agent);
-  }
-
-  async function agentPanel(title = 'fixture'): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, title);
-    await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
-    return panel;
-  }
-
-  async function waitForStatus(panel: FrameLocator, status: string, timeout = 30_000): Promise<void> {
-    await panel.locator('.status', { hasText: status }).waitFor({ timeout });
-  }
-
-  async function send(panel: FrameLocator, text: string): Promise<void> {
-    await waitForStatus(panel, 'Ready');
-    await panel.locator('textarea.prompt').fill(text);
-    await panel.locator('textarea.prompt').press('Enter');
-  }
+  const newAgentSession = (agent: string): Promise<void> => openAgentSession(session.workbench.page, agent);
+  const agentPanel = (title = 'fixture'): Promise<FrameLocator> => findAgentPanel(session.workbench.page, title);
 
   it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
     const { page } = session.workbench;

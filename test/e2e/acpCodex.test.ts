@@ -13,8 +13,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, reloadWindow, runCommand, screenshot, typeAndSubmit, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, readQuickInput, reloadWindow, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { repoRoot } from './harness/codeServer';
+import { agentPanel } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { readRecords, waitForRecords } from '../support/records';
@@ -59,11 +60,7 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
     await session?.close();
   });
 
-  async function codexPanel(): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, 'codex');
-    await panel.locator('textarea.prompt').waitFor({ timeout: 60_000 });
-    return panel;
-  }
+  const codexPanel = (): Promise<FrameLocator> => agentPanel(session.workbench.page, 'codex', 60_000);
 
   it('signs in with a CODEX_API_KEY typed into the masked box, and the session opens with its modes', async () => {
     const { page } = session.workbench;

@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, reloadWindow, runCommand, screenshot, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, reloadWindow, runCommand, screenshot, waitForQuickInput } from './harness/workbench';
+import { agentPanel as findAgentPanel, send } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 
@@ -34,17 +35,7 @@ describe('ACP session resumed after a window reload, in code-server', { timeout:
     fs.rmSync(store, { recursive: true, force: true });
   });
 
-  async function agentPanel(): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, 'keeper');
-    await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
-    return panel;
-  }
-
-  async function send(panel: FrameLocator, text: string): Promise<void> {
-    await panel.locator('.status', { hasText: 'Ready' }).waitFor({ timeout: 30_000 });
-    await panel.locator('textarea.prompt').fill(text);
-    await panel.locator('textarea.prompt').press('Enter');
-  }
+  const agentPanel = (): Promise<FrameLocator> => findAgentPanel(session.workbench.page, 'keeper');
 
   it('restores the agent tab with its conversation and goes on in the same session', async () => {
     const { page } = session.workbench;

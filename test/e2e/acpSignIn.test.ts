@@ -14,7 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
+import { agentPanel as findAgentPanel, newAgentSession as openAgentSession } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -51,18 +52,8 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await session?.close();
   });
 
-  async function newAgentSession(agent: string): Promise<void> {
-    const { page } = session.workbench;
-    await runCommand(page, 'Elicit: New Agent Session');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === agent));
-    await pickQuickPickItem(page, agent);
-  }
-
-  async function agentPanel(title: string): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, title);
-    await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
-    return panel;
-  }
+  const newAgentSession = (agent: string): Promise<void> => openAgentSession(session.workbench.page, agent);
+  const agentPanel = (title: string): Promise<FrameLocator> => findAgentPanel(session.workbench.page, title);
 
   async function closeActiveEditor(page: Page): Promise<void> {
     await runCommand(page, 'View: Close Editor');

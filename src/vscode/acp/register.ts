@@ -52,28 +52,16 @@ class AgentSessions implements vscode.Disposable {
   ) {}
 
   async newSession(requested?: string): Promise<void> {
-    if (!vscode.workspace.isTrusted) return this.refuseUntrusted();
-    const folder = sessionFolder();
-    if (!folder) {
-      void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
-      return;
-    }
-    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested, 'New Agent Session');
-    if (!agent) return;
-    this.open(agent, folder.uri.fsPath);
+    const chosen = await this.chooseAgent(requested, 'New Agent Session');
+    if (chosen) this.open(chosen.agent, chosen.folder);
   }
 
   /** Lists the agent's past sessions and reopens the one picked (or shows its tab when it is open). */
   async resumeSession(requested?: string): Promise<void> {
-    if (!vscode.workspace.isTrusted) return this.refuseUntrusted();
-    const folder = sessionFolder();
-    if (!folder) {
-      void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
-      return;
-    }
-    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested, 'Resume Agent Session');
-    if (!agent) return;
-    const picked = await pickPastSession(this.agentContext(agent, folder.uri.fsPath));
+    const chosen = await this.chooseAgent(requested, 'Resume Agent Session');
+    if (!chosen) return;
+    const { agent } = chosen;
+    const picked = await pickPastSession(this.agentContext(agent, chosen.folder));
     if (!picked) return;
     const open = [...this.panels].find((p) => p.agentName === agent.name && p.currentSession === picked.session.sessionId);
     if (open) {
@@ -82,6 +70,21 @@ class AgentSessions implements vscode.Disposable {
       return;
     }
     this.open(agent, picked.session.cwd, { resume: { sessionId: picked.session.sessionId, why: 'picked' }, started: picked.connection });
+  }
+
+  /** The agent to start and the folder it works in; undefined (having said why) in an untrusted or folderless window. */
+  private async chooseAgent(requested: string | undefined, title: string): Promise<{ agent: AgentConfig; folder: string } | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      await this.refuseUntrusted();
+      return undefined;
+    }
+    const folder = sessionFolder();
+    if (!folder) {
+      void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
+      return undefined;
+    }
+    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested, title);
+    return agent && { agent, folder: folder.uri.fsPath };
   }
 
   /** A tab VS Code restored after a reload: the same agent, folder and (when it can) session. */
