@@ -52,6 +52,8 @@ export interface SignInOptions<T> {
   started?: AcpConnection;
   /** What needs the sign-in: opening the session, listing sessions… Rejects with AuthRequiredError. */
   attempt(connection: AcpConnection): Promise<T>;
+  /** The person asked to sign in (after a failure the agent did not call a sign-in problem): no first attempt. */
+  signInFirst?: boolean;
   ui: SignInUi;
   keys: SavedKeys;
   notice(severity: 'info' | 'warning', text: string): void;
@@ -84,18 +86,20 @@ class SignIn<T> {
     this.saved = await this.o.keys.load();
     if (this.o.started) this.connection = this.o.started;
     else await this.restart(this.saved);
-    try {
-      return { connection: this.connection, result: await this.o.attempt(this.connection) };
-    } catch (error) {
-      if (!(error instanceof AuthRequiredError)) throw error;
+    if (!this.o.signInFirst) {
+      try {
+        return { connection: this.connection, result: await this.o.attempt(this.connection) };
+      } catch (error) {
+        if (!(error instanceof AuthRequiredError)) throw error;
+      }
     }
     const methods = this.connection.authMethods;
     if (methods.length === 0) {
       throw new NotSignedInError(`${this.name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`);
     }
-    // A method whose keys are saved is used without asking.
-    let next: AuthMethodView | undefined = methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined);
-    if (!next) this.o.notice('info', `${this.name} asks you to sign in.`);
+    // A method whose keys are saved is used without asking (unless the person asked to sign in).
+    let next: AuthMethodView | undefined = this.o.signInFirst ? undefined : methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined);
+    if (!next) this.o.notice('info', this.o.signInFirst ? `Choose how to sign in to ${this.name}.` : `${this.name} asks you to sign in.`);
     let problem: string | undefined;
     for (;;) {
       const method = next ?? (await this.o.ui.pickMethod(methods, problem, this.o.signal));

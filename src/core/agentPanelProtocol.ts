@@ -27,6 +27,8 @@ export interface AgentPanelState {
   commands?: CommandView[];
   /** Sign Out is offered: the agent can log out, or a key for it is saved. */
   canSignOut?: boolean;
+  /** Sign In is offered after a failed start: the agent has ways to sign in, though it did not ask. */
+  canSignIn?: boolean;
 }
 
 export interface ModesView {
@@ -149,7 +151,9 @@ export type AgentPanelToHost =
   | { type: 'showLog' }
   /** A mode picked in the panel: `session/set_mode`. */
   | { type: 'setMode'; modeId: string }
-  | { type: 'signOut' };
+  | { type: 'signOut' }
+  /** After a failed start: start again and sign in first. */
+  | { type: 'signIn' };
 
 /** The longest prompt the host accepts from the webview. */
 export const MAX_PROMPT_LENGTH = 100_000;
@@ -164,6 +168,7 @@ export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
     case 'restart':
     case 'showLog':
     case 'signOut':
+    case 'signIn':
       return true;
     case 'setMode':
       return typeof (value as { modeId?: unknown }).modeId === 'string' && (value as { modeId: string }).modeId.length <= 200;

@@ -43,7 +43,7 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     const agents = {
       keyed: agent('keyed', { RECORD_FILE: keyedRecord, REQUIRE_AUTH: '1' }),
       terminal: agent('terminal', { RECORD_FILE: terminalRecord, REQUIRE_AUTH: '1', LOGIN_STORE: path.join(out, 'logins') }),
-      failing: agent('failing', { RECORD_FILE: failingRecord, FAIL_NEW_SESSION: '1' }),
+      failing: agent('failing', { RECORD_FILE: failingRecord, FAIL_NEW_SESSION: '1', REQUIRE_AUTH: '1' }),
     };
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents }, { ELICIT_TEST_REPORT: report });
   });
@@ -178,6 +178,13 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await panel.locator('button.restart').click();
     await waitForRecords(failingRecord, 2, (r) => r.kind === 'new-session-failed');
     await banner.getByText(/could not open a session/).waitFor({ timeout: 30_000 });
+    // The agent offers ways to sign in, so Sign In… is offered too: it asks first, then tries again.
+    await panel.locator('button.sign-in').click();
+    await waitForQuickInput(page, (q) => q.title === 'failing asks you to sign in');
+    await pickQuickPickItem(page, 'Sign in with a fixture token');
+    await waitForRecords(failingRecord, 3, (r) => r.kind === 'new-session-failed');
+    const kinds = readRecords(failingRecord).map((r) => r.kind);
+    assert.deepEqual(kinds.slice(-3), ['initialize', 'authenticate', 'new-session-failed']);
   });
 
   it('keeps the keys out of every file VS Code and the extension wrote', () => {

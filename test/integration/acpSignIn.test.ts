@@ -75,7 +75,7 @@ function byId(id: string) {
 }
 
 /** Opens a session with sign-in; every agent process started is kept in `started`, every log line in `log`. */
-async function open(agent: AgentConfig, ui: SignInUi, keys: SavedKeys, options: { terminalLogins?: boolean } = {}) {
+async function open(agent: AgentConfig, ui: SignInUi, keys: SavedKeys, options: { terminalLogins?: boolean; signInFirst?: boolean } = {}) {
   const started: Array<{ connection: AcpConnection; env: Record<string, string> }> = [];
   const log: string[] = [];
   const notices: string[] = [];
@@ -90,6 +90,7 @@ async function open(agent: AgentConfig, ui: SignInUi, keys: SavedKeys, options: 
       return current;
     },
     attempt: (c) => c.newSession(workspace),
+    signInFirst: options.signInFirst === true,
     ui,
     keys,
     notice: (severity, text) => notices.push(`${severity}: ${text}`),
@@ -210,6 +211,20 @@ describe('Signing in in a terminal (terminal auth)', () => {
     );
     assert.ok(!records.some((r) => r.kind === 'authenticate'), 'a terminal method is never passed to authenticate');
     assert.equal(started.length, 2, 'restarted after the login to read its credentials');
+  });
+});
+
+describe('Sign In after a failure the agent did not call a sign-in problem', () => {
+  it('goes straight to the methods, signs in, then tries again (and reports a second failure as such)', async () => {
+    const record = newRecordFile();
+    const agent = fixtureAgent('quiet', { RECORD_FILE: record, REQUIRE_AUTH: '1', FAIL_NEW_SESSION: '1' });
+    const ui = scriptedUi({ picks: [byId('fixture-token')], keys: [], logins: [] });
+    const { run, notices } = await open(agent, ui, memoryKeys({ FIXTURE_API_KEY: 'good-saved-but-not-chosen' }), { signInFirst: true });
+    await assert.rejects(run, (e: unknown) => e instanceof AgentRequestError && /Query closed before response received/.test(e.message));
+    assert.deepEqual(ui.seen, ['pick'], 'the person chose, even with a key saved');
+    const kinds = readRecords(record).map((r) => (r.kind === 'authenticate' ? `authenticate ${String(r.methodId)}` : r.kind));
+    assert.deepEqual(kinds, ['initialize', 'authenticate fixture-token', 'new-session-failed']);
+    assert.deepEqual(notices, ['info: Choose how to sign in to quiet.', 'info: Signed in to quiet (Sign in with a fixture token).']);
   });
 });
 

@@ -69,6 +69,7 @@ class AgentPage {
   private readonly stop = button('Stop', 'stop secondary', () => post({ type: 'stop' }));
   private readonly restart = button('Restart', 'restart', () => post({ type: 'restart' }));
   private readonly signOut = button('Sign Out', 'sign-out link-button', () => post({ type: 'signOut' }));
+  private readonly signIn = button('Sign In…', 'sign-in secondary', () => post({ type: 'signIn' }));
   private readonly modes = new ModePicker((modeId) => post({ type: 'setMode', modeId }));
   private readonly commands = new CommandMenu(this.input, () => save({ draft: this.input.value }));
   private readonly nodes = new Map<number, HTMLElement>();
@@ -88,6 +89,7 @@ class AgentPage {
       this.modes.element,
       this.stop,
       this.restart,
+      this.signIn,
       this.signOut,
       showLog,
     );
@@ -135,6 +137,7 @@ class AgentPage {
     this.stop.disabled = state.status !== 'working';
     this.restart.hidden = !state.canRestart;
     this.signOut.hidden = state.canSignOut !== true;
+    this.signIn.hidden = state.canSignIn !== true;
     this.modes.show(state);
     this.commands.setCommands(state.commands ?? []);
     const slash = state.commands?.length ? ' (/ for commands)' : '';

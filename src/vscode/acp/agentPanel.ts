@@ -94,11 +94,12 @@ export class AgentPanel implements vscode.Disposable {
     void this.start();
   }
 
-  private async start(): Promise<void> {
+  /** `signInFirst`: the person pressed Sign In after a failed start. */
+  private async start(signInFirst = false): Promise<void> {
     const { agent, services, cwd } = this.options;
     this.sessionId = undefined;
     this.controls = new SessionControls();
-    this.setState({ status: 'starting', error: undefined, canRestart: false, modes: undefined, commands: undefined, canSignOut: false });
+    this.setState({ status: 'starting', error: undefined, canRestart: false, canSignIn: false, modes: undefined, commands: undefined, canSignOut: false });
     const started = this.started;
     this.started = undefined;
     if (started) this.adopt(started);
@@ -107,6 +108,7 @@ export class AgentPanel implements vscode.Disposable {
         start: (secretEnv) => this.connect(secretEnv),
         started,
         attempt: (c) => this.openSession(c),
+        signInFirst,
         notice: (severity, text) => this.notice(severity, text),
         signal: this.closing.signal,
       });
@@ -123,6 +125,8 @@ export class AgentPanel implements vscode.Disposable {
       const message = this.failureMessage(error, connection);
       services.log.error(`${agent.name}: ${message}`);
       this.failed(message);
+      // An agent may fail for want of a sign-in without saying so (claude-agent-acp offline): offer its ways.
+      if (error instanceof AgentRequestError && (connection?.authMethods.length ?? 0) > 0) this.setState({ canSignIn: true });
       if (connection) void connection.stop();
     }
   }
@@ -240,6 +244,9 @@ export class AgentPanel implements vscode.Disposable {
         return;
       case 'signOut':
         void this.signOut();
+        return;
+      case 'signIn':
+        if (this.state.status === 'exited') void this.start(true);
         return;
     }
   }
