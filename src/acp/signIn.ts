@@ -147,7 +147,7 @@ class SignIn<T> {
     let values = this.savedFor(method) ?? (await this.o.ui.askVariables(method, undefined, this.o.signal));
     for (let asked = 0; values !== undefined; asked++) {
       if (!includes(this.env, values)) await this.restart(values);
-      const step = await this.authenticate(method);
+      const step = redacted(await this.authenticate(method), values);
       if (step.ok) {
         await this.o.keys.save(values);
         Object.assign(this.saved, values);
@@ -200,6 +200,14 @@ class SignIn<T> {
     if (this.o.signal.aborted) throw new NotSignedInError(`Not signed in to ${this.name}.`);
     if (this.connection.status === 'exited') throw new Error(this.connection.exitMessage ?? `${this.name} exited`);
   }
+}
+
+/** An agent that quotes the key it refused must not put it in the panel: its reason is shown with the key masked. */
+function redacted(step: Step, values: Record<string, string>): Step {
+  if (step.ok || step.problem === undefined) return step;
+  let problem = step.problem;
+  for (const value of Object.values(values)) if (value.length >= 4) problem = problem.split(value).join('••••');
+  return { ok: false, problem };
 }
 
 /** Whether the agent's environment already holds these values. */

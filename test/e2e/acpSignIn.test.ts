@@ -69,7 +69,7 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password', 'the key is masked');
     await typeAndSubmit(page, REFUSED_KEY);
     const again = await waitForQuickInput(page, (q) => q.title === 'keyed · FIXTURE_API_KEY' && (q.message ?? '').includes('refused'));
-    assert.match(again.message ?? '', /keyed refused the last value: Use FIXTURE_API_KEY failed: Internal error: the key was refused/);
+    assert.match(again.message ?? '', /keyed refused the last value: Use FIXTURE_API_KEY failed: Internal error: the key •••• was refused/);
     await screenshot(page, 'acp-key-refused');
     await typeAndSubmit(page, GOOD_KEY);
 

@@ -128,7 +128,7 @@ describe('Signing in with a key in the environment (env_var)', () => {
     assert.deepEqual(ui.seen, [
       'pick',
       'ask FIXTURE_API_KEY',
-      'ask FIXTURE_API_KEY: Use FIXTURE_API_KEY failed: Internal error: the key was refused: a fixture key starts with "good-"',
+      'ask FIXTURE_API_KEY: Use FIXTURE_API_KEY failed: Internal error: the key •••• was refused: a fixture key starts with "good-"',
     ]);
     const records = readRecords(record);
     const auth = records.filter((r) => r.kind === 'authenticate');
@@ -137,6 +137,7 @@ describe('Signing in with a key in the environment (env_var)', () => {
     assert.deepEqual(started.map((s) => s.env), [{}, { FIXTURE_API_KEY: 'bad-key-1a2b' }, { FIXTURE_API_KEY: 'good-key-3c4d' }], 'restarted for each key');
     assert.deepEqual(keys.values, { FIXTURE_API_KEY: 'good-key-3c4d' });
     assert.ok(!log.some((line) => line.includes('key-1a2b') || line.includes('key-3c4d')), 'no key in the log');
+    assert.ok(!ui.seen.join('\n').includes('bad-key-1a2b'), 'the refused key, quoted by the agent, is masked in its reason');
   });
 
   it('uses a saved key without asking, from the first start', async () => {
@@ -158,13 +159,14 @@ describe('Signing in with a key in the environment (env_var)', () => {
     const keys = memoryKeys({ FIXTURE_API_KEY: 'stale-saved-7a8b' });
     const ui = scriptedUi({
       picks: [() => undefined],
-      keys: [(_m, reason) => (assert.match(reason ?? '', /the key was refused/), { FIXTURE_API_KEY: 'still-bad-9c0d' })],
+      keys: [(_m, reason) => (assert.match(reason ?? '', /the key •••• was refused/), { FIXTURE_API_KEY: 'still-bad-9c0d' })],
       logins: [],
     });
     const { run } = await open(agent, ui, keys);
     await assert.rejects(run, (error: unknown) => error instanceof NotSignedInError && /Not signed in to keyed-refused/.test(error.message));
     assert.equal(ui.seen.length, 2);
-    assert.match(ui.seen[1]!, /^pick: Use FIXTURE_API_KEY failed: Internal error: the key was refused/);
+    assert.match(ui.seen[1]!, /^pick: Use FIXTURE_API_KEY failed: Internal error: the key •••• was refused/);
+    assert.ok(!ui.seen.join('\n').includes('stale-saved-7a8b') && !ui.seen.join('\n').includes('still-bad-9c0d'), 'the agent quoted the keys; Elicit masks them');
     assert.deepEqual(keys.values, {}, 'the refused keys are not kept');
     assert.deepEqual(
       readRecords(record).filter((r) => r.kind === 'authenticate').map((r) => r.keyDigest),

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listSessions, offersOf, type PastSession } from '../../acp/agentSessions';
 import type { AcpConnection } from '../../acp/connection';
+import { NotSignedInError } from '../../acp/signIn';
 import { noIcons, oneLine } from '../../core/display';
 import { localFolders } from '../localFolders';
 import { pickOnce } from '../pickOnce';
@@ -57,7 +58,8 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
     await connection?.stop();
     const message = error instanceof Error ? error.message : String(error);
     context.services.log.error(`${agent.name}: ${message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${message}`);
+    // Giving up the sign-in needs no message; anything else does.
+    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(`Elicit: ${message}`);
     return undefined;
   }
   const here = sessions.filter((s) => inWorkspaceFolder(s.cwd));
