@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
       runTool(services, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
-    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault, agentKeys)),
     forms,
     quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question), {
@@ -92,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerGateway(context, services);
   registerMcpFeatures(context, services);
   registerOAuth(context, services);
-  registerAcp(context, services);
+  const agentKeys = registerAcp(context, services);
   // Feature modules register themselves here, one line each.
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -18,6 +18,8 @@ import type { AgentConfig } from './config';
 import { childEnvironment, describeSpawnError, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
+import { withDetails } from './agentErrors';
+import { readAuthMethods, type AuthMethodView } from './authMethods';
 
 /** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
 export const ELICITATION_METHODS = ['elicitation/create', 'session/elicitation'] as const;
@@ -71,6 +73,13 @@ export interface AcpClientOptions {
   baseEnv?: Record<string, string | undefined>;
   /** The process's working directory when the configuration gives none. */
   defaultCwd?: string;
+  /**
+   * Variables added to the agent's environment only (not to the commands it runs
+   * in terminals): the keys of an env_var sign-in. Never logged.
+   */
+  secretEnv?: Record<string, string>;
+  /** Declares `auth.terminal`: the caller can run an agent's terminal login. */
+  terminalLogins?: boolean;
 }
 
 /** What a question looked like, for the transcript. */
@@ -109,13 +118,6 @@ const AUTH_REQUIRED = -32000;
 
 /** `session/new` was refused until the person signs in with one of `AcpConnection.authMethods`. */
 export class AuthRequiredError extends Error {}
-
-/** A way the agent offers to sign in, run by the agent itself (`authenticate`). */
-export interface AuthMethodView {
-  id: string;
-  name: string;
-  description?: string;
-}
 
 const STDERR_TAIL_LINES = 12;
 /** How long an exited agent's stderr may take to deliver its last lines. */
@@ -162,6 +164,10 @@ export class AcpConnection {
   get pid(): number | undefined {
     return this.child?.pid;
   }
+  /** The agent's last stderr lines: they often say why a request failed. */
+  get stderrLines(): readonly string[] {
+    return [...this.stderrTail];
+  }
   /** Open permission requests and questions (for tests and diagnostics). */
   get openRequests(): number {
     return this.open.size;
@@ -180,7 +186,7 @@ export class AcpConnection {
     // Its own process group, so Stop also ends what it started (npx, shells).
     const child = spawnInGroup(this.config.command, this.config.args, {
       cwd: this.config.cwd ?? this.options.defaultCwd,
-      env: childEnvironment(this.options.baseEnv ?? process.env, this.config.env),
+      env: childEnvironment(this.options.baseEnv ?? process.env, { ...this.config.env, ...this.options.secretEnv }),
     });
     this.child = child;
     child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeSpawnError(error)}`));
@@ -223,6 +229,7 @@ export class AcpConnection {
             fs: { readTextFile: true, writeTextFile: true },
             terminal: true,
             elicitation: { form: {}, url: {} },
+            auth: { terminal: this.options.terminalLogins === true },
           },
           clientInfo: { ...(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }), title: 'Elicit' },
         }),
@@ -241,12 +248,12 @@ export class AcpConnection {
   }
 
   /**
-   * `session/new` in `cwd` (absolute); returns the session id. Rejects with
-   * AuthRequiredError when the agent wants the person to sign in first.
+   * `session/new` in `cwd` (absolute): the session id, and the session's modes
+   * when the agent has them. Rejects with AuthRequiredError when the agent wants
+   * the person to sign in first.
    */
-  async newSession(cwd: string): Promise<string> {
-    const response = await this.signedIn(this.agent().request('session/new', { cwd, mcpServers: [] }));
-    return response.sessionId;
+  async newSession(cwd: string): Promise<acp.NewSessionResponse> {
+    return this.request('session/new', { cwd, mcpServers: [] });
   }
 
   /** Whether the agent can resume a session it started before (`loadSession` in `initialize`). */
@@ -259,8 +266,17 @@ export class AcpConnection {
    * transcript fills in from them) and answers once it has. Rejects with
    * AuthRequiredError as newSession does.
    */
-  async loadSession(sessionId: string, cwd: string): Promise<void> {
-    await this.signedIn(this.agent().request('session/load', { sessionId, cwd, mcpServers: [] }));
+  async loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
+    return this.request('session/load', { sessionId, cwd, mcpServers: [] });
+  }
+
+  /**
+   * Any request to the agent by its ACP name: rejects with the exit message when
+   * the agent ends first, with AuthRequiredError for "authentication required",
+   * and otherwise with the agent's error and its details (agentErrors.ts).
+   */
+  request<M extends acp.AgentRequestMethod>(method: M, params: acp.AgentRequestParamsByMethod[M]): Promise<acp.AgentRequestResponsesByMethod[M]> {
+    return this.signedIn(this.agent().request(method, params));
   }
 
   private async signedIn<T>(request: Promise<T>): Promise<T> {
@@ -272,16 +288,9 @@ export class AcpConnection {
     }
   }
 
-  /**
-   * The sign-in methods the agent offered in `initialize`. Terminal logins are
-   * left out: Elicit does not declare terminal authentication, and a client
-   * must never pass one to `authenticate`.
-   */
+  /** The sign-in methods the agent offered in `initialize` (authMethods.ts). */
   get authMethods(): AuthMethodView[] {
-    const methods = this.initializeResponse?.authMethods ?? [];
-    return methods
-      .filter((m) => !('type' in m && m.type === 'terminal') && typeof m.id === 'string' && typeof m.name === 'string')
-      .map((m) => ({ id: m.id, name: m.name, ...(typeof m.description === 'string' ? { description: m.description } : {}) }));
+    return readAuthMethods(this.initializeResponse?.authMethods);
   }
 
   /** `authenticate` with one of `authMethods`; the agent does the signing in (a browser, a stored key…). */
@@ -598,7 +607,7 @@ export class AcpConnection {
         await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
       }
       if (this._exitMessage !== undefined) throw new Error(this._exitMessage);
-      throw error;
+      throw withDetails(error);
     }
   }
 

@@ -21,6 +21,27 @@ export interface AgentPanelState {
   canRestart: boolean;
   /** The ACP session once it is open: kept with the panel, so a reloaded window can resume it. */
   sessionId?: string;
+  /** The session's modes, switched with `session/set_mode`; absent when the agent has none. */
+  modes?: ModesView;
+  /** The agent's slash commands, offered as completions when the prompt starts with "/". */
+  commands?: CommandView[];
+  /** Sign Out is offered: the agent can log out, or a key for it is saved. */
+  canSignOut?: boolean;
+  /** Sign In is offered after a failed start: the agent has ways to sign in, though it did not ask. */
+  canSignIn?: boolean;
+}
+
+export interface ModesView {
+  current: string;
+  available: Array<{ id: string; name: string; description?: string }>;
+}
+
+export interface CommandView {
+  /** Without the leading "/". */
+  name: string;
+  description: string;
+  /** What to type after the command, when it takes input. */
+  hint?: string;
 }
 
 /** What the panel's webview keeps across reloads (its setState): the unsent draft and the session. */
@@ -127,7 +148,12 @@ export type AgentPanelToHost =
   /** The Stop button: `session/cancel` for the running turn. */
   | { type: 'stop' }
   | { type: 'restart' }
-  | { type: 'showLog' };
+  | { type: 'showLog' }
+  /** A mode picked in the panel: `session/set_mode`. */
+  | { type: 'setMode'; modeId: string }
+  | { type: 'signOut' }
+  /** After a failed start: start again and sign in first. */
+  | { type: 'signIn' };
 
 /** The longest prompt the host accepts from the webview. */
 export const MAX_PROMPT_LENGTH = 100_000;
@@ -141,7 +167,11 @@ export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
     case 'stop':
     case 'restart':
     case 'showLog':
+    case 'signOut':
+    case 'signIn':
       return true;
+    case 'setMode':
+      return typeof (value as { modeId?: unknown }).modeId === 'string' && (value as { modeId: string }).modeId.length <= 200;
     case 'prompt':
       return typeof message.text === 'string' && message.text.trim() !== '' && message.text.length <= MAX_PROMPT_LENGTH;
     default:

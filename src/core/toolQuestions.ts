@@ -1,16 +1,19 @@
 /**
  * The question kinds an AI agent can ask through Elicit (the `elicit` language
  * model tool, and the gateway's `ask_user`): text, choice, multi choice,
- * confirmation, form and secret. Pure: turns the agent's input into an
+ * confirmation, form and secret, and the device questions clipboardWrite and
+ * clipboardRead (deviceQuestions.ts). Pure: turns the agent's input into an
  * elicitation request schema, and the person's answer into what the agent
  * receives — for a secret only a `${secret:NAME}` reference, never the value.
  */
+import { askDeviceQuestion, isDeviceKind, MAX_CLIPBOARD_CHARS, type DeviceAccess } from './deviceQuestions';
 import { InvalidRequestError } from './errors';
 import { secretFieldNames } from './fields';
 import { normalize } from './normalize';
 import type { Asker, ElicitRequest, ElicitResult } from './request';
 
-export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret';
+export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret' | 'clipboardWrite' | 'clipboardRead';
+const KINDS: readonly QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'];
 
 export interface ToolQuestion {
   kind: QuestionKind;
@@ -25,6 +28,8 @@ export interface ToolQuestion {
   secretName?: string;
   /** text: a default answer. */
   defaultValue?: string;
+  /** clipboardWrite: the text to copy. */
+  text?: string;
 }
 
 /** JSON Schema of ToolQuestion, for tool declarations. */
@@ -33,8 +38,9 @@ export const TOOL_QUESTION_SCHEMA = {
   properties: {
     kind: {
       type: 'string',
-      enum: ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret'],
-      description: 'text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference',
+      enum: ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'],
+      description:
+        'text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference · clipboardWrite: copy text to the clipboard once the user has seen and approved it · clipboardRead: the clipboard\'s text, once the user approves',
     },
     question: { type: 'string', description: 'The question, in one or two sentences.' },
     options: { type: 'array', items: { type: 'string' }, description: 'For choice and multiChoice.' },
@@ -48,6 +54,7 @@ export const TOOL_QUESTION_SCHEMA = {
       description: 'For secret: a short name such as "openai-api-key"; the user can use ${secret:NAME} in mcp.json env or headers.',
     },
     defaultValue: { type: 'string', description: 'For text: a suggested answer.' },
+    text: { type: 'string', description: 'For clipboardWrite: the text to copy.' },
   },
   required: ['kind', 'question'],
 } as const;
@@ -58,8 +65,7 @@ const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function readToolQuestion(input: unknown): ToolQuestion {
   if (typeof input !== 'object' || input === null) throw new InvalidRequestError('The input must be an object');
   const q = input as Record<string, unknown>;
-  const kinds: QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret'];
-  if (!kinds.includes(q.kind as QuestionKind)) throw new InvalidRequestError(`"kind" must be one of ${kinds.join(', ')}`);
+  if (!KINDS.includes(q.kind as QuestionKind)) throw new InvalidRequestError(`"kind" must be one of ${KINDS.join(', ')}`);
   if (typeof q.question !== 'string' || q.question.trim() === '') throw new InvalidRequestError('"question" must be a non-empty string');
   const question: ToolQuestion = { kind: q.kind as QuestionKind, question: q.question };
   if (q.options !== undefined) {
@@ -85,6 +91,12 @@ export function readToolQuestion(input: unknown): ToolQuestion {
   }
   if (question.kind === 'form' && !question.schema) throw new InvalidRequestError('A form question needs "schema"');
   if (question.kind === 'secret' && !question.secretName) throw new InvalidRequestError('A secret question needs "secretName"');
+  if (q.text !== undefined) {
+    if (typeof q.text !== 'string') throw new InvalidRequestError('"text" must be a string');
+    if (q.text.length > MAX_CLIPBOARD_CHARS) throw new InvalidRequestError(`"text" may be at most ${MAX_CLIPBOARD_CHARS} characters`);
+    question.text = q.text;
+  }
+  if (question.kind === 'clipboardWrite' && !question.text) throw new InvalidRequestError('A clipboardWrite question needs "text"');
   return question;
 }
 
@@ -116,6 +128,9 @@ export function toRequestedSchema(q: ToolQuestion): Record<string, unknown> {
         properties: { [q.secretName!]: { type: 'string', title: q.secretName, format: 'password' } },
         required: [q.secretName],
       };
+    case 'clipboardWrite':
+    case 'clipboardRead':
+      throw new InvalidRequestError(`A ${q.kind} question is not a form`);
   }
 }
 
@@ -161,10 +176,16 @@ export interface ToolQuestionDeps {
   ask: (request: ElicitRequest) => Promise<ElicitResult>;
   /** Keeps a secret answer under its name, for `${secret:NAME}`. */
   saveSecret: (name: string, value: string) => Promise<void>;
+  /** The clipboard and the person's approval of its use; without it, device questions are refused. */
+  device?: DeviceAccess;
 }
 
 /** Asks a tool question through the broker, with the "Other…" follow-up and secret storage. */
 export async function askToolQuestion(deps: ToolQuestionDeps, asker: Asker, q: ToolQuestion, signal?: AbortSignal): Promise<ToolAnswer> {
+  if (isDeviceKind(q.kind)) {
+    if (!deps.device) throw new InvalidRequestError(`${q.kind} is not available here`);
+    return askDeviceQuestion(deps.device, asker, q, signal);
+  }
   const result = await deps.ask({ mode: 'form', asker, message: q.question, requestedSchema: toRequestedSchema(q), signal });
   if (q.kind === 'choice' && result.action === 'accept' && result.content?.answer === OTHER_VALUE) {
     const other = await deps.ask({

@@ -1,14 +1,16 @@
 /**
  * The `elicit_ask_user` language-model tool: any agent in VS Code can ask the
  * person a structured question (text, choice, multi choice, confirmation, form,
- * secret) through Elicit's broker and renderers. A secret comes back to the
- * model only as a `${secret:NAME}` reference.
+ * secret) through Elicit's broker and renderers, or ask to use the clipboard
+ * (clipboardWrite, clipboardRead) once the person approves. A secret comes back
+ * to the model only as a `${secret:NAME}` reference.
  */
 import * as vscode from 'vscode';
 import { InvalidRequestError } from '../core/errors';
 import { oneLine } from '../core/display';
 import type { Asker } from '../core/request';
 import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../core/toolQuestions';
+import { deviceAccess } from './deviceApproval';
 import type { Services } from './services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';
@@ -27,7 +29,11 @@ export function registerElicitTool(context: vscode.ExtensionContext, services: S
       try {
         const question = readToolQuestion(options.input);
         const answer = await askToolQuestion(
-          { ask: (request) => services.broker.ask(request), saveSecret: (name, value) => services.vault.storeNamed(name, value) },
+          {
+            ask: (request) => services.broker.ask(request),
+            saveSecret: (name, value) => services.vault.storeNamed(name, value),
+            device: deviceAccess(services.broker),
+          },
           TOOL_ASKER,
           question,
           controller.signal,

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { askToolQuestion } from '../core/toolQuestions';
+import { deviceAccess } from './deviceApproval';
 import { gatewaySnippets } from '../gateway/configSnippets';
 import type { GatewayServer } from '../gateway/gatewayServer';
 import type { Services } from './services';
@@ -139,6 +140,7 @@ class GatewayController implements vscode.Disposable {
           {
             ask: (request) => this.services.broker.ask(request),
             saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
+            device: deviceAccess(this.services.broker),
           },
           asker,
           question,

@@ -1,19 +1,22 @@
 /**
  * Elicit: Manage Saved Secrets — lists saved secret names (never values) and
- * forgets the chosen ones: secret answers, and password inputs of mcp.json files.
+ * forgets the chosen ones: secret answers, password inputs of mcp.json files,
+ * and the keys typed for agents' sign-in.
  */
 import * as vscode from 'vscode';
 import { noIcons } from '../core/display';
+import type { AgentKeys, SavedAgentKey } from './acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
-export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
+export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKeys): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
-  if (saved.length === 0 && inputs.length === 0) {
+  const keys = agentKeys.list();
+  if (saved.length === 0 && inputs.length === 0 && keys.length === 0) {
     void vscode.window.showInformationMessage('Elicit has no saved secrets.');
     return;
   }
-  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { entry?: SavedSecret; input?: SavedInput }>(
+  const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { entry?: SavedSecret; input?: SavedInput; key?: SavedAgentKey }>(
     [
       ...saved
         .slice()
@@ -30,6 +33,12 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
         detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${noIcons(input.server)}`,
         input,
       })),
+      ...keys.map((key) => ({
+        label: `$(key) ${noIcons(key.variable)}`,
+        description: noIcons(`sign-in key of the agent ${key.agent}`),
+        detail: `Saved ${new Date(key.savedAt).toLocaleString()}`,
+        key,
+      })),
     ],
     {
       title: 'Elicit: Saved Secrets',
@@ -41,15 +50,17 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
   if (!picked || picked.length === 0) return;
   const entries = picked.flatMap((p) => (p.entry ? [p.entry] : []));
   const forgottenInputs = picked.flatMap((p) => (p.input ? [p.input] : []));
-  const count = entries.length + forgottenInputs.length;
+  const forgottenKeys = picked.flatMap((p) => (p.key ? [p.key] : []));
+  const count = entries.length + forgottenInputs.length + forgottenKeys.length;
   const confirm = await vscode.window.showWarningMessage(
-    count === 1 ? `Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]!.id}"?` : `Forget ${count} saved secrets?`,
+    count === 1 ? `Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable}"?` : `Forget ${count} saved secrets?`,
     { modal: true, detail: 'The next time they are asked for, you will type them again.' },
     'Forget',
   );
   if (confirm !== 'Forget') return;
   if (entries.length > 0) await vault.forget(entries);
   if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
+  if (forgottenKeys.length > 0) await agentKeys.forget(forgottenKeys);
   void vscode.window.showInformationMessage(count === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${count} saved secrets.`);
 }
 

@@ -11,11 +11,16 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type * as vscode from 'vscode';
-import type { SecretVault } from './secretVault';
+
+/** What can report its secrets: the vault, the saved agent keys. */
+export interface ReportSource {
+  readonly onDidChange: vscode.Event<void>;
+  writeTestReport(file: string): Promise<string[]>;
+}
 
 const REWRITE_MS = 1000;
 
-export function writeTestReports(file: string, vault: SecretVault, log: vscode.LogOutputChannel): vscode.Disposable {
+export function writeTestReports(file: string, vault: ReportSource, log: vscode.LogOutputChannel): vscode.Disposable {
   let writing = Promise.resolve();
   let lastKeys: string | undefined;
   const note = (line: string): Promise<void> => appendFile(`${file}.log`, `${new Date().toISOString()} ${line}\n`).catch(() => undefined);

@@ -12,9 +12,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, runCommand, screenshot, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, screenshot, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
 import { findInFiles } from '../support/leakScan';
 
 const SECRET = 'acp-e2e-token-7c1d9e2f';
@@ -22,6 +24,7 @@ const SECRET = 'acp-e2e-token-7c1d9e2f';
 describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
   const lockedRecord = newRecordFile();
+  const moodyRecord = newRecordFile();
   let session: ElicitSession;
 
   before(async () => {
@@ -32,6 +35,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
         args: [path.join(fixtures, 'acp-agent.mjs')],
         env: { RECORD_FILE: lockedRecord, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' },
       },
+      moody: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: moodyRecord, FIXTURE_NAME: 'moody', MODES: '1' } },
     };
     // Auto-save off, so an edit stays unsaved until the agent reads it.
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents, 'files.autoSave': 'off' });
@@ -41,28 +45,8 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await session?.close();
   });
 
-  async function newAgentSession(agent: string): Promise<void> {
-    const { page } = session.workbench;
-    await runCommand(page, 'Elicit: New Agent Session');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === agent));
-    await pickQuickPickItem(page, agent);
-  }
-
-  async function agentPanel(title = 'fixture'): Promise<FrameLocator> {
-    const panel = await webviewFrame(session.workbench.page, title);
-    await panel.locator('textarea.prompt').waitFor({ timeout: 30_000 });
-    return panel;
-  }
-
-  async function waitForStatus(panel: FrameLocator, status: string, timeout = 30_000): Promise<void> {
-    await panel.locator('.status', { hasText: status }).waitFor({ timeout });
-  }
-
-  async function send(panel: FrameLocator, text: string): Promise<void> {
-    await waitForStatus(panel, 'Ready');
-    await panel.locator('textarea.prompt').fill(text);
-    await panel.locator('textarea.prompt').press('Enter');
-  }
+  const newAgentSession = (agent: string): Promise<void> => openAgentSession(session.workbench.page, agent);
+  const agentPanel = (title = 'fixture'): Promise<FrameLocator> => findAgentPanel(session.workbench.page, title);
 
   it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
     const { page } = session.workbench;
@@ -183,8 +167,9 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await newAgentSession('locked');
     const pick = await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in');
-    // The agent's terminal login is not offered: Elicit has no terminal authentication.
-    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in']);
+    // Elicit declares auth.terminal, so the agent offers its terminal login too.
+    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in', 'Use FIXTURE_API_KEY', 'Terminal login']);
+    assert.deepEqual(pick.items.map((i) => i.description), ['the agent signs in', 'the agent signs in', 'asks for FIXTURE_API_KEY', 'opens a terminal']);
     await pickQuickPickItem(page, 'Refused sign-in');
     await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in' && q.placeholder?.includes('Refused sign-in failed') === true);
     await screenshot(page, 'acp-sign-in');
@@ -194,6 +179,62 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await panel.getByText('Signed in to locked (Sign in with a fixture token).').waitFor({ timeout: 10_000 });
     const kinds = readRecords(lockedRecord).map((r) => (r.kind === 'authenticate' ? `authenticate ${String(r.methodId)}` : r.kind));
     assert.deepEqual(kinds, ['initialize', 'auth-required', 'authenticate fixture-refuse', 'authenticate fixture-token', 'session']);
+  });
+
+  it("shows the session's modes and switches them with session/set_mode; a refused switch snaps back", async () => {
+    const { page } = session.workbench;
+    await newAgentSession('moody');
+    const panel = await agentPanel('moody');
+    await waitForStatus(panel, 'Ready');
+    const select = panel.locator('.mode-picker select');
+    await select.waitFor({ timeout: 10_000 });
+    assert.deepEqual(await select.locator('option').allTextContents(), ['Ask', 'Code', 'Architect']);
+    assert.equal(await select.inputValue(), 'ask');
+    const [opened] = await waitForRecords(moodyRecord, 1, (r) => r.kind === 'session');
+
+    await select.selectOption('code');
+    const [switched] = await waitForRecords(moodyRecord, 1, (r) => r.kind === 'set-mode');
+    assert.deepEqual([switched!.sessionId, switched!.modeId], [opened!.sessionId, 'code']);
+    await panel.locator('.item.notice', { hasText: 'Mode: Code.' }).waitFor({ timeout: 10_000 });
+    assert.equal(await select.inputValue(), 'code');
+
+    await select.selectOption('architect');
+    await waitForRecords(moodyRecord, 2, (r) => r.kind === 'set-mode');
+    await panel.locator('.item.notice.warning', { hasText: 'moody did not switch to Architect: Internal error: the Architect mode is not available in this workspace' }).waitFor({ timeout: 10_000 });
+    await waitUntil(async () => (await select.inputValue()) === 'code', 'the menu to go back to the mode in force');
+
+    // The agent switches by itself: the menu follows.
+    await send(panel, 'mode ask');
+    await panel.locator('.item.notice', { hasText: 'moody switched to the Ask mode.' }).waitFor({ timeout: 10_000 });
+    assert.equal(await select.inputValue(), 'ask');
+    await screenshot(page, 'acp-modes');
+  });
+
+  it("offers the agent's slash commands as completions after /", async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel('moody');
+    await waitForStatus(panel, 'Ready');
+    const prompt = panel.locator('textarea.prompt');
+    await prompt.fill('');
+    await prompt.pressSequentially('/');
+    const menu = panel.locator('.command-menu');
+    await menu.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.deepEqual(await menu.locator('.command-name').allTextContents(), ['/review', '/init', '/compact']);
+    assert.deepEqual(await menu.locator('.command-hint').allTextContents(), ['what to focus on']);
+    await screenshot(page, 'acp-commands');
+    await prompt.pressSequentially('co');
+    assert.deepEqual(await menu.locator('.command-name').allTextContents(), ['/compact']);
+    await prompt.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: 5_000 });
+    await prompt.fill('');
+    await prompt.pressSequentially('/re');
+    await prompt.press('Tab');
+    assert.equal(await prompt.inputValue(), '/review ');
+    await prompt.pressSequentially('the tests');
+    await prompt.press('Enter');
+    const prompts = await waitForRecords(moodyRecord, 2, (r) => r.kind === 'prompt');
+    assert.equal(prompts.at(-1)!.text, '/review the tests');
+    await panel.locator('.item.agent', { hasText: 'Running the command /review (the tests).' }).waitFor({ timeout: 10_000 });
   });
 
   it('never writes the secret into any file VS Code or the extension wrote', async () => {

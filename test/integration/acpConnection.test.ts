@@ -85,7 +85,7 @@ async function openAgent(name: string): Promise<Harness> {
   running.push(connection);
   connection.onEvent((e) => events.push(e));
   await connection.start();
-  const sessionId = await connection.newSession(workspace);
+  const { sessionId } = await connection.newSession(workspace);
   return {
     connection,
     record,
@@ -507,7 +507,7 @@ describe('AcpConnection resuming a session (session/load)', () => {
     const first = keeper(record, store);
     await first.start();
     assert.equal(first.canLoadSession, true);
-    const sessionId = await first.newSession(workspace);
+    const { sessionId } = await first.newSession(workspace);
     assert.equal(await first.prompt(sessionId, 'echo before the reload'), 'end_turn');
     await first.stop();
 
@@ -542,14 +542,21 @@ describe('AcpConnection with an agent that asks to sign in', () => {
     running.push(connection);
     await connection.start();
     await assert.rejects(connection.newSession(workspace), (error: unknown) => error instanceof AuthRequiredError && /locked asks you to sign in/.test(error.message));
-    // The terminal login is left out: Elicit declares no terminal authentication.
+    // No terminal login: this client did not declare auth.terminal, so the agent offers none.
     assert.deepEqual(connection.authMethods, [
-      { id: 'fixture-token', name: 'Sign in with a fixture token', description: 'Signs in without leaving the editor' },
-      { id: 'fixture-refuse', name: 'Refused sign-in', description: 'The agent refuses this one' },
+      { kind: 'agent', id: 'fixture-token', name: 'Sign in with a fixture token', description: 'Signs in without leaving the editor' },
+      { kind: 'agent', id: 'fixture-refuse', name: 'Refused sign-in', description: 'The agent refuses this one' },
+      {
+        kind: 'env_var',
+        id: 'fixture-key',
+        name: 'Use FIXTURE_API_KEY',
+        description: 'Requires the FIXTURE_API_KEY environment variable.',
+        vars: [{ name: 'FIXTURE_API_KEY', secret: true, optional: false }],
+      },
     ]);
     await assert.rejects(connection.authenticate('fixture-refuse'), /cannot sign in with fixture-refuse/);
     await connection.authenticate('fixture-token');
-    const sessionId = await connection.newSession(workspace);
+    const { sessionId } = await connection.newSession(workspace);
     assert.equal(sessionId, 'session-1');
     const kinds = readRecords(record).map((r) => (r.kind === 'authenticate' ? `authenticate ${r.methodId as string}` : r.kind));
     assert.deepEqual(kinds, ['initialize', 'auth-required', 'authenticate fixture-refuse', 'authenticate fixture-token', 'session']);

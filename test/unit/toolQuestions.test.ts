@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/deviceQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
 import { normalize } from '../../src/core/normalize';
 import type { ElicitRequest, ElicitResult } from '../../src/core/request';
@@ -104,5 +105,89 @@ describe('toToolAnswer and askToolQuestion', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
     const tool = pkg.contributes.languageModelTools.find((t: { name: string }) => t.name === 'elicit_ask_user');
     assert.deepEqual(tool.inputSchema, JSON.parse(JSON.stringify(TOOL_QUESTION_SCHEMA)));
+  });
+});
+
+describe('device questions: clipboardWrite and clipboardRead', () => {
+  /** A clipboard over a string, an approval that answers from a script, and what happened. */
+  function device(choice: 'accept' | 'decline' | 'cancel', clipboard = '') {
+    const state = { clipboard, approvals: [] as DeviceApproval[], writes: 0, reads: 0 };
+    const access: DeviceAccess = {
+      approve: async (approval) => (state.approvals.push(approval), choice),
+      readClipboard: async () => (state.reads++, state.clipboard),
+      writeClipboard: async (text) => {
+        state.writes++;
+        state.clipboard = text;
+      },
+    };
+    return { state, access };
+  }
+  const noForms = { ask: async (): Promise<ElicitResult> => assert.fail('a device question is not a form'), saveSecret: async () => undefined };
+
+  it('reads the inputs: clipboardWrite needs text (at most 100 000 characters); clipboardRead only a question', () => {
+    assert.equal(readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the command?', text: 'npm run deploy' }).text, 'npm run deploy');
+    assert.equal(readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' }).kind, 'clipboardRead');
+    assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x' }), /needs "text"/);
+    assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 7 }), /"text" must be a string/);
+    assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 'a'.repeat(100_001) }), /at most 100000 characters/);
+    assert.ok((TOOL_QUESTION_SCHEMA.properties.kind.enum as readonly string[]).includes('clipboardRead'));
+  });
+
+  it('copies only after the person approved the text they were shown', async () => {
+    const { state, access } = device('accept', 'before');
+    const q = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' });
+    const answer = await askToolQuestion({ ...noForms, device: access }, asker, q);
+    assert.deepEqual(answer, { action: 'accept', note: 'Copied 23 characters to the clipboard.' });
+    assert.deepEqual(state.approvals, [{ kind: 'clipboardWrite', asker, question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' }]);
+    assert.equal(state.clipboard, 'npm run deploy\n  --prod');
+  });
+
+  it('a refusal is decline and closing is cancel; the clipboard is untouched either way', async () => {
+    for (const choice of ['decline', 'cancel'] as const) {
+      const { state, access } = device(choice, 'before');
+      const answer = await askToolQuestion({ ...noForms, device: access }, asker, readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' }));
+      assert.deepEqual(answer, { action: choice });
+      assert.deepEqual([state.clipboard, state.writes], ['before', 0]);
+    }
+  });
+
+  it('returns the clipboard text the person saw, only when approved', async () => {
+    const approved = device('accept', 'TypeError: x is undefined');
+    const q = readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' });
+    assert.deepEqual(await askToolQuestion({ ...noForms, device: approved.access }, asker, q), { action: 'accept', answer: 'TypeError: x is undefined' });
+    assert.equal(approved.state.approvals[0]!.text, 'TypeError: x is undefined', 'the approval showed what would be returned');
+    const refused = device('decline', 'my password');
+    const answer = await askToolQuestion({ ...noForms, device: refused.access }, asker, q);
+    assert.deepEqual(answer, { action: 'decline' });
+    assert.ok(!JSON.stringify(answer).includes('my password'));
+  });
+
+  it('an approval that comes after the agent gave up does nothing', async () => {
+    const controller = new AbortController();
+    const late: DeviceAccess = {
+      approve: async () => (controller.abort(), 'accept'),
+      readClipboard: async () => 'held',
+      writeClipboard: async () => assert.fail('must not copy after a cancel'),
+    };
+    const write = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' });
+    assert.deepEqual(await askToolQuestion({ ...noForms, device: late }, asker, write, controller.signal), { action: 'cancel' });
+  });
+
+  it('is refused where no clipboard is given', async () => {
+    await assert.rejects(askToolQuestion(noForms, asker, readToolQuestion({ kind: 'clipboardRead', question: 'x' })), /clipboardRead is not available here/);
+  });
+});
+
+describe('describeApproval', () => {
+  it('names the asker, keeps the lines, shows hidden characters by their code, and says when text is cut', () => {
+    const gateway = { kind: 'gateway' as const, name: 'claude-code' };
+    assert.deepEqual(describeApproval({ kind: 'clipboardWrite', asker: gateway, question: 'Copy?', text: 'rm -rf \u202Ebuild\nls' }), {
+      message: 'claude-code wants to copy text to your clipboard',
+      detail: 'Copy?\n\nThe text to copy (16 characters):\nrm -rf ⟨U+202E⟩build\nls',
+    });
+    const long = describeApproval({ kind: 'clipboardRead', asker, question: 'Read?', text: 'x'.repeat(2500) });
+    assert.equal(long.message, 'AI agent wants to read your clipboard');
+    assert.match(long.detail, /^Read\?\n\nYour clipboard holds \(2500 characters, the first 2000 shown\), and this is what would be returned:\nx{2000}\n…$/);
+    assert.equal(describeApproval({ kind: 'clipboardRead', asker, question: 'Read?', text: '' }).detail, 'Read?\n\nYour clipboard holds no text.');
   });
 });

@@ -19,6 +19,8 @@ import type {
 import { cleanText } from '../../src/core/display';
 import { adoptStyles, el } from '../form/dom';
 import theme from '../theme.css';
+import { CommandMenu } from './commandMenu';
+import { ModePicker } from './modePicker';
 
 interface VsCodeApi {
   postMessage(message: AgentPanelToHost): void;
@@ -66,25 +68,47 @@ class AgentPage {
   private readonly send = button('Send', 'send', () => this.submit());
   private readonly stop = button('Stop', 'stop secondary', () => post({ type: 'stop' }));
   private readonly restart = button('Restart', 'restart', () => post({ type: 'restart' }));
+  private readonly signOut = button('Sign Out', 'sign-out link-button', () => post({ type: 'signOut' }));
+  private readonly signIn = button('Sign In…', 'sign-in secondary', () => post({ type: 'signIn' }));
+  private readonly modes = new ModePicker((modeId) => post({ type: 'setMode', modeId }));
+  private readonly commands = new CommandMenu(this.input, () => save({ draft: this.input.value }));
   private readonly nodes = new Map<number, HTMLElement>();
   private state: AgentPanelState | undefined;
 
   constructor() {
     const showLog = button('Show Log', 'show-log link-button', () => post({ type: 'showLog' }));
     this.stop.title = 'Cancel the running turn (session/cancel)';
-    const header = el('header', { className: 'bar' }, this.agentName, this.status, this.cwd, el('span', { className: 'spacer' }), this.stop, this.restart, showLog);
+    this.signOut.title = 'Sign out of the agent and forget the key Elicit saved for it';
+    const header = el(
+      'header',
+      { className: 'bar' },
+      this.agentName,
+      this.status,
+      this.cwd,
+      el('span', { className: 'spacer' }),
+      this.modes.element,
+      this.stop,
+      this.restart,
+      this.signIn,
+      this.signOut,
+      showLog,
+    );
     this.error.hidden = true;
     const draft = readDraft();
     this.input.value = draft;
     this.input.addEventListener('input', () => save({ draft: this.input.value }));
     this.input.addEventListener('keydown', (event) => {
+      if (this.commands.onKey(event)) {
+        event.preventDefault();
+        return;
+      }
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
       }
     });
     const hint = el('span', { className: 'hint', text: 'Enter to send · Shift+Enter for a new line' });
-    const composer = el('footer', { className: 'composer' }, this.input, el('div', { className: 'composer-actions' }, hint, this.send));
+    const composer = el('footer', { className: 'composer' }, this.commands.element, this.input, el('div', { className: 'composer-actions' }, hint, this.send));
     this.log.append(this.empty);
     app.replaceChildren(header, this.error, this.log, composer);
     app.removeAttribute('aria-busy');
@@ -112,7 +136,12 @@ class AgentPage {
     this.send.disabled = state.status !== 'idle';
     this.stop.disabled = state.status !== 'working';
     this.restart.hidden = !state.canRestart;
-    this.input.placeholder = state.status === 'exited' ? `${t(state.agent)} is not running` : `Ask ${t(state.agent)}…`;
+    this.signOut.hidden = state.canSignOut !== true;
+    this.signIn.hidden = state.canSignIn !== true;
+    this.modes.show(state);
+    this.commands.setCommands(state.commands ?? []);
+    const slash = state.commands?.length ? ' (/ for commands)' : '';
+    this.input.placeholder = state.status === 'exited' ? `${t(state.agent)} is not running` : `Ask ${t(state.agent)}…${slash}`;
   }
 
   upsert(items: TranscriptItem[]): void {

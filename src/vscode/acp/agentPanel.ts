@@ -6,10 +6,12 @@
  * and is inserted as text by webview/agent/main.ts. Closing the tab ends the process.
  */
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AcpConnection, AuthRequiredError, type AcpEvent } from '../../acp/connection';
-import type { AgentConfig } from '../../acp/config';
+import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
+import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
+import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
+import { SessionControls } from '../../acp/sessionControls';
+import { NotSignedInError } from '../../acp/signIn';
 import { Transcript } from '../../acp/transcript';
 import {
   isAgentPanelToHost,
@@ -18,31 +20,28 @@ import {
   type HostToAgentPanel,
 } from '../../core/agentPanelProtocol';
 import { clip } from '../../core/display';
-import type { Services } from '../services';
-import { askPermission } from './permissionPrompt';
-import { askSignIn } from './signInPrompt';
-import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
-import { localFolders } from '../localFolders';
 import { webviewShell } from '../webviewShell';
+import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
 const FLUSH_MS = 40;
 
-export interface AgentPanelOptions {
+export interface AgentPanelOptions extends AgentContext {
   extensionUri: vscode.Uri;
-  services: Services;
-  agent: AgentConfig;
-  /** The session's working directory: a workspace folder. */
-  cwd: string;
   title: string;
   column: vscode.ViewColumn;
-  log: vscode.LogOutputChannel;
-  clientVersion: string;
   /** A panel VS Code restored after a reload, to take over instead of opening a new one. */
   panel?: vscode.WebviewPanel;
-  /** The session that panel showed: resumed with `session/load` when the agent can. */
-  resume?: string;
+  /** A past session to open (after a reload, or picked in Resume Agent Session) instead of a new one. */
+  resume?: { sessionId: string; why: 'reload' | 'picked' };
+  /** The agent, already started (and signed in) by Resume Agent Session. */
+  started?: AcpConnection;
+}
+
+interface OpenedSession {
+  sessionId: string;
+  response: { modes?: unknown } | undefined;
 }
 
 export class AgentPanel implements vscode.Disposable {
@@ -51,12 +50,16 @@ export class AgentPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private connection: AcpConnection | undefined;
   private sessionId: string | undefined;
+  private controls = new SessionControls();
   private state: AgentPanelState;
   private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
-  /** The session to resume on the first start only; Restart after a crash opens a new one. */
-  private resume: string | undefined;
+  /** Aborted when the panel closes: a sign-in in progress gives up. */
+  private readonly closing = new AbortController();
+  /** The session to reopen on the first start only; Restart after a crash opens a new one. */
+  private resume: AgentPanelOptions['resume'];
+  private started: AcpConnection | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -77,6 +80,7 @@ export class AgentPanel implements vscode.Disposable {
       );
     }
     this.resume = options.resume;
+    this.started = options.started;
     const icon = vscode.Uri.joinPath(options.extensionUri, 'media', 'icon.svg');
     if (icon.scheme === 'file' && existsSync(icon.fsPath)) this.panel.iconPath = icon;
     const webview = this.panel.webview;
@@ -90,107 +94,100 @@ export class AgentPanel implements vscode.Disposable {
     void this.start();
   }
 
-  private async start(): Promise<void> {
-    const { agent, services, cwd, log } = this.options;
-    const connection = new AcpConnection(agent, {
-      ask: (request) => services.broker.ask(request),
-      permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
-      readTextFile: (file) => readWorkspaceText(file),
-      writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
-      roots: () => localFolders().map((f) => f.uri.fsPath),
-      log: (line) => log.info(line),
-      urlWaits: services.urlWaits,
-      clientInfo: { name: 'elicit', version: this.options.clientVersion },
-      defaultCwd: cwd,
-    });
-    this.connection = connection;
+  /** `signInFirst`: the person pressed Sign In after a failed start. */
+  private async start(signInFirst = false): Promise<void> {
+    const { agent, services, cwd } = this.options;
     this.sessionId = undefined;
-    connection.onEvent((event) => this.onEvent(connection, event));
-    this.setState({ status: 'starting', error: undefined, canRestart: false });
+    this.controls = new SessionControls();
+    this.setState({ status: 'starting', error: undefined, canRestart: false, canSignIn: false, modes: undefined, commands: undefined, canSignOut: false });
+    const started = this.started;
+    this.started = undefined;
+    if (started) this.adopt(started);
     try {
-      const init = await connection.start();
-      const sessionId = await this.openSession(connection, cwd);
+      const { connection, result } = await signedIn<OpenedSession>(this.options, {
+        start: (secretEnv) => this.connect(secretEnv),
+        started,
+        attempt: (c) => this.openSession(c),
+        signInFirst,
+        notice: (severity, text) => this.notice(severity, text),
+        signal: this.closing.signal,
+      });
       if (this.connection !== connection || this.disposed) return;
-      this.sessionId = sessionId;
-      const who = init.agentInfo?.title ?? init.agentInfo?.name;
-      services.log.info(`${agent.name}: session ${sessionId} in ${cwd}${who ? ` (${who} ${init.agentInfo?.version ?? ''})` : ''}`);
-      this.setState({ status: 'idle', sessionId });
+      this.sessionId = result.sessionId;
+      this.controls.opened(result.response as Parameters<SessionControls['opened']>[0]);
+      const init = connection.initializeResponse;
+      const who = init?.agentInfo?.title ?? init?.agentInfo?.name;
+      services.log.info(`${agent.name}: session ${result.sessionId} in ${cwd}${who ? ` (${who} ${init?.agentInfo?.version ?? ''})` : ''}`);
+      this.setState({ status: 'idle', sessionId: result.sessionId, ...this.controlsState(), canSignOut: this.canSignOut(connection) });
     } catch (error) {
-      if (this.connection !== connection || this.disposed) return;
-      const message = error instanceof Error ? error.message : String(error);
+      if (this.disposed) return;
+      const connection = this.connection;
+      const message = this.failureMessage(error, connection);
       services.log.error(`${agent.name}: ${message}`);
       this.failed(message);
-      void connection.stop();
+      // An agent may fail for want of a sign-in without saying so (claude-agent-acp offline): offer its ways.
+      if (error instanceof AgentRequestError && (connection?.authMethods.length ?? 0) > 0) this.setState({ canSignIn: true });
+      if (connection) void connection.stop();
     }
   }
 
-  /** `session/new`, signing in first when the agent asks for it (as often as the person retries). */
-  private async openSession(connection: AcpConnection, cwd: string): Promise<string> {
-    const name = this.options.agent.name;
-    const gone = new AbortController(); // the panel closed or the agent exited meanwhile
-    const watch = connection.onEvent((event) => event.kind === 'exit' && gone.abort());
-    const closed = this.onDidDispose(() => gone.abort());
-    try {
-      try {
-        return await this.beginSession(connection, cwd);
-      } catch (error) {
-        if (!(error instanceof AuthRequiredError)) throw error;
-      }
-      const methods = connection.authMethods;
-      if (methods.length === 0) {
-        throw new Error(`${name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`);
-      }
-      this.notice('info', `${name} asks you to sign in.`);
-      let problem: string | undefined;
-      for (;;) {
-        const method = await askSignIn(this.options.services.broker, name, methods, problem, gone.signal);
-        if (!method) throw new Error(connection.exitMessage ?? `Not signed in to ${name}. Restart to try again.`);
-        try {
-          await connection.authenticate(method.id);
-        } catch (error) {
-          problem = `${method.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-          this.notice('warning', problem);
-          continue;
-        }
-        this.notice('info', `Signed in to ${name} (${method.name}).`);
-        try {
-          return await this.beginSession(connection, cwd);
-        } catch (error) {
-          if (!(error instanceof AuthRequiredError)) throw error;
-          problem = `${name} still asks to sign in after ${method.name}`;
-          this.notice('warning', problem);
-        }
-      }
-    } finally {
-      watch.dispose();
-      closed.dispose();
-    }
+  /** Starts the agent with these variables in its environment, after stopping the one before. */
+  private async connect(secretEnv: Record<string, string>): Promise<AcpConnection> {
+    const previous = this.connection;
+    this.connection = undefined;
+    if (previous) await previous.stop();
+    if (this.disposed) throw new NotSignedInError('The agent panel was closed.');
+    const connection = createAgentConnection(this.options, secretEnv);
+    this.adopt(connection);
+    await connection.start();
+    return connection;
+  }
+
+  private adopt(connection: AcpConnection): void {
+    this.connection = connection;
+    connection.onEvent((event) => this.onEvent(connection, event));
+  }
+
+  /** Why the start failed, for the banner: the agent's error with its details and its last stderr lines. */
+  private failureMessage(error: unknown, connection: AcpConnection | undefined): string {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof AgentRequestError)) return message;
+    return sessionFailure(this.options.agent.name, error, connection?.stderrLines ?? []);
   }
 
   /**
-   * Resumes the restored panel's session when the agent can load sessions (its
-   * replayed updates refill the transcript); otherwise, or when that fails, a new one.
+   * `session/new`; or, for a session to reopen, `session/load` (its replayed
+   * updates refill the transcript) or `session/resume` when the agent offers
+   * one of them. A session that cannot be reopened becomes a new one, and the
+   * transcript says so.
    */
-  private async beginSession(connection: AcpConnection, cwd: string): Promise<string> {
+  private async openSession(connection: AcpConnection): Promise<OpenedSession> {
+    const { cwd, agent } = this.options;
     const resume = this.resume;
-    const name = this.options.agent.name;
-    if (resume === undefined) return connection.newSession(cwd);
-    if (!connection.canLoadSession) {
+    const fresh = async (): Promise<OpenedSession> => {
+      const response = await connection.newSession(cwd);
+      return { sessionId: response.sessionId, response };
+    };
+    if (resume === undefined) return fresh();
+    const offers = offersOf(connection.initializeResponse);
+    if (!offers.load && !offers.resume) {
       this.resume = undefined;
-      this.notice('info', `${name} cannot resume a session, so this is a new one. The conversation before the reload is not shown.`);
-      return connection.newSession(cwd);
+      this.notice('info', `${agent.name} cannot resume a session, so this is a new one. The earlier conversation is not shown.`);
+      return fresh();
     }
+    let reopened: Awaited<ReturnType<typeof reopenSession>>;
     try {
-      await connection.loadSession(resume, cwd);
+      reopened = await reopenSession(connection, resume.sessionId, cwd);
     } catch (error) {
       if (error instanceof AuthRequiredError) throw error; // kept for after signing in
       this.resume = undefined;
-      this.notice('warning', `${name} could not resume the session (${error instanceof Error ? error.message : String(error)}), so this is a new one.`);
-      return connection.newSession(cwd);
+      this.notice('warning', `${agent.name} could not resume the session (${error instanceof Error ? error.message : String(error)}), so this is a new one.`);
+      return fresh();
     }
     this.resume = undefined;
-    this.notice('info', `Resumed the session after the window reloaded.`);
-    return resume;
+    const how = resume.why === 'reload' ? 'Resumed the session after the window reloaded.' : 'Resumed the session.';
+    this.notice('info', reopened.replayed ? how : `${how} ${agent.name} continues it without showing the earlier messages.`);
+    return { sessionId: resume.sessionId, response: reopened.response };
   }
 
   /** A line in the transcript from Elicit itself, shown at once. */
@@ -203,11 +200,18 @@ export class AgentPanel implements vscode.Disposable {
     if (this.connection !== connection || this.disposed) return;
     if (event.kind === 'update' && this.sessionId !== undefined && event.sessionId !== this.sessionId) return;
     this.transcript.apply(event);
+    if (event.kind === 'update' && this.controls.apply(event.update)) {
+      if (event.update.sessionUpdate === 'current_mode_update') {
+        this.notice('info', `${this.options.agent.name} switched to the ${this.controls.modeName(event.update.currentModeId)} mode.`);
+      }
+      this.setState(this.controlsState());
+    }
     if (event.kind === 'exit' && !event.expected) this.failed(event.message);
     this.scheduleFlush();
   }
 
   private failed(message: string): void {
+    if (this.state.status === 'exited' && this.state.error === message) return; // the exit and the failed start tell the same
     this.notice('error', message);
     this.setState({ status: 'exited', error: message, canRestart: true });
   }
@@ -235,7 +239,78 @@ export class AgentPanel implements vscode.Disposable {
       case 'showLog':
         this.options.log.show();
         return;
+      case 'setMode':
+        void this.setMode(message.modeId);
+        return;
+      case 'signOut':
+        void this.signOut();
+        return;
+      case 'signIn':
+        if (this.state.status === 'exited') void this.start(true);
+        return;
     }
+  }
+
+  /** `session/set_mode`; the panel shows the new mode once the agent accepted it. */
+  private async setMode(modeId: string): Promise<void> {
+    const connection = this.connection;
+    const sessionId = this.sessionId;
+    const name = this.controls.modeName(modeId);
+    if (!connection || sessionId === undefined || !this.controls.modes?.available.some((m) => m.id === modeId)) return;
+    if (this.controls.modes.current === modeId) return;
+    try {
+      await connection.request('session/set_mode', { sessionId, modeId });
+      if (this.connection !== connection) return;
+      this.controls.setCurrent(modeId);
+      this.notice('info', `Mode: ${name}.`);
+    } catch (error) {
+      if (this.connection !== connection || connection.status === 'exited') return;
+      this.notice('warning', `${this.options.agent.name} did not switch to ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // Also after a refusal: the panel's menu goes back to the mode in force.
+    this.setState(this.controlsState());
+  }
+
+  /**
+   * Sign Out: the agent's `logout` where it offers one, and the keys saved for
+   * it forgotten; the session ends, and Restart signs in again.
+   */
+  private async signOut(): Promise<void> {
+    const { agent, keys } = this.options;
+    const choice = await vscode.window.showWarningMessage(
+      `Sign out of ${agent.name}?`,
+      { modal: true, detail: 'This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.' },
+      'Sign Out',
+    );
+    if (choice !== 'Sign Out' || this.disposed) return;
+    const connection = this.connection;
+    const sessionId = this.sessionId;
+    this.connection = undefined; // its exit is expected now
+    let loggedOut = false;
+    if (connection) {
+      try {
+        loggedOut = await logout(connection);
+      } catch (error) {
+        this.notice('warning', `${agent.name} could not log out: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    await keys.forgetAgent(agent);
+    if (connection) {
+      if (sessionId !== undefined) await closeSession(connection, sessionId);
+      await connection.stop();
+    }
+    this.sessionId = undefined;
+    const message = `Signed out of ${agent.name}${loggedOut ? '' : ' (its saved key is forgotten)'}. Restart to sign in again.`;
+    this.notice('info', message);
+    this.setState({ status: 'exited', error: message, canRestart: true, canSignOut: false, modes: undefined, commands: undefined });
+  }
+
+  private controlsState(): Partial<AgentPanelState> {
+    return { modes: this.controls.modes, commands: this.controls.commands.length > 0 ? this.controls.commands : undefined };
+  }
+
+  private canSignOut(connection: AcpConnection): boolean {
+    return offersOf(connection.initializeResponse).logout || this.options.keys.has(this.options.agent);
   }
 
   private async prompt(message: Extract<AgentPanelToHost, { type: 'prompt' }>): Promise<void> {
@@ -268,9 +343,18 @@ export class AgentPanel implements vscode.Disposable {
     return this.options.agent.name;
   }
 
+  /** The open ACP session, if any. */
+  get currentSession(): string | undefined {
+    return this.sessionId;
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
   private setState(change: Partial<AgentPanelState>): void {
     this.state = { ...this.state, ...change };
-    if (this.state.error === undefined) delete this.state.error;
+    for (const key of ['error', 'modes', 'commands'] as const) if (this.state[key] === undefined) delete this.state[key];
     this.post({ type: 'state', state: this.state });
   }
 
@@ -289,16 +373,35 @@ export class AgentPanel implements vscode.Disposable {
     this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
+  /** The person closed the tab: its session is closed (session/close, when offered), then the agent ends. */
   dispose(): void {
+    this.end(true);
+  }
+
+  /**
+   * The window reloads or closes: the agent ends but its session stays open,
+   * so the restored tab can resume it.
+   */
+  shutdown(): void {
+    this.end(false);
+  }
+
+  private end(closeSession: boolean): void {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.flushTimer);
+    this.closing.abort();
     const connection = this.connection;
     this.connection = undefined;
-    if (connection) void connection.stop();
+    if (connection) void closeThenStop(connection, closeSession ? this.sessionId : undefined);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
   }
+}
+
+async function closeThenStop(connection: AcpConnection, sessionId: string | undefined): Promise<void> {
+  if (sessionId !== undefined) await closeSession(connection, sessionId);
+  await connection.stop();
 }

@@ -1,29 +1,44 @@
 /**
  * Elicit as an Agent Client Protocol client: **Elicit: New Agent Session**
  * picks an agent from `elicit.agents` and opens an agent panel for it in a
- * workspace folder. Agents never start in an untrusted workspace. Every panel
+ * workspace folder; **Elicit: Resume Agent Session** reopens one of the agent's
+ * past sessions. Agents never start in an untrusted workspace. Every panel
  * owns its agent process; closing the panel or the window ends it.
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
+import type { AcpConnection } from '../../acp/connection';
 import type { Services } from '../services';
 import { savedSession } from '../../core/agentPanelProtocol';
 import { localFolders } from '../localFolders';
+import { writeTestReports } from '../testReport';
+import type { AgentContext } from './agentConnection';
+import { AgentKeys } from './agentKeys';
 import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
+import { inWorkspaceFolder, pickPastSession } from './resumeSession';
 
-export function registerAcp(context: vscode.ExtensionContext, services: Services): void {
-  const sessions = new AgentSessions(context, services);
+/** Returns the saved agent keys, for Manage Saved Secrets. */
+export function registerAcp(context: vscode.ExtensionContext, services: Services): AgentKeys {
+  const keys = new AgentKeys(context.secrets, services.globalState);
+  const sessions = new AgentSessions(context, services, keys);
+  const report = process.env.ELICIT_TEST_REPORT;
+  if (report) context.subscriptions.push(writeTestReports(`${report}.agent-keys.json`, keys, services.log));
   context.subscriptions.push(
+    keys,
     sessions,
     vscode.commands.registerCommand('elicit.newAgentSession', (agent?: unknown) =>
       sessions.newSession(typeof agent === 'string' ? agent : undefined),
+    ),
+    vscode.commands.registerCommand('elicit.resumeAgentSession', (agent?: unknown) =>
+      sessions.resumeSession(typeof agent === 'string' ? agent : undefined),
     ),
     // After a reload VS Code brings agent tabs back; their agents start again and resume the session.
     vscode.window.registerWebviewPanelSerializer(AGENT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => sessions.restore(panel, state),
     }),
   );
+  return keys;
 }
 
 class AgentSessions implements vscode.Disposable {
@@ -33,18 +48,43 @@ class AgentSessions implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly services: Services,
+    private readonly keys: AgentKeys,
   ) {}
 
   async newSession(requested?: string): Promise<void> {
-    if (!vscode.workspace.isTrusted) return this.refuseUntrusted();
+    const chosen = await this.chooseAgent(requested, 'New Agent Session');
+    if (chosen) this.open(chosen.agent, chosen.folder);
+  }
+
+  /** Lists the agent's past sessions and reopens the one picked (or shows its tab when it is open). */
+  async resumeSession(requested?: string): Promise<void> {
+    const chosen = await this.chooseAgent(requested, 'Resume Agent Session');
+    if (!chosen) return;
+    const { agent } = chosen;
+    const picked = await pickPastSession(this.agentContext(agent, chosen.folder));
+    if (!picked) return;
+    const open = [...this.panels].find((p) => p.agentName === agent.name && p.currentSession === picked.session.sessionId);
+    if (open) {
+      await picked.connection.stop();
+      open.reveal();
+      return;
+    }
+    this.open(agent, picked.session.cwd, { resume: { sessionId: picked.session.sessionId, why: 'picked' }, started: picked.connection });
+  }
+
+  /** The agent to start and the folder it works in; undefined (having said why) in an untrusted or folderless window. */
+  private async chooseAgent(requested: string | undefined, title: string): Promise<{ agent: AgentConfig; folder: string } | undefined> {
+    if (!vscode.workspace.isTrusted) {
+      await this.refuseUntrusted();
+      return undefined;
+    }
     const folder = sessionFolder();
     if (!folder) {
       void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
-      return;
+      return undefined;
     }
-    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested);
-    if (!agent) return;
-    this.open(agent, folder.uri.fsPath);
+    const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested, title);
+    return agent && { agent, folder: folder.uri.fsPath };
   }
 
   /** A tab VS Code restored after a reload: the same agent, folder and (when it can) session. */
@@ -58,8 +98,8 @@ class AgentSessions implements vscode.Disposable {
       panel.dispose();
       return this.refuseUntrusted();
     }
-    // The state comes from the webview: its folder must still be one of this window's.
-    if (!localFolders().some((f) => f.uri.fsPath === saved.cwd)) {
+    // The state comes from the webview: its folder must still be in this window.
+    if (!inWorkspaceFolder(saved.cwd)) {
       panel.dispose();
       void vscode.window.showWarningMessage(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`);
       return;
@@ -70,7 +110,7 @@ class AgentSessions implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`);
       return;
     }
-    this.open(agent, saved.cwd, { panel, resume: saved.sessionId });
+    this.open(agent, saved.cwd, { panel, ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}) });
   }
 
   private async refuseUntrusted(): Promise<void> {
@@ -94,7 +134,7 @@ class AgentSessions implements vscode.Disposable {
     return agents;
   }
 
-  private async pickAgent(agents: AgentConfig[], requested: string | undefined): Promise<AgentConfig | undefined> {
+  private async pickAgent(agents: AgentConfig[], requested: string | undefined, title: string): Promise<AgentConfig | undefined> {
     if (requested !== undefined) {
       const found = agents.find((a) => a.name === requested);
       if (!found) void vscode.window.showErrorMessage(`Elicit: no agent named "${requested}" in ${AGENTS_SETTING_SOURCE}.`);
@@ -109,23 +149,34 @@ class AgentSessions implements vscode.Disposable {
     if (agents.length === 1) return agents[0];
     const picked = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
-      { title: 'New Agent Session', placeHolder: 'Pick an agent', matchOnDescription: true },
+      { title, placeHolder: 'Pick an agent', matchOnDescription: true },
     );
     return picked?.agent;
   }
 
-  private open(agent: AgentConfig, cwd: string, restored?: { panel: vscode.WebviewPanel; resume?: string }): void {
+  private agentContext(agent: AgentConfig, cwd: string): AgentContext {
+    return {
+      agent,
+      services: this.services,
+      keys: this.keys,
+      cwd,
+      log: this.agentLog(agent.name),
+      clientVersion: String(this.context.extension.packageJSON?.version ?? '0.0.0'),
+    };
+  }
+
+  private open(
+    agent: AgentConfig,
+    cwd: string,
+    restored?: { panel?: vscode.WebviewPanel; resume?: { sessionId: string; why: 'reload' | 'picked' }; started?: AcpConnection },
+  ): void {
     const same = [...this.panels].filter((p) => p.agentName === agent.name).length;
     const panel = new AgentPanel({
+      ...this.agentContext(agent, cwd),
       extensionUri: this.context.extensionUri,
-      services: this.services,
-      agent,
-      cwd,
       title: same === 0 ? agent.name : `${agent.name} (${same + 1})`,
       // Sessions open side by side: the first in the active group, later ones beside it.
       column: this.panels.size === 0 ? vscode.ViewColumn.Active : vscode.ViewColumn.Beside,
-      log: this.agentLog(agent.name),
-      clientVersion: String(this.context.extension.packageJSON?.version ?? '0.0.0'),
       ...restored,
     });
     this.panels.add(panel);
@@ -145,8 +196,9 @@ class AgentSessions implements vscode.Disposable {
     if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.agents');
   }
 
+  /** Deactivation (reload, window closed): the agents end, their sessions stay resumable. */
   dispose(): void {
-    for (const panel of [...this.panels]) panel.dispose();
+    for (const panel of [...this.panels]) panel.shutdown();
     this.panels.clear();
     for (const channel of this.logs.values()) channel.dispose();
     this.logs.clear();

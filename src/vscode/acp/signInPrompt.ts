@@ -1,10 +1,11 @@
 /**
  * An agent that answers `session/new` with "authentication required" offers
  * ways to sign in (from `initialize`); the person picks one in a QuickPick,
- * queued with every other prompt, and the agent does the signing in.
+ * queued with every other prompt. Each row says what happens next: the agent
+ * signs in itself, a key is asked for, or a terminal opens.
  */
 import * as vscode from 'vscode';
-import type { AuthMethodView } from '../../acp/connection';
+import type { AuthMethodView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker';
 import { noIcons, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
@@ -29,12 +30,26 @@ function showSignInPick(agent: string, methods: AuthMethodView[], problem: strin
   pick.title = noIcons(`${oneLine(agent, 80)} asks you to sign in`);
   pick.placeholder = problem
     ? noIcons(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
-    : 'Choose how to sign in; the agent does the rest. Escape gives up.';
+    : 'Choose how to sign in. Escape gives up.';
   pick.items = methods.map((method) => ({
-    label: noIcons(oneLine(method.name, 120)),
+    label: `$(${KIND_ICONS[method.kind]}) ${noIcons(oneLine(method.name, 120))}`,
+    description: kindWords(method),
     detail: method.description ? noIcons(oneLine(method.description, 300)) : undefined,
     method,
   }));
   pick.ignoreFocusOut = true;
   return pickOnce<MethodItem, AuthMethodView | undefined>(pick, signal, (item) => item.method, undefined);
+}
+
+const KIND_ICONS: Record<AuthMethodView['kind'], string> = { agent: 'sign-in', env_var: 'key', terminal: 'terminal' };
+
+function kindWords(method: AuthMethodView): string {
+  switch (method.kind) {
+    case 'agent':
+      return 'the agent signs in';
+    case 'env_var':
+      return method.vars.length > 0 ? `asks for ${method.vars.map((v) => v.name).join(', ')}` : 'the agent signs in';
+    case 'terminal':
+      return 'opens a terminal';
+  }
 }

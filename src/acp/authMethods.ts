@@ -1,0 +1,97 @@
+/**
+ * The ways an agent offers to sign in (`authMethods` of its `initialize`
+ * answer), read into what Elicit can do with each:
+ *  - agent:    the agent signs in itself when the client calls `authenticate`;
+ *  - env_var:  the person supplies variables (API keys) that the client puts in
+ *              the agent's environment before `authenticate` (ACP's auth-methods
+ *              RFD; codex-acp sends it, the stable schema does not have it yet);
+ *  - terminal: the client runs the agent's own command, with the method's args
+ *              and env, in an interactive terminal; a zero exit status is success.
+ * A method of a type Elicit does not know is left out. Pure.
+ */
+import { isObject } from '../mcp/config';
+
+export interface EnvVarView {
+  name: string;
+  /** A label for the input box; the variable's name when absent. */
+  label?: string;
+  /** Masked input; true unless the agent says otherwise. */
+  secret: boolean;
+  optional: boolean;
+}
+
+interface MethodBase {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+export type AgentAuthMethod = MethodBase & { kind: 'agent' };
+export type EnvVarAuthMethod = MethodBase & { kind: 'env_var'; vars: EnvVarView[]; link?: string };
+export type TerminalAuthMethod = MethodBase & { kind: 'terminal'; args: string[]; env: Record<string, string> };
+export type AuthMethodView = AgentAuthMethod | EnvVarAuthMethod | TerminalAuthMethod;
+
+/** A portable environment variable name: an agent cannot have Elicit set `PATH=…` or `a b`. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** Variables whose value changes how every program, not just the agent, runs. */
+const NOT_SETTABLE = new Set(['PATH', 'HOME', 'NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'SHELL']);
+
+export function readAuthMethods(raw: unknown): AuthMethodView[] {
+  if (!Array.isArray(raw)) return [];
+  const methods: AuthMethodView[] = [];
+  for (const entry of raw) {
+    const method = readAuthMethod(entry);
+    if (method && !methods.some((m) => m.id === method.id)) methods.push(method);
+  }
+  return methods;
+}
+
+function readAuthMethod(entry: unknown): AuthMethodView | undefined {
+  if (!isObject(entry) || typeof entry.id !== 'string' || entry.id === '' || typeof entry.name !== 'string') return undefined;
+  const base: MethodBase = { id: entry.id, name: entry.name };
+  if (typeof entry.description === 'string' && entry.description !== '') base.description = entry.description;
+  const type = entry.type ?? 'agent';
+  // "Any method that names vars" is an env_var method, whatever its type says.
+  if (type === 'env_var' || Array.isArray(entry.vars)) {
+    const vars = readVars(entry.vars);
+    if (vars === undefined) return undefined;
+    const method: EnvVarAuthMethod = { ...base, kind: 'env_var', vars };
+    if (typeof entry.link === 'string' && /^https?:\/\//i.test(entry.link)) method.link = entry.link;
+    return method;
+  }
+  if (type === 'terminal') {
+    const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === 'string') : [];
+    const env: Record<string, string> = {};
+    if (isObject(entry.env)) {
+      for (const [name, value] of Object.entries(entry.env)) if (typeof value === 'string') env[name] = value;
+    }
+    return { ...base, kind: 'terminal', args, env };
+  }
+  return type === 'agent' ? { ...base, kind: 'agent' } : undefined;
+}
+
+/** The variables, or undefined when one cannot be set (the whole method is then left out). */
+function readVars(raw: unknown): EnvVarView[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const vars: EnvVarView[] = [];
+  for (const entry of raw) {
+    if (!isObject(entry) || typeof entry.name !== 'string') return undefined;
+    if (!VARIABLE_NAME.test(entry.name) || NOT_SETTABLE.has(entry.name.toUpperCase())) return undefined;
+    if (vars.some((v) => v.name === entry.name)) continue;
+    const view: EnvVarView = { name: entry.name, secret: entry.secret !== false, optional: entry.optional === true };
+    if (typeof entry.label === 'string' && entry.label.trim() !== '') view.label = entry.label;
+    vars.push(view);
+  }
+  return vars;
+}
+
+/** The saved values of every variable the method needs, or undefined when one is missing. */
+export function savedValuesFor(method: EnvVarAuthMethod, saved: Readonly<Record<string, string>>): Record<string, string> | undefined {
+  const values: Record<string, string> = {};
+  for (const v of method.vars) {
+    const value = saved[v.name];
+    if (value !== undefined && value !== '') values[v.name] = value;
+    else if (!v.optional) return undefined;
+  }
+  return values;
+}

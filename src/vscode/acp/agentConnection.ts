@@ -1,0 +1,62 @@
+/**
+ * An AcpConnection wired to VS Code: questions through the broker, permission
+ * QuickPicks, workspace files through editor documents, the agent's output
+ * channel; and the sign-in UI (method pick, key boxes, terminal login) with
+ * the keys kept in SecretStorage. Shared by the agent panel and Resume Agent
+ * Session, which starts the agent before a panel exists.
+ */
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { AgentConfig } from '../../acp/config';
+import { AcpConnection } from '../../acp/connection';
+import { withSignIn, type SignInOptions, type SignInUi } from '../../acp/signIn';
+import type { Services } from '../services';
+import { localFolders } from '../localFolders';
+import type { AgentKeys } from './agentKeys';
+import { askVariables } from './keyPrompt';
+import { askPermission } from './permissionPrompt';
+import { askSignIn } from './signInPrompt';
+import { runTerminalLogin } from './terminalLogin';
+import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
+
+export interface AgentContext {
+  agent: AgentConfig;
+  services: Services;
+  keys: AgentKeys;
+  /** The agent's output channel, "Elicit agent: name". */
+  log: vscode.LogOutputChannel;
+  /** The session folder: the process's working directory unless the configuration names one. */
+  cwd: string;
+  clientVersion: string;
+}
+
+export function createAgentConnection(context: AgentContext, secretEnv: Record<string, string>): AcpConnection {
+  const { agent, services, log, cwd } = context;
+  return new AcpConnection(agent, {
+    ask: (request) => services.broker.ask(request),
+    permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
+    readTextFile: (file) => readWorkspaceText(file),
+    writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
+    roots: () => localFolders().map((f) => f.uri.fsPath),
+    log: (line) => log.info(line),
+    urlWaits: services.urlWaits,
+    clientInfo: { name: 'elicit', version: context.clientVersion },
+    defaultCwd: cwd,
+    secretEnv,
+    terminalLogins: true,
+  });
+}
+
+export function signInUi(context: AgentContext): SignInUi {
+  const { agent, services, cwd } = context;
+  return {
+    pickMethod: (methods, problem, signal) => askSignIn(services.broker, agent.name, [...methods], problem, signal),
+    askVariables: (method, reason, signal) => askVariables(services.broker, agent.name, method, reason, signal),
+    runTerminalLogin: (login, signal) => runTerminalLogin(login, cwd, signal),
+  };
+}
+
+/** withSignIn with the VS Code UI and this agent's saved keys. */
+export function signedIn<T>(context: AgentContext, options: Pick<SignInOptions<T>, 'start' | 'started' | 'attempt' | 'signInFirst' | 'notice' | 'signal'>) {
+  return withSignIn<T>({ ...options, agent: context.agent, ui: signInUi(context), keys: context.keys.for(context.agent) });
+}

@@ -1,0 +1,112 @@
+/**
+ * The variables a person typed for an agent's env_var sign-in (API keys), kept
+ * in VS Code's SecretStorage and bound to that agent configuration: its name
+ * and a digest of its command and arguments, so a changed command (another
+ * program under the same name) is asked again instead of being handed the key.
+ * An index of the names (never the values) in global state lets Manage Saved
+ * Secrets list and forget them.
+ */
+import { createHash } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { AgentConfig } from '../../acp/config';
+import type { SavedKeys } from '../../acp/signIn';
+
+export interface SavedAgentKey {
+  agent: string;
+  /** Digest of the agent's command and arguments. */
+  binding: string;
+  variable: string;
+  savedAt: number;
+}
+
+const INDEX_KEY = 'elicit.savedAgentKeys';
+
+export class AgentKeys implements vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly state: vscode.Memento,
+  ) {}
+
+  list(): SavedAgentKey[] {
+    return this.state.get<SavedAgentKey[]>(INDEX_KEY, []);
+  }
+
+  /** The keys of one agent configuration, for its sign-in. */
+  for(agent: AgentConfig): SavedKeys {
+    const binding = bindingOf(agent);
+    const mine = (): SavedAgentKey[] => this.list().filter((k) => k.agent === agent.name && k.binding === binding);
+    return {
+      load: async () => {
+        const values: Record<string, string> = {};
+        for (const entry of mine()) {
+          const value = await this.secrets.get(storageKey(entry));
+          if (value !== undefined) values[entry.variable] = value;
+        }
+        return values;
+      },
+      save: async (values) => {
+        const saved = Object.entries(values).map(([variable, value]) => ({ entry: { agent: agent.name, binding, variable, savedAt: Date.now() }, value }));
+        for (const { entry, value } of saved) await this.secrets.store(storageKey(entry), value);
+        const names = new Set(Object.keys(values));
+        const others = this.list().filter((k) => !(k.agent === agent.name && k.binding === binding && names.has(k.variable)));
+        await this.state.update(INDEX_KEY, [...others, ...saved.map((s) => s.entry)]);
+        this.changes.fire();
+      },
+      forget: async (names) => {
+        const gone = mine().filter((k) => names.includes(k.variable));
+        if (gone.length > 0) await this.forget(gone);
+      },
+    };
+  }
+
+  /** Whether any key is saved for this agent configuration. */
+  has(agent: AgentConfig): boolean {
+    const binding = bindingOf(agent);
+    return this.list().some((k) => k.agent === agent.name && k.binding === binding);
+  }
+
+  /** Forgets every key of this agent configuration (Sign Out). */
+  async forgetAgent(agent: AgentConfig): Promise<void> {
+    const binding = bindingOf(agent);
+    await this.forget(this.list().filter((k) => k.agent === agent.name && k.binding === binding));
+  }
+
+  async forget(entries: readonly SavedAgentKey[]): Promise<void> {
+    for (const entry of entries) await this.secrets.delete(storageKey(entry));
+    const gone = new Set(entries.map(storageKey));
+    await this.state.update(
+      INDEX_KEY,
+      this.list().filter((k) => !gone.has(storageKey(k))),
+    );
+    this.changes.fire();
+  }
+
+  /** End-to-end tests only (ELICIT_TEST_REPORT): key names and SHA-256 digests, never values. */
+  async writeTestReport(file: string): Promise<string[]> {
+    const report: Record<string, string | null> = {};
+    for (const entry of this.list()) {
+      const value = await this.secrets.get(storageKey(entry));
+      report[storageKey(entry)] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
+    }
+    await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
+    await rename(`${file}.tmp`, file);
+    return Object.keys(report);
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+}
+
+export function bindingOf(agent: AgentConfig): string {
+  return createHash('sha256').update(JSON.stringify([agent.command, agent.args])).digest('hex').slice(0, 16);
+}
+
+/** JSON keeps "a:b" + "c" apart from "a" + "b:c". */
+export function storageKey(entry: Pick<SavedAgentKey, 'agent' | 'binding' | 'variable'>): string {
+  return `elicit.agentKey:${JSON.stringify([entry.agent, entry.binding, entry.variable])}`;
+}

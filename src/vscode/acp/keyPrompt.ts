@@ -1,0 +1,79 @@
+/**
+ * The variables of an agent's env_var sign-in, one InputBox each, masked for
+ * secrets, titled "<agent> · <VARIABLE>" and queued with every other prompt.
+ * When the agent refused the last value, its reason is shown in the box.
+ */
+import * as vscode from 'vscode';
+import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
+import type { Broker } from '../../core/broker';
+import { noIcons, oneLine } from '../../core/display';
+
+/** The typed values by variable name, or undefined when the person closed a box. */
+export function askVariables(
+  broker: Broker,
+  agent: string,
+  method: EnvVarAuthMethod,
+  reason: string | undefined,
+  signal: AbortSignal,
+): Promise<Record<string, string> | undefined> {
+  return broker.exclusive(
+    async (turn) => {
+      const values: Record<string, string> = {};
+      for (const variable of method.vars) {
+        const value = await askOne(agent, method, variable, reason, turn);
+        if (value === undefined) return undefined;
+        if (value !== '') values[variable.name] = value;
+      }
+      return values;
+    },
+    signal,
+    undefined,
+  );
+}
+
+export function keyBoxTitle(agent: string, variable: string): string {
+  return noIcons(`${oneLine(agent, 80)} · ${variable}`);
+}
+
+function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, reason: string | undefined, signal: AbortSignal): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = keyBoxTitle(agent, variable.name);
+  box.password = variable.secret;
+  box.ignoreFocusOut = true;
+  const what = variable.label ? `${oneLine(variable.label, 120)} (${variable.name})` : variable.name;
+  const where = method.link ? ` Get one at ${method.link}.` : '';
+  box.prompt = noIcons(
+    `${oneLine(method.name, 120)}: ${what} for ${oneLine(agent, 80)}. Kept in VS Code's secret storage for this agent and passed to it in its environment.${where}`,
+  );
+  box.placeholder = variable.optional ? 'Optional: leave empty to skip' : `Enter ${variable.name}`;
+  if (reason) box.validationMessage = { message: noIcons(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`), severity: vscode.InputBoxValidationSeverity.Warning };
+  return new Promise<string | undefined>((resolve) => {
+    let settled = false;
+    const finish = (value: string | undefined): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      for (const d of disposables) d.dispose();
+      box.dispose();
+      resolve(value);
+    };
+    const onAbort = (): void => finish(undefined);
+    const disposables = [
+      box.onDidChangeValue(() => {
+        if (reason) box.validationMessage = undefined; // the reason was about the old value
+      }),
+      box.onDidAccept(() => {
+        const value = box.value.trim();
+        if (value === '' && !variable.optional) {
+          box.validationMessage = `${variable.name} is needed to sign in this way; Escape chooses another way.`;
+          return;
+        }
+        finish(value);
+      }),
+      box.onDidHide(() => finish(undefined)),
+    ];
+    if (signal.aborted) return finish(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    box.show();
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Elicit: Resume Agent Session — starts the agent (signing in when it asks),
+ * lists its past sessions with `session/list`, and lets the person pick one by
+ * title, folder and date. Only sessions in this window's folders are offered:
+ * an agent works in a workspace folder. The agent keeps running and is handed
+ * to the panel that reopens the session, so it starts only once.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { listSessions, offersOf, type PastSession } from '../../acp/agentSessions';
+import type { AcpConnection } from '../../acp/connection';
+import { NotSignedInError } from '../../acp/signIn';
+import { noIcons, oneLine } from '../../core/display';
+import { localFolders } from '../localFolders';
+import { pickOnce } from '../pickOnce';
+import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
+
+export interface PickedSession {
+  connection: AcpConnection;
+  session: PastSession;
+}
+
+class CannotResumeError extends Error {}
+
+interface SessionItem extends vscode.QuickPickItem {
+  session: PastSession;
+}
+
+export async function pickPastSession(context: AgentContext): Promise<PickedSession | undefined> {
+  const { agent } = context;
+  let connection: AcpConnection | undefined;
+  const giveUp = new AbortController();
+  let sessions: PastSession[];
+  try {
+    const listed = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Asking ${agent.name} for its sessions` },
+      () =>
+        signedIn<PastSession[]>(context, {
+          start: async (secretEnv) => {
+            await connection?.stop();
+            connection = createAgentConnection(context, secretEnv);
+            await connection.start();
+            return connection;
+          },
+          attempt: (c) => {
+            const offers = offersOf(c.initializeResponse);
+            if (!offers.list) throw new CannotResumeError(`${agent.name} cannot list its past sessions (it does not offer session/list).`);
+            if (!offers.load && !offers.resume) throw new CannotResumeError(`${agent.name} lists its sessions but cannot resume them.`);
+            return listSessions(c);
+          },
+          notice: (_severity, text) => context.log.info(`[elicit] ${text}`),
+          signal: giveUp.signal,
+        }),
+    );
+    connection = listed.connection;
+    sessions = listed.result;
+  } catch (error) {
+    await connection?.stop();
+    const message = error instanceof Error ? error.message : String(error);
+    context.services.log.error(`${agent.name}: ${message}`);
+    // Giving up the sign-in needs no message; anything else does.
+    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(`Elicit: ${message}`);
+    return undefined;
+  }
+  const here = sessions.filter((s) => inWorkspaceFolder(s.cwd));
+  if (here.length === 0) {
+    await connection.stop();
+    const elsewhere = sessions.length > 0 ? ` (it has ${sessions.length} in other folders)` : '';
+    void vscode.window.showInformationMessage(`Elicit: ${agent.name} has no past sessions in this window's folders${elsewhere}.`);
+    return undefined;
+  }
+  const session = await showSessionPick(agent.name, here);
+  if (!session) {
+    await connection.stop();
+    return undefined;
+  }
+  return { connection, session };
+}
+
+function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSession | undefined> {
+  const pick = vscode.window.createQuickPick<SessionItem>();
+  pick.title = noIcons(`Resume a ${oneLine(agent, 80)} session`);
+  pick.placeholder = 'Pick a past session to open in a new tab';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.items = sessions.map((session) => ({
+    label: noIcons(oneLine(session.title ?? 'Untitled session', 120)),
+    description: noIcons(folderLabel(session.cwd)),
+    detail: [dateLabel(session.updatedAt), session.sessionId].filter(Boolean).join(' · '),
+    session,
+  }));
+  return pickOnce<SessionItem, PastSession | undefined>(pick, new AbortController().signal, (item) => item.session, undefined);
+}
+
+/** Whether `dir` is a local workspace folder of this window or inside one. */
+export function inWorkspaceFolder(dir: string): boolean {
+  if (!path.isAbsolute(dir)) return false;
+  return localFolders().some((f) => {
+    const rel = path.relative(f.uri.fsPath, dir);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+}
+
+/** "app" for the folder itself, "app/src" for one inside it. */
+function folderLabel(dir: string): string {
+  for (const folder of localFolders()) {
+    const rel = path.relative(folder.uri.fsPath, dir);
+    if (rel === '') return folder.name;
+    if (!rel.startsWith('..') && !path.isAbsolute(rel)) return `${folder.name}/${rel.split(path.sep).join('/')}`;
+  }
+  return dir;
+}
+
+function dateLabel(iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? oneLine(iso, 40) : date.toLocaleString();
+}

@@ -1,0 +1,45 @@
+/**
+ * An agent's terminal sign-in (ACP `terminal` auth method) in an integrated
+ * terminal named for the agent: the agent's own command with the method's
+ * arguments and environment, run directly (no shell), so the terminal's exit
+ * status is the login's. The person types in it; a zero exit status is success.
+ * Closing the agent panel closes the terminal.
+ */
+import * as vscode from 'vscode';
+import type { TerminalLogin } from '../../acp/signIn';
+import { oneLine } from '../../core/display';
+
+export function terminalLoginName(agent: string): string {
+  return `${oneLine(agent, 60)} sign-in`;
+}
+
+/** Resolves with the exit code, or undefined when the terminal closed without one. */
+export function runTerminalLogin(login: TerminalLogin, defaultCwd: string, signal: AbortSignal): Promise<number | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  const terminal = vscode.window.createTerminal({
+    name: terminalLoginName(login.agent),
+    shellPath: login.command,
+    shellArgs: login.args,
+    cwd: login.cwd ?? defaultCwd,
+    env: login.env,
+    iconPath: new vscode.ThemeIcon('account'),
+    // A login is not restored into a reloaded window.
+    isTransient: true,
+  });
+  terminal.show(false);
+  return new Promise<number | undefined>((resolve) => {
+    const finish = (code: number | undefined): void => {
+      closed.dispose();
+      signal.removeEventListener('abort', onAbort);
+      resolve(code);
+    };
+    const closed = vscode.window.onDidCloseTerminal((t) => {
+      if (t === terminal) finish(t.exitStatus?.code);
+    });
+    const onAbort = (): void => {
+      finish(undefined);
+      terminal.dispose();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The person's approval of a device question (deviceQuestions.ts) as a modal
+ * dialog that names the asker and shows the text itself: what would be copied,
+ * or what the clipboard holds and would be returned. A modal, because its
+ * detail keeps the text's lines, and nothing else can be clicked until the
+ * person decides. Queued with the other native prompts; the clipboard is VS
+ * Code's (the browser's in a remote window).
+ */
+import * as vscode from 'vscode';
+import type { Broker } from '../core/broker';
+import { describeApproval, type DeviceAccess, type DeviceApproval } from '../core/deviceQuestions';
+
+export function deviceAccess(broker: Broker): DeviceAccess {
+  return {
+    approve: (approval, signal) => broker.exclusive(() => showApproval(approval), signal ?? new AbortController().signal, 'cancel' as const),
+    readClipboard: async () => vscode.env.clipboard.readText(),
+    writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
+  };
+}
+
+export const APPROVE_COPY = 'Copy';
+export const APPROVE_READ = 'Share Clipboard';
+
+async function showApproval(approval: DeviceApproval): Promise<'accept' | 'decline' | 'cancel'> {
+  const { message, detail } = describeApproval(approval);
+  const approve = approval.kind === 'clipboardWrite' ? APPROVE_COPY : APPROVE_READ;
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, approve, 'Decline');
+  if (choice === approve) return 'accept';
+  return choice === 'Decline' ? 'decline' : 'cancel';
+}
