@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Broker } from './core/broker';
 import type { PresentationSetting } from './core/presentation';
+import { maxPendingFromSetting, timeoutMsFromSetting } from './core/settingLimits';
 import { UrlWaits } from './core/urlWaits';
 import { FormPanelRenderer } from './vscode/formPanel';
 import { QuickInputEscape } from './vscode/quickInputEscape';
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const globalState = new SerialMemento(context.globalState);
   const vault = new SecretVault(context.secrets, globalState);
   const urlWaits = new UrlWaits();
-  const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
+  const timeoutMs = (): number => timeoutMsFromSetting(settings().get('timeoutSeconds'));
   const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault });
   const router = new RendererRouter(
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   );
   const broker = new Broker(router, {
     timeoutMs,
-    maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 3)),
+    maxPendingPerAsker: () => maxPendingFromSetting(settings().get('maxPendingPerAsker')),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
