@@ -5,7 +5,7 @@
  */
 import { fullFormats } from 'ajv-formats/dist/formats';
 import type { AnswerValue, ElicitContent } from './request';
-import type { Field, FormModel, NumberField, TextField, TextFormat } from './fields';
+import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
 
@@ -38,11 +38,12 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Must be yes or no';
     case 'choice':
-      return typeof value === 'string' && field.options.some((o) => o.value === value)
+      return typeof value === 'string' && optionValues(field.options).has(value)
         ? undefined
         : 'Choose one of the listed options';
     case 'multiChoice': {
-      if (!Array.isArray(value) || !value.every((v) => field.options.some((o) => o.value === v))) {
+      const offered = optionValues(field.options);
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && offered.has(v))) {
         return 'Choose from the listed options';
       }
       if (new Set(value).size !== value.length) return 'Choose each option once';
@@ -51,6 +52,18 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
       return undefined;
     }
   }
+}
+
+/** Option values as a set, made once per options list: 10 000 options × 10 000 chosen must not be 10⁸ steps. */
+const optionSets = new WeakMap<readonly ChoiceOption[], Set<string>>();
+
+export function optionValues(options: readonly ChoiceOption[]): Set<string> {
+  let values = optionSets.get(options);
+  if (!values) {
+    values = new Set(options.map((o) => o.value));
+    optionSets.set(options, values);
+  }
+  return values;
 }
 
 function checkText(field: TextField, value: string): string | undefined {

@@ -231,8 +231,8 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
     value: o.value,
   }));
   pick.items = items;
-  const chosen = Array.isArray(ctx.current) ? ctx.current : [];
-  pick.selectedItems = items.filter((i) => chosen.includes(i.value as string));
+  const chosen = new Set(Array.isArray(ctx.current) ? ctx.current : []);
+  pick.selectedItems = items.filter((i) => chosen.has(i.value as string));
   const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
   return runStep(pick, ctx, (settle) => [
     pick.onDidChangeSelection(() => {

@@ -6,6 +6,7 @@ import { checkField, MAX_PATTERN_INPUT } from '../../src/core/validate';
 import { validateAnswer } from '../../src/core/answerValidator';
 import { normalize } from '../../src/core/normalize';
 import { InvalidRequestError } from '../../src/core/errors';
+import { fastestOfThree } from '../support/timing';
 
 const refused = ['^(a+)+$', '^([a-z]+)*$', '(a|aa)+$', '(x+x+)+y', '(.*){2,}', '^(\\w+\\s?)*$', '(\\w)\\1', '(?<x>a)\\k<x>', '((ab)*)+$'];
 const accepted = [
@@ -78,14 +79,3 @@ describe('polynomial backtracking (found by test/unit/fuzz.test.ts)', () => {
     assert.ok(performance.now() - started < 1000);
   });
 });
-
-/** Milliseconds of the fastest of three runs: a pause of a shared machine does not repeat, a slow pattern does. */
-function fastestOfThree(run: () => unknown): number {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
-}
