@@ -8,20 +8,21 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ElicitContent } from './request';
 import type { Field, FormModel } from './fields';
-import { checkAnswer, MAX_PATTERN_INPUT, type FieldErrors } from './validate';
+import { checkAnswer, compilePattern, MAX_PATTERN_INPUT, type FieldErrors } from './validate';
 
 /**
- * ajv runs `pattern` itself too: on no more text than the field rules do
- * (MAX_PATTERN_INPUT), so an answer from any caller cannot make a pattern
- * backtrack for minutes. Longer text fails, as checkField already says.
+ * ajv runs `pattern` itself too: with the same linear-time engine and on no
+ * more text than the field rules (MAX_PATTERN_INPUT), so host and webview agree
+ * and no answer from any caller can make a pattern take long. Longer text fails,
+ * as checkField already says.
  */
-const cappedRegExp = Object.assign(
-  (pattern: string, flags: string) => {
-    const regex = new RegExp(pattern, flags);
-    // ajv caches compiled patterns under toString(): keep it the regex's own.
-    return { test: (text: string) => text.length <= MAX_PATTERN_INPUT && regex.test(text), toString: () => regex.toString() };
+export const linearRegExp = Object.assign(
+  (pattern: string) => {
+    const compiled = compilePattern(pattern);
+    // ajv caches compiled patterns under toString().
+    return { test: (text: string) => text.length <= MAX_PATTERN_INPUT && compiled.test(text), toString: () => `linear:${pattern}` };
   },
-  { code: 'cappedRegExp' },
+  { code: 'linearRegExp' },
 );
 
 /**
@@ -30,7 +31,7 @@ const cappedRegExp = Object.assign(
  * answer's own value, never an inherited one.
  */
 export function answerAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true, code: { regExp: cappedRegExp } });
+  const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true, code: { regExp: linearRegExp } });
   addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
   // ajv's own `enum` compares with each value in turn (or compiles one branch
   // per value): 10 000 options × 10 000 chosen took seconds. This is a set lookup.

@@ -10,8 +10,10 @@ import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker';
 import { askerTitle, cleanText, oneLine } from '../../src/core/display';
 import type { ElicitResult } from '../../src/core/request';
+import { validateAnswer } from '../../src/core/answerValidator';
+import { MAX_PATTERN_INPUT, PATTERN_MISMATCH } from '../../src/core/validate';
 import { McpConnection } from '../../src/mcp/connection';
-import { BIDI, BURST, cases, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
+import { BIDI, BURST, cases, EXPONENTIAL_PATTERN, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
 
@@ -95,6 +97,28 @@ describe('hostile requests through McpConnection and the broker', () => {
     });
     assert.deepEqual((await run('hostile_html_form')).result, { action: 'accept', content: { name: SCRIPT, color: 'red', tags: ['x'] } });
     assert.deepEqual((await run('hostile_html_quick')).result, { action: 'accept', content: { color: 'blue' } });
+  });
+
+  it('refuses at once a default that misses a pattern exponential in V8 (it froze the host for a minute)', async () => {
+    const started = performance.now();
+    const entry = await run('hostile_pattern_exponential');
+    assert.equal((entry.error as { code: number }).code, -32602);
+    assert.ok(performance.now() - started < 2_000, `took ${performance.now() - started} ms`);
+  });
+
+  it('shows a pattern that is exponential in V8, and checks answers against it in linear time', async () => {
+    const rejected: string[] = [];
+    answers.set('hostile_pattern_exponential_drawn', (q) => {
+      const [field] = q.form!.fields;
+      assert.equal(field!.kind === 'text' && field!.pattern, EXPONENTIAL_PATTERN);
+      // What the broker checks before sending: a near miss of the longest length any check runs on.
+      rejected.push(...Object.values(validateAnswer(q.form!, { code: 'a'.repeat(MAX_PATTERN_INPUT - 1) + '!' })));
+      return { action: 'accept', content: { code: 'a'.repeat(40) } };
+    });
+    const started = performance.now();
+    assert.deepEqual((await run('hostile_pattern_exponential_drawn')).result, { action: 'accept', content: { code: 'a'.repeat(40) } });
+    assert.deepEqual(rejected, [PATTERN_MISMATCH]);
+    assert.ok(performance.now() - started < 2_000, `took ${performance.now() - started} ms`);
   });
 
   it('strips bidi controls from everything it displays', async () => {

@@ -16,6 +16,7 @@ import {
   FORMAT_HINTS,
   matchesFormat,
   MAX_PATTERN_INPUT,
+  PATTERN_MISMATCH,
   parseTextInput,
 } from '../../src/core/validate';
 import { everythingSchema } from '../support/everythingSchema';
@@ -84,9 +85,11 @@ describe('checkField sentences', () => {
     assert.equal(checkField(field({ type: 'string', format: 'email', minLength: 20 }), 'x'), 'Must be at least 20 characters');
   });
 
-  it('"Must match the pattern …"', () => {
+  it('a pattern mismatch is described, never shown as the asker wrote it', () => {
+    const hostile = field({ type: 'string', pattern: '^[A-Z]{3}$ [see help](command:workbench.action.openSettings) $(shield)' });
+    assert.equal(checkField(hostile, 'abc'), 'Not in the form this field asks for');
     const f = field({ type: 'string', pattern: '^[A-Z]{3}$' });
-    assert.equal(checkField(f, 'abc'), 'Must match the pattern ^[A-Z]{3}$');
+    assert.equal(checkField(f, 'abc'), PATTERN_MISMATCH);
     assert.equal(checkField(f, 'ABC'), undefined);
     // Patterns are unanchored unless they say otherwise, as in JSON Schema.
     assert.equal(checkField(field({ type: 'string', pattern: '[0-9]' }), 'abc1def'), undefined);
@@ -177,9 +180,9 @@ describe('matchesFormat', () => {
 
 describe('compilePattern', () => {
   it('compiles with the u flag and reuses the compiled pattern', () => {
-    const first = compilePattern('^x+$');
-    assert.equal(first.flags, 'u');
-    assert.equal(compilePattern('^x+$'), first);
+    const first = compilePattern('^\\p{Lu}$');
+    assert.equal(first.test('Ä'), true);
+    assert.equal(compilePattern('^\\p{Lu}$'), first);
   });
 });
 
