@@ -14,6 +14,7 @@ import { formatPromptResult } from '../mcp/promptText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { Services } from './services';
+import { inertText } from '../core/display';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
   const server = await resolveServer(services.registry, 'Get MCP Prompt', serverName);
@@ -22,7 +23,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   if (!prompts) return;
   const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
   if (!prompt) {
-    if (typeof promptName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no prompt "${promptName}".`);
+    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no prompt "${promptName}".`));
     return;
   }
   const values = isStringRecord(args)
@@ -42,7 +43,7 @@ async function getAndShow(services: Services, server: McpConnection, prompt: Pro
   const controller = new AbortController();
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Getting ${server.name} › ${prompt.name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: inertText(`Getting ${server.name} › ${prompt.name}`), cancellable: true },
       (_progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         return getPrompt(server, prompt.name, args, controller.signal);
@@ -53,7 +54,7 @@ async function getAndShow(services: Services, server: McpConnection, prompt: Pro
   } catch (error) {
     if (controller.signal.aborted) return;
     services.log.error(`${server.name} › prompt ${prompt.name}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${prompt.name} failed: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} › ${prompt.name} failed: ${(error as Error).message}`));
   }
 }
 

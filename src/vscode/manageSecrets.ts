@@ -3,7 +3,7 @@
  * forgets the chosen ones: secret answers, and password inputs of mcp.json files.
  */
 import * as vscode from 'vscode';
-import { noIcons } from '../core/display';
+import { inertText } from '../core/display';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
 export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
@@ -19,15 +19,15 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
         .slice()
         .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
         .map((entry) => ({
-          label: `$(key) ${noIcons(entry.field)}`,
-          description: noIcons(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
+          label: `$(key) ${inertText(entry.field)}`,
+          description: inertText(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
           detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
           entry,
         })),
       ...inputs.map((input) => ({
-        label: `$(key) ${noIcons(input.id)}`,
-        description: noIcons(`\${input:${input.id}} in ${fileLabel(input.file)}`),
-        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${noIcons(input.server)}`,
+        label: `$(key) ${inertText(input.id)}`,
+        description: inertText(`\${input:${input.id}} in ${fileLabel(input.file)}`),
+        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${inertText(input.server)}`,
         input,
       })),
     ],
@@ -43,7 +43,7 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
   const forgottenInputs = picked.flatMap((p) => (p.input ? [p.input] : []));
   const count = entries.length + forgottenInputs.length;
   const confirm = await vscode.window.showWarningMessage(
-    count === 1 ? `Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]!.id}"?` : `Forget ${count} saved secrets?`,
+    count === 1 ? inertText(`Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]!.id}"?`) : `Forget ${count} saved secrets?`,
     { modal: true, detail: 'The next time they are asked for, you will type them again.' },
     'Forget',
   );

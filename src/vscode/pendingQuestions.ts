@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../core/broker';
-import { askerTitle, noIcons, oneLine } from '../core/display';
+import { askerTitle, inertText, oneLine } from '../core/display';
 
 export const PENDING_VIEW = 'elicit.pendingQuestions';
 
@@ -42,10 +42,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
   }
 
   getTreeItem(question: Question): vscode.TreeItem {
-    const item = new vscode.TreeItem(noIcons(oneLine(question.request.message, 80)));
+    const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
     item.id = String(question.id);
-    item.description = `${noIcons(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
-    item.tooltip = `${askerTitle(question.request.asker)}\n\n${oneLine(question.request.message, 600)}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
+    item.description = `${inertText(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
+    item.tooltip = `${askerTitle(question.request.asker)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
@@ -74,7 +74,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
       const later = pending.filter((q) => q.state === 'later').length;
       this.statusItem.text = `$(comment-discussion) ${count} ${count === 1 ? 'question' : 'questions'}`;
       this.statusItem.tooltip = `${count} pending${later ? `, ${later} put off` : ''}: ${pending
-        .map((q) => oneLine(q.request.asker.name, 40))
+        .map((q) => inertText(oneLine(q.request.asker.name, 40)))
         .join(', ')}`;
       this.statusItem.show();
     }
@@ -93,7 +93,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<Question>, vsco
     if (this.announced.has(question.id)) return;
     this.announced.add(question.id);
     if (vscode.window.state.focused) return;
-    const text = `${askerTitle(question.request.asker)}: ${oneLine(question.request.message, 120)}`;
+    const text = `${askerTitle(question.request.asker)}: ${inertText(oneLine(question.request.message, 120))}`;
     void vscode.window.showInformationMessage(text, 'Answer').then((choice) => {
       const still = this.broker.pending().find((q) => q.id === question.id);
       if (choice === 'Answer' && still) this.answer(still);

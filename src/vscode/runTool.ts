@@ -14,6 +14,7 @@ import { formatToolResult } from '../mcp/resultText';
 import type { ResultDocuments } from './resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
+import { inertText, oneLine } from '../core/display';
 
 export interface RunToolDeps {
   registry: ServerRegistry;
@@ -30,7 +31,7 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   if (!tools) return;
   const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
   if (!tool) {
-    if (typeof toolName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no tool "${toolName}".`);
+    if (typeof toolName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no tool "${toolName}".`));
     return;
   }
   const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);
@@ -58,11 +59,14 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
     return result.action === 'accept' ? (result.content ?? {}) : undefined;
   }
   const text = await vscode.window.showInputBox({
-    title: `Run MCP Tool · ${server.name} · ${tool.name}`,
-    prompt: `Arguments as a JSON object (${Object.keys(properties).join(', ')})`,
+    title: inertText(`Run MCP Tool · ${oneLine(server.name, 80)} · ${oneLine(tool.name, 80)}`),
+    prompt: inertText(`Arguments as a JSON object (${oneLine(Object.keys(properties).join(', '), 300)})`),
     value: '{}',
     ignoreFocusOut: true,
-    validateInput: (value) => checkJsonArguments(schema, value).error,
+    validateInput: (value) => {
+      const { error } = checkJsonArguments(schema, value);
+      return error === undefined ? undefined : inertText(oneLine(error, 300));
+    },
   });
   return text === undefined ? undefined : checkJsonArguments(schema, text).value;
 }
@@ -71,7 +75,7 @@ async function callAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool,
   const controller = new AbortController();
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Running ${server.name} › ${tool.name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: inertText(`Running ${server.name} › ${tool.name}`), cancellable: true },
       (_progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         return server.callTool(tool.name, args, controller.signal);
@@ -85,6 +89,6 @@ async function callAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool,
       return;
     }
     deps.log.error(`${server.name} › ${tool.name}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${server.name} › ${tool.name} failed: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} › ${tool.name} failed: ${(error as Error).message}`));
   }
 }

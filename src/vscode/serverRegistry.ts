@@ -15,6 +15,7 @@ import type { OAuthOptions } from '../mcp/oauthSignIn';
 import { CrashRecovery } from '../mcp/crashRecovery';
 import { resolveLaunch } from '../mcp/launch';
 import { stopAllNow } from '../mcp/shutdown';
+import { inertText } from '../core/display';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
@@ -224,7 +225,7 @@ export class ServerRegistry implements vscode.Disposable {
       this.log.error(problem.message);
       if (this.reportedProblems.has(problem.message)) continue;
       const file = this.sourceFiles.get(problem.source);
-      void vscode.window.showErrorMessage(`Elicit: ${problem.message}`, ...(file ? ['Open File'] : [])).then((choice) => {
+      void vscode.window.showErrorMessage(inertText(`Elicit: ${problem.message}`), ...(file ? ['Open File'] : [])).then((choice) => {
         if (choice === 'Open File' && file) void vscode.window.showTextDocument(file);
       });
     }
