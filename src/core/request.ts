@@ -11,6 +11,8 @@ export interface Asker {
   name: string;
   /** What the asker is doing when it asks, e.g. "tool call get_forecast". */
   detail?: string;
+  /** Where it is configured (see origin.ts): saved answers are offered only to the same origin. */
+  origin?: string;
 }
 
 export type ElicitAction = 'accept' | 'decline' | 'cancel';

@@ -12,6 +12,7 @@ import { inertText, oneLine } from '../core/display';
 import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../mcp/argumentSchema';
 import { complete, offersCompletions } from '../mcp/catalog';
 import type { McpConnection } from '../mcp/connection';
+import { serverOrigin } from '../mcp/serverOrigin';
 
 export interface ArgumentRequest {
   server: McpConnection;
@@ -32,7 +33,7 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   }
   const result = await broker.ask({
     mode: 'form',
-    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}` },
+    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
     message: `Arguments for ${request.subject}`,
     requestedSchema: argumentFormSchema(request.args),
   });

@@ -15,6 +15,7 @@ import type { ResultDocuments } from './resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { inertText, oneLine } from '../core/display';
+import { serverOrigin } from '../mcp/serverOrigin';
 
 export interface RunToolDeps {
   registry: ServerRegistry;
@@ -52,7 +53,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
   if ('form' in normalized) {
     const result = await broker.ask({
       mode: 'form',
-      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}` },
+      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
       message: `Arguments for ${tool.name}`,
       requestedSchema: schema,
     });

@@ -16,6 +16,8 @@ import { CrashRecovery } from '../mcp/crashRecovery';
 import { resolveLaunch } from '../mcp/launch';
 import { stopAllNow } from '../mcp/shutdown';
 import { inertText } from '../core/display';
+import { serverOrigin } from '../mcp/serverOrigin';
+import { withOrigin } from '../core/origin';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
@@ -188,8 +190,10 @@ export class ServerRegistry implements vscode.Disposable {
     for (const config of configs) {
       if (this.connections.has(config.name)) continue;
       const serverLog = (line: string): void => this.serverLog(config.name).info(line);
+      const origin = serverOrigin(config);
       const connection = new McpConnection(config, {
-        ask: this.ask,
+        // The asker's origin, not its name, decides which saved answers it is offered.
+        ask: (request) => this.ask(withOrigin(request, origin)),
         log: serverLog,
         clientInfo: { name: 'elicit', version: extensionVersion() },
         urlWaits: this.urlWaits,

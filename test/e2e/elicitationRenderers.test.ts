@@ -244,7 +244,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await typeAndSubmit(page, SECRET);
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { apiKey: SECRET } });
 
-    const key = 'elicit.secret:["mcp","ask-server","apiKey"]';
+    // Kept under the server's origin (mcp.json + command + args), not its name.
+    const key = (k: string): boolean => k.startsWith('elicit.secret@origin:["mcp",') && k.includes('ask-server.mjs') && k.endsWith(',"apiKey"]');
     await waitForSavedSecret(report, key, SECRET);
 
     await runAskTool('ask_api_key');

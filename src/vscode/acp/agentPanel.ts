@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AcpConnection, AuthRequiredError, type AcpEvent } from '../../acp/connection';
-import type { AgentConfig } from '../../acp/config';
+import { AGENTS_SETTING_SOURCE, type AgentConfig } from '../../acp/config';
 import { Transcript } from '../../acp/transcript';
 import {
   isAgentPanelToHost,
@@ -24,6 +24,7 @@ import { askSignIn } from './signInPrompt';
 import { readWorkspaceText, writeWorkspaceText } from './workspaceFiles';
 import { localFolders } from '../localFolders';
 import { webviewShell } from '../webviewShell';
+import { commandOrigin, withOrigin } from '../../core/origin';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
@@ -93,7 +94,8 @@ export class AgentPanel implements vscode.Disposable {
   private async start(): Promise<void> {
     const { agent, services, cwd, log } = this.options;
     const connection = new AcpConnection(agent, {
-      ask: (request) => services.broker.ask(request),
+      // Saved answers go back only to the same agent command, not to another agent of that name.
+      ask: (request) => services.broker.ask(withOrigin(request, commandOrigin(AGENTS_SETTING_SOURCE, agent.command, agent.args))),
       permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
       readTextFile: (file) => readWorkspaceText(file),
       writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
