@@ -17,6 +17,8 @@ import { runTool } from './vscode/runTool';
 import { SerialMemento } from './vscode/serialMemento';
 import { writeTestReports } from './vscode/testReport';
 import { SecretVault } from './vscode/secretVault';
+import { SecretGrants } from './mcp/secretGrants';
+import { askSecretGrant } from './vscode/secretGrantPrompt';
 import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
 import type { Services } from './vscode/services';
@@ -51,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     maxPendingPerAsker: () => maxPendingFromSetting(settings().get('maxPendingPerAsker')),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
-  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
+  const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
+  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name, destination) => grants.lookup(name, destination));
   const results = new ResultDocuments();
   const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
 
@@ -67,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
       runTool(services, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
-    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault)),
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault, (name) => grants.forget(name))),
     forms,
     quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question)),

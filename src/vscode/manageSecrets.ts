@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { inertText } from '../core/display';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
-export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
+/** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
+export async function manageSavedSecrets(vault: SecretVault, forgetGrants?: (name: string) => Promise<void>): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
   if (saved.length === 0 && inputs.length === 0) {
@@ -49,6 +50,7 @@ export async function manageSavedSecrets(vault: SecretVault): Promise<void> {
   );
   if (confirm !== 'Forget') return;
   if (entries.length > 0) await vault.forget(entries);
+  for (const entry of entries) if (entry.askerKind === 'named') await forgetGrants?.(entry.field);
   if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
   void vscode.window.showInformationMessage(count === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${count} saved secrets.`);
 }

@@ -13,7 +13,7 @@ import { McpConnection, type AskFunction, type McpRoot } from '../mcp/connection
 import { localFolders } from './localFolders';
 import type { OAuthOptions } from '../mcp/oauthSignIn';
 import { CrashRecovery } from '../mcp/crashRecovery';
-import { resolveLaunch } from '../mcp/launch';
+import { resolveLaunch, type SecretLookup } from '../mcp/launch';
 import { stopAllNow } from '../mcp/shutdown';
 import { inertText } from '../core/display';
 import { serverOrigin } from '../mcp/serverOrigin';
@@ -46,8 +46,8 @@ export class ServerRegistry implements vscode.Disposable {
     private readonly ask: AskFunction,
     private readonly log: vscode.LogOutputChannel,
     private readonly urlWaits?: UrlWaits,
-    /** Resolves `${secret:NAME}` when a server starts. */
-    private readonly secret?: (name: string) => Promise<string | undefined>,
+    /** Resolves `${secret:NAME}` when a server starts, where the person allowed it. */
+    private readonly secret?: SecretLookup,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
     const reload = (): void => void this.reload();
