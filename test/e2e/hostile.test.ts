@@ -23,6 +23,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { descendants, extensionHostOf, isRunning } from './harness/processes';
 import { BURST, cases, ICON, IMG, LINK, SCRIPT, SVG } from '../fixtures/hostile-cases.mjs';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -224,6 +225,20 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
 
   it('never writes the secret into any file VS Code or the extension wrote', () => {
     assertNoSecretLeak(session, [SECRET]);
+  });
+
+  it('ends the server, with a question of it pending, when the extension host is killed with SIGKILL', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_html_quick'); // left open: the server waits for the answer
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
+    const host = extensionHostOf(session.server.userDataDir);
+    assert.ok(host, 'the extension host of this code-server was found');
+    const servers = descendants(host.pid).filter((p) => p.args.includes('hostile-server.mjs'));
+    assert.equal(servers.length, 1, JSON.stringify(descendants(host.pid)));
+    process.kill(host.pid, 'SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (isRunning(servers[0]!.pid) && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal(isRunning(servers[0]!.pid), false, `the server (${servers[0]!.pid}) outlived its extension host`);
   });
 });
 
