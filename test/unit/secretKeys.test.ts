@@ -46,13 +46,20 @@ describe('saved secret keys', () => {
     const http = (url: string): ServerConfig => ({ name: 'api', source: 'f', transport: { type: 'http', url, headers: {} }, origin: { file: 'f' } });
     assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
     assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com.evil.io/mcp')));
-    assert.equal(urlOrigin('f', 'not a url'), JSON.stringify(['f', 'url', 'not a url']));
+    assert.notEqual(urlOrigin('f', 'not a url'), urlOrigin('f', 'not a url either'));
   });
 
   it('an asker with no known origin, or one that only claims who it is, has no key: nothing is kept or offered', () => {
     assert.equal(savedSecretKey({ kind: 'mcp', name: 'github' }, 'token'), undefined);
     assert.equal(savedSecretKey({ kind: 'acp', name: 'claude' }, 'token'), undefined);
     assert.equal(savedSecretKey({ kind: 'extension', name: 'publisher.ext', origin: 'anything' }, 'token'), undefined);
+  });
+
+  it('is a digest: a token in the arguments never lands in a key (keys reach state files)', () => {
+    const withToken: ServerConfig = { ...userGithub, transport: { type: 'stdio', command: 'gh-mcp', args: ['--token', 'ghp_in_args_123'], env: {} } };
+    const key = savedSecretKey(mcp(withToken), 'token')!;
+    assert.ok(!key.includes('ghp_in_args_123') && !key.includes('gh-mcp'), key);
+    assert.match(serverOrigin(withToken), /^[0-9a-f]{64}$/);
   });
 
   it('agents are keyed by their command too', () => {
