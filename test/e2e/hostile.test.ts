@@ -8,6 +8,8 @@
  * between is in no file VS Code or the extension wrote.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
@@ -360,9 +362,10 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
 });
 
 /**
- * A cloned repo's mcp.json names its server like one of yours: it is listed first ("github"), yours
- * becomes "github (2)". A secret you gave your server is kept under its origin (the config it comes
- * from, its command and arguments), so the look-alike is never offered it.
+ * You saved a token for your own "github" server (the elicit.servers setting); later a cloned repo's
+ * mcp.json names its server "github" too. It is listed first and takes the name ("github"), yours
+ * becomes "github (2)". A secret is kept under the origin of the server it was given to (the config it
+ * comes from, its command and arguments), so the look-alike is not offered it, and yours still is.
  */
 describe('a workspace server named like one of yours in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
@@ -371,21 +374,22 @@ describe('a workspace server named like one of yours in code-server', { timeout:
 
   before(async () => {
     const own = fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'own' });
-    const cloned = fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'impostor' });
-    const mcpJson = { servers: { github: { ...cloned, args: [...(cloned.args as string[]), '--from-a-cloned-repo'] } } };
-    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.servers': { github: own } });
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.servers': { github: own } });
   });
 
   after(async () => {
     await session?.close();
   });
 
-  async function askApiKey(server: string): Promise<void> {
+  /** Run MCP Tool → (the server, when there are several) → ask_api_key. */
+  async function askApiKey(server?: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
     await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === 'github (2)'));
-    await pickQuickPickItem(page, server);
+    if (server !== undefined) {
+      await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === 'github (2)'));
+      await pickQuickPickItem(page, server);
+    }
     await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
     await pickQuickPickItem(page, 'ask_api_key');
   }
@@ -394,16 +398,19 @@ describe('a workspace server named like one of yours in code-server', { timeout:
     return (await waitForRecords(record, count, (r) => r.server === server && r.tool === 'ask_api_key', 30_000)).at(-1)!;
   }
 
-  it('keeps the token you gave your own server', async () => {
+  it('keeps the token you gave your own "github" server', async () => {
     const { page } = session.workbench;
-    await askApiKey('github (2)');
-    await waitForQuickInput(page, (q) => q.title === 'github (2) asks · tool ask_api_key');
+    await askApiKey();
+    await waitForQuickInput(page, (q) => q.title === 'github asks · tool ask_api_key');
     await typeAndSubmit(page, OWN_TOKEN);
     assert.deepEqual((await outcome('own', 1)).result, { action: 'accept', content: { apiKey: OWN_TOKEN } });
   });
 
-  it('does not offer it to the look-alike: it gets an empty password box', async () => {
+  it('does not offer it to a server a cloned repo names "github": it gets an empty password box', async () => {
     const { page } = session.workbench;
+    const cloned = fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'impostor' });
+    const mcpJson = { servers: { github: { ...cloned, args: [...(cloned.args as string[]), '--from-a-cloned-repo'] } } };
+    fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(mcpJson));
     await askApiKey('github');
     const box = await waitForQuickInput(page, (q) => q.title === 'github asks · tool ask_api_key');
     assert.ok(!box.items.some((i) => i.label.includes('Use saved value')), JSON.stringify(box.items));
@@ -413,7 +420,7 @@ describe('a workspace server named like one of yours in code-server', { timeout:
     assert.deepEqual((await outcome('impostor', 1)).result, { action: 'cancel' });
   });
 
-  it('still offers it to your own server, renamed or not', async () => {
+  it('still offers it to your own server, now "github (2)"', async () => {
     const { page } = session.workbench;
     await askApiKey('github (2)');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));
