@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Broker } from './core/broker';
 import type { PresentationSetting } from './core/presentation';
+import { maxPendingFromSetting, timeoutMsFromSetting } from './core/settingLimits';
 import { UrlWaits } from './core/urlWaits';
 import { FormPanelRenderer } from './vscode/formPanel';
 import { QuickInputEscape } from './vscode/quickInputEscape';
@@ -16,6 +17,8 @@ import { runTool } from './vscode/runTool';
 import { SerialMemento } from './vscode/serialMemento';
 import { writeTestReports } from './vscode/testReport';
 import { SecretVault } from './vscode/secretVault';
+import { SecretGrants } from './mcp/secretGrants';
+import { askSecretGrant } from './vscode/secretGrantPrompt';
 import { UrlConsentRenderer } from './vscode/urlConsentRenderer';
 import { ServerRegistry } from './vscode/serverRegistry';
 import type { Services } from './vscode/services';
@@ -41,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const vault = new SecretVault(context.secrets, globalState);
   const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
   const urlWaits = new UrlWaits();
-  const timeoutMs = (): number => Math.max(10, settings().get<number>('timeoutSeconds', 600)) * 1000;
+  const timeoutMs = (): number => timeoutMsFromSetting(settings().get('timeoutSeconds'));
   const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault, drafts: keptRounds });
   const router = new RendererRouter(
@@ -52,10 +55,11 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   );
   const broker = new Broker(router, {
     timeoutMs,
-    maxPendingPerAsker: () => Math.max(1, settings().get<number>('maxPendingPerAsker', 5)),
+    maxPendingPerAsker: () => maxPendingFromSetting(settings().get('maxPendingPerAsker')),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
   });
-  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name) => vault.getNamed(name));
+  const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
+  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name, destination) => grants.lookup(name, destination));
   registry.keepRoundsIn(keptRounds);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
@@ -78,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
       runTool(services, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
-    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault, agentKeys)),
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault, agentKeys, (name) => grants.forget(name))),
     forms,
     quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question), {

@@ -3,7 +3,7 @@
  * absolute paths inside a workspace folder, checked after resolving `..` and
  * symbolic links, and `line`/`limit` applied to what the editor holds.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 
 export class OutsideWorkspaceError extends Error {
@@ -29,7 +29,7 @@ export async function confinePath(requested: unknown, roots: readonly string[]):
   if (root === undefined) throw outside;
   // A link inside the folder may point outside it: check where it really leads.
   const [realRoot, realTarget] = await Promise.all([realOrSelf(path.resolve(root)), realExistingPrefix(resolved)]);
-  if (!isInside(realRoot, realTarget)) throw outside;
+  if (realTarget === undefined || !isInside(realRoot, realTarget)) throw outside;
   return resolved;
 }
 
@@ -59,19 +59,41 @@ async function realOrSelf(p: string): Promise<string> {
   }
 }
 
-/** The real path of the deepest part of `p` that exists, with the rest appended (a new file's folder may be a link). */
-async function realExistingPrefix(p: string): Promise<string> {
+/**
+ * The real path of the deepest part of `p` that exists, with the rest appended
+ * (a new file's folder may be a link). A link that points nowhere yet is
+ * followed by hand: writing through it would create its target, wherever that is.
+ * Undefined for a loop of links.
+ */
+async function realExistingPrefix(p: string, hops = 0): Promise<string | undefined> {
   const rest: string[] = [];
   let current = p;
   for (;;) {
     try {
       return path.join(await realpath(current), ...rest.reverse());
     } catch {
+      const target = await danglingLinkTarget(current);
+      if (target !== undefined) {
+        if (hops >= MAX_LINK_HOPS) return undefined; // a loop of links: nowhere to check
+        return realExistingPrefix(path.join(target, ...rest.reverse()), hops + 1);
+      }
       const parent = path.dirname(current);
       if (parent === current) return p;
       rest.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+/** As the kernel's ELOOP limit on Linux. */
+const MAX_LINK_HOPS = 40;
+
+async function danglingLinkTarget(p: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(p)).isSymbolicLink()) return undefined;
+    return path.resolve(path.dirname(p), await readlink(p));
+  } catch {
+    return undefined;
   }
 }
 

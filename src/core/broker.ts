@@ -14,6 +14,7 @@ import { composeGroup } from './group';
 import { normalize } from './normalize';
 import { choosePresentation, type Presentation, type PresentationSetting } from './presentation';
 import { CANCELLED, DECLINED, WITHDRAWN, type ElicitRequest, type ElicitResult } from './request';
+import { timerDelay } from './settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from './validate';
 
@@ -117,7 +118,7 @@ export class Broker {
     const entry: Entry = { question };
     const closer = new AbortController();
     const timedOut = new Error('timeout');
-    const timeout = setTimeout(() => closer.abort(timedOut), this.options.timeoutMs());
+    const timeout = setTimeout(() => closer.abort(timedOut), timerDelay(this.options.timeoutMs()));
     const onAbort = (): void => closer.abort(request.signal?.reason ?? new Error('aborted'));
     request.signal?.addEventListener('abort', onAbort, { once: true });
     this.entries.set(question.id, entry);

@@ -29,10 +29,23 @@ export function clip(text: string, max: number): string {
 export function askerTitle(asker: Asker): string {
   const name = oneLine(asker.name, 80);
   const detail = asker.detail ? ` · ${oneLine(asker.detail, 80)}` : '';
-  return noIcons(`${name} asks${detail}`);
+  return inertText(`${name} asks${detail}`);
 }
 
-/** Quick input labels render `$(name)` as icons; an asker must not draw icons in our UI. */
-export function noIcons(text: string): string {
-  return text.replace(/\$\(/g, '$\u200b(');
+/**
+ * Text from an asker (server, agent, gateway client, LM tool input, API caller)
+ * or from a workspace file, made inert for VS Code's own UI. A quick input's
+ * prompt and validation message, notifications and dialogs turn
+ * `[label](command:…)` into a link that they open with commands allowed (one
+ * click on `command:workbench.action.terminal.sendSequence?…` types into a
+ * terminal), and titles, labels, descriptions and details draw `$(name)` as an
+ * icon. A zero-width space after each `]` before `(` and each `$` before `(`
+ * leaves the characters as they are but matches neither syntax. Invisible
+ * characters are removed first, so none can rebuild it.
+ */
+export function inertText(text: string): string {
+  return cleanText(text).replace(/\$\(/g, '$\u200b(').replace(/\]\(/g, ']\u200b(');
 }
+
+/** @deprecated the same as inertText, which also breaks links: call that. */
+export const noIcons = inertText;

@@ -1,12 +1,15 @@
 /**
  * Tool arguments whose schema is richer than an elicitation form (nested
  * objects, arrays of objects) are typed as JSON and checked by ajv against the
- * tool's full input schema.
+ * tool's full input schema. A schema ajv cannot compile (a pattern with a
+ * backreference, say) is left to the server to judge.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { linearRegExp } from './answerValidator';
 
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false });
+// Patterns (also in patternProperties) run as in forms: linear time, capped input.
+const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: linearRegExp } });
 addFormats(ajv);
 const cache = new WeakMap<object, ValidateFunction | Error>();
 
@@ -23,7 +26,9 @@ export function checkJsonArguments(schema: object, text: string): { value?: Reco
   if (!validate(value)) {
     const first = validate.errors?.[0];
     const where = first?.instancePath ? `${first.instancePath.slice(1).replace(/\//g, '.')} ` : '';
-    return { error: `${where}${first?.message ?? 'does not match the tool schema'}`.trim() };
+    // ajv's pattern message quotes the pattern: asker text, and of little help to a person.
+    const message = first?.keyword === 'pattern' ? 'is not in the form the tool asks for' : first?.message;
+    return { error: `${where}${message ?? 'does not match the tool schema'}`.trim() };
   }
   return { value: value as Record<string, unknown> };
 }

@@ -4,8 +4,8 @@
  * the problem. It never throws anything else, whatever the input.
  */
 import { InvalidRequestError } from './errors';
-import { unsafePatternReason } from './patternSafety';
-import { checkField } from './validate';
+import { UnsupportedPatternError } from './linearPattern';
+import { checkField, compilePattern } from './validate';
 import type {
   ChoiceField,
   ChoiceOption,
@@ -140,12 +140,11 @@ function readPattern(pattern: unknown, where: string): string {
     throw invalid(`${where}: pattern is longer than ${LIMITS.maxPatternLength} characters`);
   }
   try {
-    new RegExp(pattern, 'u');
-  } catch {
+    compilePattern(pattern);
+  } catch (error) {
+    if (error instanceof UnsupportedPatternError) throw invalid(`${where}: pattern is refused because ${error.message}`);
     throw invalid(`${where}: pattern is not a valid regular expression`);
   }
-  const unsafe = unsafePatternReason(pattern);
-  if (unsafe) throw invalid(`${where}: pattern is refused because ${unsafe}`);
   return pattern;
 }
 

@@ -17,6 +17,8 @@ export interface Asker {
    * under this key, so a client cannot pass the limit by changing its name.
    */
   limitGroup?: string;
+  /** Where it is configured (see origin.ts): saved answers are offered only to the same origin. */
+  origin?: string;
 }
 
 export type ElicitAction = 'accept' | 'decline' | 'cancel';

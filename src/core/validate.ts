@@ -4,8 +4,9 @@
  * runs it too before its authoritative ajv check (see answerValidator.ts).
  */
 import { fullFormats } from 'ajv-formats/dist/formats';
+import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import type { AnswerValue, ElicitContent } from './request';
-import type { Field, FormModel, NumberField, TextField, TextFormat } from './fields';
+import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
 
@@ -17,13 +18,13 @@ export const FORMAT_HINTS: Record<TextFormat, string> = {
 };
 
 /**
- * Longest text a pattern is run against: a pathological pattern must not freeze anyone.
- * Patterns are accepted up to polynomial degree 2 (patternSafety.ts): at 1 000
- * characters that is about a millisecond per check, at 10 000 it was up to 100 ms.
+ * Longest text a pattern is run against. Patterns run in linear time
+ * (linearPattern.ts), at most MAX_PATTERN_STATES steps a character: this keeps
+ * one check within a few milliseconds on the UI thread.
  */
 export const MAX_PATTERN_INPUT = 1_000;
 
-const patternCache = new Map<string, RegExp>();
+const patternCache = new Map<string, LinearPattern>();
 
 /** The problem with one field's value in a sentence, or undefined when it is fine. */
 export function checkField(field: Field, value: AnswerValue | undefined): string | undefined {
@@ -38,11 +39,12 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Must be yes or no';
     case 'choice':
-      return typeof value === 'string' && field.options.some((o) => o.value === value)
+      return typeof value === 'string' && optionValues(field.options).has(value)
         ? undefined
         : 'Choose one of the listed options';
     case 'multiChoice': {
-      if (!Array.isArray(value) || !value.every((v) => field.options.some((o) => o.value === v))) {
+      const offered = optionValues(field.options);
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && offered.has(v))) {
         return 'Choose from the listed options';
       }
       if (new Set(value).size !== value.length) return 'Choose each option once';
@@ -53,6 +55,18 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
   }
 }
 
+/** Option values as a set, made once per options list: 10 000 options × 10 000 chosen must not be 10⁸ steps. */
+const optionSets = new WeakMap<readonly ChoiceOption[], Set<string>>();
+
+export function optionValues(options: readonly ChoiceOption[]): Set<string> {
+  let values = optionSets.get(options);
+  if (!values) {
+    values = new Set(options.map((o) => o.value));
+    optionSets.set(options, values);
+  }
+  return values;
+}
+
 function checkText(field: TextField, value: string): string | undefined {
   const length = [...value].length; // JSON Schema counts code points, as ajv does.
   if (field.minLength !== undefined && length < field.minLength) return `Must be at least ${plural(field.minLength, 'character')}`;
@@ -60,7 +74,8 @@ function checkText(field: TextField, value: string): string | undefined {
   if (field.format !== undefined && !matchesFormat(field.format, value)) return FORMAT_HINTS[field.format];
   if (field.pattern !== undefined) {
     if (value.length > MAX_PATTERN_INPUT) return `Too long to check against the required pattern`;
-    if (!compilePattern(field.pattern).test(value)) return `Must match the pattern ${field.pattern}`;
+    // The pattern itself is not shown: it is the asker's text, and a regex tells a person little.
+    if (!compilePattern(field.pattern).test(value)) return PATTERN_MISMATCH;
   }
   return undefined;
 }
@@ -84,14 +99,18 @@ export function matchesFormat(format: TextFormat, value: string): boolean {
   return true;
 }
 
-export function compilePattern(pattern: string): RegExp {
-  let regex = patternCache.get(pattern);
-  if (!regex) {
-    regex = new RegExp(pattern, 'u'); // as ajv compiles `pattern`
+/** What a person reads when the text does not match the field's `pattern`. */
+export const PATTERN_MISMATCH = 'Not in the form this field asks for';
+
+/** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
+export function compilePattern(pattern: string): LinearPattern {
+  let compiled = patternCache.get(pattern);
+  if (!compiled) {
+    compiled = compileLinearPattern(pattern);
     if (patternCache.size > 200) patternCache.clear();
-    patternCache.set(pattern, regex);
+    patternCache.set(pattern, compiled);
   }
-  return regex;
+  return compiled;
 }
 
 /** Every field's problem; an empty object means the answer can be sent. */

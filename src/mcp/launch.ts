@@ -1,12 +1,15 @@
 /**
  * What a server is started with: its configured transport with `${input:…}`
- * values filled in and its `envFile` read (the configured `env` wins over the
- * file). Done at start time, so an edited `.env` applies on the next restart.
+ * values filled in, `${secret:…}` references in `env` and `headers` filled in
+ * where the person allowed it (secretGrants.ts), and its `envFile` read (the
+ * configured `env` wins over the file; a reference inside the file stays as
+ * written). Done at start time, so an edited `.env` applies on the next restart.
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from './config';
 import { parseDotenv } from './dotenv';
+import { serverOrigin } from './serverOrigin';
 
 export type LaunchConfig = StdioServerConfig | HttpServerConfig;
 
@@ -16,18 +19,33 @@ export interface LaunchOptions {
   /** Notes for the server's log (never a value from the env file). */
   log?: (line: string) => void;
   readText?: (file: string) => Promise<string>;
-  /** The value behind `${secret:NAME}` (a secret an agent asked the person for), if saved. */
-  secret?: (name: string) => Promise<string | undefined>;
+  /** The value behind `${secret:NAME}` for this destination, if saved (and allowed there: it may throw). */
+  secret?: SecretLookup;
 }
+
+/** Who would receive a secret, as the person is told before it goes there. */
+export interface SecretDestination {
+  /** The server's origin (serverOrigin.ts): what an answer is remembered for. */
+  origin: string;
+  server: string;
+  /** The config file (or setting) that puts the reference there. */
+  source: string;
+  /** Where the value goes: "the environment (API_KEY) of `npx weather-mcp`", "a header (Authorization) sent to https://…". */
+  target: string;
+}
+
+export type SecretLookup = (name: string, destination: SecretDestination) => Promise<string | undefined>;
 
 const SECRET_REFERENCE = /\$\{secret:([A-Za-z0-9][A-Za-z0-9._-]{0,63})\}/g;
 
 export async function resolveLaunch(config: ServerConfig, options: LaunchOptions = {}): Promise<LaunchConfig> {
-  return resolveSecrets(await resolveFiles(config, options), options.secret);
+  const transport = resolveInputs(config.transport, options.inputValues ?? {});
+  // Secrets first, in the configured env only: an envFile is not a place the person reviewed.
+  const withSecrets = await resolveSecrets(transport, options.secret, (keys) => secretDestination(config, transport, keys));
+  return readEnvFile(config, withSecrets, options);
 }
 
-async function resolveFiles(config: ServerConfig, options: LaunchOptions): Promise<LaunchConfig> {
-  const transport = resolveInputs(config.transport, options.inputValues ?? {});
+async function readEnvFile(config: ServerConfig, transport: LaunchConfig, options: LaunchOptions): Promise<LaunchConfig> {
   if (transport.type !== 'stdio' || transport.envFile === undefined) return transport;
   const file = envFilePath(transport.envFile, config.origin?.folder ?? transport.cwd);
   let text: string;
@@ -49,14 +67,16 @@ async function resolveFiles(config: ServerConfig, options: LaunchOptions): Promi
  */
 export async function resolveSecrets(
   transport: LaunchConfig,
-  secret: ((name: string) => Promise<string | undefined>) | undefined,
+  secret: SecretLookup | undefined,
+  destination: (keys: string[]) => SecretDestination,
 ): Promise<LaunchConfig> {
   const values = transport.type === 'stdio' ? transport.env : transport.headers;
   const resolved: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     let text = value;
     for (const name of new Set([...value.matchAll(SECRET_REFERENCE)].map((m) => m[1]!))) {
-      const saved = secret ? await secret(name) : undefined;
+      const keys = Object.keys(values).filter((k) => values[k]!.includes(`\${secret:${name}}`));
+      const saved = secret ? await secret(name, destination(keys)) : undefined;
       if (saved === undefined) {
         throw new Error(`uses \${secret:${name}}, but no secret of that name is saved (an agent asks for it with the elicit tool, kind "secret")`);
       }
@@ -65,6 +85,22 @@ export async function resolveSecrets(
     resolved[key] = text;
   }
   return transport.type === 'stdio' ? { ...transport, env: resolved } : { ...transport, headers: resolved };
+}
+
+function secretDestination(config: ServerConfig, transport: LaunchConfig, keys: string[]): SecretDestination {
+  const target =
+    transport.type === 'stdio'
+      ? `the environment (${keys.join(', ')}) of \`${[transport.command, ...transport.args].join(' ')}\``
+      : `a header (${keys.join(', ')}) sent to ${urlOriginText(transport.url)}`;
+  return { origin: serverOrigin(config), server: config.name, source: config.source, target };
+}
+
+function urlOriginText(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 /** A relative `envFile` is relative to the workspace folder (or, without one, to `cwd`). */

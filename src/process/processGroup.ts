@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import spawn from 'cross-spawn';
+import { watchGroup } from './hostWatchdog';
 
 export interface GroupSpawnOptions {
   cwd?: string;
@@ -17,15 +18,20 @@ export function childEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, 
   return { ...Object.fromEntries(defined), ...extra };
 }
 
-/** Spawns with piped stdio; cross-spawn so `.cmd` shims such as npx start on Windows. */
+/**
+ * Spawns with piped stdio; cross-spawn so `.cmd` shims such as npx start on Windows.
+ * The group is handed to the host watchdog, which ends it if the extension host dies.
+ */
 export function spawnInGroup(command: string, args: readonly string[], options: GroupSpawnOptions): ChildProcess {
-  return spawn(command, [...args], {
+  const child = spawn(command, [...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: process.platform !== 'win32',
     windowsHide: true,
   });
+  child.once('spawn', () => watchGroup(child, KILL_GRACE_MS));
+  return child;
 }
 
 /** How long a process group has between SIGTERM and SIGKILL. */

@@ -8,10 +8,11 @@
 import * as vscode from 'vscode';
 import type { CompleteRequest } from '../mcp/types';
 import type { Broker } from '../core/broker';
-import { noIcons, oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../mcp/argumentSchema';
 import { complete, offersCompletions } from '../mcp/catalog';
 import type { McpConnection } from '../mcp/connection';
+import { serverOrigin } from '../mcp/serverOrigin';
 
 export interface ArgumentRequest {
   server: McpConnection;
@@ -32,7 +33,7 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   }
   const result = await broker.ask({
     mode: 'form',
-    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}` },
+    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
     message: `Arguments for ${request.subject}`,
     requestedSchema: argumentFormSchema(request.args),
   });
@@ -72,11 +73,11 @@ function askWithSuggestions(
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<SuggestionItem>();
-  pick.title = `${noIcons(oneLine(request.server.name, 80))} · ${noIcons(oneLine(request.subject, 80))}`;
+  pick.title = `${inertText(oneLine(request.server.name, 80))} · ${inertText(oneLine(request.subject, 80))}`;
   pick.step = index + 1;
   pick.totalSteps = request.args.length;
-  const label = noIcons(oneLine(arg.title ?? arg.name, 80));
-  pick.placeholder = `${label}${arg.required ? '' : ' (optional)'}${arg.description ? ` — ${noIcons(oneLine(arg.description, 200))}` : ''}`;
+  const label = inertText(oneLine(arg.title ?? arg.name, 80));
+  pick.placeholder = `${label}${arg.required ? '' : ' (optional)'}${arg.description ? ` — ${inertText(oneLine(arg.description, 200))}` : ''}`;
   pick.value = given[arg.name] ?? '';
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = false;
@@ -89,10 +90,10 @@ function askWithSuggestions(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const render = (): void => {
     const typed = pick.value;
-    const items: SuggestionItem[] = suggestions.map((value) => ({ label: noIcons(oneLine(value, 200)), value, alwaysShow: true }));
+    const items: SuggestionItem[] = suggestions.map((value) => ({ label: inertText(oneLine(value, 200)), value, alwaysShow: true }));
     // Suggestions first (Enter takes the best match); what was typed is always there too.
     if (typed !== '' && !suggestions.includes(typed)) {
-      items.push({ label: noIcons(oneLine(typed, 200)), description: 'as typed', value: typed, alwaysShow: true });
+      items.push({ label: inertText(oneLine(typed, 200)), description: 'as typed', value: typed, alwaysShow: true });
     }
     if (typed === '' && !arg.required) items.unshift({ label: '(leave empty)', value: '', alwaysShow: true });
     pick.items = items;

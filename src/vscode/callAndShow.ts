@@ -5,6 +5,7 @@
  * shown; cancelling is quiet.
  */
 import * as vscode from 'vscode';
+import { inertText } from '../core/display';
 import type { Services } from './services';
 
 export interface CallToShow<T> {
@@ -24,7 +25,8 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results'>
   const controller = new AbortController();
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: request.progress, cancellable: true },
+      // Server names, tool names and URIs come from servers and workspace files: shown as plain text.
+      { location: vscode.ProgressLocation.Notification, title: inertText(request.progress), cancellable: true },
       (_progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         return request.call(controller.signal);
@@ -38,6 +40,6 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results'>
       return;
     }
     services.log.error(`${request.what}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Elicit: ${request.what} failed: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(inertText(`Elicit: ${request.what} failed: ${(error as Error).message}`));
   }
 }

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { InvalidRequestError } from '../core/errors';
-import { oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import type { Asker } from '../core/request';
 import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../core/toolQuestions';
 import { deviceAccess } from './deviceApproval';
@@ -21,7 +21,7 @@ export function registerElicitTool(context: vscode.ExtensionContext, services: S
   const tool: vscode.LanguageModelTool<ToolQuestion> = {
     prepareInvocation(options) {
       const question = typeof options.input?.question === 'string' ? oneLine(options.input.question, 120) : 'a question';
-      return { invocationMessage: `Asking you: ${question}` };
+      return { invocationMessage: inertText(`Asking you: ${question}`) };
     },
     async invoke(options, token) {
       const controller = new AbortController();

@@ -15,6 +15,7 @@ import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
 import type { Services } from './services';
+import { inertText } from '../core/display';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
   const server = await resolveServer(services.registry, 'Get MCP Prompt', serverName);
@@ -23,7 +24,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   if (!prompts) return;
   const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
   if (!prompt) {
-    if (typeof promptName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no prompt "${promptName}".`);
+    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no prompt "${promptName}".`));
     return;
   }
   const values = isStringRecord(args)

@@ -4,7 +4,7 @@
  * state, and the result opens in an editor as Run Tool's would.
  */
 import * as vscode from 'vscode';
-import { oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import { formatPromptResult } from '../mcp/promptText';
 import { formatResourceResult } from '../mcp/resourceText';
 import { formatToolResult } from '../mcp/resultText';
@@ -19,7 +19,7 @@ export async function answerKeptRound(services: Services, kept: KeptRounds, summ
   const server = await services.registry.get(summary.server);
   if (!server) {
     void vscode.window.showErrorMessage(
-      `Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`,
+      inertText(`Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`),
     );
     return;
   }

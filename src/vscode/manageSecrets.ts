@@ -4,11 +4,12 @@
  * and the keys typed for agents' sign-in.
  */
 import * as vscode from 'vscode';
-import { noIcons } from '../core/display';
+import { inertText } from '../core/display';
 import type { AgentKeys, SavedAgentKey } from './acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
-export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKeys): Promise<void> {
+/** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
+export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKeys, forgetGrants?: (name: string) => Promise<void>): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
   const keys = agentKeys.list();
@@ -22,20 +23,20 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
         .slice()
         .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
         .map((entry) => ({
-          label: `$(key) ${noIcons(entry.field)}`,
-          description: noIcons(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
+          label: `$(key) ${inertText(entry.field)}`,
+          description: inertText(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
           detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
           entry,
         })),
       ...inputs.map((input) => ({
-        label: `$(key) ${noIcons(input.id)}`,
-        description: noIcons(`\${input:${input.id}} in ${fileLabel(input.file)}`),
-        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${noIcons(input.server)}`,
+        label: `$(key) ${inertText(input.id)}`,
+        description: inertText(`\${input:${input.id}} in ${fileLabel(input.file)}`),
+        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${inertText(input.server)}`,
         input,
       })),
       ...keys.map((key) => ({
-        label: `$(key) ${noIcons(key.variable)}`,
-        description: noIcons(`sign-in key of the agent ${key.agent}`),
+        label: `$(key) ${inertText(key.variable)}`,
+        description: inertText(`sign-in key of the agent ${key.agent}`),
         detail: `Saved ${new Date(key.savedAt).toLocaleString()}`,
         key,
       })),
@@ -53,12 +54,15 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
   const forgottenKeys = picked.flatMap((p) => (p.key ? [p.key] : []));
   const count = entries.length + forgottenInputs.length + forgottenKeys.length;
   const confirm = await vscode.window.showWarningMessage(
-    count === 1 ? `Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable}"?` : `Forget ${count} saved secrets?`,
+    count === 1
+      ? inertText(`Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable}"?`)
+      : `Forget ${count} saved secrets?`,
     { modal: true, detail: 'The next time they are asked for, you will type them again.' },
     'Forget',
   );
   if (confirm !== 'Forget') return;
   if (entries.length > 0) await vault.forget(entries);
+  for (const entry of entries) if (entry.askerKind === 'named') await forgetGrants?.(entry.field);
   if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
   if (forgottenKeys.length > 0) await agentKeys.forget(forgottenKeys);
   void vscode.window.showInformationMessage(count === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${count} saved secrets.`);

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../core/broker';
-import { askerTitle, noIcons, oneLine } from '../core/display';
+import { askerTitle, inertText, oneLine } from '../core/display';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 
@@ -67,10 +67,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   private liveItem(question: Question): vscode.TreeItem {
-    const item = new vscode.TreeItem(noIcons(oneLine(question.request.message, 80)));
+    const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
     item.id = String(question.id);
-    item.description = `${noIcons(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
-    item.tooltip = `${askerTitle(question.request.asker)}\n\n${oneLine(question.request.message, 600)}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
+    item.description = `${inertText(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
+    item.tooltip = `${askerTitle(question.request.asker)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
@@ -97,7 +97,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       return;
     }
     void vscode.window.showInformationMessage(
-      `${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`,
+      inertText(`${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`),
     );
   }
 
@@ -126,7 +126,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
         ...pending.map((q) => q.request.asker.name),
         ...this.before.kept.keptBeforeReload().map((r) => r.server),
       ]
-        .map((name) => oneLine(name, 40))
+        .map((name) => inertText(oneLine(name, 40)))
         .join(', ')}`;
       this.statusItem.show();
     }
@@ -145,7 +145,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     if (this.announced.has(question.id)) return;
     this.announced.add(question.id);
     if (vscode.window.state.focused) return;
-    const text = `${askerTitle(question.request.asker)}: ${oneLine(question.request.message, 120)}`;
+    const text = `${askerTitle(question.request.asker)}: ${inertText(oneLine(question.request.message, 120))}`;
     void vscode.window.showInformationMessage(text, 'Answer').then((choice) => {
       const still = this.broker.pending().find((q) => q.id === question.id);
       if (choice === 'Answer' && still) this.answer(still);
@@ -165,9 +165,9 @@ function isLive(item: PendingItem): item is Question {
 function fromBeforeItem(item: FromBefore): vscode.TreeItem {
   if (item.kind === 'kept') {
     const { round } = item;
-    const tree = new vscode.TreeItem(noIcons(oneLine(round.message, 80)));
+    const tree = new vscode.TreeItem(inertText(oneLine(round.message, 80)));
     tree.id = `kept:${round.id}`;
-    tree.description = `${noIcons(oneLine(round.server, 40))} · kept from before the reload · ${age(round.keptAt)}`;
+    tree.description = `${inertText(oneLine(round.server, 40))} · kept from before the reload · ${age(round.keptAt)}`;
     tree.tooltip = `${oneLine(round.server, 80)} asks · ${oneLine(round.subject, 80)}\n\n${round.message}\n\nAsked before the window reloaded. Answer it now: Elicit then sends the original request again with your answers.`;
     tree.iconPath = new vscode.ThemeIcon('history');
     tree.contextValue = 'keptRound';
@@ -175,9 +175,9 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
     return tree;
   }
   const { question } = item;
-  const tree = new vscode.TreeItem(noIcons(oneLine(question.message, 80)));
+  const tree = new vscode.TreeItem(inertText(oneLine(question.message, 80)));
   tree.id = `lost:${question.id}`;
-  tree.description = `${noIcons(oneLine(question.asker.name, 40))} · ended by the reload · ${age(question.askedAt)}`;
+  tree.description = `${inertText(oneLine(question.asker.name, 40))} · ended by the reload · ${age(question.askedAt)}`;
   tree.tooltip = `${askerTitle(question.asker)}\n\n${question.message}\n\nThe window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.`;
   tree.iconPath = new vscode.ThemeIcon('debug-disconnect');
   tree.contextValue = 'lostQuestion';

@@ -1,7 +1,10 @@
 /**
  * The API `activate()` returns to other extensions (see src/api.ts). The asker
  * is the calling extension, found from the call stack: the first frame in
- * another installed extension's folder.
+ * another installed extension's folder. That is advisory only: any extension in
+ * the host can shape a stack (`Error.prepareStackTrace`, calling through
+ * another's code), so it names the asker for the person and is trusted with
+ * nothing; secretKeys.ts keeps and offers no saved secret to an 'extension' asker.
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';

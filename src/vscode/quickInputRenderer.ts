@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { LATER, type Question, type RenderOutcome } from '../core/broker';
-import { askerTitle, noIcons, oneLine } from '../core/display';
+import { askerTitle, inertText, oneLine } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
 import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
 import { checkField, parseTextInput } from '../core/validate';
@@ -118,7 +118,7 @@ function fieldPrompt(field: Field, ctx: StepContext): string {
   const description = field.description ? `: ${oneLine(field.description, 300)}` : '';
   const optional = field.required ? '' : ' (optional)';
   // With one field the message says it all; with steps each field needs its own name.
-  return ctx.totalSteps === 1 && !field.description ? ctx.message : `${ctx.message} — ${label}${optional}${description}`;
+  return inertText(ctx.totalSteps === 1 && !field.description ? ctx.message : `${ctx.message} — ${label}${optional}${description}`);
 }
 
 function askText(field: TextField | NumberField, ctx: StepContext): Promise<StepOutcome> {
@@ -128,7 +128,7 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   // An empty box sends the default, as an empty form field does (completeAnswer); the placeholder says so.
   const fallback = field.default === undefined || field.default === '' ? undefined : field.default;
   const sends = fallback !== undefined && !(field.kind === 'text' && field.secret) ? ` — empty sends ${oneLine(String(fallback), 60)}` : '';
-  box.placeholder = noIcons(oneLine(field.label, 120)) + (field.required ? '' : ' (optional)') + sends;
+  box.placeholder = inertText(oneLine(field.label, 120) + (field.required ? '' : ' (optional)') + sends);
   box.password = field.kind === 'text' && field.secret;
   box.value = ctx.current === undefined ? '' : String(ctx.current);
   box.valueSelection = [0, box.value.length];
@@ -144,11 +144,12 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   return runStep(box, ctx, (settle) => [
     box.onDidChangeValue((text) => {
       // Do not scold an empty box before the person has typed anything.
-      box.validationMessage = text === '' ? undefined : validate(text).error;
+      const error = text === '' ? undefined : validate(text).error;
+      box.validationMessage = error === undefined ? undefined : inertText(error);
     }),
     box.onDidAccept(() => {
       const result = validate(box.value);
-      if (result.error) box.validationMessage = result.error;
+      if (result.error) box.validationMessage = inertText(result.error);
       else settle({ kind: 'value', value: result.value });
     }),
   ]);
@@ -184,8 +185,8 @@ function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome>
 
 function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
   const items: ValueItem[] = field.options.map((o) => ({
-    label: noIcons(oneLine(o.label, 200)),
-    description: o.label === o.value ? undefined : noIcons(oneLine(o.value, 80)),
+    label: inertText(oneLine(o.label, 200)),
+    description: o.label === o.value ? undefined : inertText(oneLine(o.value, 80)),
     value: o.value,
   }));
   return askOne(field, ctx, items, ctx.current);
@@ -231,13 +232,13 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   pick.ignoreFocusOut = true;
   setSteps(pick, ctx);
   const items: ValueItem[] = field.options.map((o) => ({
-    label: noIcons(oneLine(o.label, 200)),
-    description: o.label === o.value ? undefined : noIcons(oneLine(o.value, 80)),
+    label: inertText(oneLine(o.label, 200)),
+    description: o.label === o.value ? undefined : inertText(oneLine(o.value, 80)),
     value: o.value,
   }));
   pick.items = items;
-  const chosen = Array.isArray(ctx.current) ? ctx.current : [];
-  pick.selectedItems = items.filter((i) => chosen.includes(i.value as string));
+  const chosen = new Set(Array.isArray(ctx.current) ? ctx.current : []);
+  pick.selectedItems = items.filter((i) => chosen.has(i.value as string));
   const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
   return runStep(pick, ctx, (settle) => [
     pick.onDidChangeSelection(() => {
@@ -295,7 +296,7 @@ function runStep(
       input.onDidHide(() => {
         if (!ctx.escape) return settle({ kind: 'cancel' });
         // Not Escape (that settles first): another quick input took this one's place.
-        vscode.window.setStatusBarMessage(`$(clock) Put off: ${noIcons(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
+        vscode.window.setStatusBarMessage(`$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
         settle({ kind: 'later' });
       }),
     );

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Resource, ResourceTemplate } from '../mcp/types';
-import { noIcons, oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import { expandTemplate, templateArguments } from '../mcp/argumentSchema';
 import { listResources, listResourceTemplates, readResource } from '../mcp/catalog';
 import type { McpConnection } from '../mcp/connection';
@@ -46,28 +46,28 @@ export async function readChoice(services: Services, server: McpConnection, choi
 
 async function pickResource(server: McpConnection, resources: Resource[], templates: ResourceTemplate[]): Promise<ResourceChoice | undefined> {
   if (resources.length === 0 && templates.length === 0) {
-    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no resources.`);
+    void vscode.window.showInformationMessage(inertText(`Elicit: ${server.name} offers no resources.`));
     return undefined;
   }
   type Item = vscode.QuickPickItem & { choice?: ResourceChoice };
   const items: Item[] = [
     ...(resources.length > 0 && templates.length > 0 ? [{ label: 'Resources', kind: vscode.QuickPickItemKind.Separator }] : []),
     ...resources.map((resource) => ({
-      label: `$(file) ${noIcons(oneLine(resource.title ?? resource.name, 120))}`,
-      description: noIcons(oneLine(resource.uri, 200)),
-      detail: resource.description ? noIcons(oneLine(resource.description, 300)) : undefined,
+      label: `$(file) ${inertText(oneLine(resource.title ?? resource.name, 120))}`,
+      description: inertText(oneLine(resource.uri, 200)),
+      detail: resource.description ? inertText(oneLine(resource.description, 300)) : undefined,
       choice: { resource },
     })),
     ...(templates.length > 0 ? [{ label: 'Templates', kind: vscode.QuickPickItemKind.Separator }] : []),
     ...templates.map((template) => ({
-      label: `$(symbol-variable) ${noIcons(oneLine(template.title ?? template.name, 120))}`,
-      description: noIcons(oneLine(template.uriTemplate, 200)),
-      detail: template.description ? noIcons(oneLine(template.description, 300)) : undefined,
+      label: `$(symbol-variable) ${inertText(oneLine(template.title ?? template.name, 120))}`,
+      description: inertText(oneLine(template.uriTemplate, 200)),
+      detail: template.description ? inertText(oneLine(template.description, 300)) : undefined,
       choice: { template },
     })),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: `Read MCP Resource · ${server.name}`,
+    title: inertText(`Read MCP Resource · ${oneLine(server.name, 80)}`),
     placeHolder: 'Pick a resource or a template',
     matchOnDescription: true,
     matchOnDetail: true,

@@ -15,6 +15,8 @@ import { callAndShow } from './callAndShow';
 import type { ResultDocuments } from './resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
+import { inertText, oneLine } from '../core/display';
+import { serverOrigin } from '../mcp/serverOrigin';
 
 export interface RunToolDeps {
   registry: ServerRegistry;
@@ -31,7 +33,7 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   if (!tools) return;
   const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
   if (!tool) {
-    if (typeof toolName === 'string') void vscode.window.showErrorMessage(`Elicit: ${server.name} has no tool "${toolName}".`);
+    if (typeof toolName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no tool "${toolName}".`));
     return;
   }
   const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);
@@ -52,18 +54,21 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
   if ('form' in normalized) {
     const result = await broker.ask({
       mode: 'form',
-      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}` },
+      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
       message: `Arguments for ${tool.name}`,
       requestedSchema: schema,
     });
     return result.action === 'accept' ? (result.content ?? {}) : undefined;
   }
   const text = await vscode.window.showInputBox({
-    title: `Run MCP Tool · ${server.name} · ${tool.name}`,
-    prompt: `Arguments as a JSON object (${Object.keys(properties).join(', ')})`,
+    title: inertText(`Run MCP Tool · ${oneLine(server.name, 80)} · ${oneLine(tool.name, 80)}`),
+    prompt: inertText(`Arguments as a JSON object (${oneLine(Object.keys(properties).join(', '), 300)})`),
     value: '{}',
     ignoreFocusOut: true,
-    validateInput: (value) => checkJsonArguments(schema, value).error,
+    validateInput: (value) => {
+      const { error } = checkJsonArguments(schema, value);
+      return error === undefined ? undefined : inertText(oneLine(error, 300));
+    },
   });
   return text === undefined ? undefined : checkJsonArguments(schema, text).value;
 }

@@ -1,8 +1,9 @@
 /**
  * Secret answers (fields with `format: "password"` or `writeOnly: true`) kept in
- * VS Code's SecretStorage, under a key namespaced by asker and field, so the
- * same asker can be answered with "Use saved value" next time. An index of the
- * saved names (never values) lives in global state for Manage Saved Secrets.
+ * VS Code's SecretStorage, under a key of the asker's origin and the field
+ * (secretKeys.ts), so the same server or agent, and no other of that name, can
+ * be answered with "Use saved value" next time. An index of the saved names
+ * (never values) lives in global state for Manage Saved Secrets.
  */
 import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
@@ -10,14 +11,18 @@ import * as vscode from 'vscode';
 import type { Question } from '../core/broker';
 import { secretFields } from '../core/fields';
 import type { Asker, ElicitResult } from '../core/request';
+import { namedSecretKey, savedSecretKey } from '../core/secretKeys';
 import type { SavedSecretSource } from './formPanel';
 
 export interface SavedSecret {
   /** 'named': a secret an agent asked for by name, used as `${secret:NAME}`. */
   askerKind: Asker['kind'] | 'named';
+  /** Shown in Manage Saved Secrets; not what the secret is keyed by. */
   askerName: string;
   field: string;
   savedAt: number;
+  /** The SecretStorage key. Absent in entries saved before keys named the origin (keyed by name; never offered). */
+  key?: string;
 }
 
 /** A password input of an mcp.json (`${input:id}`), kept per config file so servers sharing it share it. */
@@ -50,12 +55,13 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   }
 
   has(asker: Asker, field: string): boolean {
-    return this.list().some((s) => sameEntry(s, asker, field));
+    const key = savedSecretKey(asker, field);
+    return key !== undefined && this.list().some((s) => entryKey(s) === key);
   }
 
   get(asker: Asker, field: string): Promise<string | undefined> {
-    const { kind, name } = owner(asker);
-    return Promise.resolve(this.secrets.get(storageKey(kind, name, field)));
+    const key = savedSecretKey(asker, field);
+    return key === undefined ? Promise.resolve(undefined) : Promise.resolve(this.secrets.get(key));
   }
 
   /** Saves every secret field of an accepted answer. */
@@ -64,22 +70,23 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     // Saved by ConfigInputs under the config file instead (see saveInput).
     if (question.request.asker.detail === CONFIGURATION_INPUT) return;
     const asker = question.request.asker;
-    const { kind, name } = owner(asker);
     // The elicit tool and the gateway save theirs by name themselves (askToolQuestion's saveSecret).
-    if (kind === 'named') return;
+    if (asker.kind === 'tool' || asker.kind === 'gateway') return;
     for (const { name: answerName, property: field } of secretFields(question.form)) {
       const value = result.content[answerName];
-      if (typeof value !== 'string' || value === '') continue;
-      await this.secrets.store(storageKey(kind, name, field), value);
-      const others = this.list().filter((s) => !sameEntry(s, asker, field));
-      await this.state.update(INDEX_KEY, [...others, { askerKind: kind, askerName: name, field, savedAt: Date.now() }]);
+      const key = savedSecretKey(asker, field);
+      // No key: an asker whose origin is unknown or only claimed; nothing is kept for it.
+      if (typeof value !== 'string' || value === '' || key === undefined) continue;
+      await this.secrets.store(key, value);
+      const others = this.list().filter((s) => entryKey(s) !== key);
+      await this.state.update(INDEX_KEY, [...others, { askerKind: asker.kind, askerName: asker.name, field, savedAt: Date.now(), key }]);
     }
     this.changes.fire();
   }
 
   /** Saves a named secret for `${secret:NAME}` references. */
   async storeNamed(name: string, value: string): Promise<void> {
-    await this.secrets.store(storageKey('named', '', name), value);
+    await this.secrets.store(namedSecretKey(name), value);
     const others = this.list().filter((s) => !(s.askerKind === 'named' && s.field === name));
     await this.state.update(INDEX_KEY, [...others, { askerKind: 'named', askerName: '', field: name, savedAt: Date.now() }]);
     this.changes.fire();
@@ -87,15 +94,15 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
 
   /** The value behind `${secret:NAME}`, if one was saved. */
   getNamed(name: string): Promise<string | undefined> {
-    return Promise.resolve(this.secrets.get(storageKey('named', '', name)));
+    return Promise.resolve(this.secrets.get(namedSecretKey(name)));
   }
 
   async forget(entries: SavedSecret[]): Promise<void> {
-    for (const entry of entries) await this.secrets.delete(storageKey(entry.askerKind, entry.askerName, entry.field));
-    const gone = new Set(entries.map((e) => storageKey(e.askerKind, e.askerName, e.field)));
+    for (const entry of entries) await this.secrets.delete(entryKey(entry));
+    const gone = new Set(entries.map(entryKey));
     await this.state.update(
       INDEX_KEY,
-      this.list().filter((s) => !gone.has(storageKey(s.askerKind, s.askerName, s.field))),
+      this.list().filter((s) => !gone.has(entryKey(s))),
     );
     this.changes.fire();
   }
@@ -145,7 +152,7 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   async writeTestReport(file: string): Promise<string[]> {
     const report: Record<string, string | null> = {};
     for (const entry of this.list()) {
-      const key = storageKey(entry.askerKind, entry.askerName, entry.field);
+      const key = entryKey(entry);
       const value = await this.secrets.get(key);
       report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
     }
@@ -165,24 +172,14 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
   }
 }
 
-/** JSON keeps "a:b" + "c" apart from "a" + "b:c". */
-export function storageKey(kind: string, name: string, field: string): string {
-  return `elicit.secret:${JSON.stringify([kind, name, field])}`;
+/** An index entry's SecretStorage key; entries from before origin keys were keyed by kind, name and field. */
+function entryKey(entry: SavedSecret): string {
+  if (entry.key !== undefined) return entry.key;
+  if (entry.askerKind === 'named') return namedSecretKey(entry.field);
+  return `elicit.secret:${JSON.stringify([entry.askerKind, entry.askerName, entry.field])}`;
 }
 
+/** JSON keeps "a:b" + "c" apart from "a" + "b:c". */
 export function inputStorageKey(file: string, id: string): string {
   return `elicit.input:${JSON.stringify([file, id])}`;
-}
-
-/**
- * Whose secret an answer is. The language-model tool and the gateway ask for
- * secrets by name (`${secret:NAME}`), shared by every agent; the rest per asker.
- */
-function owner(asker: Asker): { kind: SavedSecret['askerKind']; name: string } {
-  return asker.kind === 'tool' || asker.kind === 'gateway' ? { kind: 'named', name: '' } : { kind: asker.kind, name: asker.name };
-}
-
-function sameEntry(entry: SavedSecret, asker: Asker, field: string): boolean {
-  const { kind, name } = owner(asker);
-  return entry.askerKind === kind && entry.askerName === name && entry.field === field;
 }

@@ -7,6 +7,7 @@ import type { ServerNode, ServersView } from './serversView';
 import { pickServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { fileExists } from './fileExists';
+import { inertText } from '../core/display';
 
 const MCP_JSON_TEMPLATE = `{
   // MCP servers for this folder. Elicit starts them on first use and answers their questions.
@@ -33,7 +34,7 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
         await action(name);
       } catch (error) {
         log.error(`${name}: ${(error as Error).message}`);
-        const choice = await vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Output');
+        const choice = await vscode.window.showErrorMessage(inertText(`Elicit: ${(error as Error).message}`), 'Show Output');
         if (choice) registry.showOutput(name);
       }
     };

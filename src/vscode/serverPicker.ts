@@ -4,7 +4,7 @@
  * or prompts — shared by Run Tool, Get Prompt and Read Resource.
  */
 import * as vscode from 'vscode';
-import { noIcons, oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import type { McpConnection } from '../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 
@@ -12,7 +12,7 @@ import type { ServerRegistry } from './serverRegistry';
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
   if (typeof serverName !== 'string') return pickServer(registry, title);
   const server = await registry.get(serverName);
-  if (!server) void vscode.window.showErrorMessage(`Elicit: no MCP server named "${serverName}" is configured.`);
+  if (!server) void vscode.window.showErrorMessage(inertText(`Elicit: no MCP server named "${serverName}" is configured.`));
   return server;
 }
 
@@ -21,7 +21,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   if (servers.length === 0) {
     if (registry.untrustedSources.length > 0) {
       const choice = await vscode.window.showWarningMessage(
-        `Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`,
+        inertText(`Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`),
         'Manage Workspace Trust',
       );
       if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
@@ -37,9 +37,9 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   if (servers.length === 1) return servers[0];
   const picked = await vscode.window.showQuickPick(
     servers.map((server) => ({
-      label: noIcons(server.name),
+      label: inertText(server.name),
       description: server.status === 'stopped' ? undefined : server.status,
-      detail: server.error ? `$(error) ${noIcons(oneLine(server.error, 200))}` : undefined,
+      detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
     { title, placeHolder: 'Pick an MCP server' },
@@ -50,9 +50,9 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
 /** Runs `list` (which starts the server if needed) with a status bar indicator; shows a failure and returns undefined. */
 export async function listWithProgress<T>(server: McpConnection, log: vscode.LogOutputChannel, list: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Connecting to ${server.name}…` }, list);
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: inertText(`Connecting to ${server.name}…`) }, list);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Elicit: ${(error as Error).message}`, 'Show Log').then((choice) => choice && log.show());
+    void vscode.window.showErrorMessage(inertText(`Elicit: ${(error as Error).message}`), 'Show Log').then((choice) => choice && log.show());
     return undefined;
   }
 }
@@ -74,7 +74,7 @@ export async function pickOffered<T extends Offered>(
   options: { command: string; noun: 'tool' | 'prompt'; titleOf?: (item: T) => string | undefined },
 ): Promise<T | undefined> {
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`Elicit: ${server.name} offers no ${options.noun}s.`);
+    void vscode.window.showInformationMessage(inertText(`Elicit: ${server.name} offers no ${options.noun}s.`));
     return undefined;
   }
   const titleOf = options.titleOf ?? ((item: T) => item.title);
@@ -82,13 +82,13 @@ export async function pickOffered<T extends Offered>(
     items.map((item) => {
       const title = titleOf(item);
       return {
-        label: noIcons(oneLine(title ?? item.name, 120)),
-        description: title ? noIcons(oneLine(item.name, 80)) : undefined,
-        detail: item.description ? noIcons(oneLine(item.description, 300)) : undefined,
+        label: inertText(oneLine(title ?? item.name, 120)),
+        description: title ? inertText(oneLine(item.name, 80)) : undefined,
+        detail: item.description ? inertText(oneLine(item.description, 300)) : undefined,
         item,
       };
     }),
-    { title: `${options.command} · ${server.name}`, placeHolder: `Pick a ${options.noun}`, matchOnDescription: true, matchOnDetail: true },
+    { title: inertText(`${options.command} · ${oneLine(server.name, 80)}`), placeHolder: `Pick a ${options.noun}`, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.item;
 }

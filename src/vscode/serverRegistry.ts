@@ -14,8 +14,11 @@ import { localFolders } from './localFolders';
 import type { OAuthOptions } from '../mcp/oauthSignIn';
 import type { RoundKeeper } from '../mcp/rounds';
 import { CrashRecovery } from '../mcp/crashRecovery';
-import { resolveLaunch } from '../mcp/launch';
+import { resolveLaunch, type SecretLookup } from '../mcp/launch';
 import { stopAllNow } from '../mcp/shutdown';
+import { inertText } from '../core/display';
+import { serverOrigin } from '../mcp/serverOrigin';
+import { withOrigin } from '../core/origin';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
@@ -45,8 +48,8 @@ export class ServerRegistry implements vscode.Disposable {
     private readonly ask: AskFunction,
     private readonly log: vscode.LogOutputChannel,
     private readonly urlWaits?: UrlWaits,
-    /** Resolves `${secret:NAME}` when a server starts. */
-    private readonly secret?: (name: string) => Promise<string | undefined>,
+    /** Resolves `${secret:NAME}` when a server starts, where the person allowed it. */
+    private readonly secret?: SecretLookup,
   ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
     const reload = (): void => void this.reload();
@@ -194,8 +197,10 @@ export class ServerRegistry implements vscode.Disposable {
     for (const config of configs) {
       if (this.connections.has(config.name)) continue;
       const serverLog = (line: string): void => this.serverLog(config.name).info(line);
+      const origin = serverOrigin(config);
       const connection = new McpConnection(config, {
-        ask: this.ask,
+        // The asker's origin, not its name, decides which saved answers it is offered.
+        ask: (request) => this.ask(withOrigin(request, origin)),
         log: serverLog,
         clientInfo: { name: 'elicit', version: extensionVersion() },
         urlWaits: this.urlWaits,
@@ -232,7 +237,7 @@ export class ServerRegistry implements vscode.Disposable {
       this.log.error(problem.message);
       if (this.reportedProblems.has(problem.message)) continue;
       const file = this.sourceFiles.get(problem.source);
-      void vscode.window.showErrorMessage(`Elicit: ${problem.message}`, ...(file ? ['Open File'] : [])).then((choice) => {
+      void vscode.window.showErrorMessage(inertText(`Elicit: ${problem.message}`), ...(file ? ['Open File'] : [])).then((choice) => {
         if (choice === 'Open File' && file) void vscode.window.showTextDocument(file);
       });
     }

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../mcp/types';
-import { noIcons, oneLine } from '../core/display';
+import { inertText, oneLine } from '../core/display';
 import type { ConfigProblem } from '../mcp/config';
 import { listPrompts, listResources, listResourceTemplates } from '../mcp/catalog';
 import type { McpConnection } from '../mcp/connection';
@@ -101,17 +101,17 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       case 'template':
         return resourceItem(node);
       case 'message': {
-        const item = new vscode.TreeItem(node.text);
+        const item = new vscode.TreeItem(inertText(node.text));
         item.iconPath = new vscode.ThemeIcon(node.icon);
-        item.tooltip = node.tooltip;
+        item.tooltip = node.tooltip === undefined ? undefined : inertText(node.tooltip);
         item.command = node.command;
         return item;
       }
       case 'problem': {
-        const item = new vscode.TreeItem(node.problem.server ? `${node.problem.server}: configuration problem` : 'Configuration problem');
+        const item = new vscode.TreeItem(node.problem.server ? inertText(`${oneLine(node.problem.server, 80)}: configuration problem`) : 'Configuration problem');
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-        item.description = noIcons(oneLine(node.problem.message, 200));
-        item.tooltip = node.problem.message;
+        item.description = inertText(oneLine(node.problem.message, 200));
+        item.tooltip = inertText(node.problem.message);
         item.contextValue = 'configProblem';
         item.command = { command: 'elicit.openServerConfig', title: 'Open Configuration', arguments: [node.problem.source] };
         return item;
@@ -176,7 +176,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
 
   private serverItem(name: string): vscode.TreeItem {
     const server = this.connection(name);
-    const item = new vscode.TreeItem(noIcons(name), vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(inertText(name), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `server:${name}`;
     if (!server) return item;
     const restartAt = this.registry.nextRestartAt(name);
@@ -242,7 +242,7 @@ function statusIcon(status: McpConnection['status']): vscode.ThemeIcon {
 function statusText(server: McpConnection, restartAt: number | undefined): string {
   if (server.status === 'error') {
     const restart = restartAt !== undefined ? ` · restarting in ${Math.max(1, Math.ceil((restartAt - Date.now()) / 1000))} s` : '';
-    return `${noIcons(oneLine(server.error ?? 'error', 120))}${restart}`;
+    return `${inertText(oneLine(server.error ?? 'error', 120))}${restart}`;
   }
   if (server.status === 'running') {
     // Which MCP revision this server speaks with Elicit, e.g. "running · MCP 2026-07-28".
@@ -313,10 +313,10 @@ function groupItem(node: GroupNode): vscode.TreeItem {
 function toolItem(node: ToolNode): vscode.TreeItem {
   const tool = node.tool;
   const title = tool.title ?? tool.annotations?.title;
-  const item = new vscode.TreeItem(noIcons(oneLine(title ?? tool.name, 80)));
+  const item = new vscode.TreeItem(inertText(oneLine(title ?? tool.name, 80)));
   item.id = `tool:${node.server}:${tool.name}`;
-  item.description = title ? noIcons(oneLine(tool.name, 60)) : undefined;
-  item.tooltip = tool.description ? `${tool.name}\n\n${oneLine(tool.description, 1000)}` : tool.name;
+  item.description = title ? inertText(oneLine(tool.name, 60)) : undefined;
+  item.tooltip = inertText(tool.description ? `${tool.name}\n\n${oneLine(tool.description, 1000)}` : tool.name);
   item.iconPath = new vscode.ThemeIcon('symbol-method');
   item.contextValue = 'tool';
   return item;
@@ -324,11 +324,11 @@ function toolItem(node: ToolNode): vscode.TreeItem {
 
 function promptItem(node: PromptNode): vscode.TreeItem {
   const prompt = node.prompt;
-  const item = new vscode.TreeItem(noIcons(oneLine(prompt.title ?? prompt.name, 80)));
+  const item = new vscode.TreeItem(inertText(oneLine(prompt.title ?? prompt.name, 80)));
   item.id = `prompt:${node.server}:${prompt.name}`;
   const args = (prompt.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`));
-  item.description = args.length > 0 ? noIcons(oneLine(args.join(', '), 80)) : undefined;
-  item.tooltip = prompt.description ? `${prompt.name}\n\n${oneLine(prompt.description, 1000)}` : prompt.name;
+  item.description = args.length > 0 ? inertText(oneLine(args.join(', '), 80)) : undefined;
+  item.tooltip = inertText(prompt.description ? `${prompt.name}\n\n${oneLine(prompt.description, 1000)}` : prompt.name);
   item.iconPath = new vscode.ThemeIcon('comment');
   item.contextValue = 'prompt';
   return item;
@@ -338,10 +338,10 @@ function resourceItem(node: ResourceNode): vscode.TreeItem {
   const isTemplate = node.kind === 'template';
   const entry = isTemplate ? node.template : node.resource;
   const uri = isTemplate ? node.template.uriTemplate : node.resource.uri;
-  const item = new vscode.TreeItem(noIcons(oneLine(entry.title ?? entry.name, 80)));
+  const item = new vscode.TreeItem(inertText(oneLine(entry.title ?? entry.name, 80)));
   item.id = `${node.kind}:${node.server}:${uri}`;
-  item.description = noIcons(oneLine(uri, 80));
-  item.tooltip = entry.description ? `${uri}\n\n${oneLine(entry.description, 1000)}` : uri;
+  item.description = inertText(oneLine(uri, 80));
+  item.tooltip = inertText(entry.description ? `${uri}\n\n${oneLine(entry.description, 1000)}` : uri);
   item.iconPath = new vscode.ThemeIcon(isTemplate ? 'symbol-variable' : 'file');
   item.contextValue = node.kind;
   if (!isTemplate) item.command = { command: 'elicit.view.readResource', title: 'Read Resource', arguments: [node] };

@@ -4,7 +4,7 @@
  * use asks the person to sign in again.
  */
 import * as vscode from 'vscode';
-import { noIcons } from '../core/display';
+import { inertText } from '../core/display';
 import type { OAuthSecrets } from './oauthSecrets';
 import type { Services } from './services';
 
@@ -17,7 +17,7 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
   const candidates = typeof name === 'string' ? all.filter((s) => s.name === name) : all;
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage(
-      typeof name === 'string' ? `Elicit is not signed in to "${name}".` : 'Elicit is not signed in to any MCP server.',
+      typeof name === 'string' ? inertText(`Elicit is not signed in to "${name}".`) : 'Elicit is not signed in to any MCP server.',
     );
     return;
   }
@@ -30,7 +30,7 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
   }
   void vscode.window.showInformationMessage(
     chosen.length === 1
-      ? `Signed out of "${chosen[0]!.name}". Elicit asks you to sign in when it next uses it.`
+      ? inertText(`Signed out of "${chosen[0]!.name}". Elicit asks you to sign in when it next uses it.`)
       : `Signed out of ${chosen.length} MCP servers.`,
   );
 }
@@ -38,7 +38,7 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
 function pick(servers: SignedIn[]): Thenable<SignedIn[] | undefined> {
   return vscode.window
     .showQuickPick(
-      servers.map((server) => ({ label: `$(account) ${noIcons(server.name)}`, description: noIcons(server.url), server })),
+      servers.map((server) => ({ label: `$(account) ${inertText(server.name)}`, description: inertText(server.url), server })),
       { title: 'Elicit: Sign Out of MCP Server', placeHolder: 'Select the servers to sign out of', canPickMany: true, matchOnDescription: true },
     )
     .then((items) => items?.map((item) => item.server));

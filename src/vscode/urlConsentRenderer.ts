@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Question, Renderer } from '../core/broker';
-import { askerTitle, oneLine } from '../core/display';
+import { askerTitle, inertText, oneLine } from '../core/display';
 import { CANCELLED, DECLINED, type ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/urlWaits';
 
@@ -24,7 +24,7 @@ export class UrlConsentRenderer implements Renderer {
     const request = question.request;
     if (!review || request.mode !== 'url' || signal.aborted) return CANCELLED;
     const host = review.displayHost ? `${review.displayHost}  (${review.host})` : review.host;
-    const detail = [
+    const detail = inertText([
       oneLine(request.message, 1000),
       '',
       `Host: ${host}`,
@@ -32,11 +32,11 @@ export class UrlConsentRenderer implements Renderer {
       ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
       '',
       'Elicit opens it in your browser. Nothing is loaded before you choose Open.',
-    ].join('\n');
+    ].join('\n'));
     // The first button is the default one: with a warning, Enter must not open the link.
     const buttons = review.warnings.length > 0 ? ['Decline', 'Open'] : ['Open', 'Decline'];
     const modal = vscode.window.showWarningMessage(
-      `${askerTitle(request.asker)}: open ${review.host}?`,
+      inertText(`${askerTitle(request.asker)}: open ${review.host}?`),
       { modal: true, detail },
       ...buttons,
     );
@@ -45,7 +45,7 @@ export class UrlConsentRenderer implements Renderer {
       // A modal cannot be closed from code; if the person still chooses Open, say why nothing happens.
       void Promise.resolve(modal).then((late) => {
         if (late === 'Open') {
-          void vscode.window.showInformationMessage(`${request.asker.name} no longer needs this link, so it was not opened.`);
+          void vscode.window.showInformationMessage(inertText(`${request.asker.name} no longer needs this link, so it was not opened.`));
         }
       });
       return CANCELLED;
@@ -69,7 +69,7 @@ export class UrlConsentRenderer implements Renderer {
     const timer = setTimeout(() => stop.abort(), this.waitTimeoutMs());
     const waiting = this.waits.wait(key, elicitationId, stop.signal);
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Waiting for ${host} to finish…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: inertText(`Waiting for ${host} to finish…`), cancellable: true },
       async (_progress, token) => {
         token.onCancellationRequested(() => stop.abort());
         const outcome = await waiting;

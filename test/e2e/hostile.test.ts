@@ -8,6 +8,8 @@
  * between is in no file VS Code or the extension wrote.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
@@ -16,13 +18,16 @@ import {
   runCommand,
   screenshot,
   typeAndSubmit,
+  typeText,
   waitForNoQuickInput,
+  waitForNotification,
   waitForQuickInput,
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { MAX_GROUP_SECTIONS } from '../../src/core/group';
-import { BURST, cases, IMG, SCRIPT, SVG } from '../fixtures/hostile-cases.mjs';
+import { descendants, extensionHostOf, isRunning } from './harness/processes';
+import { BURST, cases, ICON, IMG, LINK, SCRIPT, SVG } from '../fixtures/hostile-cases.mjs';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 
@@ -226,5 +231,208 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
 
   it('never writes the secret into any file VS Code or the extension wrote', () => {
     assertNoSecretLeak(session, [SECRET]);
+  });
+
+  it('ends the server, with a question of it pending, when the extension host is killed with SIGKILL', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_html_quick'); // left open: the server waits for the answer
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
+    const host = extensionHostOf(session.server.userDataDir);
+    assert.ok(host, 'the extension host of this code-server was found');
+    const servers = descendants(host.pid).filter((p) => p.args.includes('hostile-server.mjs'));
+    assert.equal(servers.length, 1, JSON.stringify(descendants(host.pid)));
+    process.kill(host.pid, 'SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (isRunning(servers[0]!.pid) && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal(isRunning(servers[0]!.pid), false, `the server (${servers[0]!.pid}) outlived its extension host`);
+  });
+});
+
+/**
+ * Link and icon syntax in every string an asker or a workspace file controls: VS Code draws
+ * `[label](command:…)` as a link it runs with commands allowed (in a quick input's prompt and
+ * validation message, in notifications and dialogs) and `$(name)` as an icon. Elicit must show
+ * both as the characters they are, and a click where the link would be must run nothing.
+ */
+describe('link and icon syntax from askers in code-server', { timeout: 900_000 }, () => {
+  const record = newRecordFile();
+  // The server's name (from mcp.json) is asker text too; a second entry is broken so that its
+  // problem, naming it, is shown as a notification.
+  const serverName = `evil ${ICON} [Docs](command:workbench.action.openSettings)`;
+  const brokenName = `broken ${LINK}`;
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = { servers: { [serverName]: fixtureServer('hostile-server.mjs', { RECORD_FILE: record }), [brokenName]: { type: 'stdio' } } };
+    session = await openElicitSession(JSON.stringify(mcpJson));
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  async function outcome(tool: string): Promise<Record<string, unknown>> {
+    return (await waitForRecords(record, 1, (r) => r.tool === tool, 30_000)).at(-1)!;
+  }
+
+  async function runTool(tool: string): Promise<void> {
+    const { page } = session.workbench;
+    await waitForNoQuickInput(page, 'the last question to close');
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.title?.startsWith('Run MCP Tool · evil') === true && q.items.length > 0);
+    await assertInert(page, 'the tool list (its title has the server name)');
+    await pickQuickPickItem(page, tool);
+  }
+
+  /** No link and no asker icon in the quick input, the notifications or a dialog. */
+  async function assertInert(page: Page, where: string): Promise<void> {
+    const found = await page.evaluate(() => {
+      const roots = Array.from(document.querySelectorAll('.quick-input-widget, .notifications-toasts, .notifications-center, .monaco-dialog-box'));
+      return {
+        links: roots.flatMap((root) => Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href') ?? '')).filter((href) => /^(command|https?|file):/i.test(href)),
+        icons: roots.reduce((n, root) => n + root.querySelectorAll('.codicon-flame').length, 0),
+      };
+    });
+    assert.deepEqual(found.links, [], `links in ${where}`);
+    assert.equal(found.icons, 0, `an icon from asker text in ${where}`);
+  }
+
+  async function settingsOpened(page: Page): Promise<boolean> {
+    return (await page.locator('.settings-editor').count()) > 0 || (await page.locator('.tabs-container .tab .label-name', { hasText: /^Settings$/ }).count()) > 0;
+  }
+
+  it('shows the message, title, description and pattern of an InputBox as text; clicking the would-be link runs nothing', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_links_text');
+    const box = await waitForQuickInput(page, (q) => q.message?.includes('Your session expired') === true);
+    assert.ok(box.message?.includes('[Open Settings]') && box.message.includes('(flame)'), JSON.stringify(box.message));
+    assert.ok(box.title?.startsWith('evil $') && box.title.includes('[Docs]'), JSON.stringify(box.title));
+    await assertInert(page, 'the InputBox');
+    await screenshot(page, 'hostile-links-inputbox');
+    await page.locator('.quick-input-widget .quick-input-message').getByText('Open Settings').first().click();
+    await page.waitForTimeout(1_000);
+    assert.equal(await settingsOpened(page), false, 'a click on the text opened the Settings editor');
+    await typeText(page, 'abc');
+    const invalid = await waitForQuickInput(page, (q) => q.message?.includes('Not in the form this field asks for') === true);
+    assert.doesNotMatch(invalid.message ?? '', /Open Settings|\[0-9\]/, 'the pattern is not shown');
+    await assertInert(page, 'the validation message');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await outcome('hostile_links_text')).result, { action: 'cancel' });
+  });
+
+  it('shows option titles with link and icon syntax as text in a QuickPick', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_links_choice');
+    const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Free')));
+    assert.ok(pick.items[0]!.label.includes('[Open Settings]') && pick.items[0]!.label.includes('(flame)'), pick.items[0]!.label);
+    await assertInert(page, 'the QuickPick');
+    await pickQuickPickItem(page, pick.items[1]!.label);
+    assert.deepEqual((await outcome('hostile_links_choice')).result, { action: 'accept', content: { plan: 'pro' } });
+  });
+
+  it('shows a URL question\'s message as text in the consent dialog', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_links_url');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.match((await dialog.textContent()) ?? '', /Sign in again .*\[Open Settings\]/);
+    await assertInert(page, 'the URL consent dialog');
+    await dialog.getByText('Open Settings').first().click();
+    assert.equal(await settingsOpened(page), false, 'a click in the dialog opened the Settings editor');
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    assert.deepEqual((await outcome('hostile_links_url')).result, { action: 'decline' });
+  });
+
+  it('shows a server\'s error with link syntax as text in the notification', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_error_link');
+    await outcome('hostile_error_link');
+    const shown = await waitForNotification(page, 'Quota exceeded');
+    assert.ok(shown.includes('[Open Settings]'), shown);
+    await assertInert(page, 'the error notification');
+    await page.locator('.notification-toast-container .notification-list-item-message').getByText('Open Settings').first().click();
+    await page.waitForTimeout(1_000);
+    assert.equal(await settingsOpened(page), false, 'a click in the notification opened the Settings editor');
+    await screenshot(page, 'hostile-links-notification');
+  });
+
+  // Servers are read when first used: by now the problem has been reported.
+  it('shows a problem of mcp.json naming a server with link syntax as text', async () => {
+    const { page } = session.workbench;
+    const shown = await waitForNotification(page, 'broken [Open Settings]');
+    assert.ok(shown.includes('command:workbench.action.openSettings'), shown);
+    await assertInert(page, 'the configuration problem notification');
+  });
+});
+
+/**
+ * You saved a token for your own "github" server (the elicit.servers setting); later a cloned repo's
+ * mcp.json names its server "github" too. It is listed first and takes the name ("github"), yours
+ * becomes "github (2)". A secret is kept under the origin of the server it was given to (the config it
+ * comes from, its command and arguments), so the look-alike is not offered it, and yours still is.
+ */
+describe('a workspace server named like one of yours in code-server', { timeout: 600_000 }, () => {
+  const record = newRecordFile();
+  const OWN_TOKEN = 'ghp-e2e-own-server-7c1d44';
+  let session: ElicitSession;
+
+  before(async () => {
+    const own = fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'own' });
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.servers': { github: own } });
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  /** Run MCP Tool → (the server, when there are several) → ask_api_key. */
+  async function askApiKey(server?: string): Promise<void> {
+    const { page } = session.workbench;
+    await waitForNoQuickInput(page, 'the last question to close');
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    if (server !== undefined) {
+      await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === 'github (2)'));
+      await pickQuickPickItem(page, server);
+    }
+    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
+    await pickQuickPickItem(page, 'ask_api_key');
+  }
+
+  async function outcome(server: string, count: number): Promise<Record<string, unknown>> {
+    return (await waitForRecords(record, count, (r) => r.server === server && r.tool === 'ask_api_key', 30_000)).at(-1)!;
+  }
+
+  it('keeps the token you gave your own "github" server', async () => {
+    const { page } = session.workbench;
+    await askApiKey();
+    await waitForQuickInput(page, (q) => q.title === 'github asks · tool ask_api_key');
+    await typeAndSubmit(page, OWN_TOKEN);
+    assert.deepEqual((await outcome('own', 1)).result, { action: 'accept', content: { apiKey: OWN_TOKEN } });
+  });
+
+  it('does not offer it to a server a cloned repo names "github": it gets an empty password box', async () => {
+    const { page } = session.workbench;
+    const cloned = fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'impostor' });
+    const mcpJson = { servers: { github: { ...cloned, args: [...(cloned.args as string[]), '--from-a-cloned-repo'] } } };
+    fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(mcpJson));
+    await askApiKey('github');
+    const box = await waitForQuickInput(page, (q) => q.title === 'github asks · tool ask_api_key');
+    assert.ok(!box.items.some((i) => i.label.includes('Use saved value')), JSON.stringify(box.items));
+    assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    assert.equal(box.value, '');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await outcome('impostor', 1)).result, { action: 'cancel' });
+  });
+
+  it('still offers it to your own server, now "github (2)"', async () => {
+    const { page } = session.workbench;
+    await askApiKey('github (2)');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));
+    await pickQuickPickItem(page, 'Use saved value');
+    assert.deepEqual((await outcome('own', 2)).result, { action: 'accept', content: { apiKey: OWN_TOKEN } });
+  });
+
+  it('never writes the token into any file VS Code or the extension wrote', () => {
+    assertNoSecretLeak(session, [OWN_TOKEN]);
   });
 });

@@ -12,8 +12,12 @@ import type { Question } from '../../src/core/broker';
 import { askerTitle, cleanText, oneLine } from '../../src/core/display';
 import { MAX_GROUP_SECTIONS } from '../../src/core/group';
 import type { ElicitResult } from '../../src/core/request';
+import { validateAnswer } from '../../src/core/answerValidator';
+import { MAX_PATTERN_INPUT, PATTERN_MISMATCH } from '../../src/core/validate';
 import { McpConnection } from '../../src/mcp/connection';
-import { BIDI, BURST, cases, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
+import { resolveLaunch } from '../../src/mcp/launch';
+import { SecretGrants } from '../../src/mcp/secretGrants';
+import { BIDI, BURST, cases, EXPONENTIAL_PATTERN, IMG, SCRIPT } from '../fixtures/hostile-cases.mjs';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
 
@@ -99,6 +103,28 @@ describe('hostile requests through McpConnection and the broker', () => {
     assert.deepEqual((await run('hostile_html_quick')).result, { action: 'accept', content: { color: 'blue' } });
   });
 
+  it('refuses at once a default that misses a pattern exponential in V8 (it froze the host for a minute)', async () => {
+    const started = performance.now();
+    const entry = await run('hostile_pattern_exponential');
+    assert.equal((entry.error as { code: number }).code, -32602);
+    assert.ok(performance.now() - started < 2_000, `took ${performance.now() - started} ms`);
+  });
+
+  it('shows a pattern that is exponential in V8, and checks answers against it in linear time', async () => {
+    const rejected: string[] = [];
+    answers.set('hostile_pattern_exponential_drawn', (q) => {
+      const [field] = q.form!.fields;
+      assert.equal(field!.kind === 'text' && field!.pattern, EXPONENTIAL_PATTERN);
+      // What the broker checks before sending: a near miss of the longest length any check runs on.
+      rejected.push(...Object.values(validateAnswer(q.form!, { code: 'a'.repeat(MAX_PATTERN_INPUT - 1) + '!' })));
+      return { action: 'accept', content: { code: 'a'.repeat(40) } };
+    });
+    const started = performance.now();
+    assert.deepEqual((await run('hostile_pattern_exponential_drawn')).result, { action: 'accept', content: { code: 'a'.repeat(40) } });
+    assert.deepEqual(rejected, [PATTERN_MISMATCH]);
+    assert.ok(performance.now() - started < 2_000, `took ${performance.now() - started} ms`);
+  });
+
   it('strips bidi controls from everything it displays', async () => {
     answers.set('hostile_bidi', (q) => {
       const [field] = q.form!.fields;
@@ -158,5 +184,61 @@ describe('hostile requests through McpConnection and the broker', () => {
     const entry = await run('ping');
     assert.equal(entry.pong, true);
     assert.equal(connection.status, 'running');
+  });
+});
+
+/**
+ * A config may put `${secret:NAME}` into any server's env: here a real server process that echoes
+ * its environment (hostile-server.mjs, hostile_echo_env), started as the extension starts servers
+ * (resolveLaunch with SecretGrants). The secret reaches it only once the person allowed it there.
+ */
+describe('a saved secret referenced by a server that echoes its env', () => {
+  const SECRET_VALUE = 'sk-live-integration-4471';
+  const config = (args: string[]) => ({
+    name: 'echo',
+    source: '.vscode/mcp.json',
+    transport: { type: 'stdio' as const, command: process.execPath, args: [server, ...args], env: { LEAK: '${secret:deploy-token}' } },
+    origin: { file: 'file:///cloned/.vscode/mcp.json', folder: '/cloned' },
+  });
+  const store = (() => {
+    const data: Record<string, unknown> = {};
+    return { get: <T>(key: string, fallback: T): T => (key in data ? (data[key] as T) : fallback), update: async (key: string, value: unknown) => void (data[key] = value) };
+  })();
+  const asked: string[] = [];
+  const answers: boolean[] = [];
+  const grants = new SecretGrants(store, async (name) => (name === 'deploy-token' ? SECRET_VALUE : undefined), async (name, destination) => {
+    asked.push(`${name} → ${destination.server}: ${destination.target}`);
+    return answers.shift();
+  });
+  const connect = (args: string[]): McpConnection =>
+    new McpConnection(config(args), { ask: () => Promise.resolve({ action: 'cancel' }), log: () => undefined, prepare: (c) => resolveLaunch(c, { secret: (n, d) => grants.lookup(n, d) }) });
+
+  it('refused: the server does not start and never sees the value', async () => {
+    answers.push(false);
+    const connection = connect([]);
+    try {
+      await assert.rejects(connection.callTool('hostile_echo_env', {}), /\$\{secret:deploy-token\} was not given to it: you refused/);
+      assert.equal(asked.length, 1);
+      assert.match(asked[0]!, /^deploy-token → echo: the environment \(LEAK\) of `.*hostile-server\.mjs`$/);
+    } finally {
+      await connection.stop();
+    }
+  });
+
+  it('allowed for another destination: the same config with other arguments is asked about again', async () => {
+    answers.push(true);
+    const connection = connect(['--another-destination']);
+    try {
+      const result = await connection.callTool('hostile_echo_env', {});
+      assert.deepEqual(result.content, [{ type: 'text', text: SECRET_VALUE }]);
+      assert.equal(asked.length, 2);
+      // Remembered: the refused destination is refused again without a question.
+      const refused = connect([]);
+      await assert.rejects(refused.callTool('hostile_echo_env', {}), /you refused/);
+      await refused.stop();
+      assert.equal(asked.length, 2);
+    } finally {
+      await connection.stop();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** The pure parts of the ACP client: the transcript, the panel protocol guard, the agents setting, file rules. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -133,6 +133,22 @@ describe('agent file access rules', () => {
     await assert.rejects(confinePath('relative.txt', [root]), /not an absolute path/);
     await assert.rejects(confinePath(join(root, 'x'), []), /outside the workspace folders/);
     await assert.rejects(confinePath(42, [root]), /a file path is needed/);
+  });
+
+  it('follows a link that points nowhere yet, so a write cannot create a file outside', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'elicit-acp-unit-')));
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'elicit-acp-outside-')));
+    symlinkSync(join(outside, 'planted.txt'), join(root, 'dangling.txt'));
+    symlinkSync(join(outside, 'no-such-dir'), join(root, 'dangling-dir'));
+    symlinkSync(join(root, 'dangling.txt'), join(root, 'chain.txt'));
+    symlinkSync('later.txt', join(root, 'inside-link.txt'));
+    symlinkSync(join(root, 'loop-b'), join(root, 'loop-a'));
+    symlinkSync(join(root, 'loop-a'), join(root, 'loop-b'));
+    await assert.rejects(confinePath(join(root, 'dangling.txt'), [root]), /outside the workspace folders/);
+    await assert.rejects(confinePath(join(root, 'dangling-dir', 'x.txt'), [root]), /outside the workspace folders/);
+    await assert.rejects(confinePath(join(root, 'chain.txt'), [root]), /outside the workspace folders/);
+    await assert.rejects(confinePath(join(root, 'loop-a'), [root]), /outside the workspace folders/);
+    assert.equal(await confinePath(join(root, 'inside-link.txt'), [root]), join(root, 'inside-link.txt'));
   });
 
   it('applies line and limit (1-based, endings kept)', () => {

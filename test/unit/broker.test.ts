@@ -310,6 +310,18 @@ describe('Broker: deadlines and cancellation', () => {
     assert.deepEqual(broker.pending(), []);
   });
 
+  it('a deadline too long for setTimeout (about 25 days and more) is held at the longest timeout, not fired at once', async () => {
+    for (const timeoutMs of [2_200_000 * 1000, Number.MAX_SAFE_INTEGER, Infinity]) {
+      const { broker, renderer } = setup({ timeoutMs });
+      const answer = broker.ask(quick('a patient question'));
+      const shown = await renderer.rendered(1);
+      assert.equal(await state(answer), 'pending', `cancelled at once with ${timeoutMs} ms`);
+      assert.equal(shown.signal.aborted, false);
+      shown.answer({ action: 'decline' });
+      assert.deepEqual(await answer, { action: 'decline' });
+    }
+  });
+
   it('a timeout while queued cancels without ever rendering, and the queue goes on', async () => {
     const renderer = new FakeRenderer();
     const deadlines = [5_000, 30, 5_000];

@@ -1,7 +1,8 @@
 /** Untrusted asker text made safe and short for native widgets. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { askerTitle, cleanText, clip, noIcons, oneLine } from '../../src/core/display';
+import fc from 'fast-check';
+import { askerTitle, cleanText, clip, inertText, noIcons, oneLine } from '../../src/core/display';
 
 describe('cleanText', () => {
   it('strips bidi overrides, embeddings and isolates', () => {
@@ -110,5 +111,63 @@ describe('noIcons', () => {
     assert.equal(noIcons('$(zap) fast $(zap)'), '$\u200b(zap) fast $\u200b(zap)');
     assert.equal(noIcons('costs $5 (approx.)'), 'costs $5 (approx.)');
     assert.equal(noIcons('$$(x)'), '$$\u200b(x)');
+  });
+});
+
+/**
+ * How VS Code reads text it shows (src/vs/base/common/linkedText.ts for links in quick input
+ * messages, notifications and dialogs; src/vs/base/common/iconLabels.ts for `$(icon)`), as
+ * code-server 4.139.1 ships them.
+ */
+const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+const VSCODE_ICON = /(\\)?\$\((\w[\w-]*(?:~[\w-]+)?)\)/g;
+
+describe('inertText', () => {
+  const hostile = 'Your session expired. [Open Settings](command:workbench.action.openSettings "https://example.com/login") $(shield) verified';
+
+  it('leaves no link and no icon VS Code would draw, and reads the same', () => {
+    const inert = inertText(hostile);
+    assert.equal(inert.match(VSCODE_LINK), null);
+    assert.equal(inert.match(VSCODE_ICON), null);
+    assert.equal(inert.replace(/\u200b/g, ''), hostile);
+  });
+
+  it('breaks every link scheme VS Code opens, and terminal commands', () => {
+    for (const target of ['command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D', 'https://evil.example', 'file:///etc/passwd', 'COMMAND:x']) {
+      assert.equal(inertText(`[click](${target})`).match(VSCODE_LINK), null, target);
+    }
+  });
+
+  it('cannot be undone by invisible characters placed inside the syntax', () => {
+    assert.equal(inertText('[a]\u200b(command:x)').match(VSCODE_LINK), null);
+    assert.equal(inertText('$\u200b(shield)').match(VSCODE_ICON), null);
+    assert.equal(inertText('[a]\u202e(command:x)').match(VSCODE_LINK), null);
+  });
+
+  it('is idempotent, and noIcons is the same function', () => {
+    assert.equal(inertText(inertText(hostile)), inertText(hostile));
+    assert.equal(noIcons, inertText);
+  });
+
+  it('leaves ordinary text alone', () => {
+    for (const text of ['costs $5 (approx.)', 'array[0] (first)', 'f(x) = [a, b]', 'Grüße 😀']) assert.equal(inertText(text), text);
+  });
+
+  it('no generated text keeps a link or an icon', () => {
+    const piece = fc.constantFrom('[', ']', '(', ')', '$', '\\', ' ', '"', 'a', 'command:', 'https://', 'file:', '\u200b', '\u202e', '\n');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
+        const inert = inertText(text);
+        assert.equal(inert.match(VSCODE_LINK), null, JSON.stringify(inert));
+        assert.equal(inert.match(VSCODE_ICON), null, JSON.stringify(inert));
+      }),
+      { seed: 20_261_122, numRuns: 5_000 },
+    );
+  });
+});
+
+describe('askerTitle', () => {
+  it('cannot carry a link', () => {
+    assert.equal(askerTitle({ kind: 'mcp', name: '[github](command:x)', detail: '[y](https://e.com)' }).match(VSCODE_LINK), null);
   });
 });

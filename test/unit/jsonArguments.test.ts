@@ -86,4 +86,20 @@ describe('checkJsonArguments', () => {
     assert.deepEqual(checkJsonArguments(ip, '{"host": "10.0.0.1"}'), { value: { host: '10.0.0.1' } });
     assert.deepEqual(checkJsonArguments(ip, '{"host": "10.0.0.300"}'), { error: 'host must match format "ipv4"' });
   });
+
+  it('runs the patterns of a tool schema (nested, and patternProperties) in linear time, as forms do', () => {
+    const hostile = {
+      type: 'object',
+      properties: { deep: { type: 'object', properties: { code: { type: 'string', pattern: '^(a|a){1,32}$' } } } },
+      patternProperties: { '^(\\w|\\d){35}$': { type: 'number' } },
+    };
+    const nearMiss = 'a'.repeat(31) + '!';
+    const key = '1'.repeat(35);
+    const started = performance.now();
+    assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ deep: { code: nearMiss } })), { error: 'deep.code is not in the form the tool asks for' });
+    assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ [key]: 'x' })), { error: `${key} must be number` });
+    assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ [key.slice(1) + '!']: 'x', deep: { code: 'aaa' } })).error, undefined);
+    // V8's backtracking took seconds to minutes on each of these.
+    assert.ok(performance.now() - started < 1_000, `took ${performance.now() - started} ms`);
+  });
 });

@@ -4,9 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
-import { toJsonSchema, validateAnswer } from '../../src/core/answerValidator';
+import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/answerValidator';
 import type { Field, FormModel, TextFormat } from '../../src/core/fields';
 import { normalize } from '../../src/core/normalize';
 import type { AnswerValue, ElicitContent } from '../../src/core/request';
@@ -18,6 +16,7 @@ import {
   FORMAT_HINTS,
   matchesFormat,
   MAX_PATTERN_INPUT,
+  PATTERN_MISMATCH,
   parseTextInput,
 } from '../../src/core/validate';
 import { everythingSchema } from '../support/everythingSchema';
@@ -86,9 +85,11 @@ describe('checkField sentences', () => {
     assert.equal(checkField(field({ type: 'string', format: 'email', minLength: 20 }), 'x'), 'Must be at least 20 characters');
   });
 
-  it('"Must match the pattern …"', () => {
+  it('a pattern mismatch is described, never shown as the asker wrote it', () => {
+    const hostile = field({ type: 'string', pattern: '^[A-Z]{3}$ [see help](command:workbench.action.openSettings) $(shield)' });
+    assert.equal(checkField(hostile, 'abc'), 'Not in the form this field asks for');
     const f = field({ type: 'string', pattern: '^[A-Z]{3}$' });
-    assert.equal(checkField(f, 'abc'), 'Must match the pattern ^[A-Z]{3}$');
+    assert.equal(checkField(f, 'abc'), PATTERN_MISMATCH);
     assert.equal(checkField(f, 'ABC'), undefined);
     // Patterns are unanchored unless they say otherwise, as in JSON Schema.
     assert.equal(checkField(field({ type: 'string', pattern: '[0-9]' }), 'abc1def'), undefined);
@@ -179,9 +180,9 @@ describe('matchesFormat', () => {
 
 describe('compilePattern', () => {
   it('compiles with the u flag and reuses the compiled pattern', () => {
-    const first = compilePattern('^x+$');
-    assert.equal(first.flags, 'u');
-    assert.equal(compilePattern('^x+$'), first);
+    const first = compilePattern('^\\p{Lu}$');
+    assert.equal(first.test('Ä'), true);
+    assert.equal(compilePattern('^\\p{Lu}$'), first);
   });
 });
 
@@ -314,8 +315,8 @@ describe('validateAnswer (host side, ajv)', () => {
       properties: {
         t: { type: 'string', minLength: 1, format: 'email' },
         n: { type: 'integer', maximum: 3 },
-        c: { type: 'string', enum: ['x'] },
-        m: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['p', 'q'] }, maxItems: 1 },
+        c: { type: 'string', elicitOptions: ['x'] },
+        m: { type: 'array', uniqueItems: true, items: { type: 'string', elicitOptions: ['p', 'q'] }, maxItems: 1 },
         b: { type: 'boolean' },
       },
       required: ['n'],
@@ -435,7 +436,7 @@ const TABLE: Row[] = [
   { prop: { type: 'string', pattern: '^\\p{L}+$' }, value: 'abc1', valid: false },
   { prop: { type: 'string', pattern: '^.{2}$' }, value: '😀😀', valid: true },
   // The field rules refuse to run a pattern on huge text; ajv alone would run it.
-  { prop: { type: 'string', pattern: '^a*$' }, value: 'a'.repeat(MAX_PATTERN_INPUT + 1), valid: false, ajvAlone: true },
+  { prop: { type: 'string', pattern: '^a*$' }, value: 'a'.repeat(MAX_PATTERN_INPUT + 1), valid: false },
   { prop: { type: 'string', pattern: '^[A-Z]+$', minLength: 2 }, value: 'A', valid: false },
   // Numbers
   { prop: range, value: 60, valid: true },
@@ -496,8 +497,7 @@ function label(row: Row): string {
  * schema rebuilt by toJsonSchema (with the options answerValidator.ts uses),
  * shows it is not laxer either: the rebuilt schema carries every rule.
  */
-const ajvAlone = new Ajv({ allErrors: true, strict: false, ownProperties: true });
-addFormats(ajvAlone, ['email', 'uri', 'date', 'date-time']);
+const ajvAlone = answerAjv();
 
 describe('shared table: checkAnswer (webview) and validateAnswer (host, ajv) agree', () => {
   it(`has at least 60 rows (${TABLE.length})`, () => {

@@ -19,7 +19,7 @@ import {
   type AgentPanelToHost,
   type HostToAgentPanel,
 } from '../../core/agentPanelProtocol';
-import { clip } from '../../core/display';
+import { clip, inertText } from '../../core/display';
 import { webviewShell } from '../webviewShell';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 
@@ -70,11 +70,11 @@ export class AgentPanel implements vscode.Disposable {
     if (options.panel) {
       this.panel = options.panel;
       this.panel.webview.options = webviewOptions;
-      this.panel.title = clip(options.title, 60);
+      this.panel.title = inertText(clip(options.title, 60));
     } else {
       this.panel = vscode.window.createWebviewPanel(
         AGENT_VIEW_TYPE,
-        clip(options.title, 60),
+        inertText(clip(options.title, 60)),
         { viewColumn: options.column, preserveFocus: false },
         { ...webviewOptions, retainContextWhenHidden: false },
       );

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker';
-import { noIcons, oneLine } from '../../core/display';
+import { inertText, oneLine } from '../../core/display';
 
 /** The typed values by variable name, or undefined when the person closed a box. */
 export function askVariables(
@@ -32,7 +32,7 @@ export function askVariables(
 }
 
 export function keyBoxTitle(agent: string, variable: string): string {
-  return noIcons(`${oneLine(agent, 80)} · ${variable}`);
+  return inertText(`${oneLine(agent, 80)} · ${variable}`);
 }
 
 function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, reason: string | undefined, signal: AbortSignal): Promise<string | undefined> {
@@ -42,11 +42,11 @@ function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, r
   box.ignoreFocusOut = true;
   const what = variable.label ? `${oneLine(variable.label, 120)} (${variable.name})` : variable.name;
   const where = method.link ? ` Get one at ${method.link}.` : '';
-  box.prompt = noIcons(
+  box.prompt = inertText(
     `${oneLine(method.name, 120)}: ${what} for ${oneLine(agent, 80)}. Kept in VS Code's secret storage for this agent and passed to it in its environment.${where}`,
   );
   box.placeholder = variable.optional ? 'Optional: leave empty to skip' : `Enter ${variable.name}`;
-  if (reason) box.validationMessage = { message: noIcons(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`), severity: vscode.InputBoxValidationSeverity.Warning };
+  if (reason) box.validationMessage = { message: inertText(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`), severity: vscode.InputBoxValidationSeverity.Warning };
   return new Promise<string | undefined>((resolve) => {
     let settled = false;
     const finish = (value: string | undefined): void => {

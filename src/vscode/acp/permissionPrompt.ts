@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { PermissionChoice, PermissionOptionView, PermissionPrompt } from '../../acp/connection';
 import { PERMISSION_CANCELLED } from '../../acp/connection';
 import type { Broker } from '../../core/broker';
-import { noIcons, oneLine } from '../../core/display';
+import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
 
 interface OptionItem extends vscode.QuickPickItem {
@@ -39,14 +39,14 @@ export function askPermission(broker: Broker, prompt: PermissionPrompt, signal: 
 }
 
 export function permissionTitle(prompt: PermissionPrompt): string {
-  return noIcons(`${oneLine(prompt.agent, 80)} wants permission · ${oneLine(prompt.toolTitle, 120)}`);
+  return inertText(`${oneLine(prompt.agent, 80)} wants permission · ${oneLine(prompt.toolTitle, 120)}`);
 }
 
 function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
   const pick = vscode.window.createQuickPick<OptionItem>();
   pick.title = permissionTitle(prompt);
   const kind = prompt.toolKind ? ` (${oneLine(prompt.toolKind, 40)})` : '';
-  pick.placeholder = noIcons(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
+  pick.placeholder = inertText(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
   pick.items = prompt.options.map(optionItem);
   pick.buttons = [SHIELD];
   pick.ignoreFocusOut = true;
@@ -57,7 +57,7 @@ function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Prom
 function optionItem(option: PermissionOptionView): OptionItem {
   const icon = KIND_ICONS[option.kind] ?? 'question';
   return {
-    label: `$(${icon}) ${noIcons(oneLine(option.name, 120))}`,
+    label: `$(${icon}) ${inertText(oneLine(option.name, 120))}`,
     description: KIND_WORDS[option.kind],
     optionId: option.optionId,
   };

@@ -17,6 +17,7 @@ import type { AgentContext } from './agentConnection';
 import { AgentKeys } from './agentKeys';
 import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
 import { inWorkspaceFolder, pickPastSession } from './resumeSession';
+import { inertText } from '../../core/display';
 
 /** Returns the saved agent keys, for Manage Saved Secrets. */
 export function registerAcp(context: vscode.ExtensionContext, services: Services): AgentKeys {
@@ -101,13 +102,13 @@ class AgentSessions implements vscode.Disposable {
     // The state comes from the webview: its folder must still be in this window.
     if (!inWorkspaceFolder(saved.cwd)) {
       panel.dispose();
-      void vscode.window.showWarningMessage(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`);
+      void vscode.window.showWarningMessage(inertText(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`));
       return;
     }
     const agent = this.configuredAgents(saved.cwd, false).find((a) => a.name === saved.agent);
     if (!agent) {
       panel.dispose();
-      void vscode.window.showWarningMessage(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`);
+      void vscode.window.showWarningMessage(inertText(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`));
       return;
     }
     this.open(agent, saved.cwd, { panel, ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}) });
@@ -128,7 +129,7 @@ class AgentSessions implements vscode.Disposable {
     if (reportProblems) {
       for (const problem of problems) {
         this.services.log.error(problem.message);
-        void this.offerSettings(vscode.window.showErrorMessage(`Elicit: ${problem.message}`, 'Open Settings'));
+        void this.offerSettings(vscode.window.showErrorMessage(inertText(`Elicit: ${problem.message}`), 'Open Settings'));
       }
     }
     return agents;
@@ -137,7 +138,7 @@ class AgentSessions implements vscode.Disposable {
   private async pickAgent(agents: AgentConfig[], requested: string | undefined, title: string): Promise<AgentConfig | undefined> {
     if (requested !== undefined) {
       const found = agents.find((a) => a.name === requested);
-      if (!found) void vscode.window.showErrorMessage(`Elicit: no agent named "${requested}" in ${AGENTS_SETTING_SOURCE}.`);
+      if (!found) void vscode.window.showErrorMessage(inertText(`Elicit: no agent named "${requested}" in ${AGENTS_SETTING_SOURCE}.`));
       return found;
     }
     if (agents.length === 0) {
@@ -148,7 +149,7 @@ class AgentSessions implements vscode.Disposable {
     }
     if (agents.length === 1) return agents[0];
     const picked = await vscode.window.showQuickPick(
-      agents.map((agent) => ({ label: agent.name, description: [agent.command, ...agent.args].join(' '), agent })),
+      agents.map((agent) => ({ label: inertText(agent.name), description: inertText([agent.command, ...agent.args].join(' ')), agent })),
       { title, placeHolder: 'Pick an agent', matchOnDescription: true },
     );
     return picked?.agent;

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { listSessions, offersOf, type PastSession } from '../../acp/agentSessions';
 import type { AcpConnection } from '../../acp/connection';
 import { NotSignedInError } from '../../acp/signIn';
-import { noIcons, oneLine } from '../../core/display';
+import { inertText, oneLine } from '../../core/display';
 import { localFolders } from '../localFolders';
 import { pickOnce } from '../pickOnce';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
@@ -79,13 +79,13 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
 
 function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSession | undefined> {
   const pick = vscode.window.createQuickPick<SessionItem>();
-  pick.title = noIcons(`Resume a ${oneLine(agent, 80)} session`);
+  pick.title = inertText(`Resume a ${oneLine(agent, 80)} session`);
   pick.placeholder = 'Pick a past session to open in a new tab';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = sessions.map((session) => ({
-    label: noIcons(oneLine(session.title ?? 'Untitled session', 120)),
-    description: noIcons(folderLabel(session.cwd)),
+    label: inertText(oneLine(session.title ?? 'Untitled session', 120)),
+    description: inertText(folderLabel(session.cwd)),
     detail: [dateLabel(session.updatedAt), session.sessionId].filter(Boolean).join(' · '),
     session,
   }));

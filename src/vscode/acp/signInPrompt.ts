@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { AuthMethodView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker';
-import { noIcons, oneLine } from '../../core/display';
+import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
 
 interface MethodItem extends vscode.QuickPickItem {
@@ -27,14 +27,14 @@ export function askSignIn(
 
 function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
   const pick = vscode.window.createQuickPick<MethodItem>();
-  pick.title = noIcons(`${oneLine(agent, 80)} asks you to sign in`);
+  pick.title = inertText(`${oneLine(agent, 80)} asks you to sign in`);
   pick.placeholder = problem
-    ? noIcons(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
+    ? inertText(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
     : 'Choose how to sign in. Escape gives up.';
   pick.items = methods.map((method) => ({
-    label: `$(${KIND_ICONS[method.kind]}) ${noIcons(oneLine(method.name, 120))}`,
+    label: `$(${KIND_ICONS[method.kind]}) ${inertText(oneLine(method.name, 120))}`,
     description: kindWords(method),
-    detail: method.description ? noIcons(oneLine(method.description, 300)) : undefined,
+    detail: method.description ? inertText(oneLine(method.description, 300)) : undefined,
     method,
   }));
   pick.ignoreFocusOut = true;
