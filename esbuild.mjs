@@ -32,11 +32,12 @@ const cssAsText = {
 
 /**
  * Loaded when first needed, from a bundle of its own in dist/: the extension's
- * `import('…/sdk')` becomes `require('./mcp-sdk.js')`, so activation never
- * loads the MCP SDK or the gateway's server package.
+ * `require('…/sdk')` becomes `require('./mcp-sdk.js')` (or `./acp-sdk.js`), so
+ * activation never loads the MCP SDK, the ACP SDK or the gateway's server package.
  */
 const lazyBundles = {
   'src/mcp/sdk.ts': 'mcp-sdk',
+  'src/acp/sdk.ts': 'acp-sdk',
   'src/gateway/gatewayServer.ts': 'gateway',
 };
 

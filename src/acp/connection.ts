@@ -8,7 +8,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
@@ -126,6 +127,8 @@ const STDERR_DRAIN_MS = 200;
 export class AcpConnection {
   private child: ChildProcess | undefined;
   private connection: acp.ClientConnection | undefined;
+  /** The ACP SDK, loaded when the first agent starts (its bundle is not loaded at activation). */
+  private sdk: AcpSdk | undefined;
   private exited: Promise<void> | undefined;
   private stopping = false;
   private _status: AgentProcessStatus = 'stopped';
@@ -183,6 +186,7 @@ export class AcpConnection {
   async start(): Promise<acp.InitializeResponse> {
     if (this.child) throw new Error(`${this.name} is already started`);
     this.setStatus('starting');
+    this.sdk ??= loadAcpSdk();
     // Its own process group, so Stop also ends what it started (npx, shells).
     const child = spawnInGroup(this.config.command, this.config.args, {
       cwd: this.config.cwd ?? this.options.defaultCwd,
@@ -208,7 +212,7 @@ export class AcpConnection {
       throw new Error(this._exitMessage);
     }
 
-    const stream = acp.ndJsonStream(
+    const stream = this.requireSdk().ndJsonStream(
       Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
     );
@@ -224,7 +228,7 @@ export class AcpConnection {
     try {
       const response = await this.untilExit(
         connection.agent.request('initialize', {
-          protocolVersion: acp.PROTOCOL_VERSION,
+          protocolVersion: this.requireSdk().PROTOCOL_VERSION,
           clientCapabilities: {
             fs: { readTextFile: true, writeTextFile: true },
             terminal: true,
@@ -234,8 +238,8 @@ export class AcpConnection {
           clientInfo: { ...(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }), title: 'Elicit' },
         }),
       );
-      if (response.protocolVersion !== acp.PROTOCOL_VERSION) {
-        throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; Elicit speaks version ${acp.PROTOCOL_VERSION}`);
+      if (response.protocolVersion !== this.requireSdk().PROTOCOL_VERSION) {
+        throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; Elicit speaks version ${this.requireSdk().PROTOCOL_VERSION}`);
       }
       this.initializeResponse = response;
       this.setStatus('running');
@@ -329,12 +333,23 @@ export class AcpConnection {
     await this.exited;
   }
 
+  /** The SDK, which start() loads before anything needs it. */
+  private requireSdk(): AcpSdk {
+    if (!this.sdk) throw new Error('the ACP SDK is not loaded yet');
+    return this.sdk;
+  }
+
+  /** A JSON-RPC error for the agent, as the SDK sends it. */
+  private rpcError(code: number, message: string): Error {
+    return new (this.requireSdk().RequestError)(code, message);
+  }
+
   private clientApp(): acp.ClientApp {
     const raw = (params: unknown): unknown => params;
     // session/update first: the SDK offers a notification to each handler in turn, one await
     // each, but resolves a response at once. Checked first, an update is applied as it arrives,
     // before the session/prompt response the agent sent after it.
-    const app = acp
+    const app = this.requireSdk()
       .client({ name: 'elicit' })
       .onNotification('session/update', (ctx) => this.onUpdate(ctx.params))
       .onRequest('session/request_permission', (ctx) => this.onPermission(ctx.params, ctx.signal))
@@ -367,7 +382,7 @@ export class AcpConnection {
   }
 
   private async onPermission(params: acp.RequestPermissionRequest, ctxSignal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    if (params.options.length === 0) throw new acp.RequestError(INVALID_PARAMS, 'session/request_permission needs at least one option');
+    if (params.options.length === 0) throw this.rpcError(INVALID_PARAMS, 'session/request_permission needs at least one option');
     const toolCallId = params.toolCall.toolCallId;
     if (params.toolCall.title) this.toolTitles.set(toolCallId, params.toolCall.title);
     const prompt: PermissionPrompt = {
@@ -427,7 +442,7 @@ export class AcpConnection {
       const message = describeSpawnError(error);
       this.emit({ kind: 'question', id, sessionId, info, error: message });
       this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
-      if (error instanceof InvalidRequestError) throw new acp.RequestError(INVALID_PARAMS, error.message);
+      if (error instanceof InvalidRequestError) throw this.rpcError(INVALID_PARAMS, error.message);
       throw error;
     } finally {
       tracked.done();
@@ -467,8 +482,8 @@ export class AcpConnection {
       return { content: sliceLines(text, params.line, params.limit) };
     } catch (error) {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: describeSpawnError(error) });
-      if (error instanceof FileNotFoundError) throw acp.RequestError.resourceNotFound(file);
-      throw new acp.RequestError(-32603, `Could not read ${file}: ${describeSpawnError(error)}`);
+      if (error instanceof FileNotFoundError) throw this.requireSdk().RequestError.resourceNotFound(file);
+      throw this.rpcError(-32603, `Could not read ${file}: ${describeSpawnError(error)}`);
     }
   }
 
@@ -480,21 +495,21 @@ export class AcpConnection {
       return {};
     } catch (error) {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: describeSpawnError(error) });
-      throw new acp.RequestError(-32603, `Could not write ${file}: ${describeSpawnError(error)}`);
+      throw this.rpcError(-32603, `Could not write ${file}: ${describeSpawnError(error)}`);
     }
   }
 
   /** `terminal/create`: the command runs in a workspace folder (the session's, unless it names another). */
   private async onCreateTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const cwd = params.cwd ?? this.options.defaultCwd ?? this.options.roots()[0];
-    if (cwd === undefined) throw new acp.RequestError(INVALID_PARAMS, 'terminal/create needs a cwd: no workspace folder is open');
+    if (cwd === undefined) throw this.rpcError(INVALID_PARAMS, 'terminal/create needs a cwd: no workspace folder is open');
     let confined: string;
     try {
       confined = await confinePath(cwd, this.options.roots());
     } catch (error) {
       if (!(error instanceof OutsideWorkspaceError)) throw error;
       this.options.log(`[elicit] ${this.name}: refused a terminal in ${String(cwd)}: outside the workspace`);
-      throw new acp.RequestError(INVALID_PARAMS, error.message);
+      throw this.rpcError(INVALID_PARAMS, error.message);
     }
     const extra = Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value]));
     const launch = {
@@ -510,7 +525,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: terminal ${terminalId}: ${launch.command}`);
       return { terminalId };
     } catch (error) {
-      throw new acp.RequestError(-32603, `Could not run ${params.command}: ${describeSpawnError(error)}`);
+      throw this.rpcError(-32603, `Could not run ${params.command}: ${describeSpawnError(error)}`);
     }
   }
 
@@ -519,7 +534,7 @@ export class AcpConnection {
     try {
       return await run(params.terminalId, this.terminals);
     } catch (error) {
-      if (error instanceof UnknownTerminalError) throw new acp.RequestError(INVALID_PARAMS, error.message);
+      if (error instanceof UnknownTerminalError) throw this.rpcError(INVALID_PARAMS, error.message);
       throw error;
     }
   }
@@ -531,7 +546,7 @@ export class AcpConnection {
       if (!(error instanceof OutsideWorkspaceError)) throw error;
       this.emit({ kind: 'file', sessionId, action, path: String(requested), error: error.message });
       this.options.log(`[elicit] ${this.name}: refused to ${action} ${String(requested)}: outside the workspace`);
-      throw new acp.RequestError(INVALID_PARAMS, error.message);
+      throw this.rpcError(INVALID_PARAMS, error.message);
     }
   }
 
