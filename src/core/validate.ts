@@ -3,8 +3,8 @@
  * CSP, no `unsafe-eval`) runs exactly this code for live feedback, and the host
  * runs it too before its authoritative ajv check (see answerValidator.ts).
  */
-import { fullFormats } from 'ajv-formats/dist/formats';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
+import { matchesTextFormat } from './textFormats';
 import type { AnswerValue, ElicitContent } from './request';
 import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
 
@@ -71,7 +71,7 @@ function checkText(field: TextField, value: string): string | undefined {
   const length = [...value].length; // JSON Schema counts code points, as ajv does.
   if (field.minLength !== undefined && length < field.minLength) return `Must be at least ${plural(field.minLength, 'character')}`;
   if (field.maxLength !== undefined && length > field.maxLength) return `Must be at most ${plural(field.maxLength, 'character')}`;
-  if (field.format !== undefined && !matchesFormat(field.format, value)) return FORMAT_HINTS[field.format];
+  if (field.format !== undefined && !matchesTextFormat(field.format, value)) return FORMAT_HINTS[field.format];
   if (field.pattern !== undefined) {
     if (value.length > MAX_PATTERN_INPUT) return `Too long to check against the required pattern`;
     // The pattern itself is not shown: it is the asker's text, and a regex tells a person little.
@@ -86,17 +86,6 @@ function checkNumber(field: NumberField, value: number): string | undefined {
   if (field.minimum !== undefined && value < field.minimum) return `Must be at least ${field.minimum}`;
   if (field.maximum !== undefined && value > field.maximum) return `Must be at most ${field.maximum}`;
   return undefined;
-}
-
-export function matchesFormat(format: TextFormat, value: string): boolean {
-  const rule = fullFormats[format];
-  if (rule instanceof RegExp) return rule.test(value);
-  if (typeof rule === 'function') return rule(value);
-  if (typeof rule === 'object' && 'validate' in rule) {
-    const validate = rule.validate;
-    return validate instanceof RegExp ? validate.test(value) : (validate as (s: string) => boolean)(value);
-  }
-  return true;
 }
 
 /** What a person reads when the text does not match the field's `pattern`. */
