@@ -11,7 +11,7 @@
  * opening. Cancel, Escape, Later, a closed tab and an asker that gives up
  * close the panel straight away.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../core/answerValidator';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../core/broker';
@@ -21,9 +21,23 @@ import { initialValues, makeDraft, type RawValues } from '../core/formState';
 import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
 import { completeAnswer } from '../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../core/webviewProtocol';
-import { webviewShell } from './webviewShell';
+import { inlineable, webviewShell, type InlineScript } from './webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
+
+let formScriptText: InlineScript | null | undefined;
+
+/** form.js, read once and written into each form's page. */
+function formScript(file: vscode.Uri): InlineScript | undefined {
+  if (formScriptText === undefined) {
+    try {
+      formScriptText = file.scheme === 'file' ? (inlineable(readFileSync(file.fsPath, 'utf8')) ?? null) : null;
+    } catch {
+      formScriptText = null; // The page loads it from the extension instead.
+    }
+  }
+  return formScriptText ?? undefined;
+}
 /** How long an answered panel waits for the asker's next form before it closes. */
 export const HANDOFF_MS = 1500;
 
@@ -136,7 +150,8 @@ class FormPanel {
     );
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
-    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'form.js'), 'Question');
+    const script = vscode.Uri.joinPath(scripts, 'form.js');
+    webview.html = webviewShell(webview, formScript(script) ?? script, 'Question');
     webview.onDidReceiveMessage((message: unknown) => {
       if (!isWebviewToHost(message)) return;
       // A page reloaded after being hidden says `ready` again.
@@ -191,7 +206,8 @@ class FormPanel {
 class FormSession {
   private settled = false;
   private submitting = false;
-  private savedSecrets: string[] | undefined;
+  /** Which secret fields have a saved value: asked for as the panel opens, not when the page is ready. */
+  private readonly savedSecrets: Promise<string[]>;
   private readonly listening: vscode.Disposable[] = [];
 
   constructor(
@@ -210,11 +226,12 @@ class FormSession {
       { dispose: () => signal.removeEventListener('abort', onAbort) },
       panel.onDidDispose(() => this.finish(CANCELLED, false)),
     );
-    // A panel handed over from an answered question is already loaded.
-    if (panel.isReady) {
-      panel.reveal();
-      void this.show();
-    }
+    this.savedSecrets = this.availableSecrets();
+    // A panel handed over from an answered question is already loaded. A new one gets the
+    // question now, not after its page says `ready`: VS Code holds the message until the page
+    // has loaded, which saves the round trip (the page ignores the `show` that `ready` brings).
+    if (panel.isReady) panel.reveal();
+    void this.show();
   }
 
   private onMessage(message: WebviewToHost): void {
@@ -242,7 +259,7 @@ class FormSession {
   }
 
   private async show(): Promise<void> {
-    this.savedSecrets ??= await this.availableSecrets();
+    const savedSecrets = await this.savedSecrets;
     if (this.settled) return;
     const view: FormView = {
       questionId: this.question.id,
@@ -251,7 +268,7 @@ class FormSession {
       form: this.form,
       initial: initialValues(this.form),
     };
-    if (this.savedSecrets.length > 0) view.savedSecrets = this.savedSecrets;
+    if (savedSecrets.length > 0) view.savedSecrets = savedSecrets;
     const request = this.question.request;
     if (request.mode === 'group' && request.earlier && request.earlier.length > 0) view.earlier = request.earlier;
     if (request.mode === 'group' && request.keptRound !== undefined && this.options.drafts) {
@@ -289,8 +306,10 @@ class FormSession {
         if (Object.hasOwn(message.content, field.name)) given[field.name] = message.content[field.name]!;
       }
       const missing: Record<string, string> = {};
-      for (const name of new Set(message.useSaved ?? [])) {
-        if (!this.savedSecrets?.includes(name)) continue;
+      const useSaved = new Set(message.useSaved ?? []);
+      const savedSecrets = useSaved.size > 0 ? await this.savedSecrets : [];
+      for (const name of useSaved) {
+        if (!savedSecrets.includes(name)) continue;
         const saved = await this.readSaved(name);
         if (this.settled) return;
         if (saved === undefined) missing[name] = 'The saved value is no longer available: type it again';

@@ -1,6 +1,8 @@
 /**
  * The fixed page every Elicit webview loads: no asker or agent text at all
- * (that arrives by postMessage and is inserted as text), one module script
+ * (that arrives by postMessage and is inserted as text), one module script —
+ * loaded from the extension, or written into the page itself (the form's: no
+ * request through the webview's service worker before a question is drawn) —
  * and optionally one stylesheet from the extension, under a strict CSP with a
  * fresh nonce. Styles: `${cspSource}` covers the stylesheet. The form's script
  * brings its own stylesheet, one request fewer before a waiting question is
@@ -11,7 +13,12 @@
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 
-export function webviewShell(webview: vscode.Webview, script: vscode.Uri, title: string, stylesheet?: vscode.Uri): string {
+/** The extension's own bundled script, to be written into the page. */
+export interface InlineScript {
+  inline: string;
+}
+
+export function webviewShell(webview: vscode.Webview, script: vscode.Uri | InlineScript, title: string, stylesheet?: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = [
     `default-src 'none'`,
@@ -30,7 +37,16 @@ ${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${webview.asWebvie
 </head>
 <body>
 <main id="app" aria-busy="true"></main>
-<script type="module" nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>
+${'inline' in script ? `<script type="module" nonce="${nonce}">${script.inline}</script>` : `<script type="module" nonce="${nonce}" src="${webview.asWebviewUri(script).toString()}"></script>`}
 </body>
 </html>`;
+}
+
+/**
+ * The bundled script's text, when it can be written into the page as it is:
+ * never when it holds text that would end or bend the script element (the
+ * production bundle holds none; a development build might).
+ */
+export function inlineable(code: string): InlineScript | undefined {
+  return /<\/script|<!--|<script/i.test(code) ? undefined : { inline: code };
 }

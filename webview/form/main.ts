@@ -59,6 +59,10 @@ class FormPage {
   private submitButton!: VscodeButton;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
+  get questionId(): number {
+    return this.view.questionId;
+  }
+
   constructor(private readonly view: FormView) {
     // The page's own draft (it was hidden and reloaded), else one the host kept across a window reload.
     const draft = readDraft(view.form, view.questionId, vscode.getState()) ?? readDraft(view.form, view.questionId, view.draft && { questionId: view.questionId, values: view.draft });
@@ -299,6 +303,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as HostToWebview | undefined;
   if (typeof message !== 'object' || message === null) return;
   if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
+    // The host sends a new panel its question at once and again when the page says `ready`.
+    if (page?.questionId === message.view.questionId) return;
     page?.close();
     page = new FormPage(message.view);
     page.focusFirst();
