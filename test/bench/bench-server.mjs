@@ -4,7 +4,11 @@
 //                               schema, one after another (or all at once), and reports outcomes;
 //   series_pick / series_form   (no arguments: $BENCH_SERIES questions, one after another) record
 //                               Date.now() just before each elicitation/create to $RECORD_FILE, so
-//                               the browser's clock can time when the question became visible.
+//                               the browser's clock can time when the question became visible;
+//   series_answer               $BENCH_SERIES forms whose fields all have defaults, one after
+//                               another; records Date.now() when each answer arrives;
+//   one_form                    one form (the first of a window, in a browser profile that has
+//                               shown webviews before).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -15,6 +19,19 @@ const series = Number(process.env.BENCH_SERIES ?? 21);
 const server = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
 
 const formParams = { message: 'Please provide inputs for the following fields:', requestedSchema: everythingSchema };
+/** Every field has a default, so Submit sends at once. The first field is text (the bench's readiness mark). */
+const answerParams = {
+  message: 'Confirm the defaults',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      title: { type: 'string', title: 'Title', default: 'Bench' },
+      bpm: { type: 'integer', title: 'BPM', minimum: 60, maximum: 180, default: 120 },
+      key: { type: 'string', title: 'Key', enum: ['C', 'Am', 'F'], default: 'Am' },
+      loop: { type: 'boolean', title: 'Loop', default: true },
+    },
+  },
+};
 const pickParams = {
   message: 'Pick a key',
   requestedSchema: { type: 'object', properties: { key: { type: 'string', title: 'Key', enum: ['C', 'G', 'D', 'A', 'E'] } }, required: ['key'] },
@@ -29,6 +46,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     },
     { name: 'series_pick', description: `Asks ${series} single-choice questions, one after another.`, inputSchema: { type: 'object', properties: {} } },
     { name: 'series_form', description: `Asks ${series} forms, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    { name: 'series_answer', description: `Asks ${series} forms with defaults, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    { name: 'one_form', description: 'Asks one form.', inputSchema: { type: 'object', properties: {} } },
   ],
 }));
 
@@ -55,6 +74,15 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       // Numbered, so the page can tell one pick from the next even when no frame shows none in between.
       count(await elicit(name === 'series_pick' ? { ...pickParams, message: `${pickParams.message} (${i + 1} of ${series})` } : formParams, extra));
     }
+  } else if (name === 'series_answer') {
+    for (let i = 0; i < series; i++) {
+      const action = await elicit({ ...answerParams, message: `${answerParams.message} (${i + 1} of ${series})` }, extra);
+      appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, answeredAt: Date.now(), action }) + '\n');
+      count(action);
+    }
+  } else if (name === 'one_form') {
+    appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i: 0, sentAt: Date.now() }) + '\n');
+    count(await elicit(formParams, extra));
   } else {
     return { content: [{ type: 'text', text: `Unknown tool ${name}` }], isError: true };
   }

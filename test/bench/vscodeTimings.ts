@@ -23,8 +23,13 @@ const SERIES = Number(process.env.BENCH_SERIES ?? 21);
 export interface VscodeTimings {
   quickPickMs: number;
   quickPickSamples: number;
-  /** The very first form of the window: the first webview VS Code creates there. */
+  /** The very first form of the window, in a fresh browser profile: the first webview VS Code creates there. */
   formFirstMs: number;
+  /** The first form of a new window, in a browser profile that has shown a webview before. */
+  formFirstWarmProfileMs: number;
+  /** Submit pressed → the server has the answer. */
+  answerMs: number;
+  answerSamples: number;
   formColdMs: number;
   formColdSamples: number;
   formWarmMs: number;
@@ -90,6 +95,22 @@ function readinessProbe(): void {
   if (document.querySelector('#app')) log('form-page');
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
   check();
+  // The moment Submit is pressed (answerMs runs from here to the server having the answer). On the
+  // page's #app, not the document: VS Code writes the page with document.open(), which drops the
+  // document's listeners and may come after this probe ran.
+  const listening = new WeakSet<Element>();
+  const onClick = (event: Event): void => {
+    const submit = event.composedPath().some((node) => node instanceof HTMLElement && node.localName === 'vscode-button' && node.textContent?.trim() === 'Submit');
+    if (submit) log('submit-pressed');
+  };
+  const listen = (): void => {
+    const app = document.querySelector('#app');
+    if (!app || listening.has(app)) return;
+    listening.add(app);
+    app.addEventListener('click', onClick, true);
+  };
+  new MutationObserver(listen).observe(document, { subtree: true, childList: true });
+  listen();
 }
 
 /** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
@@ -97,6 +118,7 @@ const CHAIN = Math.ceil(SERIES / 3);
 
 export async function measureInVscode(benchServer: string): Promise<VscodeTimings> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-ws-'));
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-profile-'));
   const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   const server = { type: 'stdio', command: process.execPath, args: [benchServer], env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) } };
@@ -109,53 +131,11 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
   fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'bench-server': server, 'round-server': roundServer } }));
 
   const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir });
-  const browser = await chromium.launch({
-    executablePath: process.env.ELICIT_E2E_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  let window: BenchWindow | undefined;
   try {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    // As a string: tsx's keepNames wraps inner functions in __name(), which the page lacks.
-    const probe = `(() => { const __name = (f) => f; (${readinessProbe.toString()})(); })();`;
-    await context.addInitScript({ content: probe });
-    const page = await context.newPage();
-    // Webview content frames are written with document.write, where init scripts may not run:
-    // install the probe as soon as a frame appears or navigates, long before its form is drawn.
-    const install = (frame: Frame): void => void frame.evaluate(probe).catch(() => undefined);
-    page.on('frameattached', install);
-    page.on('framenavigated', install);
-    if (process.env.BENCH_DEBUG) {
-      const short = (url: string): string => url.replace(/^.*?\/\/[^/]+/, '').slice(0, 90);
-      page.on('frameattached', (frame) => events.push({ event: `frame-attached ${short(frame.url())}`, at: Date.now() }));
-      page.on('framenavigated', (frame) => frame !== page.mainFrame() && events.push({ event: `frame-navigated ${short(frame.url())}`, at: Date.now() }));
-      page.on('request', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `request ${short(request.url())}`, at: Date.now() }));
-      page.on('requestfinished', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `loaded ${short(request.url())}`, at: Date.now() }));
-    }
-    const events: Array<{ event: string; at: number }> = [];
-    page.on('console', (message) => {
-      const m = /^elicit-bench (\S+) (\d+)$/.exec(message.text());
-      if (m) events.push({ event: m[1]!, at: Number(m[2]) });
-    });
-    await page.goto(codeServer.url);
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
-    await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
-
-    const count = (event: string): number => events.filter((e) => e.event === event).length;
-    const waitCount = async (event: string, n: number): Promise<void> => {
-      const deadline = Date.now() + 30_000;
-      while (count(event) < n) {
-        if (Date.now() > deadline) {
-          // Says what happened: the server's sends and what the page saw, in time order.
-          const sends = readRecords(record).map((r) => `${String(r.tool)} #${String(r.i)} sent ${String(r.sentAt)}`);
-          const seen = events.map((e) => `${e.event} ${e.at}`);
-          const timeline = [...sends, ...seen].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)));
-          throw new Error(`bench: ${event} seen ${count(event)} times, expected ${n}; timeline:\n${timeline.slice(-20).join('\n')}`);
-        }
-        await page.waitForTimeout(20);
-      }
-    };
-
+    // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
+    window = await openWindow(codeServer.url, profileDir, record);
+    const { page, waitCount, frame } = window;
     // QuickPicks: each one is cancelled with Escape, and the server sends the next.
     await runBenchTool(page, 'series_pick');
     for (let i = 1; i <= SERIES; i++) {
@@ -163,65 +143,77 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       await page.keyboard.press('Escape');
     }
     // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab.
+    let forms = 0;
     await runBenchTool(page, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
-      await waitCount('form-ready', i);
-      await (await webviewFrame(page)).getByRole('button', { name: 'Cancel' }).click();
+      await waitCount('form-ready', ++forms);
+      await (await frame()).getByRole('button', { name: 'Cancel' }).click();
     }
     await waitForRecordCount(record, 2 * SERIES);
     // Forms, warm: each is declined (an answer), so the next one is drawn in the same tab.
     await runBenchTool(page, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
-      await waitCount('form-ready', SERIES + i);
-      await (await webviewFrame(page)).getByRole('button', { name: 'Decline' }).click();
+      await waitCount('form-ready', ++forms);
+      await (await frame()).getByRole('button', { name: 'Decline' }).click();
     }
     await waitForRecordCount(record, 3 * SERIES);
+    // Answers: Submit pressed → the server has the answer (every field has a default).
+    await runBenchTool(page, 'series_answer');
+    for (let i = 1; i <= SERIES; i++) {
+      await waitCount('form-ready', ++forms);
+      await (await frame()).getByRole('button', { name: 'Submit' }).click();
+      await waitForRecordCount(record, 3 * SERIES + i);
+    }
     // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
-    let forms = 2 * SERIES;
     for (let i = 1; i <= SERIES; i++) {
       await runBenchTool(page, 'round_once', 'round-server');
       await waitCount('form-ready', ++forms);
-      await (await webviewFrame(page)).getByRole('button', { name: 'Cancel' }).click();
+      await (await frame()).getByRole('button', { name: 'Cancel' }).click();
     }
     // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
     for (let call = 0; call < 3; call++) {
       await runBenchTool(page, 'round_chain', 'round-server');
       for (let i = 0; i < CHAIN; i++) {
         await waitCount('form-ready', ++forms);
-        await (await webviewFrame(page)).getByRole('button', { name: 'Decline' }).click();
+        await (await frame()).getByRole('button', { name: 'Decline' }).click();
       }
     }
+    const events = window.events;
+    await window.close();
+    window = undefined;
 
-    const latencies = (tool: string, event: string): number[] => {
-      const sends = readRecords(record).filter((r) => r.tool === tool).map((r) => r.sentAt as number);
-      const seen = events.filter((e) => e.event === event).map((e) => e.at);
-      // Each send is matched with the first readiness at or after it.
-      return sends.map((sent) => {
-        const ready = seen.find((at) => at >= sent);
-        if (ready === undefined) throw new Error(`bench: no ${event} after a send at ${sent}`);
-        return ready - sent;
-      });
-    };
+    // The same browser profile, a new window: as a person's browser (or desktop VS Code) that has shown webviews before.
+    window = await openWindow(codeServer.url, profileDir, record);
+    await runBenchTool(window.page, 'one_form');
+    await window.waitCount('form-ready', 1);
+    const warmProfile = latencies(record, window.events, 'one_form', 'form-ready');
+    await window.close();
+    window = undefined;
+
     if (process.env.BENCH_DEBUG) {
-      const sends = readRecords(record).map((r) => `${r.tool} sent ${r.sentAt}`);
+      const sends = readRecords(record).map((r) => `${r.tool} sent ${r.sentAt ?? r.answeredAt}`);
       console.error([...sends, ...events.map((e) => `${e.event} ${e.at}`)].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1))).join('\n'));
     }
-    const picks = latencies('series_pick', 'pick-shown');
-    const seriesForms = latencies('series_form', 'form-ready');
+    const picks = latencies(record, events, 'series_pick', 'pick-shown');
+    const seriesForms = latencies(record, events, 'series_form', 'form-ready');
     const cold = seriesForms.slice(0, SERIES);
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
     const warm = seriesForms.slice(SERIES + 1);
-    const roundsCold = latencies('round_once', 'form-ready');
+    const answers = answerLatencies(record, events);
+    const roundsCold = latencies(record, events, 'round_once', 'form-ready');
     // Each chain's first round opens a tab of its own.
-    const roundsWarm = latencies('round_chain', 'form-ready').filter((_, i) => i % CHAIN !== 0);
+    const roundsWarm = latencies(record, events, 'round_chain', 'form-ready').filter((_, i) => i % CHAIN !== 0);
     return {
       quickPickMs: median(picks),
       quickPickSamples: picks.length,
       formFirstMs: seriesForms[0]!,
+      formFirstWarmProfileMs: warmProfile[0]!,
       formColdMs: median(cold),
       formColdSamples: cold.length,
       formWarmMs: median(warm),
       formWarmSamples: warm.length,
+      answerMs: median(answers),
+      answerSamples: answers.length,
       roundFormMs: median(roundsCold),
       roundFormSamples: roundsCold.length,
       roundWarmMs: median(roundsWarm),
@@ -229,12 +221,107 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       activationMs: activationFromLogs(codeServer.userDataDir),
     };
   } finally {
-    await browser.close().catch(() => undefined);
+    await window?.close().catch(() => undefined);
     await codeServer.stop();
     await codeServer.removeDirs();
     fs.rmSync(workspaceDir, { recursive: true, force: true });
+    fs.rmSync(profileDir, { recursive: true, force: true });
     fs.rmSync(record, { force: true });
   }
+}
+
+interface BenchEvent {
+  event: string;
+  at: number;
+}
+
+interface BenchWindow {
+  page: Page;
+  events: BenchEvent[];
+  waitCount(event: string, n: number): Promise<void>;
+  /** The visible webview's content frame. */
+  frame(): ReturnType<typeof webviewFrame>;
+  close(): Promise<void>;
+}
+
+/** A browser on `profileDir` with the readiness probe in every frame, showing a new VS Code window. */
+async function openWindow(url: string, profileDir: string, record: string): Promise<BenchWindow> {
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: process.env.ELICIT_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 900 },
+  });
+  // As a string: tsx's keepNames wraps inner functions in __name(), which the page lacks.
+  const probe = `(() => { const __name = (f) => f; (${readinessProbe.toString()})(); })();`;
+  await context.addInitScript({ content: probe });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const events: BenchEvent[] = [];
+  // Webview content frames are written with document.write, where init scripts may not run:
+  // install the probe as soon as a frame appears or navigates, long before its form is drawn.
+  const install = (frame: Frame): void => void frame.evaluate(probe).catch(() => undefined);
+  page.on('frameattached', install);
+  page.on('framenavigated', install);
+  if (process.env.BENCH_DEBUG) {
+    const short = (u: string): string => u.replace(/^.*?\/\/[^/]+/, '').slice(0, 90);
+    page.on('frameattached', (frame) => events.push({ event: `frame-attached ${short(frame.url())}`, at: Date.now() }));
+    page.on('framenavigated', (frame) => frame !== page.mainFrame() && events.push({ event: `frame-navigated ${short(frame.url())}`, at: Date.now() }));
+    page.on('request', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `request ${short(request.url())}`, at: Date.now() }));
+    page.on('requestfinished', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `loaded ${short(request.url())}`, at: Date.now() }));
+  }
+  page.on('console', (message) => {
+    const m = /^elicit-bench (\S+) (\d+)$/.exec(message.text());
+    if (m) events.push({ event: m[1]!, at: Number(m[2]) });
+  });
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
+  await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
+  const count = (event: string): number => events.filter((e) => e.event === event).length;
+  return {
+    page,
+    events,
+    frame: () => webviewFrame(page),
+    close: () => context.close(),
+    async waitCount(event, n) {
+      const deadline = Date.now() + 30_000;
+      while (count(event) < n) {
+        if (Date.now() > deadline) {
+          // Says what happened: the server's sends and what the page saw, in time order.
+          const sends = readRecords(record).map((r) => `${String(r.tool)} #${String(r.i)} sent ${String(r.sentAt ?? r.answeredAt)}`);
+          const seen = events.map((e) => `${e.event} ${e.at}`);
+          const timeline = [...sends, ...seen].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)));
+          throw new Error(`bench: ${event} seen ${count(event)} times, expected ${n}; timeline:\n${timeline.slice(-20).join('\n')}`);
+        }
+        await page.waitForTimeout(20);
+      }
+    },
+  };
+}
+
+/** For each send of `tool`, the time to the first `event` at or after it. */
+function latencies(record: string, events: BenchEvent[], tool: string, event: string): number[] {
+  const sends = readRecords(record)
+    .filter((r) => r.tool === tool && typeof r.sentAt === 'number')
+    .map((r) => r.sentAt as number);
+  const seen = events.filter((e) => e.event === event).map((e) => e.at);
+  return sends.map((sent) => {
+    const ready = seen.find((at) => at >= sent);
+    if (ready === undefined) throw new Error(`bench: no ${event} after a send at ${sent}`);
+    return ready - sent;
+  });
+}
+
+/** For each answer the server received, the time since the last Submit pressed before it. */
+function answerLatencies(record: string, events: BenchEvent[]): number[] {
+  const presses = events.filter((e) => e.event === 'submit-pressed').map((e) => e.at);
+  return readRecords(record)
+    .filter((r) => r.tool === 'series_answer')
+    .map((r) => {
+      const answeredAt = r.answeredAt as number;
+      const pressed = presses.filter((at) => at <= answeredAt).at(-1);
+      if (pressed === undefined) throw new Error(`bench: no Submit before an answer at ${answeredAt}`);
+      return answeredAt - pressed;
+    });
 }
 
 async function runBenchTool(page: Page, tool: string, server = 'bench-server'): Promise<void> {
