@@ -10,7 +10,7 @@ import { InvalidRequestError } from '../core/errors';
 import { inertText, oneLine } from '../core/display';
 import type { Asker } from '../core/request';
 import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../core/toolQuestions';
-import { deviceAccess } from './deviceApproval';
+import { deviceAccess } from './questions/deviceApproval';
 import type { Services } from './services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { askToolQuestion } from '../core/toolQuestions';
-import { deviceAccess } from './deviceApproval';
+import { deviceAccess } from './questions/deviceApproval';
 import { gatewaySnippets } from '../gateway/configSnippets';
 import type { GatewayServer } from '../gateway/gatewayServer';
 import type { Services } from './services';

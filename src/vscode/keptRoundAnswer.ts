@@ -11,7 +11,7 @@ import { formatToolResult } from '../mcp/resultText';
 import type { OpenRound } from '../mcp/rounds';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../mcp/types';
 import { callAndShow } from './callAndShow';
-import type { KeptRounds, KeptRoundSummary } from './keptRounds';
+import type { KeptRounds, KeptRoundSummary } from './questions/keptRounds';
 import { resourceDocument } from './readResource';
 import type { Services } from './services';
 

@@ -12,7 +12,7 @@ import type { Question } from '../core/broker';
 import { secretFields } from '../core/fields';
 import type { Asker, ElicitResult } from '../core/request';
 import { namedSecretKey, savedSecretKey } from '../core/secretKeys';
-import type { SavedSecretSource } from './formPanel';
+import type { SavedSecretSource } from './questions/formPanel';
 
 export interface SavedSecret {
   /** 'named': a secret an agent asked for by name, used as `${secret:NAME}`. */

@@ -13,15 +13,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { validateAnswer } from '../core/answerValidator';
-import { LATER, type Question, type RenderOutcome, type Renderer } from '../core/broker';
-import { askerTitle, clip, cleanText, oneLine } from '../core/display';
-import { secretFieldNames, type FormModel } from '../core/fields';
-import { initialValues, makeDraft, type RawValues } from '../core/formState';
-import { CANCELLED, DECLINED, type ElicitContent } from '../core/request';
-import { completeAnswer } from '../core/validate';
-import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../core/webviewProtocol';
-import { inlineable, webviewShell, type InlineScript } from './webviewShell';
+import { validateAnswer } from '../../core/answerValidator';
+import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker';
+import { askerTitle, clip, cleanText, oneLine } from '../../core/display';
+import { secretFieldNames, type FormModel } from '../../core/fields';
+import { initialValues, makeDraft, type RawValues } from '../../core/formState';
+import { CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
+import { completeAnswer } from '../../core/validate';
+import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/webviewProtocol';
+import { inlineable, webviewShell, type InlineScript } from '../webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 

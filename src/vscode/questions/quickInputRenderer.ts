@@ -7,11 +7,11 @@
  * is put off instead, and waits in Pending Questions (see quickInputEscape.ts).
  */
 import * as vscode from 'vscode';
-import { LATER, type Question, type RenderOutcome } from '../core/broker';
-import { askerTitle, inertText, oneLine } from '../core/display';
-import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
-import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
-import { checkField, parseTextInput } from '../core/validate';
+import { LATER, type Question, type RenderOutcome } from '../../core/broker';
+import { askerTitle, inertText, oneLine } from '../../core/display';
+import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/fields';
+import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
+import { checkField, parseTextInput } from '../../core/validate';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =

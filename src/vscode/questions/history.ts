@@ -4,9 +4,9 @@
  * secrets masked before they are stored (see core/history.ts).
  */
 import * as vscode from 'vscode';
-import type { Broker } from '../core/broker';
-import { toHistoryEntry, type HistoryEntry } from '../core/history';
-import type { ResultDocuments } from './resultDocuments';
+import type { Broker } from '../../core/broker';
+import { toHistoryEntry, type HistoryEntry } from '../../core/history';
+import type { ResultDocuments } from '../resultDocuments';
 
 const STATE_KEY = 'elicit.history';
 const MAX_ENTRIES = 200;

@@ -7,8 +7,8 @@
  * original request) and the questions the reload ended (Dismiss).
  */
 import * as vscode from 'vscode';
-import type { Broker, Question } from '../core/broker';
-import { askerTitle, inertText, oneLine } from '../core/display';
+import type { Broker, Question } from '../../core/broker';
+import { askerTitle, inertText, oneLine } from '../../core/display';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 

@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { clip, oneLine } from '../core/display';
-import type { RawValues } from '../core/formState';
-import { groupMessage } from '../core/group';
-import type { GroupSection } from '../core/request';
-import { subjectOf, type KeptRound, type OpenRound, type RoundKeeper } from '../mcp/rounds';
+import { clip, oneLine } from '../../core/display';
+import type { RawValues } from '../../core/formState';
+import { groupMessage } from '../../core/group';
+import type { GroupSection } from '../../core/request';
+import { subjectOf, type KeptRound, type OpenRound, type RoundKeeper } from '../../mcp/rounds';
 import type { DraftKeeper } from './formPanel';
 
 const INDEX_KEY = 'elicit.keptRounds';
