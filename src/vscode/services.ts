@@ -7,7 +7,7 @@ import type { Broker } from '../core/broker';
 import type { UrlWaits } from '../core/urlWaits';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretVault } from './secretVault';
-import type { ServerRegistry } from './serverRegistry';
+import type { ServerRegistry } from './mcp/serverRegistry';
 
 export interface Services {
   log: vscode.LogOutputChannel;

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import type { ServerNode, ServersView } from './serversView';
 import { pickServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
-import { fileExists } from './fileExists';
-import { inertText } from '../core/display';
+import { fileExists } from '../fileExists';
+import { inertText } from '../../core/display';
 
 const MCP_JSON_TEMPLATE = `{
   // MCP servers for this folder. Elicit starts them on first use and answers their questions.

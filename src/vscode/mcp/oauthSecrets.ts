@@ -5,7 +5,7 @@
  * URLs only, never a secret.
  */
 import type * as vscode from 'vscode';
-import { serverOfKey, type OAuthServerId, type SecretStore } from '../mcp/oauthStore';
+import { serverOfKey, type OAuthServerId, type SecretStore } from '../../mcp/oauthStore';
 
 const INDEX_KEY = 'elicit.oauthCredentialKeys';
 

@@ -4,8 +4,8 @@
  * or prompts — shared by Run Tool, Get Prompt and Read Resource.
  */
 import * as vscode from 'vscode';
-import { inertText, oneLine } from '../core/display';
-import type { McpConnection } from '../mcp/connection';
+import { inertText, oneLine } from '../../core/display';
+import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 
 /** The named server, or one the person picks; undefined (with a message when useful) otherwise. */

@@ -4,16 +4,16 @@
  * state, and the result opens in an editor as Run Tool's would.
  */
 import * as vscode from 'vscode';
-import { inertText, oneLine } from '../core/display';
-import { formatPromptResult } from '../mcp/promptText';
-import { formatResourceResult } from '../mcp/resourceText';
-import { formatToolResult } from '../mcp/resultText';
-import type { OpenRound } from '../mcp/rounds';
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../mcp/types';
+import { inertText, oneLine } from '../../core/display';
+import { formatPromptResult } from '../../mcp/promptText';
+import { formatResourceResult } from '../../mcp/resourceText';
+import { formatToolResult } from '../../mcp/resultText';
+import type { OpenRound } from '../../mcp/rounds';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../mcp/types';
 import { callAndShow } from './callAndShow';
-import type { KeptRounds, KeptRoundSummary } from './questions/keptRounds';
+import type { KeptRounds, KeptRoundSummary } from '../questions/keptRounds';
 import { resourceDocument } from './readResource';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 export async function answerKeptRound(services: Services, kept: KeptRounds, summary: KeptRoundSummary): Promise<void> {
   const server = await services.registry.get(summary.server);

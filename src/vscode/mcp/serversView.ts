@@ -5,11 +5,11 @@
  * it). Configuration problems show at the top with the file to open.
  */
 import * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../mcp/types';
-import { inertText, oneLine } from '../core/display';
-import type { ConfigProblem } from '../mcp/config';
-import { listPrompts, listResources, listResourceTemplates } from '../mcp/catalog';
-import type { McpConnection } from '../mcp/connection';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../../mcp/types';
+import { inertText, oneLine } from '../../core/display';
+import type { ConfigProblem } from '../../mcp/config';
+import { listPrompts, listResources, listResourceTemplates } from '../../mcp/catalog';
+import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 
 export const SERVERS_VIEW = 'elicit.servers';

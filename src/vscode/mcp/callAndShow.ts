@@ -5,8 +5,8 @@
  * shown; cancelling is quiet.
  */
 import * as vscode from 'vscode';
-import { inertText } from '../core/display';
-import type { Services } from './services';
+import { inertText } from '../../core/display';
+import type { Services } from '../services';
 
 export interface CallToShow<T> {
   /** "Running songs › song_sketch" */

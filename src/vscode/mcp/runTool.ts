@@ -4,19 +4,19 @@
  * notification, and open the result in a read-only editor.
  */
 import * as vscode from 'vscode';
-import type { Tool } from '../mcp/types';
-import type { Broker } from '../core/broker';
-import { checkJsonArguments } from '../core/jsonArguments';
-import { tryNormalize } from '../core/normalize';
-import { isObject } from '../mcp/config';
-import type { McpConnection } from '../mcp/connection';
-import { formatToolResult } from '../mcp/resultText';
+import type { Tool } from '../../mcp/types';
+import type { Broker } from '../../core/broker';
+import { checkJsonArguments } from '../../core/jsonArguments';
+import { tryNormalize } from '../../core/normalize';
+import { isObject } from '../../mcp/config';
+import type { McpConnection } from '../../mcp/connection';
+import { formatToolResult } from '../../mcp/resultText';
 import { callAndShow } from './callAndShow';
-import type { ResultDocuments } from './resultDocuments';
+import type { ResultDocuments } from '../resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
-import { inertText, oneLine } from '../core/display';
-import { serverOrigin } from '../mcp/serverOrigin';
+import { inertText, oneLine } from '../../core/display';
+import { serverOrigin } from '../../mcp/serverOrigin';
 
 export interface RunToolDeps {
   registry: ServerRegistry;

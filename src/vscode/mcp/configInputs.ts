@@ -4,9 +4,9 @@
  * SecretStorage per config file and reused on later starts (Manage Saved
  * Secrets forgets them); other values are kept for this window only.
  */
-import type { Broker } from '../core/broker';
-import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../mcp/config';
-import { CONFIGURATION_INPUT, type SecretVault } from './secretVault';
+import type { Broker } from '../../core/broker';
+import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../mcp/config';
+import { CONFIGURATION_INPUT, type SecretVault } from '../secretVault';
 
 export class ConfigInputs {
   /** Non-password values of this window, by file and id. */

@@ -5,17 +5,17 @@
  * `elicit.getPrompt(serverName, promptName, args)`.
  */
 import * as vscode from 'vscode';
-import type { Prompt } from '../mcp/types';
-import { promptArguments } from '../mcp/argumentSchema';
-import { getPrompt, listPrompts } from '../mcp/catalog';
-import { isObject } from '../mcp/config';
-import type { McpConnection } from '../mcp/connection';
-import { formatPromptResult } from '../mcp/promptText';
+import type { Prompt } from '../../mcp/types';
+import { promptArguments } from '../../mcp/argumentSchema';
+import { getPrompt, listPrompts } from '../../mcp/catalog';
+import { isObject } from '../../mcp/config';
+import type { McpConnection } from '../../mcp/connection';
+import { formatPromptResult } from '../../mcp/promptText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
-import type { Services } from './services';
-import { inertText } from '../core/display';
+import type { Services } from '../services';
+import { inertText } from '../../core/display';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
   const server = await resolveServer(services.registry, 'Get MCP Prompt', serverName);

@@ -10,7 +10,7 @@ import { readChoice, readResourceCommand } from './readResource';
 import { runTool } from './runTool';
 import { registerServerCommands } from './serverCommands';
 import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from './serversView';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 export function registerMcpFeatures(context: vscode.ExtensionContext, services: Services): void {
   const inputs = new ConfigInputs(services.broker, services.vault);

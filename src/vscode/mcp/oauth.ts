@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { OAuthSecrets } from './oauthSecrets';
-import type { Services } from './services';
+import type { Services } from '../services';
 import { signOutOfServer } from './signOut';
 
 export function registerOAuth(context: vscode.ExtensionContext, services: Services): void {

@@ -5,16 +5,16 @@
  * Also callable as `elicit.readResource(serverName, uri)`.
  */
 import * as vscode from 'vscode';
-import type { Resource, ResourceTemplate } from '../mcp/types';
-import { inertText, oneLine } from '../core/display';
-import { expandTemplate, templateArguments } from '../mcp/argumentSchema';
-import { listResources, listResourceTemplates, readResource } from '../mcp/catalog';
-import type { McpConnection } from '../mcp/connection';
-import { formatResourceResult } from '../mcp/resourceText';
+import type { Resource, ResourceTemplate } from '../../mcp/types';
+import { inertText, oneLine } from '../../core/display';
+import { expandTemplate, templateArguments } from '../../mcp/argumentSchema';
+import { listResources, listResourceTemplates, readResource } from '../../mcp/catalog';
+import type { McpConnection } from '../../mcp/connection';
+import { formatResourceResult } from '../../mcp/resourceText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 export type ResourceChoice = { resource: Resource } | { template: ResourceTemplate };
 

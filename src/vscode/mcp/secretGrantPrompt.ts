@@ -4,8 +4,8 @@
  * would go. Everything from the config is shown inert (display.ts).
  */
 import * as vscode from 'vscode';
-import { inertText, oneLine } from '../core/display';
-import type { SecretDestination } from '../mcp/launch';
+import { inertText, oneLine } from '../../core/display';
+import type { SecretDestination } from '../../mcp/launch';
 
 export async function askSecretGrant(name: string, destination: SecretDestination): Promise<boolean | undefined> {
   const detail = [

@@ -7,18 +7,18 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../mcp/config';
-import type { UrlWaits } from '../core/urlWaits';
-import { McpConnection, type AskFunction, type McpRoot } from '../mcp/connection';
-import { localFolders } from './localFolders';
-import type { OAuthOptions } from '../mcp/oauthSignIn';
-import type { RoundKeeper } from '../mcp/rounds';
-import { CrashRecovery } from '../mcp/crashRecovery';
-import { resolveLaunch, type SecretLookup } from '../mcp/launch';
-import { stopAllNow } from '../mcp/shutdown';
-import { inertText } from '../core/display';
-import { serverOrigin } from '../mcp/serverOrigin';
-import { withOrigin } from '../core/origin';
+import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../../mcp/config';
+import type { UrlWaits } from '../../core/urlWaits';
+import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
+import { localFolders } from '../localFolders';
+import type { OAuthOptions } from '../../mcp/oauthSignIn';
+import type { RoundKeeper } from '../../mcp/rounds';
+import { CrashRecovery } from '../../mcp/crashRecovery';
+import { resolveLaunch, type SecretLookup } from '../../mcp/launch';
+import { stopAllNow } from '../../mcp/shutdown';
+import { inertText } from '../../core/display';
+import { serverOrigin } from '../../mcp/serverOrigin';
+import { withOrigin } from '../../core/origin';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;

@@ -6,13 +6,13 @@
  * accepted. Otherwise the arguments are one form through the broker.
  */
 import * as vscode from 'vscode';
-import type { CompleteRequest } from '../mcp/types';
-import type { Broker } from '../core/broker';
-import { inertText, oneLine } from '../core/display';
-import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../mcp/argumentSchema';
-import { complete, offersCompletions } from '../mcp/catalog';
-import type { McpConnection } from '../mcp/connection';
-import { serverOrigin } from '../mcp/serverOrigin';
+import type { CompleteRequest } from '../../mcp/types';
+import type { Broker } from '../../core/broker';
+import { inertText, oneLine } from '../../core/display';
+import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../../mcp/argumentSchema';
+import { complete, offersCompletions } from '../../mcp/catalog';
+import type { McpConnection } from '../../mcp/connection';
+import { serverOrigin } from '../../mcp/serverOrigin';
 
 export interface ArgumentRequest {
   server: McpConnection;

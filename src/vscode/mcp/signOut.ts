@@ -4,9 +4,9 @@
  * use asks the person to sign in again.
  */
 import * as vscode from 'vscode';
-import { inertText } from '../core/display';
+import { inertText } from '../../core/display';
 import type { OAuthSecrets } from './oauthSecrets';
-import type { Services } from './services';
+import type { Services } from '../services';
 
 type SignedIn = ReturnType<OAuthSecrets['signedIn']>[number];
 
