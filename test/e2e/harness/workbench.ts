@@ -1,10 +1,9 @@
 // Drives the code-server workbench (VS Code 1.139 DOM) with playwright-core and
 // Debian's Chromium. Selectors were read from the live DOM of code-server 4.139.1.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { repoRoot } from './codeServer';
+import { failureShotDir, screenshotDir } from './runFolders';
 
 export interface Workbench {
   browser: Browser;
@@ -32,8 +31,6 @@ export interface QuickInputState {
 
 const widget = '.quick-input-widget';
 const widgetInput = `${widget} .quick-input-box input`;
-
-export const screenshotDir = path.join(repoRoot, 'test', 'e2e', 'screenshots');
 
 export async function openWorkbench(url: string): Promise<Workbench> {
   const browser = await chromium.launch({
@@ -90,7 +87,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       // Right after load the extension's commands may not be registered yet and the
       // palette does not refresh its list, so close it and ask again.
       if (Date.now() > deadline) {
-        const shot = path.join(os.tmpdir(), `elicit-e2e-failure-${Date.now()}.png`);
+        const shot = path.join(failureShotDir, `command-not-found-${Date.now()}.png`);
+        await fs.promises.mkdir(failureShotDir, { recursive: true });
         await page.screenshot({ path: shot }).catch(() => undefined);
         throw new Error(
           `command "${title}" not found in the palette; shown: ${JSON.stringify(await readQuickInput(page))}; screenshot: ${shot}`,
@@ -228,6 +226,7 @@ export async function pressKey(page: Page, key: string): Promise<void> {
   await page.keyboard.press(key);
 }
 
+/** Saves what the page shows as `<name>.png` in test/e2e/.runs/screenshots (ignored by git). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await fs.promises.mkdir(screenshotDir, { recursive: true });
   const file = path.join(screenshotDir, `${name}.png`);
