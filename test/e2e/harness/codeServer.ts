@@ -75,7 +75,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   await ensureCodeServer();
   // One folder per server, so it goes in one piece: user data, extensions, and the
   // temp dir of everything it starts (VS Code's git and IPC sockets, fixture servers).
-  const sessionDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-'));
+  const sessionDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-code-server-'));
   const userDataDir = path.join(sessionDir, 'user-data');
   const extensionsDir = path.join(sessionDir, 'extensions');
   const tmpDir = path.join(userDataDir, 'tmp');
@@ -136,7 +136,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   };
   const killOnSignal = (signal: NodeJS.Signals): void => {
     killOnExit();
-    process.kill(process.pid, signal); // once() removed this handler: default action now
+    // once() removed this handler: with no other listener (the demo has its own), the default action ends the process.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   process.once('exit', killOnExit);
   process.once('SIGINT', killOnSignal);
