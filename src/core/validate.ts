@@ -4,6 +4,7 @@
  * runs it too before its authoritative ajv check (see answerValidator.ts).
  */
 import { fullFormats } from 'ajv-formats/dist/formats';
+import { oneLine } from './display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import type { AnswerValue, ElicitContent } from './request';
 import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
@@ -74,8 +75,7 @@ function checkText(field: TextField, value: string): string | undefined {
   if (field.format !== undefined && !matchesFormat(field.format, value)) return FORMAT_HINTS[field.format];
   if (field.pattern !== undefined) {
     if (value.length > MAX_PATTERN_INPUT) return `Too long to check against the required pattern`;
-    // The pattern itself is not shown: it is the asker's text, and a regex tells a person little.
-    if (!compilePattern(field.pattern).test(value)) return PATTERN_MISMATCH;
+    if (!compilePattern(field.pattern).test(value)) return patternMismatch(field);
   }
   return undefined;
 }
@@ -99,8 +99,21 @@ export function matchesFormat(format: TextFormat, value: string): boolean {
   return true;
 }
 
-/** What a person reads when the text does not match the field's `pattern`. */
+/** What a person reads when the text does not match the field's `pattern`, when the field says no more. */
 export const PATTERN_MISMATCH = 'Not in the form this field asks for';
+
+/**
+ * The mismatch in the field's own words: its description, else an example.
+ * Never the pattern: it is the asker's text, and a regex tells a person little.
+ */
+export function patternMismatch(field: TextField): string {
+  const example = field.example === undefined ? '' : `e.g. ${oneLine(field.example, 80)}`;
+  if (field.description) {
+    const description = oneLine(field.description, 200);
+    return `${PATTERN_MISMATCH}: ${description}${example && !description.includes(field.example!) ? ` (${example})` : ''}`;
+  }
+  return example ? `${PATTERN_MISMATCH}, ${example}` : PATTERN_MISMATCH;
+}
 
 /** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
 export function compilePattern(pattern: string): LinearPattern {

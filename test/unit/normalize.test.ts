@@ -268,6 +268,18 @@ describe('normalize: the schema as a whole', () => {
     assert.equal((only({ type: 'array', items: { enum: values } }) as MultiChoiceField).options.length, 10_000);
   });
 
+  it('keeps, for a text field with a pattern, the first of its examples that the field accepts', () => {
+    const fields = normalize({
+      type: 'object',
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]{3}$', examples: [null, 'abc', 'ABC', 'XYZ'] },
+        none: { type: 'string', pattern: '^[A-Z]{3}$', examples: ['abc'] },
+        plain: { type: 'string', examples: ['anything'] },
+      },
+    }).fields;
+    assert.deepEqual(fields.map((f) => (f.kind === 'text' ? f.example : 'not text')), ['ABC', undefined, undefined]);
+  });
+
   it('ignores keywords it has no use for (const, examples, additionalProperties, $schema)', () => {
     const form = normalize({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false, properties: { a: { type: 'string', examples: ['x'] } } });
     assert.equal(form.fields.length, 1);

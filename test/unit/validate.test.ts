@@ -81,6 +81,26 @@ describe('checkField sentences', () => {
     assert.equal(FORMAT_HINTS['date-time'], 'Must be a date and time such as 2026-01-31T09:30:00Z');
   });
 
+  it("a pattern mismatch says the field's description, so the person learns the form without seeing the pattern", () => {
+    const code = field({ type: 'string', description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042', pattern: '^[A-Z]{3}-\\d{3}$' });
+    assert.equal(checkField(code, 'SNG042'), 'Not in the form this field asks for: Three capital letters, a hyphen and three digits, e.g. SNG-042');
+    assert.equal(checkField(code, 'SNG-042'), undefined);
+    // On one line and cut: it is shown in an InputBox's validation line too.
+    const long = field({ type: 'string', description: `First line\n${'x'.repeat(400)}`, pattern: '^a$' });
+    const message = checkField(long, 'b')!;
+    assert.ok(message.startsWith('Not in the form this field asks for: First line x') && message.endsWith('…') && message.length < 260, message);
+  });
+
+  it('a pattern mismatch gives the first of the schema\'s examples that fits, when there is no description', () => {
+    const code = field({ type: 'string', pattern: '^[A-Z]{3}-\\d{3}$', examples: [42, 'sng-042', 'SNG-042', 'ABC-123'] });
+    assert.equal(checkField(code, 'x'), 'Not in the form this field asks for, e.g. SNG-042');
+    const both = field({ type: 'string', description: 'Your catalog code', pattern: '^[A-Z]{3}-\\d{3}$', examples: ['SNG-042'] });
+    assert.equal(checkField(both, 'x'), 'Not in the form this field asks for: Your catalog code (e.g. SNG-042)');
+    // An example that breaks the field's own rules (here its length) would mislead: none is given.
+    const misfit = field({ type: 'string', pattern: '^[A-Z]+$', maxLength: 3, examples: ['ABCD'] });
+    assert.equal(checkField(misfit, 'x'), PATTERN_MISMATCH);
+  });
+
   it('a length problem is reported before a format problem', () => {
     assert.equal(checkField(field({ type: 'string', format: 'email', minLength: 20 }), 'x'), 'Must be at least 20 characters');
   });
@@ -88,6 +108,7 @@ describe('checkField sentences', () => {
   it('a pattern mismatch is described, never shown as the asker wrote it', () => {
     const hostile = field({ type: 'string', pattern: '^[A-Z]{3}$ [see help](command:workbench.action.openSettings) $(shield)' });
     assert.equal(checkField(hostile, 'abc'), 'Not in the form this field asks for');
+    assert.equal(PATTERN_MISMATCH, 'Not in the form this field asks for');
     const f = field({ type: 'string', pattern: '^[A-Z]{3}$' });
     assert.equal(checkField(f, 'abc'), PATTERN_MISMATCH);
     assert.equal(checkField(f, 'ABC'), undefined);
