@@ -33,6 +33,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
         server,
         ref: { type: 'ref/prompt', name: prompt.name },
         args: promptArguments(prompt),
+        command: 'Get MCP Prompt',
         subject: `prompt ${prompt.name}`,
         log: services.log,
       });

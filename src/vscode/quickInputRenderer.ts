@@ -8,9 +8,9 @@
  */
 import * as vscode from 'vscode';
 import { LATER, type Question, type RenderOutcome } from '../core/broker';
-import { askerTitle, inertText, oneLine } from '../core/display';
+import { inertText, oneLine, questionTitle } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
-import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
+import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
 import { checkField, parseTextInput } from '../core/validate';
 import type { QuickInputEscape } from './quickInputEscape';
 
@@ -38,6 +38,8 @@ interface StepContext {
   signal: AbortSignal;
   /** Without it, every hide counts as Escape. */
   escape?: QuickInputEscape;
+  /** Elicit asks for the person (a tool's arguments): no Later or Decline, and being hidden cancels. */
+  onBehalf?: boolean;
 }
 
 const DECLINE_BUTTON: vscode.QuickInputButton = {
@@ -59,8 +61,9 @@ export class QuickInputRenderer {
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form) return CANCELLED;
-    const title = askerTitle(question.request.asker);
+    const title = questionTitle(question.request);
     const message = oneLine(question.request.message, 500);
+    const onBehalf = asksOnBehalf(question.request);
     if (form.fields.length === 0) {
       const submit = question.request.mode === 'form' ? question.request.submitLabel : undefined;
       return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
@@ -82,6 +85,7 @@ export class QuickInputRenderer {
         current,
         signal,
         escape: this.escape,
+        onBehalf,
       });
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
@@ -208,8 +212,8 @@ function askOne(
   setSteps(pick, ctx);
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
   if (allowSkip) extras.push({ label: '$(dash) Leave empty', skip: true });
-  extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
-  pick.items = [...options, ...extras];
+  if (!ctx.onBehalf) extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
+  pick.items = [...options, ...(extras.length > 1 ? extras : [])];
   const active = options.find((o) => o.value === current);
   if (active) pick.activeItems = [active];
   return runStep(pick, ctx, (settle) => [
@@ -259,7 +263,8 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, LATER_BUTTON, DECLINE_BUTTON] : [LATER_BUTTON, DECLINE_BUTTON];
+  const answers = ctx.onBehalf ? [] : [LATER_BUTTON, DECLINE_BUTTON];
+  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
 /**
@@ -294,7 +299,8 @@ function runStep(
         else if (button === LATER_BUTTON) settle({ kind: 'later' });
       }),
       input.onDidHide(() => {
-        if (!ctx.escape) return settle({ kind: 'cancel' });
+        // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
+        if (!ctx.escape || ctx.onBehalf) return settle({ kind: 'cancel' });
         // Not Escape (that settles first): another quick input took this one's place.
         vscode.window.setStatusBarMessage(`$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
         settle({ kind: 'later' });

@@ -37,6 +37,7 @@ export async function readChoice(services: Services, server: McpConnection, choi
     server,
     ref: { type: 'ref/resource', uri: template.uriTemplate },
     args,
+    command: 'Read MCP Resource',
     subject: `resource ${template.name}`,
     log: services.log,
   });

@@ -54,7 +54,9 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
   if ('form' in normalized) {
     const result = await broker.ask({
       mode: 'form',
+      // The server is who the answer goes to (its limit, its saved secrets); Elicit is who asks.
       asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
+      onBehalf: { title: `Run MCP Tool · ${server.name} · ${tool.name}` },
       message: `Arguments for ${tool.name}`,
       requestedSchema: schema,
     });
