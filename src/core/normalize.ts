@@ -219,6 +219,9 @@ function multiChoice(prop: Json, base: Base, where: string): MultiChoiceField {
   }
   if (minItems !== undefined) field.minItems = minItems;
   if (maxItems !== undefined) field.maxItems = maxItems;
+  // "Choose at least one" is how a person reads minItems, listed in `required` or not: leaving
+  // the list out, the one other answer the schema allows, is not offered (Decline still is).
+  if (minItems !== undefined && minItems > 0) field.required = true;
   const def = prop.default;
   if (def !== undefined) {
     const values = new Set(options.map((o) => o.value));

@@ -7,7 +7,7 @@ import { fullFormats } from 'ajv-formats/dist/formats';
 import { oneLine } from './display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import type { AnswerValue, ElicitContent } from './request';
-import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
+import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
 
@@ -30,7 +30,8 @@ const patternCache = new Map<string, LinearPattern>();
 /** The problem with one field's value in a sentence, or undefined when it is fine. */
 export function checkField(field: Field, value: AnswerValue | undefined): string | undefined {
   if (value === undefined || value === '') {
-    return field.required ? 'Required' : undefined;
+    if (!field.required) return undefined;
+    return field.kind === 'multiChoice' && field.minItems ? `Choose at least ${plural(field.minItems, 'option')}` : 'Required';
   }
   switch (field.kind) {
     case 'text':
@@ -54,6 +55,15 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
       return undefined;
     }
   }
+}
+
+/** A multi-select's rule before the person errs: "Choose 1 to 3", or "" when it has none. */
+export function multiChoiceRule(field: MultiChoiceField): string {
+  const { minItems: min, maxItems: max } = field;
+  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}` : `Choose ${min} to ${max}`;
+  if (min !== undefined && min > 0) return `Choose at least ${min}`;
+  if (max !== undefined) return `Choose at most ${max}`;
+  return '';
 }
 
 /** Option values as a set, made once per options list: 10 000 options × 10 000 chosen must not be 10⁸ steps. */

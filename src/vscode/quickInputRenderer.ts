@@ -11,7 +11,8 @@ import { LATER, type Question, type RenderOutcome } from '../core/broker';
 import { inertText, oneLine, questionTitle } from '../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../core/fields';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../core/request';
-import { checkField, parseTextInput } from '../core/validate';
+import { checkField, multiChoiceRule, parseTextInput } from '../core/validate';
+import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
@@ -229,7 +230,9 @@ function askOne(
 function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = ctx.title;
-  const prompt = fieldPrompt(field, ctx);
+  // The rule shows before the person errs: in the placeholder, and on the prompt line where VS Code has one.
+  const rule = multiChoiceRule(field);
+  const prompt = rule ? `${fieldPrompt(field, ctx)} · ${rule}` : fieldPrompt(field, ctx);
   pick.placeholder = prompt;
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
@@ -244,15 +247,23 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   const chosen = new Set(Array.isArray(ctx.current) ? ctx.current : []);
   pick.selectedItems = items.filter((i) => chosen.has(i.value as string));
   const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
+  /** The refusal on the prompt line, which shows it whole; the placeholder (cut off, gone once typing starts) where there is none. */
+  const show = (error: string | undefined): void => {
+    const count = `${selection().length} chosen`;
+    const line = error ? `⚠ ${error} (${count})` : rule ? `${rule} · ${count}` : undefined;
+    const shown = setPickPrompt(pick, line);
+    pick.placeholder = error && !shown ? `⚠ ${error} — ${prompt}` : prompt;
+  };
+  show(undefined);
   return runStep(pick, ctx, (settle) => [
     pick.onDidChangeSelection(() => {
-      const error = checkField(field, selection().length === 0 ? undefined : selection());
-      pick.placeholder = error && selection().length > 0 ? `⚠ ${error} — ${prompt}` : prompt;
+      // Not before the person has chosen anything: an empty start is no mistake yet.
+      show(selection().length > 0 ? checkField(field, selection()) : undefined);
     }),
     pick.onDidAccept(() => {
       const values = selection();
       const error = checkField(field, values.length === 0 ? undefined : values);
-      if (error) pick.placeholder = `⚠ ${error} — ${prompt}`;
+      if (error) show(error);
       else settle({ kind: 'value', value: values.length === 0 ? undefined : values });
     }),
   ]);

@@ -186,6 +186,18 @@ describe('normalize: single choice', () => {
 });
 
 describe('normalize: multiple choice', () => {
+  it('a multi-select with minItems ≥ 1 is required, listed in `required` or not; minItems 0 changes nothing', () => {
+    const fields = normalize({
+      type: 'object',
+      properties: {
+        some: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1 },
+        none: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 0 },
+        free: { type: 'array', items: { enum: ['a', 'b'] } },
+      },
+    }).fields;
+    assert.deepEqual(fields.map((f) => [f.name, f.required]), [['some', true], ['none', false], ['free', false]]);
+  });
+
   it('items.enum with minItems, maxItems and default', () => {
     const field = only({ type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] }, true);
     assert.deepEqual(field, {
@@ -312,8 +324,8 @@ describe('normalize: the server-everything schema', () => {
     );
   });
 
-  it('only name is required, every field has its description, nothing is secret', () => {
-    assert.deepEqual(form.fields.filter((f) => f.required).map((f) => f.name), ['name']);
+  it('name is required, and so are the multi-selects (minItems 1); every field has its description, nothing is secret', () => {
+    assert.deepEqual(form.fields.filter((f) => f.required).map((f) => f.name), ['name', 'untitledMultipleSelectEnum', 'titledMultipleSelectEnum']);
     for (const field of form.fields) {
       const source = everythingSchema.properties[field.name as keyof typeof everythingSchema.properties];
       assert.equal(field.description, source.description, field.name);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/answerValidator';
-import type { Field, FormModel, TextFormat } from '../../src/core/fields';
+import type { Field, FormModel, MultiChoiceField, TextFormat } from '../../src/core/fields';
 import { normalize } from '../../src/core/normalize';
 import type { AnswerValue, ElicitContent } from '../../src/core/request';
 import {
@@ -16,6 +16,7 @@ import {
   FORMAT_HINTS,
   matchesFormat,
   MAX_PATTERN_INPUT,
+  multiChoiceRule,
   PATTERN_MISMATCH,
   parseTextInput,
 } from '../../src/core/validate';
@@ -79,6 +80,19 @@ describe('checkField sentences', () => {
     assert.equal(FORMAT_HINTS.uri, 'Must be a URL such as https://example.com');
     assert.equal(FORMAT_HINTS.date, 'Must be a date such as 2026-01-31');
     assert.equal(FORMAT_HINTS['date-time'], 'Must be a date and time such as 2026-01-31T09:30:00Z');
+  });
+
+  it('a multi-select states its rule, and one with minItems asks for that many when nothing is chosen', () => {
+    const rule = (prop: Record<string, unknown>): string => multiChoiceRule(field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, ...prop }) as MultiChoiceField);
+    assert.equal(rule({ minItems: 1, maxItems: 2 }), 'Choose 1 to 2');
+    assert.equal(rule({ minItems: 2, maxItems: 2 }), 'Choose 2');
+    assert.equal(rule({ minItems: 1 }), 'Choose at least 1');
+    assert.equal(rule({ maxItems: 2 }), 'Choose at most 2');
+    assert.equal(rule({ minItems: 0 }), '');
+    assert.equal(rule({}), '');
+    const atLeastTwo = field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, minItems: 2 });
+    assert.equal(checkField(atLeastTwo, undefined), 'Choose at least 2 options');
+    assert.equal(checkField(atLeastTwo, ['a']), 'Choose at least 2 options');
   });
 
   it("a pattern mismatch says the field's description, so the person learns the form without seeing the pattern", () => {
@@ -258,14 +272,19 @@ describe('checkAnswer and completeAnswer', () => {
       email: FORMAT_HINTS.email,
       integer: 'Must be at most 100',
       untitledMultipleSelectEnum: 'Choose at least 1 option',
+      titledMultipleSelectEnum: 'Choose at least 1 option',
     });
-    assert.deepEqual(checkAnswer(form, { name: 'Ada' }), {});
+    // The multi-selects (minItems 1) ask for a choice; their defaults, filled in by completeAnswer, give one.
+    const chosen = { untitledMultipleSelectEnum: ['Guitar'], titledMultipleSelectEnum: ['fish-1'] };
+    assert.deepEqual(checkAnswer(form, { name: 'Ada', ...chosen }), {});
+    assert.deepEqual(checkAnswer(form, completeAnswer(form, { name: 'Ada' })), {});
   });
 
   it('checkAnswer ignores keys the form did not ask for and inherited values', () => {
-    assert.deepEqual(checkAnswer(form, { name: 'Ada', extra: 'x' }), {});
-    const inherited = Object.create({ name: 'Ada' }) as ElicitContent;
-    assert.deepEqual(checkAnswer(form, inherited), { name: 'Required' });
+    const chosen = { untitledMultipleSelectEnum: ['Guitar'], titledMultipleSelectEnum: ['fish-1'] };
+    assert.deepEqual(checkAnswer(form, { name: 'Ada', extra: 'x', ...chosen }), {});
+    const inherited = Object.create({ name: 'Ada', ...chosen }) as ElicitContent;
+    assert.deepEqual(checkAnswer(form, inherited), { name: 'Required', untitledMultipleSelectEnum: 'Choose at least 1 option', titledMultipleSelectEnum: 'Choose at least 1 option' });
   });
 
   it('completeAnswer fills the default of every untouched field', () => {
