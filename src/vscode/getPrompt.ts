@@ -44,6 +44,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
 function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
   return callAndShow(services, {
     progress: `Getting ${server.name} › ${prompt.name}`,
+    server: server.name,
     what: `${server.name} › prompt ${prompt.name}`,
     call: (signal) => getPrompt(server, prompt.name, args, signal),
     document: `${server.name}-${prompt.name}`,

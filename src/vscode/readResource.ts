@@ -79,6 +79,7 @@ async function pickResource(server: McpConnection, resources: Resource[], templa
 function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
   return callAndShow(services, {
     progress: `Reading ${oneLine(uri, 120)} from ${server.name}`,
+    server: server.name,
     what: `${server.name} › resource ${uri}`,
     call: (signal) => readResource(server, uri, signal),
     document: resourceDocument(server.name, uri),

@@ -78,6 +78,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
 function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
   return callAndShow(deps, {
     progress: `Running ${server.name} › ${tool.name}`,
+    server: server.name,
     what: `${server.name} › ${tool.name}`,
     call: (signal) => server.callTool(tool.name, args, signal),
     document: `${server.name}-${tool.name}`,

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
+  notifications,
   pickQuickPickItem,
   reloadWindow,
   runCommand,
@@ -92,6 +93,30 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       loop: { action: 'accept', content: { loop: true } },
     });
     await resultShows('Sketched "Amber" in Am at 96 BPM, looped');
+  });
+
+  it("keeps the progress notification off a form's buttons: the status bar while the form shows, the toast with Cancel while the tool works on", async () => {
+    const running = 'Running songs › sketch_slowly';
+    const toastShown = async (): Promise<boolean> => (await notifications(page())).some((t) => t.includes(running));
+    await runTool('songs', 'sketch_slowly');
+    const frame = await form('songs asks · tool sketch_slowly', '0:name');
+    await page().locator('.statusbar-item', { hasText: running }).waitFor({ timeout: 10_000 });
+    // A toast sits over the bottom right of the editor area, where the form's buttons are: none while it shows.
+    for (let i = 0; i < 10; i++) {
+      assert.equal(await toastShown(), false, 'a progress toast over the form');
+      await page().waitForTimeout(200);
+    }
+    await frame.locator('.field[data-name="0:name"] input').fill('Amber');
+    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
+    await frame.getByRole('option', { name: 'A minor' }).click();
+    await frame.locator('.field[data-name="2:bpm"] input').fill('96');
+    await screenshot(page(), 'round-form-progress-aside');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    // The tool works 4 s more: its notification comes back, with Cancel.
+    await waitUntil(toastShown, 'the progress notification to come back while the tool works', 4_000);
+    const toast = page().locator('.notification-toast-container', { hasText: running });
+    assert.equal(await toast.getByRole('button', { name: 'Cancel' }).count(), 1);
+    await resultShows('Sketched "Amber" in Am at 96 BPM');
   });
 
   it('answers a two-round chain in the same tab, round 2 showing what round 1 answered', async () => {
