@@ -2,7 +2,8 @@
  * What a newcomer meets in a fresh window, before answering anything: typing
  * "Elicit:" in the Command Palette pre-selects a command that changes nothing;
  * the Presentation setting explains its values; the activity bar shows
- * Elicit's own icon. And the session cleans up after itself: code-server and
+ * Elicit's own icon; of two servers in mcp.json, it connects only the one
+ * elicit.mcpJsonServers does not leave to VS Code. And the session cleans up after itself: code-server and
  * everything it starts use a temp folder inside the session's own folder, and
  * closing the session removes that folder and the workspace (27 folders, about
  * 35 MB, were left in the temp directory by every run).
@@ -11,9 +12,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openElicitSession, type ElicitSession } from './elicitSession';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { extensionHostOf } from './harness/processes';
 import { pressKey, readQuickInput, runCommand, screenshot, typeText, waitForQuickInput } from './harness/workbench';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
 /** One process's environment, from /proc. */
@@ -26,8 +28,18 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
   let session: ElicitSession;
   let closed = false;
 
+  const mine = newRecordFile();
+  const vscodes = newRecordFile();
+
   before(async () => {
-    session = await openElicitSession(JSON.stringify({ servers: {} }));
+    // Two servers in mcp.json; the person leaves one to VS Code's own MCP support.
+    const mcpJson = {
+      servers: {
+        mine: fixtureServer('catalog-server.mjs', { RECORD_FILE: mine, FIXTURE_NAME: 'mine' }),
+        'for-chat': fixtureServer('catalog-server.mjs', { RECORD_FILE: vscodes, FIXTURE_NAME: 'for-chat' }),
+      },
+    };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.mcpJsonServers': ['*', '!for-chat'] });
   });
 
   after(async () => {
@@ -72,6 +84,11 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     // all (hence the list in the description above).
     assert.deepEqual((await item.locator('select option').allTextContents()).map((t) => t.trim()), ['Auto', 'Quick input', 'Form']);
     await screenshot(page, 'settings-presentation');
+    // Settings opens over the workbench here: close it, so the next test can reach the editor area.
+    await search.click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('.settings-editor').waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
   it("shows Elicit's own icon in the activity bar", async () => {
@@ -81,6 +98,24 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     // VS Code draws an extension's icon as a mask in the theme's colour.
     const mask = await item.locator('.action-label').first().evaluate((el) => getComputedStyle(el).webkitMaskImage || getComputedStyle(el).maskImage);
     assert.match(decodeURIComponent(mask), /elicit-dev\.elicit-[\d.]+\/media\/activity\.svg/);
+  });
+
+  it('connects only the mcp.json servers elicit.mcpJsonServers selects, and says when it leaves them all to VS Code', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    // With one server Run MCP Tool goes straight to its tools: the server left to VS Code is not offered.
+    const tools = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · mine' && q.items.length > 0);
+    assert.ok(tools.items.some((i) => i.label === 'Plan a release'), JSON.stringify(tools));
+    await pressKey(page, 'Escape');
+    await waitForRecords(mine, 1, (r) => r.started !== undefined);
+    // Leave them all to VS Code: the MCP Servers view says so instead of "no servers configured".
+    const settingsFile = path.join(session.server.userDataDir, 'User', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'elicit.mcpJsonServers': [] }, null, 2));
+    await runCommand(page, 'Elicit: Focus on MCP Servers View');
+    await page.getByText("The servers of this workspace's .vscode/mcp.json are left to VS Code's own MCP support").waitFor({ timeout: 20_000 });
+    await screenshot(page, 'servers-left-to-vscode');
+    assert.deepEqual(readRecords(vscodes), [], 'the server left to VS Code was never started');
   });
 
   it("keeps VS Code's temp files in the session's folder and removes everything when the session closes", async () => {
