@@ -62,6 +62,15 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
       .first();
   }
 
+  /** Runs `command`, picks catalog-server, then the tool or prompt titled `item`. */
+  async function runOnCatalog(page: Page, command: string, item: string): Promise<void> {
+    await runCommand(page, command);
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'catalog-server'));
+    await pickQuickPickItem(page, 'catalog-server');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === item));
+    await pickQuickPickItem(page, item);
+  }
+
   /** The buttons in the quick input's title bar, by their tooltip's first word ("Back", "Later", "Decline"). */
   async function titleButtons(page: Page): Promise<string[]> {
     const labels = await page.locator('.quick-input-widget .quick-input-titlebar a[aria-label]').evaluateAll((links) =>
@@ -121,11 +130,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
 
   it('Run Tool: four arguments in a form that Elicit titles for the person, with Submit and Cancel only', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'catalog-server'));
-    await pickQuickPickItem(page, 'catalog-server');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Schedule a release'));
-    await pickQuickPickItem(page, 'Schedule a release');
+    await runOnCatalog(page, 'Elicit: Run MCP Tool', 'Schedule a release');
     const title = 'Run MCP Tool · catalog-server · schedule_release';
     const frame = await webviewFrame(page, title);
     await frame.locator('.field[data-name="version"] input').waitFor({ timeout: 20_000 });
@@ -144,11 +149,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
 
   it('Get MCP Prompt: the prompt’s arguments in a form, the messages in an editor', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Get MCP Prompt');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'catalog-server'));
-    await pickQuickPickItem(page, 'catalog-server');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Release notes'));
-    await pickQuickPickItem(page, 'Release notes');
+    await runOnCatalog(page, 'Elicit: Get MCP Prompt', 'Release notes');
     await waitForQuickInput(page, (q) => q.title === 'Get MCP Prompt · catalog-server · prompt release_notes' && q.step === '1/2');
     assert.deepEqual(await titleButtons(page), []);
     await typeAndSubmit(page, '2.0.0');

@@ -106,17 +106,19 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       assert.equal(await toastShown(), false, 'a progress toast over the form');
       await page().waitForTimeout(200);
     }
-    await frame.locator('.field[data-name="0:name"] input').fill('Amber');
+    // Answers of its own, so the result awaited below cannot be an earlier test's.
+    await frame.locator('.field[data-name="0:name"] input').fill('Bolero');
     await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'A minor' }).click();
-    await frame.locator('.field[data-name="2:bpm"] input').fill('96');
+    await frame.getByRole('option', { name: 'F major' }).click();
+    await frame.locator('.field[data-name="2:bpm"] input').fill('72');
     await screenshot(page(), 'round-form-progress-aside');
     await frame.getByRole('button', { name: 'Submit' }).click();
     // The tool works 4 s more: its notification comes back, with Cancel.
     await waitUntil(toastShown, 'the progress notification to come back while the tool works', 4_000);
     const toast = page().locator('.notification-toast-container', { hasText: running });
     assert.equal(await toast.getByRole('button', { name: 'Cancel' }).count(), 1);
-    await resultShows('Sketched "Amber" in Am at 96 BPM');
+    await resultShows('Sketched "Bolero" in F at 72 BPM');
+    await waitUntil(async () => !(await toastShown()), 'the progress notification to go when the tool is done', 10_000);
   });
 
   it('answers a two-round chain in the same tab, round 2 showing what round 1 answered', async () => {

@@ -38,9 +38,11 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
 
   async function askUrl(page: Page, url: string): Promise<void> {
     await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_url'));
+    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
     await pickQuickPickItem(page, 'ask_url');
-    await waitForQuickInput(page, (q) => q.title?.includes('arguments for ask_url') === true);
+    // The tool's argument, which Elicit asks for you before calling it.
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · ask_url');
     await typeAndSubmit(page, url);
   }
 
