@@ -16,6 +16,7 @@ import {
   pressKey,
   readQuickInput,
   runCommand,
+  runCommandShowing,
   screenshot,
   typeAndSubmit,
   typeText,
@@ -47,9 +48,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
 
   async function runAskTool(tool: string): Promise<void> {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
     // Only the rows in view are drawn: wait for the tool list, then filter it.
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
+    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
     await pickQuickPickItem(page, tool);
   }
 

@@ -16,6 +16,7 @@ import {
   pickQuickPickItem,
   pressKey,
   runCommand,
+  runCommandShowing,
   screenshot,
   typeAndSubmit,
   typeText,
@@ -50,8 +51,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
   /** Runs one of the server's tools and returns once it is called. */
   async function runTool(tool: string): Promise<void> {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ping' || i.label.startsWith('hostile_')));
+    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.items.some((i) => i.label === 'ping' || i.label.startsWith('hostile_')));
     await pickQuickPickItem(page, tool);
   }
 

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, runCommand, runCommandShowing, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
@@ -64,8 +64,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
 
   /** Runs `command`, picks catalog-server, then the tool or prompt titled `item`. */
   async function runOnCatalog(page: Page, command: string, item: string): Promise<void> {
-    await runCommand(page, command);
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'catalog-server'));
+    await runCommandShowing(page, command, (q) => q.items.some((i) => i.label === 'catalog-server'));
     await pickQuickPickItem(page, 'catalog-server');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === item));
     await pickQuickPickItem(page, item);

@@ -16,6 +16,7 @@ import {
   pickQuickPickItem,
   reloadWindow,
   runCommand,
+  runCommandShowing,
   screenshot,
   typeAndSubmit,
   waitForQuickInput,
@@ -55,8 +56,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   const page = (): Page => session.workbench.page;
 
   async function runTool(server: string, tool: string): Promise<void> {
-    await runCommand(page(), 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page(), (q) => q.items.some((i) => i.label === server));
+    await runCommandShowing(page(), 'Elicit: Run MCP Tool', (q) => q.items.some((i) => i.label === server));
     await pickQuickPickItem(page(), server);
     // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
     await waitForQuickInput(page(), (q) => q.title === `Run MCP Tool · ${server}` && q.items.length > 0);

@@ -101,6 +101,30 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   }
 }
 
+/**
+ * Runs a command that shows a quick input and waits for one that satisfies
+ * `predicate`. The result editor of an earlier step can open a moment later,
+ * take the focus and close that quick input (the command then ends): the
+ * command is run again.
+ */
+export async function runCommandShowing(
+  page: Page,
+  title: string,
+  predicate: (q: QuickInputState) => boolean,
+  timeoutMs = 40_000,
+): Promise<QuickInputState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await runCommand(page, title);
+    try {
+      return await waitForQuickInput(page, predicate, 8_000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      if ((await readQuickInput(page)) !== undefined) await page.keyboard.press('Escape');
+    }
+  }
+}
+
 async function openCommandPalette(page: Page): Promise<void> {
   // The first key press after load is sometimes swallowed, so retry until the widget shows.
   for (let attempt = 0; attempt < 5; attempt++) {
