@@ -24,7 +24,7 @@ const noVscodeNoDom = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'out/**', '**/*.vsix'] },
+  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'out/**', '**/*.vsix', 'test/e2e/.runs/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -3,7 +3,7 @@
  * show in native widgets, which render plain text but still honour bidi
  * controls and line breaks.
  */
-import type { Asker } from './request';
+import type { Asker, ElicitRequest } from './request';
 
 /** Bidi overrides/isolates and other invisible format characters that can disguise text. */
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
@@ -30,6 +30,15 @@ export function askerTitle(asker: Asker): string {
   const name = oneLine(asker.name, 80);
   const detail = asker.detail ? ` · ${oneLine(asker.detail, 80)}` : '';
   return inertText(`${name} asks${detail}`);
+}
+
+/**
+ * The title of a question: who asks, or, for a question Elicit asks for the
+ * person (a tool's arguments), what it is for.
+ */
+export function questionTitle(request: ElicitRequest): string {
+  if (request.mode === 'form' && request.onBehalf) return inertText(oneLine(request.onBehalf.title, 160));
+  return askerTitle(request.asker);
 }
 
 /**

@@ -25,6 +25,12 @@ export interface TextField extends FieldBase {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /**
+   * A value the field takes, from the schema's `examples` (the first string that
+   * meets the field's rules): what a person is shown when their text does not
+   * match the pattern and the field has no description.
+   */
+  example?: string;
   default?: string;
   /** `format: "password"` or `writeOnly: true`: masked, stored in SecretStorage, never logged. */
   secret: boolean;

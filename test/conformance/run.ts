@@ -1,8 +1,9 @@
 /**
  * Runs the official MCP conformance client suites (@modelcontextprotocol/conformance)
  * against Elicit's headless client (client.ts) and reads their checks.json results.
- * The tool needs Node ≥ 22 (install-node22.sh puts it into .vscode-test/node22);
- * the client under test runs on this project's Node.
+ * The tool needs Node ≥ 22: install-node22.sh puts Node 22 into .vscode-test/node22
+ * and installs the tool with it into test/conformance/tools; the client under
+ * test runs on this project's Node.
  *
  * Two releases of the tool: 0.1.16 tests 2025-era clients (the `core` and `auth`
  * suites); 0.2.0-alpha.12 (installed as `@modelcontextprotocol/conformance-2026`)
@@ -23,8 +24,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = join(__dirname, '..', '..');
-const tool2025 = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const tool2026 = join(root, 'node_modules', '@modelcontextprotocol', 'conformance-2026', 'dist', 'index.js');
+// Installed by install-node22.sh with Node 22, from test/conformance/tools/package-lock.json.
+const tools = join(__dirname, 'tools', 'node_modules', '@modelcontextprotocol');
+const tool2025 = join(tools, 'conformance', 'dist', 'index.js');
+const tool2026 = join(tools, 'conformance-2026', 'dist', 'index.js');
 const clientCommand = `"${process.execPath}" --import tsx test/conformance/client.ts`;
 
 export const DEFAULT_SUITES = ['core', 'auth'];
@@ -74,7 +77,7 @@ interface Check {
   errorMessage?: string;
 }
 
-/** The Node 22 binary for the tool, installed on first use. */
+/** The Node 22 binary for the tool, installed on first use together with the tool. */
 export function node22(): string {
   return execFileSync('bash', [join(__dirname, 'install-node22.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }

@@ -21,6 +21,7 @@ export interface ElicitSession {
   workspaceDir: string;
   server: CodeServer;
   workbench: Workbench;
+  /** Closes the browser, stops code-server and removes the session's temp folders. */
   close(): Promise<void>;
 }
 
@@ -34,12 +35,24 @@ export async function openElicitSession(
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), mcpJson);
-  const server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env });
+  let server: CodeServer;
+  try {
+    server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env });
+  } catch (error) {
+    fs.rmSync(workspaceDir, { recursive: true, force: true });
+    throw error;
+  }
+  // Nothing of a session stays in the temp folder once it ends (ELICIT_E2E_KEEP=1 keeps the server's, with its logs).
+  const removeAll = async (): Promise<void> => {
+    await server.removeDirs();
+    await fs.promises.rm(workspaceDir, { recursive: true, force: true, maxRetries: 5 });
+  };
   let workbench: Workbench;
   try {
     workbench = await openWorkbench(server.url);
   } catch (error) {
     await server.stop();
+    await removeAll();
     throw error;
   }
   return {
@@ -49,6 +62,7 @@ export async function openElicitSession(
     async close() {
       await workbench.close().catch(() => undefined);
       await server.stop();
+      await removeAll();
     },
   };
 }

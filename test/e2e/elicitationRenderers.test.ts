@@ -16,6 +16,7 @@ import {
   pressKey,
   readQuickInput,
   runCommand,
+  runCommandShowing,
   screenshot,
   typeAndSubmit,
   typeText,
@@ -47,9 +48,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
 
   async function runAskTool(tool: string): Promise<void> {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
     // Only the rows in view are drawn: wait for the tool list, then filter it.
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
+    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
     await pickQuickPickItem(page, tool);
   }
 
@@ -181,10 +181,14 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_instruments');
     const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Guitar'));
     assert.deepEqual(pick.items.filter((i) => i.checked).map((i) => i.label), ['Piano'], 'the default is pre-selected');
+    // The rule before any mistake, on the line under the input (and in the placeholder).
+    assert.equal(pick.message, 'Choose 1 to 2 · 1 chosen');
+    assert.equal(pick.placeholder, 'Which instruments play the intro? · Choose 1 to 2');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Drums' }).locator('[role="checkbox"]').click();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Bass' }).locator('[role="checkbox"]').click();
-    await waitForQuickInput(page, (q) => q.placeholder?.includes('Choose at most 2 options') === true);
-    const ok = page.locator('.quick-input-widget .quick-input-action', { hasText: 'OK' });
+    // The refusal where it can be read whole, not cut off in the placeholder.
+    await waitForQuickInput(page, (q) => q.message === '⚠ Choose at most 2 options (3 chosen)');
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click();
     await page.waitForTimeout(300);
     assert.equal(readRecords(record).length, recorded, 'three of at most two were not sent');
@@ -192,6 +196,40 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await screenshot(page, 'quickpick-multi-choice');
     await ok.click();
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Drums', 'Bass'] } });
+  });
+
+  it('never calls a multi-select with minItems 1 optional, and says its refusal on the line under the input', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_arrangement');
+    const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'Guitar'));
+    assert.equal(first.placeholder, 'How should the song be arranged? — Instruments · Choose at least 1');
+    assert.equal(first.message, 'Choose at least 1 · 1 chosen');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
+    await waitForQuickInput(page, (q) => q.message === 'Choose at least 1 · 0 chosen');
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    await ok.click();
+    await waitForQuickInput(page, (q) => q.message === '⚠ Choose at least 1 option (0 chosen)');
+    await page.waitForTimeout(300);
+    assert.equal(readRecords(record).length, recorded, 'none chosen was not sent');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Guitar' }).locator('[role="checkbox"]').click();
+    await ok.click();
+    await waitForQuickInput(page, (q) => q.step === '2/2' && q.value === '16');
+    await pressKey(page, 'Enter');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar'], bars: 16 } });
+  });
+
+  it('marks a form multi-select with minItems 1 as required and states its rule; emptied, it says so under the field', async () => {
+    const form = await openForm();
+    const multi = form.locator('.field[data-name="untitledMultipleSelectEnum"]');
+    assert.equal(await multi.locator('.field-title .required-marker').count(), 1, 'the required marker');
+    assert.equal((await multi.locator('.field-hint').textContent())?.trim(), 'Choose 1 to 3.');
+    await multi.locator('vscode-checkbox', { hasText: 'Guitar' }).click(); // the default, now unchecked
+    await form.locator('.field[data-name="name"] input').fill('Grace Hopper');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await multi.locator('.field-error').getByText('Choose at least 1 option').waitFor({ timeout: 10_000 });
+    assert.equal(readRecords(record).length, recorded, 'nothing was sent');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
   it('steps through two fields with Back', async () => {
@@ -229,7 +267,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await page.waitForTimeout(500);
     assert.equal(readRecords(record).length, recorded, 'nothing was sent for the bad value');
     const still = await readQuickInput(page);
-    assert.match(still?.message ?? '', /Not in the form this field asks for/);
+    // The field's own description says what the form is; the pattern itself is not shown.
+    assert.match(still?.message ?? '', /Not in the form this field asks for: Three capital letters, a dash, three digits/);
     assert.doesNotMatch(still?.message ?? '', /\[A-Z\]/, 'the pattern itself is not shown');
     await screenshot(page, 'inputbox-pattern-error');
     await typeAndSubmit(page, 'ABC-123');

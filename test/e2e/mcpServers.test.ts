@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
+import { pickQuickPickItem, runCommand, runCommandShowing, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
@@ -62,6 +62,22 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
       .first();
   }
 
+  /** Runs `command`, picks catalog-server, then the tool or prompt titled `item`. */
+  async function runOnCatalog(page: Page, command: string, item: string): Promise<void> {
+    await runCommandShowing(page, command, (q) => q.items.some((i) => i.label === 'catalog-server'));
+    await pickQuickPickItem(page, 'catalog-server');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === item));
+    await pickQuickPickItem(page, item);
+  }
+
+  /** The buttons in the quick input's title bar, by their tooltip's first word ("Back", "Later", "Decline"). */
+  async function titleButtons(page: Page): Promise<string[]> {
+    const labels = await page.locator('.quick-input-widget .quick-input-titlebar a[aria-label]').evaluateAll((links) =>
+      links.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute('aria-label') ?? ''),
+    );
+    return labels.map((label) => label.split(/[\s:]/)[0]!);
+  }
+
   it('shows the server with its status, and its tools, prompts and resources when expanded', async () => {
     const { page } = session.workbench;
     await runCommand(page, 'Elicit: Focus on MCP Servers View');
@@ -87,12 +103,15 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await tool.hover();
     await tool.locator('.action-label[aria-label="Run Tool"]').click();
     // The tool's arguments, as steps: version (required, with a pattern), then the optional codename.
-    const version = await waitForQuickInput(page, (q) => q.title === 'catalog-server asks · arguments for plan_release' && q.step === '1/2');
+    // Elicit asks them for the person, before the call: titled by the command, with no Later or Decline.
+    const version = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · catalog-server · plan_release' && q.step === '1/2');
     assert.match(version.message ?? '', /version/);
+    assert.deepEqual(await titleButtons(page), [], 'no Later or Decline on the first step');
     await typeAndSubmit(page, '1.4');
-    await waitForQuickInput(page, (q) => q.step === '1/2' && /Not in the form this field asks for/.test(q.message ?? ''));
+    await waitForQuickInput(page, (q) => q.step === '1/2' && /Not in the form this field asks for: Version to release, e\.g\. 1\.4\.0/.test(q.message ?? ''));
     await typeAndSubmit(page, '1.4.0');
     await waitForQuickInput(page, (q) => q.step === '2/2');
+    assert.deepEqual(await titleButtons(page), ['Back'], 'Back only on the second step');
     await screenshot(page, 'run-tool-arguments');
     await typeAndSubmit(page, 'Lighthouse');
     // The server asks while the tool runs.
@@ -108,14 +127,30 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await screenshot(page, 'run-tool-with-arguments-result');
   });
 
+  it('Run Tool: four arguments in a form that Elicit titles for the person, with Submit and Cancel only', async () => {
+    const { page } = session.workbench;
+    await runOnCatalog(page, 'Elicit: Run MCP Tool', 'Schedule a release');
+    const title = 'Run MCP Tool · catalog-server · schedule_release';
+    const frame = await webviewFrame(page, title);
+    await frame.locator('.field[data-name="version"] input').waitFor({ timeout: 20_000 });
+    assert.equal((await frame.locator('h1.title').textContent())?.trim(), title);
+    assert.deepEqual((await frame.locator('footer .buttons vscode-button').allTextContents()).map((t) => t.trim()), ['Submit', 'Cancel']);
+    await frame.locator('.field[data-name="version"] input').fill('2.1.0');
+    await frame.locator('.field[data-name="date"] input').fill('2026-12-01');
+    await frame.locator('.field[data-name="channel"] vscode-single-select').click();
+    await frame.getByRole('option', { name: 'beta' }).click();
+    await screenshot(page, 'run-tool-arguments-form');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    const [call] = await waitForRecords(record, 1, (r) => r.tool === 'schedule_release');
+    assert.deepEqual(call!.arguments, { version: '2.1.0', date: '2026-12-01', channel: 'beta' });
+    await page.waitForSelector('.editor-instance .view-lines:has-text("Scheduled 2.1.0 for 2026-12-01 on beta.")', { timeout: 20_000 });
+  });
+
   it('Get MCP Prompt: the prompt’s arguments in a form, the messages in an editor', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Get MCP Prompt');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'catalog-server'));
-    await pickQuickPickItem(page, 'catalog-server');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Release notes'));
-    await pickQuickPickItem(page, 'Release notes');
-    await waitForQuickInput(page, (q) => q.title === 'catalog-server asks · arguments for prompt release_notes' && q.step === '1/2');
+    await runOnCatalog(page, 'Elicit: Get MCP Prompt', 'Release notes');
+    await waitForQuickInput(page, (q) => q.title === 'Get MCP Prompt · catalog-server · prompt release_notes' && q.step === '1/2');
+    assert.deepEqual(await titleButtons(page), []);
     await typeAndSubmit(page, '2.0.0');
     await waitForQuickInput(page, (q) => q.step === '2/2');
     await screenshot(page, 'get-prompt-arguments');

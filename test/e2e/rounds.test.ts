@@ -12,9 +12,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
+  notifications,
   pickQuickPickItem,
   reloadWindow,
   runCommand,
+  runCommandShowing,
   screenshot,
   typeAndSubmit,
   waitForQuickInput,
@@ -54,8 +56,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   const page = (): Page => session.workbench.page;
 
   async function runTool(server: string, tool: string): Promise<void> {
-    await runCommand(page(), 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page(), (q) => q.items.some((i) => i.label === server));
+    await runCommandShowing(page(), 'Elicit: Run MCP Tool', (q) => q.items.some((i) => i.label === server));
     await pickQuickPickItem(page(), server);
     // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
     await waitForQuickInput(page(), (q) => q.title === `Run MCP Tool · ${server}` && q.items.length > 0);
@@ -92,6 +93,32 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       loop: { action: 'accept', content: { loop: true } },
     });
     await resultShows('Sketched "Amber" in Am at 96 BPM, looped');
+  });
+
+  it("keeps the progress notification off a form's buttons: the status bar while the form shows, the toast with Cancel while the tool works on", async () => {
+    const running = 'Running songs › sketch_slowly';
+    const toastShown = async (): Promise<boolean> => (await notifications(page())).some((t) => t.includes(running));
+    await runTool('songs', 'sketch_slowly');
+    const frame = await form('songs asks · tool sketch_slowly', '0:name');
+    await page().locator('.statusbar-item', { hasText: running }).waitFor({ timeout: 10_000 });
+    // A toast sits over the bottom right of the editor area, where the form's buttons are: none while it shows.
+    for (let i = 0; i < 10; i++) {
+      assert.equal(await toastShown(), false, 'a progress toast over the form');
+      await page().waitForTimeout(200);
+    }
+    // Answers of its own, so the result awaited below cannot be an earlier test's.
+    await frame.locator('.field[data-name="0:name"] input').fill('Bolero');
+    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
+    await frame.getByRole('option', { name: 'F major' }).click();
+    await frame.locator('.field[data-name="2:bpm"] input').fill('72');
+    await screenshot(page(), 'round-form-progress-aside');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    // The tool works 4 s more: its notification comes back, with Cancel.
+    await waitUntil(toastShown, 'the progress notification to come back while the tool works', 4_000);
+    const toast = page().locator('.notification-toast-container', { hasText: running });
+    assert.equal(await toast.getByRole('button', { name: 'Cancel' }).count(), 1);
+    await resultShows('Sketched "Bolero" in F at 72 BPM');
+    await waitUntil(async () => !(await toastShown()), 'the progress notification to go when the tool is done', 10_000);
   });
 
   it('answers a two-round chain in the same tab, round 2 showing what round 1 answered', async () => {

@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { notifications, pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { notifications, pickQuickPickItem, runCommandShowing, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -37,10 +37,11 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
   });
 
   async function askUrl(page: Page, url: string): Promise<void> {
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_url'));
+    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
     await pickQuickPickItem(page, 'ask_url');
-    await waitForQuickInput(page, (q) => q.title?.includes('arguments for ask_url') === true);
+    // The tool's argument, which Elicit asks for you before calling it.
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · ask_url');
     await typeAndSubmit(page, url);
   }
 

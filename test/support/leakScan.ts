@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { screenshotDir } from '../e2e/harness/runFolders';
 
 export function findInFiles(roots: string[], secret: string): string[] {
   const needles = [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(Buffer.from(secret).toString('base64'))];
@@ -38,13 +39,12 @@ export interface WrittenPlaces {
 /**
  * The one leak check every end-to-end file that types a secret runs at its end:
  * the code-server user-data dir (logs, output channels, state databases,
- * history), the extensions dir, the workspace, and the screenshots folder.
+ * history), the extensions dir, the workspace, and the folder screenshots are
+ * written to.
  * Throws naming each file that holds any of the secrets.
  */
 export function assertNoSecretLeak(places: WrittenPlaces, secrets: string[], extraRoots: string[] = []): void {
-  const roots = [places.server.userDataDir, places.server.extensionsDir, places.workspaceDir, screenshotsDir, ...extraRoots];
+  const roots = [places.server.userDataDir, places.server.extensionsDir, places.workspaceDir, screenshotDir, ...extraRoots];
   const leaks = secrets.flatMap((secret) => findInFiles(roots, secret).map((file) => `${JSON.stringify(secret.slice(0, 6) + '…')} in ${file}`));
   if (leaks.length > 0) throw new Error(`secrets leaked into files: ${leaks.join('; ')}`);
 }
-
-const screenshotsDir = path.join(__dirname, '..', 'e2e', 'screenshots');

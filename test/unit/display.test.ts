@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { askerTitle, cleanText, clip, inertText, noIcons, oneLine } from '../../src/core/display';
+import { askerTitle, cleanText, clip, inertText, noIcons, oneLine, questionTitle } from '../../src/core/display';
+import { asksOnBehalf, type ElicitRequest } from '../../src/core/request';
 
 describe('cleanText', () => {
   it('strips bidi overrides, embeddings and isolates', () => {
@@ -72,6 +73,28 @@ describe('clip', () => {
   it('a limit of 0 or 1 leaves only the ellipsis', () => {
     assert.equal(clip('hello', 1), '…');
     assert.equal(clip('hello', 0), '…');
+  });
+});
+
+describe('questionTitle', () => {
+  const asker = { kind: 'mcp' as const, name: 'song-sketch', detail: 'arguments for write_lyrics' };
+  const schema = { type: 'object', properties: {} };
+
+  it('is who asks, for a question from a server', () => {
+    const request: ElicitRequest = { mode: 'form', asker, message: 'm', requestedSchema: schema };
+    assert.equal(questionTitle(request), 'song-sketch asks · arguments for write_lyrics');
+    assert.equal(asksOnBehalf(request), false);
+  });
+
+  it('is what it is for when Elicit asks for the person, never "<server> asks"', () => {
+    const request: ElicitRequest = { mode: 'form', asker, message: 'm', requestedSchema: schema, onBehalf: { title: 'Run MCP Tool · song-sketch · write_lyrics' } };
+    assert.equal(questionTitle(request), 'Run MCP Tool · song-sketch · write_lyrics');
+    assert.equal(asksOnBehalf(request), true);
+  });
+
+  it('is inert and on one line, since the title holds server and tool names', () => {
+    const request: ElicitRequest = { mode: 'form', asker, message: 'm', requestedSchema: schema, onBehalf: { title: 'Run MCP Tool · [x](command:evil)\n$(flame)' } };
+    assert.equal(questionTitle(request), 'Run MCP Tool · [x]\u200b(command:evil) $\u200b(flame)');
   });
 });
 

@@ -186,6 +186,18 @@ describe('normalize: single choice', () => {
 });
 
 describe('normalize: multiple choice', () => {
+  it('a multi-select with minItems ≥ 1 is required, listed in `required` or not; minItems 0 changes nothing', () => {
+    const fields = normalize({
+      type: 'object',
+      properties: {
+        some: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 1 },
+        none: { type: 'array', items: { enum: ['a', 'b'] }, minItems: 0 },
+        free: { type: 'array', items: { enum: ['a', 'b'] } },
+      },
+    }).fields;
+    assert.deepEqual(fields.map((f) => [f.name, f.required]), [['some', true], ['none', false], ['free', false]]);
+  });
+
   it('items.enum with minItems, maxItems and default', () => {
     const field = only({ type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] }, true);
     assert.deepEqual(field, {
@@ -268,6 +280,18 @@ describe('normalize: the schema as a whole', () => {
     assert.equal((only({ type: 'array', items: { enum: values } }) as MultiChoiceField).options.length, 10_000);
   });
 
+  it('keeps, for a text field with a pattern, the first of its examples that the field accepts', () => {
+    const fields = normalize({
+      type: 'object',
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]{3}$', examples: [null, 'abc', 'ABC', 'XYZ'] },
+        none: { type: 'string', pattern: '^[A-Z]{3}$', examples: ['abc'] },
+        plain: { type: 'string', examples: ['anything'] },
+      },
+    }).fields;
+    assert.deepEqual(fields.map((f) => (f.kind === 'text' ? f.example : 'not text')), ['ABC', undefined, undefined]);
+  });
+
   it('ignores keywords it has no use for (const, examples, additionalProperties, $schema)', () => {
     const form = normalize({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false, properties: { a: { type: 'string', examples: ['x'] } } });
     assert.equal(form.fields.length, 1);
@@ -300,8 +324,8 @@ describe('normalize: the server-everything schema', () => {
     );
   });
 
-  it('only name is required, every field has its description, nothing is secret', () => {
-    assert.deepEqual(form.fields.filter((f) => f.required).map((f) => f.name), ['name']);
+  it('name is required, and so are the multi-selects (minItems 1); every field has its description, nothing is secret', () => {
+    assert.deepEqual(form.fields.filter((f) => f.required).map((f) => f.name), ['name', 'untitledMultipleSelectEnum', 'titledMultipleSelectEnum']);
     for (const field of form.fields) {
       const source = everythingSchema.properties[field.name as keyof typeof everythingSchema.properties];
       assert.equal(field.description, source.description, field.name);

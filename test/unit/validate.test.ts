@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/answerValidator';
-import type { Field, FormModel, TextFormat } from '../../src/core/fields';
+import type { Field, FormModel, MultiChoiceField, TextFormat } from '../../src/core/fields';
 import { normalize } from '../../src/core/normalize';
 import type { AnswerValue, ElicitContent } from '../../src/core/request';
 import {
@@ -15,6 +15,7 @@ import {
   completeAnswer,
   FORMAT_HINTS,
   MAX_PATTERN_INPUT,
+  multiChoiceRule,
   PATTERN_MISMATCH,
   parseTextInput,
 } from '../../src/core/validate';
@@ -80,6 +81,39 @@ describe('checkField sentences', () => {
     assert.equal(FORMAT_HINTS['date-time'], 'Must be a date and time such as 2026-01-31T09:30:00Z');
   });
 
+  it('a multi-select states its rule, and one with minItems asks for that many when nothing is chosen', () => {
+    const rule = (prop: Record<string, unknown>): string => multiChoiceRule(field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, ...prop }) as MultiChoiceField);
+    assert.equal(rule({ minItems: 1, maxItems: 2 }), 'Choose 1 to 2');
+    assert.equal(rule({ minItems: 2, maxItems: 2 }), 'Choose 2');
+    assert.equal(rule({ minItems: 1 }), 'Choose at least 1');
+    assert.equal(rule({ maxItems: 2 }), 'Choose at most 2');
+    assert.equal(rule({ minItems: 0 }), '');
+    assert.equal(rule({}), '');
+    const atLeastTwo = field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, minItems: 2 });
+    assert.equal(checkField(atLeastTwo, undefined), 'Choose at least 2 options');
+    assert.equal(checkField(atLeastTwo, ['a']), 'Choose at least 2 options');
+  });
+
+  it("a pattern mismatch says the field's description, so the person learns the form without seeing the pattern", () => {
+    const code = field({ type: 'string', description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042', pattern: '^[A-Z]{3}-\\d{3}$' });
+    assert.equal(checkField(code, 'SNG042'), 'Not in the form this field asks for: Three capital letters, a hyphen and three digits, e.g. SNG-042');
+    assert.equal(checkField(code, 'SNG-042'), undefined);
+    // On one line and cut: it is shown in an InputBox's validation line too.
+    const long = field({ type: 'string', description: `First line\n${'x'.repeat(400)}`, pattern: '^a$' });
+    const message = checkField(long, 'b')!;
+    assert.ok(message.startsWith('Not in the form this field asks for: First line x') && message.endsWith('…') && message.length < 260, message);
+  });
+
+  it('a pattern mismatch gives the first of the schema\'s examples that fits, when there is no description', () => {
+    const code = field({ type: 'string', pattern: '^[A-Z]{3}-\\d{3}$', examples: [42, 'sng-042', 'SNG-042', 'ABC-123'] });
+    assert.equal(checkField(code, 'x'), 'Not in the form this field asks for, e.g. SNG-042');
+    const both = field({ type: 'string', description: 'Your catalog code', pattern: '^[A-Z]{3}-\\d{3}$', examples: ['SNG-042'] });
+    assert.equal(checkField(both, 'x'), 'Not in the form this field asks for: Your catalog code (e.g. SNG-042)');
+    // An example that breaks the field's own rules (here its length) would mislead: none is given.
+    const misfit = field({ type: 'string', pattern: '^[A-Z]+$', maxLength: 3, examples: ['ABCD'] });
+    assert.equal(checkField(misfit, 'x'), PATTERN_MISMATCH);
+  });
+
   it('a length problem is reported before a format problem', () => {
     assert.equal(checkField(field({ type: 'string', format: 'email', minLength: 20 }), 'x'), 'Must be at least 20 characters');
   });
@@ -87,6 +121,7 @@ describe('checkField sentences', () => {
   it('a pattern mismatch is described, never shown as the asker wrote it', () => {
     const hostile = field({ type: 'string', pattern: '^[A-Z]{3}$ [see help](command:workbench.action.openSettings) $(shield)' });
     assert.equal(checkField(hostile, 'abc'), 'Not in the form this field asks for');
+    assert.equal(PATTERN_MISMATCH, 'Not in the form this field asks for');
     const f = field({ type: 'string', pattern: '^[A-Z]{3}$' });
     assert.equal(checkField(f, 'abc'), PATTERN_MISMATCH);
     assert.equal(checkField(f, 'ABC'), undefined);
@@ -206,14 +241,19 @@ describe('checkAnswer and completeAnswer', () => {
       email: FORMAT_HINTS.email,
       integer: 'Must be at most 100',
       untitledMultipleSelectEnum: 'Choose at least 1 option',
+      titledMultipleSelectEnum: 'Choose at least 1 option',
     });
-    assert.deepEqual(checkAnswer(form, { name: 'Ada' }), {});
+    // The multi-selects (minItems 1) ask for a choice; their defaults, filled in by completeAnswer, give one.
+    const chosen = { untitledMultipleSelectEnum: ['Guitar'], titledMultipleSelectEnum: ['fish-1'] };
+    assert.deepEqual(checkAnswer(form, { name: 'Ada', ...chosen }), {});
+    assert.deepEqual(checkAnswer(form, completeAnswer(form, { name: 'Ada' })), {});
   });
 
   it('checkAnswer ignores keys the form did not ask for and inherited values', () => {
-    assert.deepEqual(checkAnswer(form, { name: 'Ada', extra: 'x' }), {});
-    const inherited = Object.create({ name: 'Ada' }) as ElicitContent;
-    assert.deepEqual(checkAnswer(form, inherited), { name: 'Required' });
+    const chosen = { untitledMultipleSelectEnum: ['Guitar'], titledMultipleSelectEnum: ['fish-1'] };
+    assert.deepEqual(checkAnswer(form, { name: 'Ada', extra: 'x', ...chosen }), {});
+    const inherited = Object.create({ name: 'Ada', ...chosen }) as ElicitContent;
+    assert.deepEqual(checkAnswer(form, inherited), { name: 'Required', untitledMultipleSelectEnum: 'Choose at least 1 option', titledMultipleSelectEnum: 'Choose at least 1 option' });
   });
 
   it('completeAnswer fills the default of every untouched field', () => {

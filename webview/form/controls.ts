@@ -14,7 +14,7 @@ import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-text
 import { cleanText } from '../../src/core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/fields';
 import type { RawValue } from '../../src/core/formState';
-import { FORMAT_HINTS } from '../../src/core/validate';
+import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/validate';
 import { describeBy, el } from './dom';
 import { FilterList } from './filterList';
 
@@ -292,11 +292,8 @@ function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): 
 }
 
 function multiHint(field: MultiChoiceField): string {
-  const { minItems: min, maxItems: max } = field;
-  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}.` : `Choose ${min} to ${max}.`;
-  if (min !== undefined && min > 0) return `Choose at least ${min}.`;
-  if (max !== undefined) return `Choose at most ${max}.`;
-  return '';
+  const rule = multiChoiceRule(field);
+  return rule === '' ? '' : `${rule}.`;
 }
 
 function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlContext): Control {

@@ -114,7 +114,9 @@ class FormPage {
     const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
     cancel.title = 'Close without answering';
     const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
-    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, submit, decline, later, cancel, keys));
+    // Elicit asking for the person (a tool's arguments): declining or putting off would mean nothing to anyone.
+    const answers = this.view.onBehalf ? [submit, cancel] : [submit, decline, later, cancel];
+    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, ...answers, keys));
   }
 
   focusFirst(): void {

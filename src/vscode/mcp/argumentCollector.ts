@@ -19,7 +19,9 @@ export interface ArgumentRequest {
   /** What the completions are for: `ref/prompt` or `ref/resource`. */
   ref: CompleteRequest['params']['ref'];
   args: readonly ArgumentSpec[];
-  /** "prompt summarize": shown after the server's name. */
+  /** "Get MCP Prompt": the command, first in the title. */
+  command: string;
+  /** "prompt summarize": what the arguments are for. */
   subject: string;
   log: vscode.LogOutputChannel;
 }
@@ -34,10 +36,16 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   const result = await broker.ask({
     mode: 'form',
     asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
+    onBehalf: { title: argumentsTitle(request) },
     message: `Arguments for ${request.subject}`,
     requestedSchema: argumentFormSchema(request.args),
   });
   return result.action === 'accept' ? argumentValues(request.args, result.content ?? {}) : undefined;
+}
+
+/** "Get MCP Prompt · docs · prompt summarize": Elicit asks, for the person, before the request goes out. */
+function argumentsTitle(request: ArgumentRequest): string {
+  return `${request.command} · ${oneLine(request.server.name, 80)} · ${oneLine(request.subject, 80)}`;
 }
 
 type StepOutcome = { kind: 'value'; value: string } | { kind: 'back' } | { kind: 'cancel' };
@@ -73,7 +81,7 @@ function askWithSuggestions(
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<SuggestionItem>();
-  pick.title = `${inertText(oneLine(request.server.name, 80))} · ${inertText(oneLine(request.subject, 80))}`;
+  pick.title = inertText(oneLine(argumentsTitle(request), 160));
   pick.step = index + 1;
   pick.totalSteps = request.args.length;
   const label = inertText(oneLine(arg.title ?? arg.name, 80));

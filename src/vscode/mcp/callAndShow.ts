@@ -1,16 +1,20 @@
 /**
- * Runs an MCP request with a cancellable progress notification and shows its
+ * Runs an MCP request with a cancellable progress notification (in the status
+ * bar while the server's form is on screen: progressAside.ts) and shows its
  * result in a read-only editor — Run Tool, Get Prompt, Read Resource, and a
  * question kept across a reload, answered afterwards. Failures are logged and
  * shown; cancelling is quiet.
  */
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
+import { progressAside, serverForms } from '../progressAside';
 import type { Services } from '../services';
 
 export interface CallToShow<T> {
   /** "Running songs › song_sketch" */
   progress: string;
+  /** The server that handles it: while one of its forms is on screen, the progress steps aside. */
+  server: string;
   call(signal: AbortSignal): Promise<T>;
   /** The editor's title. */
   document: string;
@@ -21,17 +25,13 @@ export interface CallToShow<T> {
   what: string;
 }
 
-export async function callAndShow<T>(services: Pick<Services, 'log' | 'results'>, request: CallToShow<T>): Promise<void> {
+export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' | 'broker'>, request: CallToShow<T>): Promise<void> {
   const controller = new AbortController();
   try {
-    const result = await vscode.window.withProgress(
-      // Server names, tool names and URIs come from servers and workspace files: shown as plain text.
-      { location: vscode.ProgressLocation.Notification, title: inertText(request.progress), cancellable: true },
-      (_progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        return request.call(controller.signal);
-      },
-    );
+    const work = request.call(controller.signal);
+    // Server names, tool names and URIs come from servers and workspace files: shown as plain text.
+    await progressAside(inertText(request.progress), work, controller, serverForms(services.broker, request.server));
+    const result = await work;
     services.log.info(`${request.what}: ${request.logged(result)}`);
     await services.results.show(request.document, request.format(result));
   } catch (error) {

@@ -33,6 +33,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
         server,
         ref: { type: 'ref/prompt', name: prompt.name },
         args: promptArguments(prompt),
+        command: 'Get MCP Prompt',
         subject: `prompt ${prompt.name}`,
         log: services.log,
       });
@@ -43,6 +44,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
 function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
   return callAndShow(services, {
     progress: `Getting ${server.name} › ${prompt.name}`,
+    server: server.name,
     what: `${server.name} › prompt ${prompt.name}`,
     call: (signal) => getPrompt(server, prompt.name, args, signal),
     document: `${server.name}-${prompt.name}`,

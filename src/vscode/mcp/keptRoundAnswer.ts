@@ -30,6 +30,7 @@ export async function answerKeptRound(services: Services, kept: KeptRounds, summ
   }
   await callAndShow(services, {
     progress: `Answering ${server.name} › ${oneLine(summary.subject, 80)}`,
+    server: server.name,
     what: `${server.name} › ${summary.subject} (kept across a reload)`,
     call: (signal) => server.resumeRound(round, signal),
     document: documentTitle(round),

@@ -37,6 +37,7 @@ export async function readChoice(services: Services, server: McpConnection, choi
     server,
     ref: { type: 'ref/resource', uri: template.uriTemplate },
     args,
+    command: 'Read MCP Resource',
     subject: `resource ${template.name}`,
     log: services.log,
   });
@@ -78,6 +79,7 @@ async function pickResource(server: McpConnection, resources: Resource[], templa
 function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
   return callAndShow(services, {
     progress: `Reading ${oneLine(uri, 120)} from ${server.name}`,
+    server: server.name,
     what: `${server.name} › resource ${uri}`,
     call: (signal) => readResource(server, uri, signal),
     document: resourceDocument(server.name, uri),

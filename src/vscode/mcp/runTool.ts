@@ -54,7 +54,9 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
   if ('form' in normalized) {
     const result = await broker.ask({
       mode: 'form',
+      // The server is who the answer goes to (its limit, its saved secrets); Elicit is who asks.
       asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
+      onBehalf: { title: `Run MCP Tool · ${server.name} · ${tool.name}` },
       message: `Arguments for ${tool.name}`,
       requestedSchema: schema,
     });
@@ -76,6 +78,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
 function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
   return callAndShow(deps, {
     progress: `Running ${server.name} › ${tool.name}`,
+    server: server.name,
     what: `${server.name} › ${tool.name}`,
     call: (signal) => server.callTool(tool.name, args, signal),
     document: `${server.name}-${tool.name}`,

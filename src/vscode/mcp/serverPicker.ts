@@ -25,6 +25,12 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
         'Manage Workspace Trust',
       );
       if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
+    } else if (registry.leftToVsCode.length > 0) {
+      const choice = await vscode.window.showInformationMessage(
+        inertText(`Elicit leaves ${registry.leftToVsCode.join(', ')} to VS Code's own MCP support (the elicit.mcpJsonServers setting).`),
+        'Open Setting',
+      );
+      if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.mcpJsonServers');
     } else {
       const choice = await vscode.window.showInformationMessage(
         'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',

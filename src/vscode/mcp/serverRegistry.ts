@@ -1,6 +1,7 @@
 /**
  * The configured MCP servers of this window: every workspace folder's
- * `.vscode/mcp.json` plus the `elicit.servers` setting, kept in sync with the
+ * `.vscode/mcp.json` (the servers `elicit.mcpJsonServers` selects) plus the
+ * `elicit.servers` setting, kept in sync with the
  * files and the setting. Servers are started on first use, never in an
  * untrusted workspace when the workspace configured them. A server that
  * crashes is restarted a few times with a growing delay (CrashRecovery).
@@ -19,11 +20,14 @@ import { stopAllNow } from '../../mcp/shutdown';
 import { inertText } from '../../core/display';
 import { serverOrigin } from '../../mcp/serverOrigin';
 import { withOrigin } from '../../core/origin';
+import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
 
 const CONFIG_FILE = '.vscode/mcp.json';
+/** True while the elicit.mcpJsonServers setting leaves servers of a workspace's mcp.json to VS Code (the view says so). */
+const LEFT_OUT_CONTEXT = 'elicit.mcpJsonServersLeftOut';
 const USER_SETTING_SOURCE = 'the elicit.servers setting';
 const USER_SETTING_ORIGIN = 'setting:elicit.servers';
 
@@ -40,6 +44,7 @@ export class ServerRegistry implements vscode.Disposable {
   private reportedProblems = new Set<string>();
   private _problems: ConfigProblem[] = [];
   private _untrustedSources: string[] = [];
+  private _leftToVsCode: string[] = [];
   /** Config file by the name problems use for it, for "Open File". */
   private readonly sourceFiles = new Map<string, vscode.Uri>();
   readonly onDidChange = this.changes.event;
@@ -64,7 +69,9 @@ export class ServerRegistry implements vscode.Disposable {
         for (const connection of this.connections.values()) void connection.rootsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('elicit.servers') && reload()),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => (e.affectsConfiguration('elicit.servers') || e.affectsConfiguration('elicit.mcpJsonServers')) && reload(),
+      ),
     );
   }
 
@@ -137,6 +144,11 @@ export class ServerRegistry implements vscode.Disposable {
     return this._problems;
   }
 
+  /** Servers of a workspace's mcp.json that elicit.mcpJsonServers leaves to VS Code, as "name (file)". */
+  get leftToVsCode(): readonly string[] {
+    return this._leftToVsCode;
+  }
+
   /** Config files whose servers are not started because the workspace is not trusted. */
   get untrustedSources(): readonly string[] {
     return this._untrustedSources;
@@ -154,6 +166,8 @@ export class ServerRegistry implements vscode.Disposable {
     const problems: ConfigProblem[] = [];
     const trusted = vscode.workspace.isTrusted;
     const untrusted: string[] = [];
+    const selection = readSelection(vscode.workspace.getConfiguration('elicit').get('mcpJsonServers'));
+    const leftOut: string[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const uri = vscode.Uri.joinPath(folder.uri, CONFIG_FILE);
       let text: string;
@@ -172,8 +186,13 @@ export class ServerRegistry implements vscode.Disposable {
         continue;
       }
       const origin = { file: uri.toString(), folder: folder.uri.fsPath };
-      configs.push(...parsed.servers.map((server) => ({ ...server, origin })));
+      const chosen = parsed.servers.filter((server) => selectsServer(selection, server.name));
+      leftOut.push(...parsed.servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${source})`));
+      configs.push(...chosen.map((server) => ({ ...server, origin })));
     }
+    if (leftOut.length > 0) this.log.info(`left to VS Code's own MCP support (elicit.mcpJsonServers): ${leftOut.join(', ')}`);
+    this._leftToVsCode = leftOut;
+    void vscode.commands.executeCommand('setContext', LEFT_OUT_CONTEXT, leftOut.length > 0);
     // In an untrusted workspace VS Code ignores workspace values of this `restricted` setting.
     const setting = vscode.workspace.getConfiguration('elicit').get<Record<string, unknown>>('servers') ?? {};
     const fromSetting = parseServerTable(setting, USER_SETTING_SOURCE, this.variables(undefined));

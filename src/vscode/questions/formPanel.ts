@@ -15,10 +15,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../../core/answerValidator';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker';
-import { askerTitle, clip, cleanText, oneLine } from '../../core/display';
+import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FormModel } from '../../core/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/formState';
-import { CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
+import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
 import { completeAnswer } from '../../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/webviewProtocol';
 import { inlineable, webviewShell, type InlineScript } from '../webviewShell';
@@ -219,7 +219,7 @@ class FormSession {
     /** `keep`: the person answered, so the panel may wait for the asker's next form. */
     private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
   ) {
-    panel.use(clip(askerTitle(question.request.asker), 60), (message) => this.onMessage(message));
+    panel.use(clip(questionTitle(question.request), 60), (message) => this.onMessage(message));
     const onAbort = (): void => this.finish(CANCELLED, false);
     signal.addEventListener('abort', onAbort, { once: true });
     this.listening.push(
@@ -244,10 +244,10 @@ class FormSession {
         void this.submit(message);
         return;
       case 'decline':
-        this.finish(DECLINED, true);
+        if (!asksOnBehalf(this.question.request)) this.finish(DECLINED, true);
         return;
       case 'later':
-        this.finish(LATER, false);
+        if (!asksOnBehalf(this.question.request)) this.finish(LATER, false);
         return;
       case 'draft':
         this.keepDraft(message.values);
@@ -263,7 +263,7 @@ class FormSession {
     if (this.settled) return;
     const view: FormView = {
       questionId: this.question.id,
-      title: askerTitle(this.question.request.asker),
+      title: questionTitle(this.question.request),
       message: cleanText(this.question.request.message),
       form: this.form,
       initial: initialValues(this.form),
@@ -276,6 +276,7 @@ class FormSession {
       if (request.draft) view.draft = request.draft;
     }
     if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
+    if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
     this.panel.post({ type: 'show', view });
   }
 
@@ -351,7 +352,8 @@ class FormSession {
     const keep = answered && !this.panel.disposed;
     if (keep) {
       const who = oneLine(this.question.request.asker.name, 60);
-      this.panel.post({ type: 'answered', text: result.action === 'accept' ? `Answer sent to ${who}.` : `Declined. ${who} was told.` });
+      const sent = asksOnBehalf(this.question.request) ? 'Sent.' : `Answer sent to ${who}.`;
+      this.panel.post({ type: 'answered', text: result.action === 'accept' ? sent : `Declined. ${who} was told.` });
     }
     this.resolve(result, keep);
   }

@@ -8,7 +8,8 @@
  */
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../../core/broker';
-import { askerTitle, inertText, oneLine } from '../../core/display';
+import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
+import { asksOnBehalf } from '../../core/request';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 
@@ -70,11 +71,12 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
     item.id = String(question.id);
     item.description = `${inertText(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
-    item.tooltip = `${askerTitle(question.request.asker)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
+    item.tooltip = `${questionTitle(question.request)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
-    item.contextValue = `question.${question.state}`;
+    // Arguments Elicit asks for the person offer Answer only (package.json's menus match on this).
+    item.contextValue = `${asksOnBehalf(question.request) ? 'onBehalf' : 'question'}.${question.state}`;
     item.command = { command: 'elicit.answerQuestion', title: 'Answer', arguments: [question] };
     return item;
   }
@@ -145,7 +147,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     if (this.announced.has(question.id)) return;
     this.announced.add(question.id);
     if (vscode.window.state.focused) return;
-    const text = `${askerTitle(question.request.asker)}: ${inertText(oneLine(question.request.message, 120))}`;
+    const text = `${questionTitle(question.request)}: ${inertText(oneLine(question.request.message, 120))}`;
     void vscode.window.showInformationMessage(text, 'Answer').then((choice) => {
       const still = this.broker.pending().find((q) => q.id === question.id);
       if (choice === 'Answer' && still) this.answer(still);

@@ -8,10 +8,11 @@
  */
 import * as vscode from 'vscode';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker';
-import { askerTitle, inertText, oneLine } from '../../core/display';
+import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/fields';
-import { CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
-import { checkField, parseTextInput } from '../../core/validate';
+import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
+import { checkField, multiChoiceRule, parseTextInput } from '../../core/validate';
+import { setPickPrompt } from '../pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
@@ -38,6 +39,8 @@ interface StepContext {
   signal: AbortSignal;
   /** Without it, every hide counts as Escape. */
   escape?: QuickInputEscape;
+  /** Elicit asks for the person (a tool's arguments): no Later or Decline, and being hidden cancels. */
+  onBehalf?: boolean;
 }
 
 const DECLINE_BUTTON: vscode.QuickInputButton = {
@@ -59,8 +62,9 @@ export class QuickInputRenderer {
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
     const form = question.form;
     if (!form) return CANCELLED;
-    const title = askerTitle(question.request.asker);
+    const title = questionTitle(question.request);
     const message = oneLine(question.request.message, 500);
+    const onBehalf = asksOnBehalf(question.request);
     if (form.fields.length === 0) {
       const submit = question.request.mode === 'form' ? question.request.submitLabel : undefined;
       return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
@@ -82,6 +86,7 @@ export class QuickInputRenderer {
         current,
         signal,
         escape: this.escape,
+        onBehalf,
       });
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
@@ -208,8 +213,8 @@ function askOne(
   setSteps(pick, ctx);
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
   if (allowSkip) extras.push({ label: '$(dash) Leave empty', skip: true });
-  extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
-  pick.items = [...options, ...extras];
+  if (!ctx.onBehalf) extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
+  pick.items = [...options, ...(extras.length > 1 ? extras : [])];
   const active = options.find((o) => o.value === current);
   if (active) pick.activeItems = [active];
   return runStep(pick, ctx, (settle) => [
@@ -225,7 +230,9 @@ function askOne(
 function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = ctx.title;
-  const prompt = fieldPrompt(field, ctx);
+  // The rule shows before the person errs: in the placeholder, and on the prompt line where VS Code has one.
+  const rule = multiChoiceRule(field);
+  const prompt = rule ? `${fieldPrompt(field, ctx)} · ${rule}` : fieldPrompt(field, ctx);
   pick.placeholder = prompt;
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
@@ -240,15 +247,23 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   const chosen = new Set(Array.isArray(ctx.current) ? ctx.current : []);
   pick.selectedItems = items.filter((i) => chosen.has(i.value as string));
   const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
+  /** The refusal on the prompt line, which shows it whole; the placeholder (cut off, gone once typing starts) where there is none. */
+  const show = (error: string | undefined): void => {
+    const count = `${selection().length} chosen`;
+    const line = error ? `⚠ ${error} (${count})` : rule ? `${rule} · ${count}` : undefined;
+    const shown = setPickPrompt(pick, line);
+    pick.placeholder = error && !shown ? `⚠ ${error} — ${prompt}` : prompt;
+  };
+  show(undefined);
   return runStep(pick, ctx, (settle) => [
     pick.onDidChangeSelection(() => {
-      const error = checkField(field, selection().length === 0 ? undefined : selection());
-      pick.placeholder = error && selection().length > 0 ? `⚠ ${error} — ${prompt}` : prompt;
+      // Not before the person has chosen anything: an empty start is no mistake yet.
+      show(selection().length > 0 ? checkField(field, selection()) : undefined);
     }),
     pick.onDidAccept(() => {
       const values = selection();
       const error = checkField(field, values.length === 0 ? undefined : values);
-      if (error) pick.placeholder = `⚠ ${error} — ${prompt}`;
+      if (error) show(error);
       else settle({ kind: 'value', value: values.length === 0 ? undefined : values });
     }),
   ]);
@@ -259,7 +274,8 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, LATER_BUTTON, DECLINE_BUTTON] : [LATER_BUTTON, DECLINE_BUTTON];
+  const answers = ctx.onBehalf ? [] : [LATER_BUTTON, DECLINE_BUTTON];
+  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
 /**
@@ -294,7 +310,8 @@ function runStep(
         else if (button === LATER_BUTTON) settle({ kind: 'later' });
       }),
       input.onDidHide(() => {
-        if (!ctx.escape) return settle({ kind: 'cancel' });
+        // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
+        if (!ctx.escape || ctx.onBehalf) return settle({ kind: 'cancel' });
         // Not Escape (that settles first): another quick input took this one's place.
         vscode.window.setStatusBarMessage(`$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
         settle({ kind: 'later' });

@@ -29,12 +29,14 @@ export interface CodeServer {
   /** http://127.0.0.1:PORT/?folder=<workspace> */
   url: string;
   port: number;
+  /** The one temp folder of this server: user data, extensions and its TMPDIR are inside. */
+  sessionDir: string;
   userDataDir: string;
   extensionsDir: string;
   logFile: string;
   /** Kills the server's process group. Leaves the temp dirs in place (see removeDirs). */
   stop(): Promise<void>;
-  /** Deletes the temp user-data and extensions dirs; call after stop(). */
+  /** Deletes the session folder (kept when ELICIT_E2E_KEEP=1, for a look at the logs); call after stop(). */
   removeDirs(): Promise<void>;
 }
 
@@ -71,20 +73,23 @@ export async function ensureCodeServer(): Promise<void> {
 
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   await ensureCodeServer();
-  const userDataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-ud-'));
-  const extensionsDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-ext-'));
+  // One folder per server, so it goes in one piece: user data, extensions, and the
+  // temp dir of everything it starts (VS Code's git and IPC sockets, fixture servers).
+  const sessionDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-code-server-'));
+  const userDataDir = path.join(sessionDir, 'user-data');
+  const extensionsDir = path.join(sessionDir, 'extensions');
+  const tmpDir = path.join(userDataDir, 'tmp');
   const settingsDir = path.join(userDataDir, 'User');
   await fs.promises.mkdir(settingsDir, { recursive: true });
+  await fs.promises.mkdir(extensionsDir);
+  await fs.promises.mkdir(tmpDir);
   await fs.promises.writeFile(
     path.join(settingsDir, 'settings.json'),
     JSON.stringify({ ...defaultSettings, ...opts.userSettings }, null, 2),
   );
-  const removeDirs = async (): Promise<void> => {
-    await fs.promises.rm(userDataDir, { recursive: true, force: true });
-    await fs.promises.rm(extensionsDir, { recursive: true, force: true });
-  };
+  const removeDirs = async (): Promise<void> => removeSessionDir(sessionDir);
 
-  const env = serverEnv(opts.env);
+  const env = serverEnv(opts.env, tmpDir);
   // A config file inside the temp dir keeps code-server away from ~/.config/code-server.
   const common = [
     entryJs,
@@ -124,11 +129,15 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   fs.closeSync(logFd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // If the test process ends without calling stop() (crash, Ctrl+C, test-runner
-  // timeout), don't leave a detached server behind.
-  const killOnExit = (): void => killGroup(child, 'SIGKILL');
+  // timeout), don't leave a detached server or its folder behind.
+  const killOnExit = (): void => {
+    killGroup(child, 'SIGKILL');
+    removeSessionDirNow(sessionDir);
+  };
   const killOnSignal = (signal: NodeJS.Signals): void => {
     killOnExit();
-    process.kill(process.pid, signal); // once() removed this handler: default action now
+    // once() removed this handler: with no other listener (the demo has its own), the default action ends the process.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
   process.once('exit', killOnExit);
   process.once('SIGINT', killOnSignal);
@@ -156,11 +165,32 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   }
 
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.resolve(opts.workspaceDir))}`;
-  return { url, port, userDataDir, extensionsDir, logFile, stop, removeDirs };
+  return { url, port, sessionDir, userDataDir, extensionsDir, logFile, stop, removeDirs };
 }
 
-function serverEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+const keepDirs = (): boolean => process.env.ELICIT_E2E_KEEP === '1';
+
+async function removeSessionDir(dir: string): Promise<void> {
+  if (keepDirs()) {
+    process.stderr.write(`[e2e] kept ${dir} (ELICIT_E2E_KEEP=1)\n`);
+    return;
+  }
+  // Retries: a process of the group may still be closing its files.
+  await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 5 });
+}
+
+/** In an exit handler, where nothing asynchronous runs any more. */
+function removeSessionDirNow(dir: string): void {
+  if (keepDirs()) return;
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  } catch {
+    // A process that has not yet died may still be writing into it.
+  }
+}
+
+function serverEnv(extra: Record<string, string> | undefined, tmpDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmpDir, ...extra };
   // The test runner's loader/test flags must not leak into code-server's Node 24,
   // and VS Code CLI hooks would make code-server hand off to another instance.
   for (const key of ['NODE_OPTIONS', 'NODE_TEST_CONTEXT', 'VSCODE_IPC_HOOK_CLI', 'CODE_SERVER_SESSION_SOCKET']) {

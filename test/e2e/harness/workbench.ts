@@ -1,10 +1,9 @@
 // Drives the code-server workbench (VS Code 1.139 DOM) with playwright-core and
 // Debian's Chromium. Selectors were read from the live DOM of code-server 4.139.1.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { repoRoot } from './codeServer';
+import { failureShotDir, screenshotDir } from './runFolders';
 
 export interface Workbench {
   browser: Browser;
@@ -32,8 +31,6 @@ export interface QuickInputState {
 
 const widget = '.quick-input-widget';
 const widgetInput = `${widget} .quick-input-box input`;
-
-export const screenshotDir = path.join(repoRoot, 'test', 'e2e', 'screenshots');
 
 export async function openWorkbench(url: string): Promise<Workbench> {
   const browser = await chromium.launch({
@@ -90,7 +87,8 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       // Right after load the extension's commands may not be registered yet and the
       // palette does not refresh its list, so close it and ask again.
       if (Date.now() > deadline) {
-        const shot = path.join(os.tmpdir(), `elicit-e2e-failure-${Date.now()}.png`);
+        const shot = path.join(failureShotDir, `command-not-found-${Date.now()}.png`);
+        await fs.promises.mkdir(failureShotDir, { recursive: true });
         await page.screenshot({ path: shot }).catch(() => undefined);
         throw new Error(
           `command "${title}" not found in the palette; shown: ${JSON.stringify(await readQuickInput(page))}; screenshot: ${shot}`,
@@ -99,6 +97,30 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       }
       await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
+    }
+  }
+}
+
+/**
+ * Runs a command that shows a quick input and waits for one that satisfies
+ * `predicate`. The result editor of an earlier step can open a moment later,
+ * take the focus and close that quick input (the command then ends): the
+ * command is run again.
+ */
+export async function runCommandShowing(
+  page: Page,
+  title: string,
+  predicate: (q: QuickInputState) => boolean,
+  timeoutMs = 40_000,
+): Promise<QuickInputState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await runCommand(page, title);
+    try {
+      return await waitForQuickInput(page, predicate, 8_000);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      if ((await readQuickInput(page)) !== undefined) await page.keyboard.press('Escape');
     }
   }
 }
@@ -228,6 +250,7 @@ export async function pressKey(page: Page, key: string): Promise<void> {
   await page.keyboard.press(key);
 }
 
+/** Saves what the page shows as `<name>.png` in test/e2e/.runs/screenshots (ignored by git). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   await fs.promises.mkdir(screenshotDir, { recursive: true });
   const file = path.join(screenshotDir, `${name}.png`);

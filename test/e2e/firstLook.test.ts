@@ -1,0 +1,133 @@
+/**
+ * What a newcomer meets in a fresh window, before answering anything: typing
+ * "Elicit:" in the Command Palette pre-selects a command that changes nothing;
+ * the Presentation setting explains its values; the activity bar shows
+ * Elicit's own icon; of two servers in mcp.json, it connects only the one
+ * elicit.mcpJsonServers does not leave to VS Code. And the session cleans up after itself: code-server and
+ * everything it starts use a temp folder inside the session's own folder, and
+ * closing the session removes that folder and the workspace (27 folders, about
+ * 35 MB, were left in the temp directory by every run).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { extensionHostOf } from './harness/processes';
+import { pressKey, readQuickInput, runCommand, screenshot, typeText, waitForQuickInput } from './harness/workbench';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
+
+/** One process's environment, from /proc. */
+function environmentOf(pid: number): Record<string, string> {
+  const entries = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+}
+
+describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
+  let session: ElicitSession;
+  let closed = false;
+
+  const mine = newRecordFile();
+  const vscodes = newRecordFile();
+
+  before(async () => {
+    // Two servers in mcp.json; the person leaves one to VS Code's own MCP support.
+    const mcpJson = {
+      servers: {
+        mine: fixtureServer('catalog-server.mjs', { RECORD_FILE: mine, FIXTURE_NAME: 'mine' }),
+        'for-chat': fixtureServer('catalog-server.mjs', { RECORD_FILE: vscodes, FIXTURE_NAME: 'for-chat' }),
+      },
+    };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.mcpJsonServers': ['*', '!for-chat'] });
+  });
+
+  after(async () => {
+    if (!closed) await session?.close();
+  });
+
+  it('pre-selects a command that changes nothing when "Elicit:" is typed in the Command Palette', async () => {
+    const { page } = session.workbench;
+    // No command has run in this profile yet, so VS Code orders Elicit's commands by label. Right
+    // after load the palette may not know them yet, and does not refresh: ask again until it does.
+    let palette: Awaited<ReturnType<typeof readQuickInput>>;
+    await waitUntil(async () => {
+      await page.keyboard.press('Control+Shift+P');
+      await typeText(page, '>Elicit:');
+      palette = await waitForQuickInput(page, (q) => q.items.length > 0, 3_000).catch(() => undefined);
+      if (palette?.items.some((i) => i.label === 'Elicit: Run MCP Tool')) return true;
+      await pressKey(page, 'Escape');
+      return false;
+    }, 'the Elicit commands in the palette', 30_000);
+    await screenshot(page, 'palette-elicit');
+    const active = await page.locator('.quick-input-list .monaco-list-row.focused .label-name').first().textContent();
+    assert.equal(active?.trim(), 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
+    const labels = palette!.items.map((i) => i.label);
+    assert.ok(labels.indexOf('Elicit: Forget Question History…') >= 2, JSON.stringify(labels));
+    assert.equal(labels.includes('Elicit: Clear History'), false);
+    await pressKey(page, 'Escape');
+  });
+
+  it('explains the values of the Presentation setting in the Settings editor', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Preferences: Open Settings (UI)');
+    // The search box is a small editor: type into it as a person would.
+    const search = page.locator('.settings-editor .suggest-input-container .monaco-editor').first();
+    await search.waitFor({ timeout: 20_000 });
+    await search.click();
+    await page.keyboard.type('elicit.presentation');
+    const item = page.locator('.settings-editor .setting-item-contents', { hasText: 'Presentation' }).first();
+    await item.waitFor({ timeout: 20_000 });
+    const description = ((await item.locator('.setting-item-description').textContent()) ?? '').replace(/\s+/g, ' ');
+    for (const value of ['Auto: up to three fields', 'Quick input: always steps', 'Form: always a form']) assert.ok(description.includes(value), description);
+    // The dropdown names the values; it is a native <select> here, which shows no value descriptions at
+    // all (hence the list in the description above).
+    assert.deepEqual((await item.locator('select option').allTextContents()).map((t) => t.trim()), ['Auto', 'Quick input', 'Form']);
+    await screenshot(page, 'settings-presentation');
+    // Settings opens over the workbench here: close it, so the next test can reach the editor area.
+    await search.click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await page.locator('.settings-editor').waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
+  it("shows Elicit's own icon in the activity bar", async () => {
+    const { page } = session.workbench;
+    const item = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Elicit"]') }).first();
+    await item.waitFor({ timeout: 20_000 });
+    // VS Code draws an extension's icon as a mask in the theme's colour.
+    const mask = await item.locator('.action-label').first().evaluate((el) => getComputedStyle(el).webkitMaskImage || getComputedStyle(el).maskImage);
+    assert.match(decodeURIComponent(mask), /elicit-dev\.elicit-[\d.]+\/media\/activity\.svg/);
+  });
+
+  it('connects only the mcp.json servers elicit.mcpJsonServers selects, and says when it leaves them all to VS Code', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    // With one server Run MCP Tool goes straight to its tools: the server left to VS Code is not offered.
+    const tools = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · mine' && q.items.length > 0);
+    assert.ok(tools.items.some((i) => i.label === 'Plan a release'), JSON.stringify(tools));
+    await pressKey(page, 'Escape');
+    await waitForRecords(mine, 1, (r) => r.started !== undefined);
+    // Leave them all to VS Code: the MCP Servers view says so instead of "no servers configured".
+    const settingsFile = path.join(session.server.userDataDir, 'User', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'elicit.mcpJsonServers': [] }, null, 2));
+    await runCommand(page, 'Elicit: Focus on MCP Servers View');
+    await page.getByText("The servers of this workspace's .vscode/mcp.json are left to VS Code's own MCP support").waitFor({ timeout: 20_000 });
+    await screenshot(page, 'servers-left-to-vscode');
+    assert.deepEqual(readRecords(vscodes), [], 'the server left to VS Code was never started');
+  });
+
+  it("keeps VS Code's temp files in the session's folder and removes everything when the session closes", async () => {
+    const { server, workspaceDir } = session;
+    let host: ReturnType<typeof extensionHostOf>;
+    await waitUntil(() => (host = extensionHostOf(server.userDataDir)) !== undefined, 'the extension host', 60_000);
+    const tmp = environmentOf(host!.pid).TMPDIR ?? '';
+    assert.ok(tmp.startsWith(server.sessionDir + path.sep), `the extension host's TMPDIR is ${tmp}, outside ${server.sessionDir}`);
+    for (const dir of [server.userDataDir, server.extensionsDir, tmp, workspaceDir]) assert.ok(fs.existsSync(dir), `${dir} exists while the session runs`);
+    closed = true;
+    await session.close();
+    assert.equal(fs.existsSync(server.sessionDir), false, `${server.sessionDir} is left behind`);
+    assert.equal(fs.existsSync(workspaceDir), false, `${workspaceDir} is left behind`);
+  });
+});
