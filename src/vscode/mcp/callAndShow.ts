@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
-import { progressAside, serverForms } from '../progressAside';
+import { progressAside, serverForms } from './progressAside';
 import type { Services } from '../services';
 
 export interface CallToShow<T> {

@@ -12,7 +12,7 @@ import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/fields';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/validate';
-import { setPickPrompt } from '../pickPrompt';
+import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
