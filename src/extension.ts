@@ -12,11 +12,11 @@ import { QuickInputEscape } from './vscode/questions/quickInputEscape';
 import { QuickInputRenderer } from './vscode/questions/quickInputRenderer';
 import { RendererRouter } from './vscode/questions/rendererRouter';
 import { ResultDocuments } from './vscode/resultDocuments';
-import { manageSavedSecrets } from './vscode/manageSecrets';
+import { registerSecrets } from './vscode/secrets/register';
 import { runTool } from './vscode/mcp/runTool';
-import { SerialMemento } from './vscode/serialMemento';
+import { SerialMemento } from './vscode/secrets/serialMemento';
 import { writeTestReports } from './vscode/testReport';
-import { SecretVault } from './vscode/secretVault';
+import { SecretVault } from './vscode/secrets/secretVault';
 import { SecretGrants } from './mcp/secretGrants';
 import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
 import { UrlConsentRenderer } from './vscode/questions/urlConsentRenderer';
@@ -82,7 +82,6 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
       runTool(services, server, tool, args),
     ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
-    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(vault, agentKeys, (name) => grants.forget(name))),
     forms,
     quickInputEscape,
     new PendingQuestions(broker, (question) => forms.reveal(question), {
@@ -97,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerMcpFeatures(context, services);
   registerOAuth(context, services);
   const agentKeys = registerAcp(context, services);
+  registerSecrets(context, services, agentKeys, (name) => grants.forget(name));
   // Feature modules register themselves here, one line each.
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

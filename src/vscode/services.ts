@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { Broker } from '../core/broker';
 import type { UrlWaits } from '../core/urlWaits';
 import type { ResultDocuments } from './resultDocuments';
-import type { SecretVault } from './secretVault';
+import type { SecretVault } from './secrets/secretVault';
 import type { ServerRegistry } from './mcp/serverRegistry';
 
 export interface Services {

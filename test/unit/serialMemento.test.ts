@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as vscode from 'vscode';
-import { SerialMemento } from '../../src/vscode/serialMemento';
+import { SerialMemento } from '../../src/vscode/secrets/serialMemento';
 
 /** Like VS Code's global state: an update lands a while later. */
 class SlowMemento implements vscode.Memento {

@@ -6,7 +6,7 @@
  */
 import type { Broker } from '../../core/broker';
 import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../mcp/config';
-import { CONFIGURATION_INPUT, type SecretVault } from '../secretVault';
+import { CONFIGURATION_INPUT, type SecretVault } from '../secrets/secretVault';
 
 export class ConfigInputs {
   /** Non-password values of this window, by file and id. */

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Question } from '../core/broker';
-import { secretFields } from '../core/fields';
-import type { Asker, ElicitResult } from '../core/request';
-import { namedSecretKey, savedSecretKey } from '../core/secretKeys';
-import type { SavedSecretSource } from './questions/formPanel';
+import type { Question } from '../../core/broker';
+import { secretFields } from '../../core/fields';
+import type { Asker, ElicitResult } from '../../core/request';
+import { namedSecretKey, savedSecretKey } from '../../core/secretKeys';
+import type { SavedSecretSource } from '../questions/formPanel';
 
 export interface SavedSecret {
   /** 'named': a secret an agent asked for by name, used as `${secret:NAME}`. */

@@ -4,8 +4,8 @@
  * and the keys typed for agents' sign-in.
  */
 import * as vscode from 'vscode';
-import { inertText } from '../core/display';
-import type { AgentKeys, SavedAgentKey } from './acp/agentKeys';
+import { inertText } from '../../core/display';
+import type { AgentKeys, SavedAgentKey } from '../acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
 /** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */

@@ -1,0 +1,21 @@
+/**
+ * Saved secrets: **Elicit: Manage Saved Secrets** lists what the vault, the
+ * `${input:…}` passwords and the agents' keys hold (names only) and forgets
+ * the chosen ones.
+ */
+import * as vscode from 'vscode';
+import type { AgentKeys } from '../acp/agentKeys';
+import type { Services } from '../services';
+import { manageSavedSecrets } from './manageSecrets';
+
+/** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
+export function registerSecrets(
+  context: vscode.ExtensionContext,
+  services: Services,
+  agentKeys: AgentKeys,
+  forgetGrants: (name: string) => Promise<void>,
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(services.vault, agentKeys, forgetGrants)),
+  );
+}
