@@ -25,7 +25,7 @@ import type { Services } from './vscode/services';
 import type { ElicitApi } from './api';
 import { registerElicitTool } from './vscode/elicitTool';
 import { registerOAuth } from './vscode/mcp/oauth';
-import { registerGateway } from './vscode/gateway';
+import { registerGateway } from './vscode/gateway/register';
 import { registerMcpFeatures } from './vscode/mcp/register';
 import { QuestionHistory } from './vscode/questions/history';
 import { PendingQuestions } from './vscode/questions/pendingQuestions';

@@ -1,34 +1,21 @@
 /**
- * The gateway in VS Code: Start / Stop / Copy Config / Rotate Token commands,
- * the `elicit.gateway.enabled` setting, a status bar item while it runs, the
- * token in SecretStorage, and (when VS Code supports it) registration with VS
- * Code's own MCP support so its agents can use `ask_user` too. Off in an
- * untrusted workspace.
+ * The gateway in VS Code: what Start / Stop / Copy Config / Rotate Token do,
+ * a status bar item while it runs, the token in SecretStorage, and (when VS
+ * Code supports it) registration with VS Code's own MCP support so its agents
+ * can use `ask_user` too. Off in an untrusted workspace.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { askToolQuestion } from '../core/toolQuestions';
-import { deviceAccess } from './questions/deviceApproval';
-import { gatewaySnippets } from '../gateway/configSnippets';
-import type { GatewayServer } from '../gateway/gatewayServer';
-import type { Services } from './services';
+import { askToolQuestion } from '../../core/toolQuestions';
+import { deviceAccess } from '../questions/deviceApproval';
+import { gatewaySnippets } from '../../gateway/configSnippets';
+import type { GatewayServer } from '../../gateway/gatewayServer';
+import type { Services } from '../services';
 
 const TOKEN_KEY = 'elicit.gateway.token';
 const PORT_KEY = 'elicit.gateway.lastPort';
 
-export function registerGateway(context: vscode.ExtensionContext, services: Services): void {
-  const gateway = new GatewayController(context, services);
-  context.subscriptions.push(
-    gateway,
-    vscode.commands.registerCommand('elicit.startGateway', () => gateway.start(true)),
-    vscode.commands.registerCommand('elicit.stopGateway', () => gateway.stop()),
-    vscode.commands.registerCommand('elicit.copyGatewayConfig', () => gateway.copyConfig()),
-    vscode.commands.registerCommand('elicit.rotateGatewayToken', () => gateway.rotateToken()),
-  );
-  if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void gateway.start(false);
-}
-
-class GatewayController implements vscode.Disposable {
+export class GatewayController implements vscode.Disposable {
   private server: GatewayServer | undefined;
   private token = '';
   private readonly status = vscode.window.createStatusBarItem('elicit.gateway', vscode.StatusBarAlignment.Right, 100);
@@ -69,7 +56,7 @@ class GatewayController implements vscode.Disposable {
     const preferred = configured || this.services.globalState.get<number>(PORT_KEY, 0);
     // The server package is loaded when the gateway first starts (dist/gateway.js, see esbuild.mjs), not at activation.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
-    const { GatewayServer } = require('../gateway/gatewayServer') as typeof import('../gateway/gatewayServer');
+    const { GatewayServer } = require('../../gateway/gatewayServer') as typeof import('../../gateway/gatewayServer');
     let server = this.create(GatewayServer, preferred);
     try {
       await server.start();

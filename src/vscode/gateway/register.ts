@@ -1,0 +1,19 @@
+/**
+ * The gateway's commands (Start, Stop, Copy Config, Rotate Token), and its
+ * start at activation when `elicit.gateway.enabled` is on.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { GatewayController } from './gatewayController';
+
+export function registerGateway(context: vscode.ExtensionContext, services: Services): void {
+  const gateway = new GatewayController(context, services);
+  context.subscriptions.push(
+    gateway,
+    vscode.commands.registerCommand('elicit.startGateway', () => gateway.start(true)),
+    vscode.commands.registerCommand('elicit.stopGateway', () => gateway.stop()),
+    vscode.commands.registerCommand('elicit.copyGatewayConfig', () => gateway.copyConfig()),
+    vscode.commands.registerCommand('elicit.rotateGatewayToken', () => gateway.rotateToken()),
+  );
+  if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void gateway.start(false);
+}
