@@ -23,7 +23,7 @@ import { UrlConsentRenderer } from './vscode/questions/urlConsentRenderer';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
 import type { Services } from './vscode/services';
 import type { ElicitApi } from './api';
-import { registerElicitTool } from './vscode/elicitTool';
+import { registerElicitTool } from './vscode/tool/register';
 import { registerOAuth } from './vscode/mcp/oauth';
 import { registerGateway } from './vscode/gateway/register';
 import { registerMcpFeatures } from './vscode/mcp/register';

@@ -6,12 +6,12 @@
  * to the model only as a `${secret:NAME}` reference.
  */
 import * as vscode from 'vscode';
-import { InvalidRequestError } from '../core/errors';
-import { inertText, oneLine } from '../core/display';
-import type { Asker } from '../core/request';
-import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../core/toolQuestions';
-import { deviceAccess } from './questions/deviceApproval';
-import type { Services } from './services';
+import { InvalidRequestError } from '../../core/errors';
+import { inertText, oneLine } from '../../core/display';
+import type { Asker } from '../../core/request';
+import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../../core/toolQuestions';
+import { deviceAccess } from '../questions/deviceApproval';
+import type { Services } from '../services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';
 /** Who asks, in the UI: the tool does not learn which agent invoked it. */
