@@ -20,7 +20,7 @@ import {
   type HostToAgentPanel,
 } from '../../core/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
-import { webviewShell } from '../webviewShell';
+import { webviewShell } from '../webview/webviewShell';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';

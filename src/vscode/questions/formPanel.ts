@@ -21,7 +21,7 @@ import { initialValues, makeDraft, type RawValues } from '../../core/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
 import { completeAnswer } from '../../core/validate';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/webviewProtocol';
-import { inlineable, webviewShell, type InlineScript } from '../webviewShell';
+import { inlineable, webviewShell, type InlineScript } from '../webview/webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 
