@@ -1,39 +1,31 @@
 /**
  * Elicit's entry point. Activation only wires things up: servers start when
- * first used, the configuration is read when first needed.
+ * first used, the configuration is read when first needed. The shared parts
+ * are built here; each feature registers its own commands and views.
  */
 import * as vscode from 'vscode';
 import { Broker } from './core/broker';
 import type { PresentationSetting } from './core/presentation';
 import { maxPendingFromSetting, timeoutMsFromSetting } from './core/settingLimits';
 import { UrlWaits } from './core/urlWaits';
-import { FormPanelRenderer } from './vscode/questions/formPanel';
-import { QuickInputEscape } from './vscode/questions/quickInputEscape';
-import { QuickInputRenderer } from './vscode/questions/quickInputRenderer';
-import { RendererRouter } from './vscode/questions/rendererRouter';
-import { ResultDocuments } from './vscode/resultDocuments';
-import { registerSecrets } from './vscode/secrets/register';
-import { runTool } from './vscode/mcp/runTool';
-import { SerialMemento } from './vscode/secrets/serialMemento';
-import { writeTestReports } from './vscode/testReport';
-import { SecretVault } from './vscode/secrets/secretVault';
 import { SecretGrants } from './mcp/secretGrants';
-import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
-import { UrlConsentRenderer } from './vscode/questions/urlConsentRenderer';
-import { ServerRegistry } from './vscode/mcp/serverRegistry';
-import type { Services } from './vscode/services';
 import type { ElicitApi } from './api';
-import { registerElicitTool } from './vscode/tool/register';
-import { registerOAuth } from './vscode/mcp/oauth';
+import { registerAcp } from './vscode/acp/register';
 import { registerGateway } from './vscode/gateway/register';
-import { registerMcpFeatures } from './vscode/mcp/register';
-import { QuestionHistory } from './vscode/questions/history';
-import { PendingQuestions } from './vscode/questions/pendingQuestions';
+import { registerMcp } from './vscode/mcp/register';
+import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
+import { ServerRegistry } from './vscode/mcp/serverRegistry';
 import { createPublicApi } from './vscode/publicApi';
 import { KeptRounds } from './vscode/questions/keptRounds';
-import { answerKeptRound } from './vscode/mcp/keptRoundAnswer';
 import { LostQuestions } from './vscode/questions/lostQuestions';
-import { registerAcp } from './vscode/acp/register';
+import { createRenderers, registerQuestions } from './vscode/questions/register';
+import { ResultDocuments } from './vscode/resultDocuments';
+import { registerSecrets } from './vscode/secrets/register';
+import { SecretVault } from './vscode/secrets/secretVault';
+import { SerialMemento } from './vscode/secrets/serialMemento';
+import type { Services } from './vscode/services';
+import { writeTestReports } from './vscode/testReport';
+import { registerElicitTool } from './vscode/tool/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
@@ -45,15 +37,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
   const urlWaits = new UrlWaits();
   const timeoutMs = (): number => timeoutMsFromSetting(settings().get('timeoutSeconds'));
-  const quickInputEscape = new QuickInputEscape();
-  const forms = new FormPanelRenderer(context.extensionUri, { savedSecrets: vault, drafts: keptRounds });
-  const router = new RendererRouter(
-    new QuickInputRenderer(vault, quickInputEscape),
-    forms,
-    new UrlConsentRenderer(urlWaits, timeoutMs, log),
-    (question, result) => vault.saveFrom(question, result),
-  );
-  const broker = new Broker(router, {
+  const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
+  const broker = new Broker(renderers.router, {
     timeoutMs,
     maxPendingPerAsker: () => maxPendingFromSetting(settings().get('maxPendingPerAsker')),
     presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
@@ -78,26 +63,15 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     lostQuestions,
     registry,
     results,
-    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
-      runTool(services, server, tool, args),
-    ),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
-    forms,
-    quickInputEscape,
-    new PendingQuestions(broker, (question) => forms.reveal(question), {
-      kept: keptRounds,
-      lost: lostQuestions,
-      answer: (round) => answerKeptRound(services, keptRounds, round),
-    }),
-    new QuestionHistory(globalState, broker, results),
   );
-  registerElicitTool(context, services);
-  registerGateway(context, services);
-  registerMcpFeatures(context, services);
-  registerOAuth(context, services);
+  // One line per feature.
+  registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
+  registerMcp(context, services);
   const agentKeys = registerAcp(context, services);
   registerSecrets(context, services, agentKeys, (name) => grants.forget(name));
-  // Feature modules register themselves here, one line each.
+  registerGateway(context, services);
+  registerElicitTool(context, services);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);

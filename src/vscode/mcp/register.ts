@@ -1,10 +1,11 @@
 /**
- * The MCP client features beyond Run Tool: the MCP Servers view and its
- * server commands, Get MCP Prompt, Read MCP Resource, and `${input:…}` values
- * asked through Elicit's own renderers.
+ * The MCP client's VS Code side: Run MCP Tool, the MCP Servers view and its
+ * server commands, Get MCP Prompt, Read MCP Resource, `${input:…}` values
+ * asked through Elicit's own renderers, and OAuth with Sign Out.
  */
 import * as vscode from 'vscode';
 import { ConfigInputs } from './configInputs';
+import { registerOAuth } from './oauth';
 import { getPromptCommand } from './getPrompt';
 import { readChoice, readResourceCommand } from './readResource';
 import { runTool } from './runTool';
@@ -12,11 +13,12 @@ import { registerServerCommands } from './serverCommands';
 import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from './serversView';
 import type { Services } from '../services';
 
-export function registerMcpFeatures(context: vscode.ExtensionContext, services: Services): void {
+export function registerMcp(context: vscode.ExtensionContext, services: Services): void {
   const inputs = new ConfigInputs(services.broker, services.vault);
   services.registry.setInputResolver((config) => inputs.resolve(config));
   const view = new ServersView(services.registry);
   context.subscriptions.push(
+    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) => runTool(services, server, tool, args)),
     view,
     ...registerServerCommands(services.registry, view, services.log),
     vscode.commands.registerCommand('elicit.getPrompt', (server?: unknown, prompt?: unknown, args?: unknown) =>
@@ -32,4 +34,5 @@ export function registerMcpFeatures(context: vscode.ExtensionContext, services: 
       await readChoice(services, server, node.kind === 'resource' ? { resource: node.resource } : { template: node.template });
     }),
   );
+  registerOAuth(context, services);
 }

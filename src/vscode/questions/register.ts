@@ -1,0 +1,62 @@
+/**
+ * How questions are shown and what is waiting: the renderers the broker hands
+ * questions to (quick input, form panel, URL consent), and the Pending
+ * Questions list and the question history with their commands.
+ */
+import * as vscode from 'vscode';
+import type { UrlWaits } from '../../core/urlWaits';
+import { answerKeptRound } from '../mcp/keptRoundAnswer';
+import type { SecretVault } from '../secrets/secretVault';
+import type { Services } from '../services';
+import { FormPanelRenderer } from './formPanel';
+import { QuestionHistory } from './history';
+import type { KeptRounds } from './keptRounds';
+import type { LostQuestions } from './lostQuestions';
+import { PendingQuestions } from './pendingQuestions';
+import { QuickInputEscape } from './quickInputEscape';
+import { QuickInputRenderer } from './quickInputRenderer';
+import { RendererRouter } from './rendererRouter';
+import { UrlConsentRenderer } from './urlConsentRenderer';
+
+export interface Renderers {
+  router: RendererRouter;
+  forms: FormPanelRenderer;
+  quickInputEscape: QuickInputEscape;
+}
+
+export function createRenderers(
+  extensionUri: vscode.Uri,
+  parts: { vault: SecretVault; keptRounds: KeptRounds; urlWaits: UrlWaits; timeoutMs: () => number; log: vscode.LogOutputChannel },
+): Renderers {
+  const { vault, keptRounds, urlWaits, timeoutMs, log } = parts;
+  const quickInputEscape = new QuickInputEscape();
+  const forms = new FormPanelRenderer(extensionUri, { savedSecrets: vault, drafts: keptRounds });
+  const router = new RendererRouter(
+    new QuickInputRenderer(vault, quickInputEscape),
+    forms,
+    new UrlConsentRenderer(urlWaits, timeoutMs, log),
+    (question, result) => vault.saveFrom(question, result),
+  );
+  return { router, forms, quickInputEscape };
+}
+
+/** The renderers' own disposables, Pending Questions (with what outlived the last window) and the history. */
+export function registerQuestions(
+  context: vscode.ExtensionContext,
+  services: Services,
+  renderers: Renderers,
+  before: { keptRounds: KeptRounds; lostQuestions: LostQuestions },
+): void {
+  const { forms, quickInputEscape } = renderers;
+  const { keptRounds, lostQuestions } = before;
+  context.subscriptions.push(
+    forms,
+    quickInputEscape,
+    new PendingQuestions(services.broker, (question) => forms.reveal(question), {
+      kept: keptRounds,
+      lost: lostQuestions,
+      answer: (round) => answerKeptRound(services, keptRounds, round),
+    }),
+    new QuestionHistory(services.globalState, services.broker, services.results),
+  );
+}
