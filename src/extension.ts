@@ -5,8 +5,6 @@
  */
 import * as vscode from 'vscode';
 import { Broker } from './core/broker';
-import type { PresentationSetting } from './core/presentation';
-import { maxPendingFromSetting, timeoutMsFromSetting } from './core/settingLimits';
 import { UrlWaits } from './core/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';
 import type { ElicitApi } from './api';
@@ -24,24 +22,24 @@ import { registerSecrets } from './vscode/secrets/register';
 import { SecretVault } from './vscode/secrets/secretVault';
 import { SerialMemento } from './vscode/secrets/serialMemento';
 import type { Services } from './vscode/services';
+import { settings } from './vscode/settings';
 import { writeTestReports } from './vscode/testReport';
 import { registerElicitTool } from './vscode/tool/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
-  const settings = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('elicit');
   const globalState = new SerialMemento(context.globalState);
   const workspaceState = new SerialMemento(context.workspaceState);
   const vault = new SecretVault(context.secrets, globalState);
   const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
   const urlWaits = new UrlWaits();
-  const timeoutMs = (): number => timeoutMsFromSetting(settings().get('timeoutSeconds'));
+  const timeoutMs = settings.timeoutMs;
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
   const broker = new Broker(renderers.router, {
     timeoutMs,
-    maxPendingPerAsker: () => maxPendingFromSetting(settings().get('maxPendingPerAsker')),
-    presentation: () => settings().get<PresentationSetting>('presentation', 'auto'),
+    maxPendingPerAsker: settings.maxPendingPerAsker,
+    presentation: settings.presentation,
   });
   const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
   const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name, destination) => grants.lookup(name, destination));

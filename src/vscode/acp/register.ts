@@ -7,6 +7,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import type { AcpConnection } from '../../acp/connection';
 import type { Services } from '../services';
@@ -124,7 +125,7 @@ class AgentSessions implements vscode.Disposable {
 
   /** `elicit.agents` with variables resolved for `folder`; problems reported when asked to. */
   private configuredAgents(folder: string, reportProblems: boolean): AgentConfig[] {
-    const setting = vscode.workspace.getConfiguration('elicit').get<unknown>('agents');
+    const setting = settings.agents();
     const { agents, problems } = parseAgents(setting, { workspaceFolder: folder, userHome: os.homedir(), env: process.env });
     if (reportProblems) {
       for (const problem of problems) {
@@ -194,7 +195,7 @@ class AgentSessions implements vscode.Disposable {
   }
 
   private async offerSettings(choice: Thenable<string | undefined>): Promise<void> {
-    if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.agents');
+    if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SETTING.agents);
   }
 
   /** Deactivation (reload, window closed): the agents end, their sessions stay resumable. */

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
@@ -33,8 +34,8 @@ export class GatewayController implements vscode.Disposable {
       this.definitionsChanged,
       services.registry.onDidChange(() => void this.server?.toolsChanged()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('elicit.gateway.enabled')) return;
-        if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void this.start(false);
+        if (!e.affectsConfiguration(SETTING.gatewayEnabled)) return;
+        if (settings.gatewayEnabled()) void this.start(false);
         else void this.stop();
       }),
     );
@@ -51,7 +52,7 @@ export class GatewayController implements vscode.Disposable {
       return;
     }
     this.token = await this.currentToken();
-    const configured = vscode.workspace.getConfiguration('elicit').get<number>('gateway.port', 0);
+    const configured = settings.gatewayPort();
     // Keep the same port across restarts when possible, so pasted configurations stay valid.
     const preferred = configured || this.services.globalState.get<number>(PORT_KEY, 0);
     // The server package is loaded when the gateway first starts (dist/gateway.js, see esbuild.mjs), not at activation.

@@ -3,6 +3,7 @@
  * start at activation when `elicit.gateway.enabled` is on.
  */
 import * as vscode from 'vscode';
+import { settings } from '../settings';
 import type { Services } from '../services';
 import { GatewayController } from './gatewayController';
 
@@ -15,5 +16,5 @@ export function registerGateway(context: vscode.ExtensionContext, services: Serv
     vscode.commands.registerCommand('elicit.copyGatewayConfig', () => gateway.copyConfig()),
     vscode.commands.registerCommand('elicit.rotateGatewayToken', () => gateway.rotateToken()),
   );
-  if (vscode.workspace.getConfiguration('elicit').get<boolean>('gateway.enabled', false)) void gateway.start(false);
+  if (settings.gatewayEnabled()) void gateway.start(false);
 }

@@ -3,6 +3,7 @@
  * Servers view or the palette), and creating `.vscode/mcp.json`.
  */
 import * as vscode from 'vscode';
+import { SETTING } from '../settings';
 import type { ServerNode, ServersView } from './serversView';
 import { pickServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
@@ -69,7 +70,7 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
     vscode.commands.registerCommand('elicit.openServerConfig', async (source?: string) => {
       const file = source ? registry.configFile(source) : undefined;
       if (file) await vscode.window.showTextDocument(file);
-      else await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.servers');
+      else await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.servers);
     }),
   ];
 }
@@ -84,7 +85,7 @@ async function createMcpJson(): Promise<void> {
       'Open Settings',
     );
     if (choice === 'Open Folder') await vscode.commands.executeCommand('workbench.action.files.openFolder');
-    if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.servers');
+    if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.servers);
     return;
   }
   const folder =

@@ -4,6 +4,7 @@
  * or prompts — shared by Run Tool, Get Prompt and Read Resource.
  */
 import * as vscode from 'vscode';
+import { SETTING } from '../settings';
 import { inertText, oneLine } from '../../core/display';
 import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
@@ -30,7 +31,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
         inertText(`Elicit leaves ${registry.leftToVsCode.join(', ')} to VS Code's own MCP support (the elicit.mcpJsonServers setting).`),
         'Open Setting',
       );
-      if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', 'elicit.mcpJsonServers');
+      if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.mcpJsonServers);
     } else {
       const choice = await vscode.window.showInformationMessage(
         'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',

@@ -8,6 +8,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { SETTING, settings } from '../settings';
 import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../../mcp/config';
 import type { UrlWaits } from '../../core/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
@@ -70,7 +71,7 @@ export class ServerRegistry implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeConfiguration(
-        (e) => (e.affectsConfiguration('elicit.servers') || e.affectsConfiguration('elicit.mcpJsonServers')) && reload(),
+        (e) => (e.affectsConfiguration(SETTING.servers) || e.affectsConfiguration(SETTING.mcpJsonServers)) && reload(),
       ),
     );
   }
@@ -166,7 +167,7 @@ export class ServerRegistry implements vscode.Disposable {
     const problems: ConfigProblem[] = [];
     const trusted = vscode.workspace.isTrusted;
     const untrusted: string[] = [];
-    const selection = readSelection(vscode.workspace.getConfiguration('elicit').get('mcpJsonServers'));
+    const selection = readSelection(settings.mcpJsonServers());
     const leftOut: string[] = [];
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const uri = vscode.Uri.joinPath(folder.uri, CONFIG_FILE);
@@ -194,7 +195,7 @@ export class ServerRegistry implements vscode.Disposable {
     this._leftToVsCode = leftOut;
     void vscode.commands.executeCommand('setContext', LEFT_OUT_CONTEXT, leftOut.length > 0);
     // In an untrusted workspace VS Code ignores workspace values of this `restricted` setting.
-    const setting = vscode.workspace.getConfiguration('elicit').get<Record<string, unknown>>('servers') ?? {};
+    const setting = settings.servers();
     const fromSetting = parseServerTable(setting, USER_SETTING_SOURCE, this.variables(undefined));
     configs.push(...fromSetting.servers.map((server) => ({ ...server, origin: { file: USER_SETTING_ORIGIN } })));
     problems.push(...fromSetting.problems);
