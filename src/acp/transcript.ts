@@ -7,8 +7,8 @@
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/agentPanelProtocol';
-import type { Field } from '../core/fields';
-import { tryNormalize } from '../core/normalize';
+import type { Field } from '../core/form/fields';
+import { tryNormalize } from '../core/form/normalize';
 import type { AnswerValue, ElicitContent } from '../core/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';

@@ -5,7 +5,7 @@
  */
 import type { AnsweredQuestion } from './broker';
 import { clip } from './display';
-import { secretFieldNames } from './fields';
+import { secretFieldNames } from './form/fields';
 import type { Asker, ElicitAction } from './request';
 
 export const SECRET_MASK = '••••••••';

@@ -8,8 +8,8 @@
  */
 import { askDeviceQuestion, isDeviceKind, MAX_CLIPBOARD_CHARS, type DeviceAccess } from './deviceQuestions';
 import { InvalidRequestError } from './errors';
-import { secretFieldNames } from './fields';
-import { normalize } from './normalize';
+import { secretFieldNames } from './form/fields';
+import { normalize } from './form/normalize';
 import type { Asker, ElicitRequest, ElicitResult } from './request';
 
 export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret' | 'clipboardWrite' | 'clipboardRead';

@@ -8,8 +8,8 @@
  * answer the host may say `answered`, then `show` the asker's next question in
  * the same page.
  */
-import type { FormModel } from './fields';
-import type { RawValues } from './formState';
+import type { FormModel } from './form/fields';
+import type { RawValues } from './form/formState';
 import type { AnswerValue, EarlierAnswer, ElicitContent } from './request';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */

@@ -9,8 +9,8 @@
  * read, logged or shown.
  */
 import { InvalidRequestError } from '../core/errors';
-import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/group';
-import type { RawValues } from '../core/formState';
+import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/form/group';
+import type { RawValues } from '../core/form/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */

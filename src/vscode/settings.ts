@@ -5,7 +5,7 @@
  * core/settingLimits.ts, the lists and tables are checked where they are parsed.
  */
 import * as vscode from 'vscode';
-import type { PresentationSetting } from '../core/presentation';
+import type { PresentationSetting } from '../core/form/presentation';
 import { maxPendingFromSetting, timeoutMsFromSetting } from '../core/settingLimits';
 
 /** Full setting ids, for `affectsConfiguration` and for opening the Settings editor at one. */

@@ -26,7 +26,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { MAX_GROUP_SECTIONS } from '../../src/core/group';
+import { MAX_GROUP_SECTIONS } from '../../src/core/form/group';
 import { descendants, extensionHostOf, isRunning } from './harness/processes';
 import { BURST, cases, ICON, IMG, LINK, SCRIPT, SVG } from '../fixtures/hostile-cases.mjs';
 import { assertNoSecretLeak } from '../support/leakScan';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Broker, LATER, type BrokerOptions, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker';
 import { InvalidRequestError } from '../../src/core/errors';
-import type { PresentationSetting } from '../../src/core/presentation';
+import type { PresentationSetting } from '../../src/core/form/presentation';
 import type { Asker, ElicitRequest, FormRequest } from '../../src/core/request';
 import { everythingSchema } from '../support/everythingSchema';
 

@@ -13,14 +13,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { validateAnswer } from '../../src/core/answerValidator';
+import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import { InvalidRequestError } from '../../src/core/errors';
-import type { Field, FormModel } from '../../src/core/fields';
-import { collectAnswer, errorOf, fieldProblem, readDraft, startingValues, initialValues, type RawValue, type RawValues } from '../../src/core/formState';
-import { normalize, tryNormalize } from '../../src/core/normalize';
-import { choosePresentation } from '../../src/core/presentation';
+import type { Field, FormModel } from '../../src/core/form/fields';
+import { collectAnswer, errorOf, fieldProblem, readDraft, startingValues, initialValues, type RawValue, type RawValues } from '../../src/core/form/formState';
+import { normalize, tryNormalize } from '../../src/core/form/normalize';
+import { choosePresentation } from '../../src/core/form/presentation';
 import type { AnswerValue, ElicitContent } from '../../src/core/request';
-import { checkAnswer, checkField, completeAnswer, MAX_PATTERN_INPUT, parseTextInput } from '../../src/core/validate';
+import { checkAnswer, checkField, completeAnswer, MAX_PATTERN_INPUT, parseTextInput } from '../../src/core/form/fieldRules';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_260_907;
 const SCHEMA_RUNS = 10_000;

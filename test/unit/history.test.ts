@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AnsweredQuestion, Question } from '../../src/core/broker';
 import { SECRET_MASK, toHistoryEntry } from '../../src/core/history';
-import { normalize } from '../../src/core/normalize';
+import { normalize } from '../../src/core/form/normalize';
 
 function answered(result: AnsweredQuestion['result'], reason?: AnsweredQuestion['reason']): AnsweredQuestion {
   const requestedSchema = {

@@ -1,7 +1,7 @@
 /** checkJsonArguments: tool arguments typed as JSON, checked against the tool's full input schema. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkJsonArguments } from '../../src/core/jsonArguments';
+import { checkJsonArguments } from '../../src/core/form/jsonArguments';
 
 const schema = {
   type: 'object',

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateAnswer } from '../../src/core/answerValidator';
-import { normalize } from '../../src/core/normalize';
-import { completeAnswer } from '../../src/core/validate';
+import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
+import { normalize } from '../../src/core/form/normalize';
+import { completeAnswer } from '../../src/core/form/fieldRules';
 import { fastestOfThree } from '../support/timing';
 
 const options = Array.from({ length: 10_000 }, (_, i) => `option-${i}`);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { compileLinearPattern, MAX_PATTERN_STATES, UnsupportedPatternError } from '../../src/core/linearPattern';
+import { compileLinearPattern, MAX_PATTERN_STATES, UnsupportedPatternError } from '../../src/core/form/linearPattern';
 import { fastestOfThree } from '../support/timing';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_261_122;

@@ -1,11 +1,11 @@
 /** normalize(): requested schema → FormModel, or an InvalidRequestError naming the property. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateAnswer } from '../../src/core/answerValidator';
+import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import { InvalidRequestError, INVALID_PARAMS } from '../../src/core/errors';
-import type { ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/fields';
-import { hasSecret, secretFieldNames } from '../../src/core/fields';
-import { LIMITS, normalize, tryNormalize } from '../../src/core/normalize';
+import type { ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
+import { hasSecret, secretFieldNames } from '../../src/core/form/fields';
+import { LIMITS, normalize, tryNormalize } from '../../src/core/form/normalize';
 import { everythingSchema } from '../support/everythingSchema';
 
 function schemaWith(properties: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -1,9 +1,9 @@
 /** choosePresentation: the one decision point for quick input vs form. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Field, FormModel } from '../../src/core/fields';
-import { normalize } from '../../src/core/normalize';
-import { choosePresentation, MAX_QUICK_INPUT_DESCRIPTION, MAX_QUICK_INPUT_STEPS } from '../../src/core/presentation';
+import type { Field, FormModel } from '../../src/core/form/fields';
+import { normalize } from '../../src/core/form/normalize';
+import { choosePresentation, MAX_QUICK_INPUT_DESCRIPTION, MAX_QUICK_INPUT_STEPS } from '../../src/core/form/presentation';
 import { everythingSchema } from '../support/everythingSchema';
 
 function textFields(count: number, description?: string): FormModel {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { normalize } from '../../src/core/normalize';
+import { normalize } from '../../src/core/form/normalize';
 import { argumentFormSchema, argumentValues, expandTemplate, promptArguments, templateArguments } from '../../src/mcp/argumentSchema';
 import { fallbackReason, shouldFallBackToSse } from '../../src/mcp/httpFallback';
 import { formatPromptResult } from '../../src/mcp/promptText';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fullFormats } from 'ajv-formats/dist/formats';
-import type { TextFormat } from '../../src/core/fields';
-import { matchesTextFormat } from '../../src/core/textFormats';
+import type { TextFormat } from '../../src/core/form/fields';
+import { matchesTextFormat } from '../../src/core/form/textFormats';
 
 /** ajv-formats' verdict: the host's authoritative check on submit. */
 function ajvAccepts(format: TextFormat, value: string): boolean {

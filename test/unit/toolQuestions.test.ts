@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/deviceQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
-import { normalize } from '../../src/core/normalize';
+import { normalize } from '../../src/core/form/normalize';
 import type { ElicitRequest, ElicitResult } from '../../src/core/request';
 import {
   OTHER_VALUE,

@@ -1,12 +1,12 @@
 /**
- * Field rules as sentences (validate.ts, the webview's live check) and the
- * host's authoritative ajv check (answerValidator.ts), which must agree.
+ * Field rules as sentences (fieldRules.ts, the webview's live check) and the
+ * host's authoritative ajv check (ajvAnswerCheck.ts), which must agree.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/answerValidator';
-import type { Field, FormModel, MultiChoiceField, TextFormat } from '../../src/core/fields';
-import { normalize } from '../../src/core/normalize';
+import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/form/ajvAnswerCheck';
+import type { Field, FormModel, MultiChoiceField, TextFormat } from '../../src/core/form/fields';
+import { normalize } from '../../src/core/form/normalize';
 import type { AnswerValue, ElicitContent } from '../../src/core/request';
 import {
   checkAnswer,
@@ -18,7 +18,7 @@ import {
   multiChoiceRule,
   PATTERN_MISMATCH,
   parseTextInput,
-} from '../../src/core/validate';
+} from '../../src/core/form/fieldRules';
 import { everythingSchema } from '../support/everythingSchema';
 
 /** One field from one property schema, named "f". */
@@ -503,7 +503,7 @@ function label(row: Row): string {
 /**
  * validateAnswer reports the field rules' errors plus ajv's, so on its own it
  * only shows that ajv is never stricter than the field rules. ajv alone, on the
- * schema rebuilt by toJsonSchema (with the options answerValidator.ts uses),
+ * schema rebuilt by toJsonSchema (with the options ajvAnswerCheck.ts uses),
  * shows it is not laxer either: the rebuilt schema carries every rule.
  */
 const ajvAlone = answerAjv();

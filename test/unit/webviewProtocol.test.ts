@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateAnswer } from '../../src/core/answerValidator';
-import type { FormModel } from '../../src/core/fields';
+import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
+import type { FormModel } from '../../src/core/form/fields';
 import {
   collectAnswer,
   errorOf,
@@ -19,9 +19,9 @@ import {
   startingValues,
   toRaw,
   type RawValues,
-} from '../../src/core/formState';
-import { normalize } from '../../src/core/normalize';
-import { completeAnswer } from '../../src/core/validate';
+} from '../../src/core/form/formState';
+import { normalize } from '../../src/core/form/normalize';
+import { completeAnswer } from '../../src/core/form/fieldRules';
 import { isWebviewToHost } from '../../src/core/webviewProtocol';
 
 const form: FormModel = normalize({
@@ -153,7 +153,7 @@ describe('collectAnswer', () => {
     });
   });
 
-  it('names every problem in the words of validate.ts', () => {
+  it('names every problem in the words of fieldRules.ts', () => {
     const { errors } = collectAnswer(form, { ...filled, name: '', email: 'nope', age: '200', color: '', tags: ['a', 'b', 'c'] });
     assert.deepEqual(errors, {
       name: 'Required',

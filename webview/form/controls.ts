@@ -12,9 +12,9 @@ import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-check
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
 import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
 import { cleanText } from '../../src/core/display';
-import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/fields';
-import type { RawValue } from '../../src/core/formState';
-import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/validate';
+import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
+import type { RawValue } from '../../src/core/form/formState';
+import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
 import { describeBy, el } from './dom';
 import { FilterList } from './filterList';
 
@@ -150,7 +150,7 @@ function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx:
   input.type = field.secret ? 'password' : field.format === 'date' ? 'date' : 'text';
   if (field.format && TEXT_PLACEHOLDERS[field.format]) input.placeholder = TEXT_PLACEHOLDERS[field.format];
   // No native minlength/maxlength: the browser counts UTF-16 units, the schema
-  // counts characters, so the limits are checked (and explained) by validate.ts.
+  // counts characters, so the limits are checked (and explained) by fieldRules.ts.
   input.autocomplete = 'off';
   if (field.secret) input.setAttribute('autocomplete', 'new-password');
   input.value = typeof raw === 'string' ? raw : '';

@@ -1,7 +1,7 @@
 /**
  * The form webview. Speaks webviewProtocol.ts with the host: says `ready`,
  * draws the `show`n form, checks fields live with the same rules the host
- * uses (validate.ts via formState.ts), and posts `submit`, `decline`, `later` or
+ * uses (fieldRules.ts via formState.ts), and posts `submit`, `decline`, `later` or
  * `cancel`. Every asker string is inserted as text, never as HTML.
  *
  * The draft (what the person typed so far, secrets excepted) is kept with
@@ -11,7 +11,7 @@
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import { cleanText, oneLine } from '../../src/core/display';
-import type { Field, FormSection } from '../../src/core/fields';
+import type { Field, FormSection } from '../../src/core/form/fields';
 import type { EarlierAnswer } from '../../src/core/request';
 import {
   fieldProblem,
@@ -22,7 +22,7 @@ import {
   splitLongText,
   startingValues,
   type RawValues,
-} from '../../src/core/formState';
+} from '../../src/core/form/formState';
 import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/webviewProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from './dom';

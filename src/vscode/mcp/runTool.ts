@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Tool } from '../../mcp/types';
 import type { Broker } from '../../core/broker';
-import { checkJsonArguments } from '../../core/jsonArguments';
-import { tryNormalize } from '../../core/normalize';
+import { checkJsonArguments } from '../../core/form/jsonArguments';
+import { tryNormalize } from '../../core/form/normalize';
 import { isObject } from '../../mcp/config';
 import type { McpConnection } from '../../mcp/connection';
 import { formatToolResult } from '../../mcp/resultText';

@@ -13,13 +13,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { validateAnswer } from '../../core/answerValidator';
+import { validateAnswer } from '../../core/form/ajvAnswerCheck';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker';
 import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
-import { secretFieldNames, type FormModel } from '../../core/fields';
-import { initialValues, makeDraft, type RawValues } from '../../core/formState';
+import { secretFieldNames, type FormModel } from '../../core/form/fields';
+import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
-import { completeAnswer } from '../../core/validate';
+import { completeAnswer } from '../../core/form/fieldRules';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/webviewProtocol';
 import { inlineable, webviewShell, type InlineScript } from '../webview/webviewShell';
 

@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { clip, oneLine } from '../../core/display';
-import type { RawValues } from '../../core/formState';
-import { groupMessage } from '../../core/group';
+import type { RawValues } from '../../core/form/formState';
+import { groupMessage } from '../../core/form/group';
 import type { GroupSection } from '../../core/request';
 import { subjectOf, type KeptRound, type OpenRound, type RoundKeeper } from '../../mcp/rounds';
 import type { DraftKeeper } from './formPanel';

@@ -9,9 +9,9 @@
 import * as vscode from 'vscode';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
-import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/fields';
+import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
-import { checkField, multiChoiceRule, parseTextInput } from '../../core/validate';
+import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 

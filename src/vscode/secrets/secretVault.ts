@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Question } from '../../core/broker';
-import { secretFields } from '../../core/fields';
+import { secretFields } from '../../core/form/fields';
 import type { Asker, ElicitResult } from '../../core/request';
 import { namedSecretKey, savedSecretKey } from '../../core/secretKeys';
 import type { SavedSecretSource } from '../questions/formPanel';

@@ -2,13 +2,13 @@
  * The host's authoritative check of an answer before it is sent: ajv (with
  * ajv-formats) on a JSON Schema rebuilt from the field model, so ajv sees only
  * rules Elicit understood and showed to the person. Compiled once per form
- * shape and cached. The field rules (validate.ts) supply the sentences.
+ * shape and cached. The field rules (fieldRules.ts) supply the sentences.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ElicitContent } from './request';
+import type { ElicitContent } from '../request';
 import type { Field, FormModel } from './fields';
-import { checkAnswer, compilePattern, MAX_PATTERN_INPUT, type FieldErrors } from './validate';
+import { checkAnswer, compilePattern, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';
 
 /**
  * ajv runs `pattern` itself too: with the same linear-time engine and on no

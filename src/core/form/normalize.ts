@@ -3,9 +3,9 @@
  * used by ACP) → a FormModel, or an InvalidRequestError naming the property and
  * the problem. It never throws anything else, whatever the input.
  */
-import { InvalidRequestError } from './errors';
+import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
-import { checkField, compilePattern } from './validate';
+import { checkField, compilePattern } from './fieldRules';
 import type {
   ChoiceField,
   ChoiceOption,

@@ -2,11 +2,11 @@
  * The form webview's state, kept pure so it is tested without a browser: what
  * each widget holds ("raw" values) ↔ answer values, the draft kept across a
  * webview reload (never with secrets), and long text cut for a first look.
- * The rules themselves are validate.ts's, so webview and host agree.
+ * The rules themselves are fieldRules.ts's, so webview and host agree.
  */
 import type { Field, FormModel } from './fields';
-import type { AnswerValue, ElicitContent } from './request';
-import { checkField, parseTextInput, type FieldErrors } from './validate';
+import type { AnswerValue, ElicitContent } from '../request';
+import { checkField, parseTextInput, type FieldErrors } from './fieldRules';
 
 /**
  * What a widget holds: the text typed (text, number), the checkbox state

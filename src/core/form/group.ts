@@ -6,10 +6,10 @@
  * every renderer, both validators and the webview work on it unchanged; the
  * accepted answer is split back into one result per section.
  */
-import { InvalidRequestError } from './errors';
+import { InvalidRequestError } from '../errors';
 import type { Field, FormModel } from './fields';
 import { normalize, LIMITS } from './normalize';
-import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from './request';
+import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../request';
 
 /** More sections than this are not one question any more. */
 export const MAX_GROUP_SECTIONS = 10;

@@ -6,7 +6,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { linearRegExp } from './answerValidator';
+import { linearRegExp } from './ajvAnswerCheck';
 
 // Patterns (also in patternProperties) run as in forms: linear time, capped input.
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: linearRegExp } });

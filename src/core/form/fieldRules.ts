@@ -1,12 +1,12 @@
 /**
  * Field rules as human sentences. Pure and eval-free, so the webview (strict
  * CSP, no `unsafe-eval`) runs exactly this code for live feedback, and the host
- * runs it too before its authoritative ajv check (see answerValidator.ts).
+ * runs it too before its authoritative ajv check (see ajvAnswerCheck.ts).
  */
-import { oneLine } from './display';
+import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
-import type { AnswerValue, ElicitContent } from './request';
+import type { AnswerValue, ElicitContent } from '../request';
 import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
