@@ -5,7 +5,7 @@
  * (`available_commands_update`). Kept as the plain data the panel shows. Pure.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import type { CommandView, ModesView } from '../core/agentPanelProtocol';
+import type { CommandView, ModesView } from '../core/protocols/agentPanelProtocol';
 
 const MAX_MODES = 50;
 const MAX_COMMANDS = 200;

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/agentPanelProtocol';
+import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/protocols/agentPanelProtocol';
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
 import type { AnswerValue, ElicitContent } from '../core/request';

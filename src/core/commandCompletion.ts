@@ -4,7 +4,7 @@
  * that match the word are offered, those starting with it first. Pure, shared
  * by the webview and the tests.
  */
-import type { CommandView } from './agentPanelProtocol';
+import type { CommandView } from './protocols/agentPanelProtocol';
 
 const MAX_SHOWN = 12;
 

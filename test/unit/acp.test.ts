@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { parseAgents } from '../../src/acp/config';
 import { confinePath, sliceLines } from '../../src/acp/files';
 import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
-import { isAgentPanelToHost, savedSession } from '../../src/core/agentPanelProtocol';
+import { isAgentPanelToHost, savedSession } from '../../src/core/protocols/agentPanelProtocol';
 
 const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
 

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { AgentRequestError, describeAgentError, withDetails } from '../../src/acp/agentErrors';
 import { readAuthMethods, savedValuesFor, type EnvVarAuthMethod } from '../../src/acp/authMethods';
 import { SessionControls } from '../../src/acp/sessionControls';
-import { isAgentPanelToHost } from '../../src/core/agentPanelProtocol';
+import { isAgentPanelToHost } from '../../src/core/protocols/agentPanelProtocol';
 import { commandQuery, completedPrompt, matchCommands } from '../../src/core/commandCompletion';
 
 describe('readAuthMethods', () => {

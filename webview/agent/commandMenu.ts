@@ -4,7 +4,7 @@
  * "/name " in the box, Escape closes the list. Enter on a name already typed
  * in full sends the prompt as usual. Names and descriptions are set as text.
  */
-import type { CommandView } from '../../src/core/agentPanelProtocol';
+import type { CommandView } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
 import { commandQuery, completedPrompt, matchCommands } from '../../src/core/commandCompletion';
 import { el } from '../form/dom';

@@ -15,7 +15,7 @@ import type {
   HostToAgentPanel,
   ToolContentView,
   TranscriptItem,
-} from '../../src/core/agentPanelProtocol';
+} from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
 import { adoptStyles, el } from '../form/dom';
 import theme from '../theme.css';

@@ -3,7 +3,7 @@
  * the host to switch (`session/set_mode`); the host's next state says which
  * mode is in force, so a mode the agent refused does not stay selected.
  */
-import type { AgentPanelState } from '../../src/core/agentPanelProtocol';
+import type { AgentPanelState } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
 import { el } from '../form/dom';
 

@@ -1,5 +1,5 @@
 /**
- * The form webview. Speaks webviewProtocol.ts with the host: says `ready`,
+ * The form webview. Speaks formProtocol.ts with the host: says `ready`,
  * draws the `show`n form, checks fields live with the same rules the host
  * uses (fieldRules.ts via formState.ts), and posts `submit`, `decline`, `later` or
  * `cancel`. Every asker string is inserted as text, never as HTML.
@@ -23,7 +23,7 @@ import {
   startingValues,
   type RawValues,
 } from '../../src/core/form/formState';
-import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/webviewProtocol';
+import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/protocols/formProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from './dom';
 import theme from '../theme.css';

@@ -18,7 +18,7 @@ import {
   type AgentPanelState,
   type AgentPanelToHost,
   type HostToAgentPanel,
-} from '../../core/agentPanelProtocol';
+} from '../../core/protocols/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
 import { webviewShell } from '../webview/webviewShell';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';

@@ -11,7 +11,7 @@ import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import type { AcpConnection } from '../../acp/connection';
 import type { Services } from '../services';
-import { savedSession } from '../../core/agentPanelProtocol';
+import { savedSession } from '../../core/protocols/agentPanelProtocol';
 import { localFolders } from '../localFolders';
 import { writeTestReports } from '../testReport';
 import type { AgentContext } from './agentConnection';

@@ -20,7 +20,7 @@ import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
 import { completeAnswer } from '../../core/form/fieldRules';
-import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/webviewProtocol';
+import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/protocols/formProtocol';
 import { inlineable, webviewShell, type InlineScript } from '../webview/webviewShell';
 
 export const FORM_VIEW_TYPE = 'elicit.form';

@@ -22,7 +22,7 @@ import {
 } from '../../src/core/form/formState';
 import { normalize } from '../../src/core/form/normalize';
 import { completeAnswer } from '../../src/core/form/fieldRules';
-import { isWebviewToHost } from '../../src/core/webviewProtocol';
+import { isWebviewToHost } from '../../src/core/protocols/formProtocol';
 
 const form: FormModel = normalize({
   type: 'object',

@@ -8,9 +8,9 @@
  * answer the host may say `answered`, then `show` the asker's next question in
  * the same page.
  */
-import type { FormModel } from './form/fields';
-import type { RawValues } from './form/formState';
-import type { AnswerValue, EarlierAnswer, ElicitContent } from './request';
+import type { FormModel } from '../form/fields';
+import type { RawValues } from '../form/formState';
+import type { AnswerValue, EarlierAnswer, ElicitContent } from '../request';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */
 export interface FormView {
