@@ -4,8 +4,8 @@
  * are built here; each feature registers its own commands and views.
  */
 import * as vscode from 'vscode';
-import { Broker } from './core/broker';
-import { UrlWaits } from './core/urlWaits';
+import { Broker } from './core/broker/broker';
+import { UrlWaits } from './core/broker/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';
 import type { ElicitApi } from './api';
 import { registerAcp } from './vscode/acp/register';

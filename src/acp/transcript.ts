@@ -9,7 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/protocols/agentPanelProtocol';
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
-import type { AnswerValue, ElicitContent } from '../core/request';
+import type { AnswerValue, ElicitContent } from '../core/broker/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
 

@@ -8,7 +8,7 @@
  * Pure: the clipboard and the approval prompt are passed in.
  */
 import { oneLine } from './display';
-import type { Asker } from './request';
+import type { Asker } from './broker/request';
 import type { QuestionKind, ToolAnswer, ToolQuestion } from './toolQuestions';
 
 export type DeviceKind = Extract<QuestionKind, 'clipboardWrite' | 'clipboardRead'>;

@@ -7,7 +7,7 @@
  * and keys end up in state files.
  */
 import { createHash } from 'node:crypto';
-import type { Asker, ElicitRequest } from './request';
+import type { Asker, ElicitRequest } from './broker/request';
 
 export function commandOrigin(file: string, command: string, args: readonly string[]): string {
   return digest([file, 'command', command, args]);

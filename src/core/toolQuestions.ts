@@ -10,7 +10,7 @@ import { askDeviceQuestion, isDeviceKind, MAX_CLIPBOARD_CHARS, type DeviceAccess
 import { InvalidRequestError } from './errors';
 import { secretFieldNames } from './form/fields';
 import { normalize } from './form/normalize';
-import type { Asker, ElicitRequest, ElicitResult } from './request';
+import type { Asker, ElicitRequest, ElicitResult } from './broker/request';
 
 export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret' | 'clipboardWrite' | 'clipboardRead';
 const KINDS: readonly QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'];

@@ -23,7 +23,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { isInvalidRequestError } from '../core/errors';
-import type { Asker } from '../core/request';
+import type { Asker } from '../core/broker/request';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
 

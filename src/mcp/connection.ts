@@ -15,11 +15,11 @@
  * No vscode import: integration tests drive it directly.
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import { BurstGrouper } from '../core/burst';
+import { BurstGrouper } from '../core/broker/burst';
 import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
 import { Emitter } from '../core/events';
-import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
-import { askerKey, type UrlWaits } from '../core/urlWaits';
+import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
+import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import type { ServerConfig } from './config';
 import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';

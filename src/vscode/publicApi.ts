@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ElicitApi, ElicitApiRequest, ElicitApiResult } from '../api';
-import type { Broker } from '../core/broker';
+import type { Broker } from '../core/broker/broker';
 import { InvalidRequestError } from '../core/errors';
-import type { Asker } from '../core/request';
+import type { Asker } from '../core/broker/request';
 
 export function createPublicApi(broker: Broker, ownId: string): ElicitApi {
   return {

@@ -3,8 +3,8 @@
  * once; each feature has a `register…(context, services)` function.
  */
 import type * as vscode from 'vscode';
-import type { Broker } from '../core/broker';
-import type { UrlWaits } from '../core/urlWaits';
+import type { Broker } from '../core/broker/broker';
+import type { UrlWaits } from '../core/broker/urlWaits';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretVault } from './secrets/secretVault';
 import type { ServerRegistry } from './mcp/serverRegistry';

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { Question } from '../../src/core/broker';
+import type { Question } from '../../src/core/broker/broker';
 import { argumentFormSchema, expandTemplate, promptArguments, templateArguments } from '../../src/mcp/argumentSchema';
 import { complete, getPrompt, listPrompts, listResources, listResourceTemplates, offersCompletions, readResource } from '../../src/mcp/catalog';
 import type { ServerConfig } from '../../src/mcp/config';

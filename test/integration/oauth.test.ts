@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Question } from '../../src/core/broker';
-import type { ElicitResult } from '../../src/core/request';
-import { UrlWaits } from '../../src/core/urlWaits';
+import type { Question } from '../../src/core/broker/broker';
+import type { ElicitResult } from '../../src/core/broker/request';
+import { UrlWaits } from '../../src/core/broker/urlWaits';
 import type { ServerConfig } from '../../src/mcp/config';
 import { McpConnection } from '../../src/mcp/connection';
 import { credentialsKey, MemorySecretStore, type StoredCredentials } from '../../src/mcp/oauthStore';

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Question } from '../../src/core/broker';
-import type { ElicitResult } from '../../src/core/request';
+import type { Question } from '../../src/core/broker/broker';
+import type { ElicitResult } from '../../src/core/broker/request';
 import type { McpConnection } from '../../src/mcp/connection';
 import {
   connectScripted,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ServerConfig } from '../../src/mcp/config';
 import { McpConnection } from '../../src/mcp/connection';
 import { scriptedBroker, type Script, type ScriptedRenderer } from './scriptedRenderer';
-import type { Broker } from '../../src/core/broker';
+import type { Broker } from '../../src/core/broker/broker';
 import { freePort } from './freePort';
 
 export { freePort };

@@ -4,10 +4,10 @@
  * take a question in: a question Elicit takes back within that moment (the
  * first of a burst, asked again with the rest) is never seen or answered.
  */
-import type { Question, Renderer } from '../../src/core/broker';
-import { Broker } from '../../src/core/broker';
-import { FRESH_MS } from '../../src/core/burst';
-import { CANCELLED, type ElicitResult } from '../../src/core/request';
+import type { Question, Renderer } from '../../src/core/broker/broker';
+import { Broker } from '../../src/core/broker/broker';
+import { FRESH_MS } from '../../src/core/broker/burst';
+import { CANCELLED, type ElicitResult } from '../../src/core/broker/request';
 
 export type Script = (question: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
 

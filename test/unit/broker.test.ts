@@ -1,10 +1,10 @@
 /** The broker: queueing, limits, deadlines, cancellation and answer completion, with a fake renderer. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Broker, LATER, type BrokerOptions, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker';
+import { Broker, LATER, type BrokerOptions, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
 import { InvalidRequestError } from '../../src/core/errors';
 import type { PresentationSetting } from '../../src/core/form/presentation';
-import type { Asker, ElicitRequest, FormRequest } from '../../src/core/request';
+import type { Asker, ElicitRequest, FormRequest } from '../../src/core/broker/request';
 import { everythingSchema } from '../support/everythingSchema';
 
 /** One render call, answered when the test says so. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { askerTitle, cleanText, clip, inertText, noIcons, oneLine, questionTitle } from '../../src/core/display';
-import { asksOnBehalf, type ElicitRequest } from '../../src/core/request';
+import { asksOnBehalf, type ElicitRequest } from '../../src/core/broker/request';
 
 describe('cleanText', () => {
   it('strips bidi overrides, embeddings and isolates', () => {

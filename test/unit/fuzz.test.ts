@@ -19,7 +19,7 @@ import type { Field, FormModel } from '../../src/core/form/fields';
 import { collectAnswer, errorOf, fieldProblem, readDraft, startingValues, initialValues, type RawValue, type RawValues } from '../../src/core/form/formState';
 import { normalize, tryNormalize } from '../../src/core/form/normalize';
 import { choosePresentation } from '../../src/core/form/presentation';
-import type { AnswerValue, ElicitContent } from '../../src/core/request';
+import type { AnswerValue, ElicitContent } from '../../src/core/broker/request';
 import { checkAnswer, checkField, completeAnswer, MAX_PATTERN_INPUT, parseTextInput } from '../../src/core/form/fieldRules';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_260_907;

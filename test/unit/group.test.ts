@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Broker, type Question } from '../../src/core/broker';
-import { BURST_SETTLE_MS, BurstGrouper } from '../../src/core/burst';
+import { Broker, type Question } from '../../src/core/broker/broker';
+import { BURST_SETTLE_MS, BurstGrouper } from '../../src/core/broker/burst';
 import { InvalidRequestError } from '../../src/core/errors';
 import { composeGroup, MAX_GROUP_SECTIONS, splitGroupAnswer, summarizeAnswers } from '../../src/core/form/group';
-import { WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../../src/core/request';
+import { WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../../src/core/broker/request';
 import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });

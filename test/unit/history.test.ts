@@ -1,8 +1,8 @@
 /** History entries never hold a secret, and say how each question ended. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AnsweredQuestion, Question } from '../../src/core/broker';
-import { SECRET_MASK, toHistoryEntry } from '../../src/core/history';
+import type { AnsweredQuestion, Question } from '../../src/core/broker/broker';
+import { SECRET_MASK, toHistoryEntry } from '../../src/core/broker/history';
 import { normalize } from '../../src/core/form/normalize';
 
 function answered(result: AnsweredQuestion['result'], reason?: AnsweredQuestion['reason']): AnsweredQuestion {

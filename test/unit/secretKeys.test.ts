@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { commandOrigin, urlOrigin, withOrigin } from '../../src/core/origin';
-import type { Asker, FormRequest } from '../../src/core/request';
+import type { Asker, FormRequest } from '../../src/core/broker/request';
 import { namedSecretKey, savedSecretKey } from '../../src/core/secretKeys';
 import type { ServerConfig } from '../../src/mcp/config';
 import { serverOrigin } from '../../src/mcp/serverOrigin';

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/deviceQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
 import { normalize } from '../../src/core/form/normalize';
-import type { ElicitRequest, ElicitResult } from '../../src/core/request';
+import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
 import {
   OTHER_VALUE,
   TOOL_QUESTION_SCHEMA,

@@ -12,7 +12,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import { cleanText, oneLine } from '../../src/core/display';
 import type { Field, FormSection } from '../../src/core/form/fields';
-import type { EarlierAnswer } from '../../src/core/request';
+import type { EarlierAnswer } from '../../src/core/broker/request';
 import {
   fieldProblem,
   collectAnswer,

@@ -6,7 +6,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ElicitContent } from '../request';
+import type { ElicitContent } from '../broker/request';
 import type { Field, FormModel } from './fields';
 import { checkAnswer, compilePattern, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';
 

@@ -5,7 +5,7 @@
  * The rules themselves are fieldRules.ts's, so webview and host agree.
  */
 import type { Field, FormModel } from './fields';
-import type { AnswerValue, ElicitContent } from '../request';
+import type { AnswerValue, ElicitContent } from '../broker/request';
 import { checkField, parseTextInput, type FieldErrors } from './fieldRules';
 
 /**

@@ -9,7 +9,7 @@
 import { InvalidRequestError } from '../errors';
 import type { Field, FormModel } from './fields';
 import { normalize, LIMITS } from './normalize';
-import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../request';
+import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
 
 /** More sections than this are not one question any more. */
 export const MAX_GROUP_SECTIONS = 10;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 
 /** The typed values by variable name, or undefined when the person closed a box. */

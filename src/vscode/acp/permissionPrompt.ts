@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { PermissionChoice, PermissionOptionView, PermissionPrompt } from '../../acp/connection';
 import { PERMISSION_CANCELLED } from '../../acp/connection';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { AuthMethodView } from '../../acp/authMethods';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
 

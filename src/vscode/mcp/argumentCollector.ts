@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { CompleteRequest } from '../../mcp/types';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../../mcp/argumentSchema';
 import { complete, offersCompletions } from '../../mcp/catalog';

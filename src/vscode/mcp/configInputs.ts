@@ -4,7 +4,7 @@
  * SecretStorage per config file and reused on later starts (Manage Saved
  * Secrets forgets them); other values are kept for this window only.
  */
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../mcp/config';
 import { CONFIGURATION_INPUT, type SecretVault } from '../secrets/secretVault';
 

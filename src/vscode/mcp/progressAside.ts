@@ -9,7 +9,7 @@
  * never gets a toast at all.
  */
 import * as vscode from 'vscode';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 
 /** Quiet time before the toast appears: at the start, and after the server's form closes. */
 const FIRST_TOAST_MS = 500;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Tool } from '../../mcp/types';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { checkJsonArguments } from '../../core/form/jsonArguments';
 import { tryNormalize } from '../../core/form/normalize';
 import { isObject } from '../../mcp/config';

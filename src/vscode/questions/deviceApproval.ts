@@ -7,7 +7,7 @@
  * Code's (the browser's in a remote window).
  */
 import * as vscode from 'vscode';
-import type { Broker } from '../../core/broker';
+import type { Broker } from '../../core/broker/broker';
 import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../core/deviceQuestions';
 
 export function deviceAccess(broker: Broker): DeviceAccess {

@@ -14,11 +14,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../../core/form/ajvAnswerCheck';
-import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker';
+import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker/broker';
 import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
-import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/request';
+import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/broker/request';
 import { completeAnswer } from '../../core/form/fieldRules';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/protocols/formProtocol';
 import { inlineable, webviewShell, type InlineScript } from '../webview/webviewShell';

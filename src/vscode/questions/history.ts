@@ -4,8 +4,8 @@
  * secrets masked before they are stored (see core/history.ts).
  */
 import * as vscode from 'vscode';
-import type { Broker } from '../../core/broker';
-import { toHistoryEntry, type HistoryEntry } from '../../core/history';
+import type { Broker } from '../../core/broker/broker';
+import { toHistoryEntry, type HistoryEntry } from '../../core/broker/history';
 import type { ResultDocuments } from '../resultDocuments';
 
 const STATE_KEY = 'elicit.history';

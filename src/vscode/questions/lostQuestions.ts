@@ -7,9 +7,9 @@
  * answer. Rounds of 2026-07-28 servers are kept whole instead (keptRounds.ts).
  */
 import * as vscode from 'vscode';
-import type { Broker, Question } from '../../core/broker';
+import type { Broker, Question } from '../../core/broker/broker';
 import { clip, oneLine } from '../../core/display';
-import type { Asker } from '../../core/request';
+import type { Asker } from '../../core/broker/request';
 
 const OPEN_KEY = 'elicit.openQuestions';
 const LOST_KEY = 'elicit.lostQuestions';

@@ -7,9 +7,9 @@
  * original request) and the questions the reload ended (Dismiss).
  */
 import * as vscode from 'vscode';
-import type { Broker, Question } from '../../core/broker';
+import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
-import { asksOnBehalf } from '../../core/request';
+import { asksOnBehalf } from '../../core/broker/request';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 

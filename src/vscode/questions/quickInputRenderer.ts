@@ -7,10 +7,10 @@
  * is put off instead, and waits in Pending Questions (see quickInputEscape.ts).
  */
 import * as vscode from 'vscode';
-import { LATER, type Question, type RenderOutcome } from '../../core/broker';
+import { LATER, type Question, type RenderOutcome } from '../../core/broker/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
-import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
+import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/broker/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';

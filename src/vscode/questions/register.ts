@@ -4,7 +4,7 @@
  * Questions list and the question history with their commands.
  */
 import * as vscode from 'vscode';
-import type { UrlWaits } from '../../core/urlWaits';
+import type { UrlWaits } from '../../core/broker/urlWaits';
 import { answerKeptRound } from '../mcp/keptRoundAnswer';
 import type { SecretVault } from '../secrets/secretVault';
 import type { Services } from '../services';

@@ -7,10 +7,10 @@
  * asker reports completion.
  */
 import * as vscode from 'vscode';
-import type { Question, Renderer } from '../../core/broker';
+import type { Question, Renderer } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine } from '../../core/display';
-import { CANCELLED, DECLINED, type ElicitResult } from '../../core/request';
-import { askerKey, type UrlWaits } from '../../core/urlWaits';
+import { CANCELLED, DECLINED, type ElicitResult } from '../../core/broker/request';
+import { askerKey, type UrlWaits } from '../../core/broker/urlWaits';
 
 export class UrlConsentRenderer implements Renderer {
   constructor(

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { Question } from '../../core/broker';
+import type { Question } from '../../core/broker/broker';
 import { secretFields } from '../../core/form/fields';
-import type { Asker, ElicitResult } from '../../core/request';
+import type { Asker, ElicitResult } from '../../core/broker/request';
 import { namedSecretKey, savedSecretKey } from '../../core/secretKeys';
 import type { SavedSecretSource } from '../questions/formPanel';
 

@@ -2,7 +2,7 @@
  * The one request and result shape shared by every asker (MCP server, ACP agent,
  * language-model tool, other extensions) and every renderer.
  */
-import type { RawValues } from './form/formState';
+import type { RawValues } from '../form/formState';
 
 export type AskerKind = 'mcp' | 'acp' | 'tool' | 'extension' | 'gateway';
 

@@ -4,7 +4,7 @@
  * `elicitation/complete`). This registry connects the two: the URL renderer
  * waits, the adapter completes. Unknown or repeated ids are ignored (spec).
  */
-import { Emitter } from './events';
+import { Emitter } from '../events';
 
 export type UrlWaitOutcome = 'completed' | 'cancelled';
 

@@ -12,8 +12,8 @@
  * A question the asker withdraws is answered `cancel` at once while the rest
  * stay open.
  */
-import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from './form/group';
-import { LIMITS, tryNormalize } from './form/normalize';
+import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from '../form/group';
+import { LIMITS, tryNormalize } from '../form/normalize';
 import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
 
 /** A question asked this recently is still fresh: one arriving now joins it. */

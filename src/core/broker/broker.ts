@@ -6,17 +6,17 @@
  * ("Later") and come back to it, and checks every accepted answer before it
  * leaves.
  */
-import { validateAnswer } from './form/ajvAnswerCheck';
-import { InvalidRequestError } from './errors';
-import { Emitter } from './events';
-import type { FormModel } from './form/fields';
-import { composeGroup } from './form/group';
-import { normalize } from './form/normalize';
-import { choosePresentation, type Presentation, type PresentationSetting } from './form/presentation';
+import { validateAnswer } from '../form/ajvAnswerCheck';
+import { InvalidRequestError } from '../errors';
+import { Emitter } from '../events';
+import type { FormModel } from '../form/fields';
+import { composeGroup } from '../form/group';
+import { normalize } from '../form/normalize';
+import { choosePresentation, type Presentation, type PresentationSetting } from '../form/presentation';
 import { CANCELLED, DECLINED, WITHDRAWN, type ElicitRequest, type ElicitResult } from './request';
-import { timerDelay } from './settingLimits';
+import { timerDelay } from '../settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
-import { completeAnswer } from './form/fieldRules';
+import { completeAnswer } from '../form/fieldRules';
 
 /** waiting: queued behind another quick input · showing: on screen · later: put off by the person. */
 export type QuestionState = 'waiting' | 'showing' | 'later';

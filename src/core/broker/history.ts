@@ -4,8 +4,8 @@
  * is kept, so the history (a state file) never holds a secret.
  */
 import type { AnsweredQuestion } from './broker';
-import { clip } from './display';
-import { secretFieldNames } from './form/fields';
+import { clip } from '../display';
+import { secretFieldNames } from '../form/fields';
 import type { Asker, ElicitAction } from './request';
 
 export const SECRET_MASK = '••••••••';
