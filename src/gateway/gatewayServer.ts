@@ -24,7 +24,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isInvalidRequestError } from '../core/errors';
 import type { Asker } from '../core/broker/request';
-import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/toolQuestions';
+import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/askUser/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
 
 export const ASK_USER = 'ask_user';

@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
-import { askToolQuestion } from '../../src/core/toolQuestions';
+import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GatewayServer } from '../../src/gateway/gatewayServer';
 import { McpConnection } from '../../src/mcp/connection';
 import { newRecordFile, readRecords } from '../support/records';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/deviceQuestions';
+import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/askUser/deviceQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
 import { normalize } from '../../src/core/form/normalize';
 import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
@@ -14,7 +14,7 @@ import {
   readToolQuestion,
   toRequestedSchema,
   toToolAnswer,
-} from '../../src/core/toolQuestions';
+} from '../../src/core/askUser/toolQuestions';
 
 const asker = { kind: 'tool' as const, name: 'AI agent' };
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
-import { askToolQuestion } from '../../core/toolQuestions';
+import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import type { GatewayServer } from '../../gateway/gatewayServer';

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Broker } from '../../core/broker/broker';
-import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../core/deviceQuestions';
+import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../core/askUser/deviceQuestions';
 
 export function deviceAccess(broker: Broker): DeviceAccess {
   return {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { InvalidRequestError } from '../../core/errors';
 import { inertText, oneLine } from '../../core/display';
 import type { Asker } from '../../core/broker/request';
-import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../../core/toolQuestions';
+import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../../core/askUser/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
 import type { Services } from '../services';
 

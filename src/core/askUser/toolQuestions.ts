@@ -7,10 +7,10 @@
  * receives — for a secret only a `${secret:NAME}` reference, never the value.
  */
 import { askDeviceQuestion, isDeviceKind, MAX_CLIPBOARD_CHARS, type DeviceAccess } from './deviceQuestions';
-import { InvalidRequestError } from './errors';
-import { secretFieldNames } from './form/fields';
-import { normalize } from './form/normalize';
-import type { Asker, ElicitRequest, ElicitResult } from './broker/request';
+import { InvalidRequestError } from '../errors';
+import { secretFieldNames } from '../form/fields';
+import { normalize } from '../form/normalize';
+import type { Asker, ElicitRequest, ElicitResult } from '../broker/request';
 
 export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret' | 'clipboardWrite' | 'clipboardRead';
 const KINDS: readonly QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'];

@@ -7,8 +7,8 @@
  * refusal is `decline` and closing the approval is `cancel`, never an error.
  * Pure: the clipboard and the approval prompt are passed in.
  */
-import { oneLine } from './display';
-import type { Asker } from './broker/request';
+import { oneLine } from '../display';
+import type { Asker } from '../broker/request';
 import type { QuestionKind, ToolAnswer, ToolQuestion } from './toolQuestions';
 
 export type DeviceKind = Extract<QuestionKind, 'clipboardWrite' | 'clipboardRead'>;
