@@ -10,13 +10,13 @@ import type { ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { loadAcpSdk, type AcpSdk } from './loadSdk';
-import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
+import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../mcp/config';
 import type { AgentConfig } from './config';
-import { childEnvironment, describeSpawnError, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
+import { childEnvironment, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 import { withDetails } from './agentErrors';
@@ -193,7 +193,7 @@ export class AcpConnection {
       env: childEnvironment(this.options.baseEnv ?? process.env, { ...this.config.env, ...this.options.secretEnv }),
     });
     this.child = child;
-    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${describeSpawnError(error)}`));
+    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${errorText(error)}`));
     child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
     forEachLine(child.stderr, (line) => this.stderrLine(line));
     this.exited = new Promise<void>((resolve) => {
@@ -208,7 +208,7 @@ export class AcpConnection {
     try {
       await spawned(child);
     } catch (error) {
-      this.finish(`Could not start ${this.name}: ${describeSpawnError(error)}`, false);
+      this.finish(`Could not start ${this.name}: ${errorText(error)}`, false);
       throw new Error(this._exitMessage);
     }
 
@@ -245,7 +245,7 @@ export class AcpConnection {
       this.setStatus('running');
       return response;
     } catch (error) {
-      const message = this._exitMessage ?? `${this.name} did not initialize: ${describeSpawnError(error)}`;
+      const message = this._exitMessage ?? `${this.name} did not initialize: ${errorText(error)}`;
       await this.stop();
       throw new Error(message);
     }
@@ -400,7 +400,7 @@ export class AcpConnection {
     try {
       if (!tracked.signal.aborted) choice = await this.options.permission(prompt, tracked.signal);
     } catch (error) {
-      this.options.log(`[elicit] ${this.name}: the permission prompt failed: ${describeSpawnError(error)}`);
+      this.options.log(`[elicit] ${this.name}: the permission prompt failed: ${errorText(error)}`);
       choice = PERMISSION_CANCELLED;
     } finally {
       tracked.done();
@@ -439,7 +439,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
       return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
     } catch (error) {
-      const message = describeSpawnError(error);
+      const message = errorText(error);
       this.emit({ kind: 'question', id, sessionId, info, error: message });
       this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
       if (error instanceof InvalidRequestError) throw this.rpcError(INVALID_PARAMS, error.message);
@@ -481,9 +481,9 @@ export class AcpConnection {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file });
       return { content: sliceLines(text, params.line, params.limit) };
     } catch (error) {
-      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: describeSpawnError(error) });
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'read', path: file, error: errorText(error) });
       if (error instanceof FileNotFoundError) throw this.requireSdk().RequestError.resourceNotFound(file);
-      throw this.rpcError(-32603, `Could not read ${file}: ${describeSpawnError(error)}`);
+      throw this.rpcError(-32603, `Could not read ${file}: ${errorText(error)}`);
     }
   }
 
@@ -494,8 +494,8 @@ export class AcpConnection {
       this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file });
       return {};
     } catch (error) {
-      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: describeSpawnError(error) });
-      throw this.rpcError(-32603, `Could not write ${file}: ${describeSpawnError(error)}`);
+      this.emit({ kind: 'file', sessionId: params.sessionId, action: 'write', path: file, error: errorText(error) });
+      throw this.rpcError(-32603, `Could not write ${file}: ${errorText(error)}`);
     }
   }
 
@@ -525,7 +525,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: terminal ${terminalId}: ${launch.command}`);
       return { terminalId };
     } catch (error) {
-      throw this.rpcError(-32603, `Could not run ${params.command}: ${describeSpawnError(error)}`);
+      throw this.rpcError(-32603, `Could not run ${params.command}: ${errorText(error)}`);
     }
   }
 
@@ -630,7 +630,7 @@ export class AcpConnection {
     try {
       this.events.fire(event);
     } catch (error) {
-      this.options.log(`[elicit] ${this.name}: an event listener failed: ${describeSpawnError(error)}`);
+      this.options.log(`[elicit] ${this.name}: an event listener failed: ${errorText(error)}`);
     }
   }
 

@@ -17,6 +17,7 @@
 import type { AgentConfig } from './config';
 import { AuthRequiredError, type AcpConnection } from './connection';
 import { savedValuesFor, type AuthMethodView, type EnvVarAuthMethod, type TerminalAuthMethod } from './authMethods';
+import { errorText } from '../core/errors';
 
 export interface TerminalLogin {
   agent: string;
@@ -139,7 +140,7 @@ class SignIn<T> {
       return { ok: true };
     } catch (error) {
       this.throwIfGone();
-      return { ok: false, problem: `${method.name} failed: ${messageOf(error)}` };
+      return { ok: false, problem: `${method.name} failed: ${errorText(error)}` };
     }
   }
 
@@ -213,8 +214,4 @@ function redacted(step: Step, values: Record<string, string>): Step {
 /** Whether the agent's environment already holds these values. */
 function includes(env: Record<string, string>, values: Record<string, string>): boolean {
   return Object.entries(values).every(([k, v]) => env[k] === v);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

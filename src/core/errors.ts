@@ -18,3 +18,16 @@ export class InvalidRequestError extends Error {
 export function isInvalidRequestError(error: unknown): error is InvalidRequestError {
   return error instanceof Error && error.name === 'InvalidRequestError';
 }
+
+/**
+ * Any thrown value as text for a log line or a message: an Error's message,
+ * anything else as a string, and a spawn that found no such command named as
+ * such (node's own message for it is `spawn x ENOENT`).
+ */
+export function errorText(error: unknown): string {
+  const e = error as { code?: unknown; syscall?: unknown; path?: unknown } | null | undefined;
+  if (e?.code === 'ENOENT' && typeof e.syscall === 'string' && e.syscall.startsWith('spawn')) {
+    return `command not found (${typeof e.path === 'string' ? e.path : 'spawn'})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

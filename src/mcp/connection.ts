@@ -16,7 +16,7 @@
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { BurstGrouper } from '../core/broker/burst';
-import { INVALID_PARAMS, InvalidRequestError } from '../core/errors';
+import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
@@ -26,7 +26,7 @@ import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
 import { CLIENT_TASK_CAPABILITIES, ElicitationTasks, isTaskAugmented, requestedTtl, TASK_METHODS, TaskRequestError } from './elicitationTasks';
-import { childEnvironment, describeSpawnError } from '../process/processGroup';
+import { childEnvironment } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
@@ -235,7 +235,7 @@ export class McpConnection {
   async rootsChanged(): Promise<void> {
     // 2026-07-28 has no roots notification: a server asks for roots within a request.
     if (!this.options.roots || !this.client || this.client.getProtocolEra() === 'modern') return;
-    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${describeSpawnError(error)}`));
+    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${errorText(error)}`));
   }
 
   private async open(): Promise<Client> {
@@ -287,7 +287,7 @@ export class McpConnection {
       });
     } catch (error) {
       if (generation !== this.generation) throw new Error(`MCP server "${this.name}" was stopped while it started`);
-      this.fail(describeSpawnError(error));
+      this.fail(errorText(error));
       await client.close().catch(() => undefined);
       throw new Error(`Could not start MCP server "${this.name}": ${this._error}`);
     }
@@ -341,7 +341,7 @@ export class McpConnection {
       } catch (sseError) {
         // An SSE server that wants a sign-in must reach the OAuth step unchanged.
         if (sseError instanceof UnauthorizedError) throw sseError;
-        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${describeSpawnError(sseError)}`, { cause: sseError });
+        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${errorText(sseError)}`, { cause: sseError });
       }
     }
   }

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, Result, Task } from './types';
+import { errorText } from '../core/errors';
 
 /** What the client declares: elicitations may run as tasks, which the server can list and cancel. */
 export const CLIENT_TASK_CAPABILITIES: NonNullable<ClientCapabilities['tasks']> = {
@@ -71,7 +72,7 @@ export class ElicitationTasks {
     this.entries.set(task.taskId, entry);
     void work(controller.signal).then(
       (result) => this.finish(entry, 'completed', { result }),
-      (error: unknown) => this.finish(entry, 'failed', { error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => this.finish(entry, 'failed', { error: errorText(error) }),
     ).finally(settle);
     return { task: { ...task } };
   }

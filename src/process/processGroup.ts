@@ -45,13 +45,6 @@ export function spawned(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A spawn error as a sentence: a missing command is named as such. */
-export function describeSpawnError(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  if (e?.code === 'ENOENT' && e.syscall?.startsWith('spawn')) return `command not found (${e.path ?? 'spawn'})`;
-  return e instanceof Error ? e.message : String(error);
-}
-
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }

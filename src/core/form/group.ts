@@ -6,7 +6,7 @@
  * every renderer, both validators and the webview work on it unchanged; the
  * accepted answer is split back into one result per section.
  */
-import { InvalidRequestError } from '../errors';
+import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
 import { normalize, LIMITS } from './normalize';
 import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
@@ -30,7 +30,7 @@ export function composeGroup(sections: readonly GroupSection[]): FormModel {
     try {
       model = normalize(section.requestedSchema);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       throw new InvalidRequestError(`question "${section.key}": ${reason}`);
     }
     for (const field of model.fields) fields.push({ ...field, name: composedName(index, field.name), property: field.name, section: index });

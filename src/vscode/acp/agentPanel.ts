@@ -22,6 +22,7 @@ import {
 import { clip, inertText } from '../../core/display';
 import { webviewShell } from '../webview/webviewShell';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
+import { errorText } from '../../core/errors';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
@@ -150,7 +151,7 @@ export class AgentPanel implements vscode.Disposable {
 
   /** Why the start failed, for the banner: the agent's error with its details and its last stderr lines. */
   private failureMessage(error: unknown, connection: AcpConnection | undefined): string {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     if (!(error instanceof AgentRequestError)) return message;
     return sessionFailure(this.options.agent.name, error, connection?.stderrLines ?? []);
   }
@@ -181,7 +182,7 @@ export class AgentPanel implements vscode.Disposable {
     } catch (error) {
       if (error instanceof AuthRequiredError) throw error; // kept for after signing in
       this.resume = undefined;
-      this.notice('warning', `${agent.name} could not resume the session (${error instanceof Error ? error.message : String(error)}), so this is a new one.`);
+      this.notice('warning', `${agent.name} could not resume the session (${errorText(error)}), so this is a new one.`);
       return fresh();
     }
     this.resume = undefined;
@@ -265,7 +266,7 @@ export class AgentPanel implements vscode.Disposable {
       this.notice('info', `Mode: ${name}.`);
     } catch (error) {
       if (this.connection !== connection || connection.status === 'exited') return;
-      this.notice('warning', `${this.options.agent.name} did not switch to ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      this.notice('warning', `${this.options.agent.name} did not switch to ${name}: ${errorText(error)}`);
     }
     // Also after a refusal: the panel's menu goes back to the mode in force.
     this.setState(this.controlsState());
@@ -291,7 +292,7 @@ export class AgentPanel implements vscode.Disposable {
       try {
         loggedOut = await logout(connection);
       } catch (error) {
-        this.notice('warning', `${agent.name} could not log out: ${error instanceof Error ? error.message : String(error)}`);
+        this.notice('warning', `${agent.name} could not log out: ${errorText(error)}`);
       }
     }
     await keys.forgetAgent(agent);
@@ -327,7 +328,7 @@ export class AgentPanel implements vscode.Disposable {
       this.setState({ status: 'idle' });
     } catch (error) {
       if (this.connection !== connection || connection.status === 'exited') return; // the exit event tells
-      this.transcript.notice('error', error instanceof Error ? error.message : String(error));
+      this.transcript.notice('error', errorText(error));
       this.setState({ status: 'idle' });
     }
     this.scheduleFlush();

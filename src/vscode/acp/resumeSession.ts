@@ -14,6 +14,7 @@ import { inertText, oneLine } from '../../core/display';
 import { localFolders } from '../localFolders';
 import { pickOnce } from '../pickOnce';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
+import { errorText } from '../../core/errors';
 
 export interface PickedSession {
   connection: AcpConnection;
@@ -56,7 +57,7 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
     sessions = listed.result;
   } catch (error) {
     await connection?.stop();
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     context.services.log.error(`${agent.name}: ${message}`);
     // Giving up the sign-in needs no message; anything else does.
     if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(`Elicit: ${message}`);
