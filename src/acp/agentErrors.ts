@@ -5,7 +5,7 @@
  * received"), codex-acp with a plain string ("CODEX_API_KEY is not set") or
  * `data.message`. The person sees the message and those details together.
  */
-import { isObject } from '../mcp/config';
+import { isObject } from '../core/json';
 
 /** What is shown of a structured `data` that has no details field. */
 const MAX_DATA_CHARS = 500;

@@ -9,7 +9,7 @@
  *              and env, in an interactive terminal; a zero exit status is success.
  * A method of a type Elicit does not know is left out. Pure.
  */
-import { isObject } from '../mcp/config';
+import { isObject } from '../core/json';
 
 export interface EnvVarView {
   name: string;

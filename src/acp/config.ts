@@ -3,7 +3,8 @@
  * the same shape as a stdio entry of mcp.json (and the same `${workspaceFolder}`,
  * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
  */
-import { isObject, parseServerTable, type ConfigProblem, type VariableContext } from '../mcp/config';
+import { parseServerTable, type ConfigProblem, type VariableContext } from '../core/serverConfig';
+import { isObject } from '../core/json';
 
 export interface AgentConfig {
   /** The key in `elicit.agents`; shown as the asker's name. */

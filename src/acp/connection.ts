@@ -14,7 +14,7 @@ import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
-import { isObject } from '../mcp/config';
+import { isObject } from '../core/json';
 import type { AgentConfig } from './config';
 import { childEnvironment, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
 import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';

@@ -20,7 +20,7 @@ import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from '../core/serverConfig';
 import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from './config';
+import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from '../core/serverConfig';
 import { parseDotenv } from './dotenv';
 import { serverOrigin } from './serverOrigin';
 

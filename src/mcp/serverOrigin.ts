@@ -4,7 +4,7 @@
  * `${input:…}` values are filled in), so it stays the same from start to start.
  */
 import { commandOrigin, urlOrigin } from '../core/origin';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from '../core/serverConfig';
 
 export function serverOrigin(config: ServerConfig): string {
   const file = config.origin?.file ?? config.source;

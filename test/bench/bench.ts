@@ -32,7 +32,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Broker, type Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { McpConnection } from '../../src/mcp/connection';
-import type { ServerConfig } from '../../src/mcp/config';
+import type { ServerConfig } from '../../src/core/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
 
 const root = path.join(__dirname, '..', '..');

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import { argumentFormSchema, expandTemplate, promptArguments, templateArguments } from '../../src/mcp/argumentSchema';
 import { complete, getPrompt, listPrompts, listResources, listResourceTemplates, offersCompletions, readResource } from '../../src/mcp/catalog';
-import type { ServerConfig } from '../../src/mcp/config';
+import type { ServerConfig } from '../../src/core/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { resolveLaunch } from '../../src/mcp/launch';
 import { formatPromptResult } from '../../src/mcp/promptText';

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { UrlWaits } from '../../src/core/broker/urlWaits';
-import type { ServerConfig } from '../../src/mcp/config';
+import type { ServerConfig } from '../../src/core/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { credentialsKey, MemorySecretStore, type StoredCredentials } from '../../src/mcp/oauthStore';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauthFixture';

@@ -10,7 +10,7 @@ import {
   type ParsedConfig,
   type StdioServerConfig,
   type VariableContext,
-} from '../../src/mcp/config';
+} from '../../src/core/serverConfig';
 
 const SOURCE = '/ws/.vscode/mcp.json';
 const vars: VariableContext = { workspaceFolder: '/ws', userHome: '/home/ada', env: { TOKEN: 's3cret', PORT: '8080' } };

@@ -5,7 +5,7 @@
  * Secrets forgets them); other values are kept for this window only.
  */
 import type { Broker } from '../../core/broker/broker';
-import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../mcp/config';
+import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../core/serverConfig';
 import { CONFIGURATION_INPUT, type SecretVault } from '../secrets/secretVault';
 
 export class ConfigInputs {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Prompt } from '../../mcp/types';
 import { promptArguments } from '../../mcp/argumentSchema';
 import { getPrompt, listPrompts } from '../../mcp/catalog';
-import { isObject } from '../../mcp/config';
+import { isObject } from '../../core/json';
 import type { McpConnection } from '../../mcp/connection';
 import { formatPromptResult } from '../../mcp/promptText';
 import { collectArguments } from './argumentCollector';

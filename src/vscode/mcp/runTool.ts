@@ -8,7 +8,7 @@ import type { Tool } from '../../mcp/types';
 import type { Broker } from '../../core/broker/broker';
 import { checkJsonArguments } from '../../core/form/jsonArguments';
 import { tryNormalize } from '../../core/form/normalize';
-import { isObject } from '../../mcp/config';
+import { isObject } from '../../core/json';
 import type { McpConnection } from '../../mcp/connection';
 import { formatToolResult } from '../../mcp/resultText';
 import { callAndShow } from './callAndShow';

@@ -9,7 +9,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
-import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../../mcp/config';
+import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../../core/serverConfig';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';

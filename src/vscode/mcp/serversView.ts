@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../mcp/types';
 import { inertText, oneLine } from '../../core/display';
-import type { ConfigProblem } from '../../mcp/config';
+import type { ConfigProblem } from '../../core/serverConfig';
 import { listPrompts, listResources, listResourceTemplates } from '../../mcp/catalog';
 import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';

@@ -2,9 +2,12 @@
  * Reads MCP server configuration in VS Code's `.vscode/mcp.json` format
  * (`servers`), also accepting the `mcpServers` key of Claude Desktop / Cursor
  * configs. Pure: text in, servers and problems out. A problem in one server
- * never hides the others.
+ * never hides the others. In core because the format is shared: the
+ * `elicit.servers` setting uses it for MCP servers, and `elicit.agents`
+ * (acp/config.ts) for ACP agents, whose entries are stdio servers.
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isObject } from './json';
 
 export interface StdioServerConfig {
   type: 'stdio';
@@ -302,11 +305,6 @@ export function substitute(value: string, vars: VariableContext): string {
     if (name === 'userHome') return vars.userHome;
     return vars.workspaceFolder ?? whole;
   });
-}
-
-/** A JSON object: not null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describeParseError(error: ParseError): string {
