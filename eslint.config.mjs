@@ -1,9 +1,14 @@
 // Lint rules, including the layering rule: the pure core (src/core) and the
-// protocol-level MCP code (src/mcp) never import `vscode` or touch the DOM, so
-// they run and are tested in plain Node and can be shared with the webview.
+// protocol-level code (src/mcp, src/acp, src/gateway) never import `vscode` or
+// touch the DOM, so they run and are tested in plain Node and can be shared
+// with the webview; and the three protocol adapters do not import each other
+// (what they share lives in src/core).
 import tseslint from 'typescript-eslint';
 
-const noVscodeNoDom = {
+const ADAPTERS = ['mcp', 'acp', 'gateway'];
+
+/** The layering rule for one folder of src: `adapter` names the protocol adapter it is, if any. */
+const noVscodeNoDom = (adapter) => ({
   'no-restricted-imports': [
     'error',
     {
@@ -11,6 +16,10 @@ const noVscodeNoDom = {
       patterns: [
         { group: ['**/vscode/*', '../vscode/**'], message: 'The core must not depend on the VS Code layer.' },
         { group: ['**/webview/**'], message: 'The core must not depend on webview code.' },
+        ...ADAPTERS.filter((other) => other !== adapter).map((other) => ({
+          group: [`../${other}/*`, `../../${other}/*`],
+          message: `src/${adapter ?? 'core'} must not import src/${other}: the protocol adapters are independent; move what they share to src/core.`,
+        })),
       ],
     },
   ],
@@ -21,7 +30,7 @@ const noVscodeNoDom = {
       message: 'The core is pure: no DOM globals.',
     })),
   ],
-};
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'out/**', '**/*.vsix', 'test/e2e/.runs/**'] },
@@ -32,7 +41,8 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
-  { files: ['src/core/**/*.ts', 'src/mcp/**/*.ts', 'src/gateway/**/*.ts', 'src/acp/**/*.ts'], rules: noVscodeNoDom },
+  { files: ['src/core/**/*.ts', 'src/process/**/*.ts'], rules: noVscodeNoDom(undefined) },
+  ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {
     files: ['webview/**/*.ts'],
     rules: {

@@ -28,6 +28,27 @@ describe('layering lint rule', () => {
     assert.ok(messages.some((m) => m.startsWith('no-restricted-imports')), messages.join('\n'));
   });
 
+  it('rejects one protocol adapter importing another (acp → mcp, mcp → gateway, gateway → acp)', async () => {
+    const cases: [string, string][] = [
+      ['src/acp/example.ts', "import { parseMcpConfig } from '../mcp/config';\nexport const p = parseMcpConfig;\n"],
+      ['src/mcp/example.ts', "import type { GatewayServer } from '../gateway/gatewayServer';\nexport type G = GatewayServer;\n"],
+      ['src/gateway/example.ts', "import { Transcript } from '../acp/transcript';\nexport const t = Transcript;\n"],
+      ['src/core/form/example.ts', "import { McpConnection } from '../../mcp/connection';\nexport const c = McpConnection;\n"],
+    ];
+    for (const [file, code] of cases) {
+      const messages = await lint(file, code);
+      assert.ok(
+        messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('protocol adapters are independent')),
+        `${file}: ${messages.join('\n')}`,
+      );
+    }
+  });
+
+  it('allows an adapter to import the core', async () => {
+    const messages = await lint('src/acp/example.ts', "import { isObject } from '../core/json';\nexport const o = isObject;\n");
+    assert.deepEqual(messages, []);
+  });
+
   it('allows vscode in src/vscode', async () => {
     const messages = await lint('src/vscode/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
     assert.deepEqual(messages, []);
