@@ -11,6 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
+import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
@@ -450,20 +451,14 @@ export class AcpConnection {
   }
 
   private toElicitRequest(method: string, p: Record<string, unknown>, sessionId: string | undefined, signal: AbortSignal): ElicitRequest {
-    if (typeof p.message !== 'string') throw new InvalidRequestError(`${method} needs a "message" string`);
+    const asker = this.asker;
+    if (typeof p.toolCallId === 'string') asker.detail = this.toolTitles.get(p.toolCallId) ?? `tool call ${p.toolCallId}`;
+    const request = elicitRequestFrom(method, p, asker, signal);
+    // ACP scopes a question to a session (and maybe a tool call), or to a request.
     if (sessionId === undefined && p.requestId === undefined) {
       throw new InvalidRequestError(`${method} needs a "sessionId" or a "requestId"`);
     }
-    const asker = this.asker;
-    if (typeof p.toolCallId === 'string') asker.detail = this.toolTitles.get(p.toolCallId) ?? `tool call ${p.toolCallId}`;
-    const mode = p.mode ?? 'form';
-    if (mode === 'url') {
-      if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
-      if (typeof p.elicitationId !== 'string') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
-      return { mode: 'url', asker, message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
-    }
-    if (mode !== 'form') throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
-    return { mode: 'form', asker, message: p.message, requestedSchema: p.requestedSchema, signal };
+    return request;
   }
 
   private onComplete(params: unknown): void {

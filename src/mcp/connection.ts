@@ -16,6 +16,7 @@
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { BurstGrouper } from '../core/broker/burst';
+import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
@@ -494,20 +495,7 @@ export class McpConnection {
   }
 
   private toElicitRequest(params: unknown, signal: AbortSignal): ElicitRequest {
-    if (typeof params !== 'object' || params === null) throw new InvalidRequestError('elicitation/create needs params');
-    const p = params as Record<string, unknown>;
-    if (typeof p.message !== 'string') throw new InvalidRequestError('elicitation/create needs a "message" string');
-    const mode = p.mode ?? 'form';
-    const closing = AbortSignal.any([signal, this.lifetime.signal]);
-    if (mode === 'url') {
-      if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
-      if (typeof p.elicitationId !== 'string' || p.elicitationId === '') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
-      return { mode: 'url', asker: this.asker(), message: p.message, url: p.url, elicitationId: p.elicitationId, signal: closing };
-    }
-    if (mode !== 'form') {
-      throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
-    }
-    return { mode: 'form', asker: this.asker(), message: p.message, requestedSchema: p.requestedSchema, signal: closing };
+    return elicitRequestFrom('elicitation/create', params, this.asker(), AbortSignal.any([signal, this.lifetime.signal]));
   }
 
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
