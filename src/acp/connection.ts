@@ -1,13 +1,11 @@
 /**
- * One ACP agent process and Elicit's client side of the Agent Client Protocol,
- * built with the official SDK (`acp.client()…connect(ndJsonStream(…))`) on the
- * agent's stdio. Permission requests, elicitations (`elicitation/create` and
+ * Elicit's client side of the Agent Client Protocol with one agent, built with
+ * the official SDK (`acp.client()…connect(ndJsonStream(…))`) on the stdio of
+ * the agent's process (agentProcess.ts). Permission requests, elicitations (`elicitation/create` and
  * the older `session/elicitation`), URL completions and file reads/writes are
  * handed to callbacks; everything the panel shows is reported as events. No
  * vscode import: integration tests drive it against a real agent process.
  */
-import type { ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
@@ -17,7 +15,8 @@ import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request'
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
 import type { AgentConfig } from './config';
-import { childEnvironment, endedWithin, forEachLine, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
+import { childEnvironment } from '../process/processGroup';
+import { AgentProcess } from './agentProcess';
 import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './terminals';
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 import { withDetails } from './agentErrors';
@@ -121,12 +120,8 @@ const AUTH_REQUIRED = -32000;
 /** `session/new` was refused until the person signs in with one of `AcpConnection.authMethods`. */
 export class AuthRequiredError extends Error {}
 
-const STDERR_TAIL_LINES = 12;
-/** How long an exited agent's stderr may take to deliver its last lines. */
-const STDERR_DRAIN_MS = 200;
-
 export class AcpConnection {
-  private child: ChildProcess | undefined;
+  private process: AgentProcess | undefined;
   private connection: acp.ClientConnection | undefined;
   /** The ACP SDK, loaded when the first agent starts (its bundle is not loaded at activation). */
   private sdk: AcpSdk | undefined;
@@ -141,7 +136,6 @@ export class AcpConnection {
   private readonly terminals = new AgentTerminals();
   /** URL elicitations the person accepted that still wait for `elicitation/complete`. */
   private readonly urlIds = new Set<string>();
-  private readonly stderrTail: string[] = [];
   private readonly events = new Emitter<AcpEvent>();
   readonly onEvent = this.events.event;
   /** What the agent said about itself in `initialize`. */
@@ -166,11 +160,11 @@ export class AcpConnection {
   }
   /** The agent's process id while it runs. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.process?.pid;
   }
   /** The agent's last stderr lines: they often say why a request failed. */
   get stderrLines(): readonly string[] {
-    return [...this.stderrTail];
+    return this.process?.stderrLines ?? [];
   }
   /** Open permission requests and questions (for tests and diagnostics). */
   get openRequests(): number {
@@ -185,38 +179,33 @@ export class AcpConnection {
 
   /** Spawns the agent and runs `initialize`. Rejects with a sentence for the person. */
   async start(): Promise<acp.InitializeResponse> {
-    if (this.child) throw new Error(`${this.name} is already started`);
+    if (this.process) throw new Error(`${this.name} is already started`);
     this.setStatus('starting');
     this.sdk ??= loadAcpSdk();
-    // Its own process group, so Stop also ends what it started (npx, shells).
-    const child = spawnInGroup(this.config.command, this.config.args, {
-      cwd: this.config.cwd ?? this.options.defaultCwd,
-      env: childEnvironment(this.options.baseEnv ?? process.env, { ...this.config.env, ...this.options.secretEnv }),
-    });
-    this.child = child;
-    child.on('error', (error) => this.options.log(`[elicit] ${this.name}: ${errorText(error)}`));
-    child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit handler reports it.
-    forEachLine(child.stderr, (line) => this.stderrLine(line));
-    this.exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        // Its last stderr lines may still be in the pipe, and they explain a crash.
-        void endedWithin(child.stderr, STDERR_DRAIN_MS).then(() => {
-          this.onExit(code, signal);
-          resolve();
-        });
-      });
+    const agent = new AgentProcess(
+      this.name,
+      this.config.command,
+      this.config.args,
+      {
+        cwd: this.config.cwd ?? this.options.defaultCwd,
+        env: childEnvironment(this.options.baseEnv ?? process.env, { ...this.config.env, ...this.options.secretEnv }),
+      },
+      (line) => this.options.log(line),
+    );
+    this.process = agent;
+    this.exited = agent.exited.then((exit) => {
+      const expected = this.stopping;
+      this.finish(expected ? `${this.name} was stopped.` : `${this.name} ${agent.describeExit(exit)}`, expected);
     });
     try {
-      await spawned(child);
+      await agent.spawned();
     } catch (error) {
       this.finish(`Could not start ${this.name}: ${errorText(error)}`, false);
       throw new Error(this._exitMessage);
     }
 
-    const stream = this.requireSdk().ndJsonStream(
-      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
-    );
+    const { input, output } = agent.streams();
+    const stream = this.requireSdk().ndJsonStream(input, output);
     const connection = this.clientApp().connect(stream);
     this.connection = connection;
     void connection.closed.then(() => {
@@ -325,12 +314,11 @@ export class AcpConnection {
 
   /** Ends the process (and its process group); resolves when it has exited. */
   async stop(expected = true): Promise<void> {
-    const child = this.child;
-    if (!child || this._status === 'exited') return;
+    const agent = this.process;
+    if (!agent || this._status === 'exited') return;
     if (expected) this.stopping = true;
     this.connection?.close(new Error(`${this.name} was stopped`));
-    child.stdin?.end();
-    await terminateGroup(child);
+    await agent.terminate();
     await this.exited;
   }
 
@@ -561,13 +549,6 @@ export class AcpConnection {
     };
   }
 
-  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    const expected = this.stopping;
-    const tail = this.stderrTail.length > 0 ? `\n${this.stderrTail.join('\n')}` : '';
-    const how = code !== null ? `exited with code ${code}` : `was ended by ${signal ?? 'a signal'}`;
-    this.finish(expected ? `${this.name} was stopped.` : `${this.name} ${how}.${tail}`, expected);
-  }
-
   private finish(message: string, expected: boolean): void {
     if (this._status === 'exited') return;
     this._exitMessage = message;
@@ -588,12 +569,6 @@ export class AcpConnection {
     if (!waits) return;
     for (const id of this.urlIds) waits.cancel(this.key, id);
     this.urlIds.clear();
-  }
-
-  private stderrLine(line: string): void {
-    this.options.log(line);
-    this.stderrTail.push(line.length > 500 ? `${line.slice(0, 499)}…` : line);
-    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
   }
 
   private agent(): acp.ClientContext {
