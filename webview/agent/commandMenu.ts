@@ -7,7 +7,7 @@
 import type { CommandView } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
 import { commandQuery, completedPrompt, matchCommands } from '../../src/core/commandCompletion';
-import { el } from '../form/dom';
+import { el } from '../shared/dom';
 
 export class CommandMenu {
   readonly element = el('ul', { className: 'command-menu', attrs: { role: 'listbox', id: 'command-menu', 'aria-label': 'Agent commands' } });

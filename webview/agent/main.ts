@@ -17,21 +17,17 @@ import type {
   TranscriptItem,
 } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
-import { adoptStyles, el } from '../form/dom';
-import theme from '../theme.css';
+import { adoptStyles, el } from '../shared/dom';
+import theme from '../shared/theme.css';
+import { connectToHost } from '../shared/host';
+import styles from './styles.css';
 import { CommandMenu } from './commandMenu';
 import { ModePicker } from './modePicker';
 
-interface VsCodeApi {
-  postMessage(message: AgentPanelToHost): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-// The base shared with the form; media/agent.css, linked in the page, adds the panel's own rules.
+const vscode = connectToHost<AgentPanelToHost, HostToAgentPanel>(onHostMessage);
+// The panel's own rules, then the base shared with the form, which wins where both set something
+// (the order the panel's linked stylesheet and the adopted base had before both were bundled).
+adoptStyles(styles);
 adoptStyles(theme);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 
@@ -329,14 +325,12 @@ function readDraft(): string {
 }
 
 function post(message: AgentPanelToHost): void {
-  vscode.postMessage(message);
+  vscode.post(message);
 }
 
 const page = new AgentPage();
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const message = event.data as HostToAgentPanel | undefined;
-  if (typeof message !== 'object' || message === null) return;
+function onHostMessage(message: HostToAgentPanel): void {
   switch (message.type) {
     case 'reset':
       if (Array.isArray(message.items) && typeof message.state === 'object') page.reset(message.state, message.items);
@@ -348,6 +342,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (Array.isArray(message.items)) page.upsert(message.items);
       return;
   }
-});
+}
 
 post({ type: 'ready' });

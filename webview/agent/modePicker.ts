@@ -5,7 +5,7 @@
  */
 import type { AgentPanelState } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
-import { el } from '../form/dom';
+import { el } from '../shared/dom';
 
 export class ModePicker {
   private readonly select = el('select', { className: 'mode', attrs: { 'aria-label': 'Mode' } });

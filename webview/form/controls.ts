@@ -15,7 +15,7 @@ import { cleanText } from '../../src/core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
-import { describeBy, el } from './dom';
+import { describeBy, el } from '../shared/dom';
 import { FilterList } from './filterList';
 
 /** More options than this and a dropdown gets a filter box. */

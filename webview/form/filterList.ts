@@ -5,7 +5,7 @@
  * filter, ↑/↓ to move, Enter to choose (or toggle, when several may be
  * chosen), Escape clears the filter. ARIA combobox + listbox pattern.
  */
-import { el } from './dom';
+import { el } from '../shared/dom';
 
 export interface FilterListOption {
   value: string;

@@ -25,21 +25,14 @@ import {
 } from '../../src/core/form/formState';
 import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/protocols/formProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
-import { adoptStyles, el } from './dom';
-import theme from '../theme.css';
+import { adoptStyles, el } from '../shared/dom';
+import { connectToHost } from '../shared/host';
+import theme from '../shared/theme.css';
 import styles from './styles.css';
-
-interface VsCodeApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
 
 adoptStyles(theme);
 adoptStyles(styles);
-const vscode = acquireVsCodeApi();
+const vscode = connectToHost<WebviewToHost, HostToWebview>(onHostMessage);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 /** Idle time after typing before a problem is shown. */
@@ -296,14 +289,12 @@ async function whenRendered(row: HTMLElement): Promise<void> {
 }
 
 function post(message: WebviewToHost): void {
-  vscode.postMessage(message);
+  vscode.post(message);
 }
 
 let page: FormPage | undefined;
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const message = event.data as HostToWebview | undefined;
-  if (typeof message !== 'object' || message === null) return;
+function onHostMessage(message: HostToWebview): void {
   if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
     // The host sends a new panel its question at once and again when the page says `ready`.
     if (page?.questionId === message.view.questionId) return;
@@ -318,7 +309,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     vscode.setState(undefined);
     app.replaceChildren(el('p', { className: 'answered', text: message.text, attrs: { role: 'status' } }));
   }
-});
+}
 
 // Capture phase, so an open dropdown or a filter box can keep its Escape.
 window.addEventListener(

@@ -5,7 +5,6 @@
  * CSP; every word from the agent travels by postMessage (agentPanelProtocol.ts)
  * and is inserted as text by webview/agent/main.ts. Closing the tab ends the process.
  */
-import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
@@ -20,7 +19,7 @@ import {
   type HostToAgentPanel,
 } from '../../core/protocols/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
-import { webviewShell } from '../webview/webviewShell';
+import { WebviewHost } from '../webview/webviewHost';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
 
@@ -46,14 +45,13 @@ interface OpenedSession {
 }
 
 export class AgentPanel implements vscode.Disposable {
-  private readonly panel: vscode.WebviewPanel;
+  private readonly panel: WebviewHost<HostToAgentPanel, AgentPanelToHost>;
   private readonly transcript: Transcript;
   private readonly disposables: vscode.Disposable[] = [];
   private connection: AcpConnection | undefined;
   private sessionId: string | undefined;
   private controls = new SessionControls();
   private state: AgentPanelState;
-  private ready = false;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
   /** Aborted when the panel closes: a sign-in in progress gives up. */
@@ -65,31 +63,21 @@ export class AgentPanel implements vscode.Disposable {
   readonly onDidDispose = this.disposeEmitter.event;
 
   constructor(private readonly options: AgentPanelOptions) {
-    const scripts = vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview');
-    const media = vscode.Uri.joinPath(options.extensionUri, 'media');
-    const webviewOptions = { enableScripts: true, localResourceRoots: [scripts, media] };
-    if (options.panel) {
-      this.panel = options.panel;
-      this.panel.webview.options = webviewOptions;
-      this.panel.title = inertText(clip(options.title, 60));
-    } else {
-      this.panel = vscode.window.createWebviewPanel(
-        AGENT_VIEW_TYPE,
-        inertText(clip(options.title, 60)),
-        { viewColumn: options.column, preserveFocus: false },
-        { ...webviewOptions, retainContextWhenHidden: false },
-      );
-    }
+    this.panel = new WebviewHost(options.extensionUri, {
+      viewType: AGENT_VIEW_TYPE,
+      title: inertText(clip(options.title, 60)),
+      pageTitle: 'Agent',
+      script: 'agent',
+      isMessage: isAgentPanelToHost,
+      column: options.column,
+      restored: options.panel,
+    });
     this.resume = options.resume;
     this.started = options.started;
-    const icon = vscode.Uri.joinPath(options.extensionUri, 'media', 'icon.svg');
-    if (icon.scheme === 'file' && existsSync(icon.fsPath)) this.panel.iconPath = icon;
-    const webview = this.panel.webview;
-    webview.html = webviewShell(webview, vscode.Uri.joinPath(scripts, 'agent.js'), 'Agent', vscode.Uri.joinPath(media, 'agent.css'));
     this.transcript = new Transcript(options.cwd);
     this.state = { agent: options.agent.name, cwd: options.cwd, status: 'starting', canRestart: false };
     this.disposables.push(
-      webview.onDidReceiveMessage((message: unknown) => this.onMessage(message)),
+      this.panel.onMessage((message) => this.onMessage(message)),
       this.panel.onDidDispose(() => this.dispose()),
     );
     void this.start();
@@ -217,11 +205,10 @@ export class AgentPanel implements vscode.Disposable {
     this.setState({ status: 'exited', error: message, canRestart: true });
   }
 
-  private onMessage(message: unknown): void {
-    if (this.disposed || !isAgentPanelToHost(message)) return;
+  private onMessage(message: AgentPanelToHost): void {
+    if (this.disposed) return;
     switch (message.type) {
       case 'ready':
-        this.ready = true;
         this.transcript.takeChanges();
         this.post({ type: 'reset', state: this.state, items: this.transcript.all() });
         return;
@@ -363,15 +350,14 @@ export class AgentPanel implements vscode.Disposable {
     if (this.flushTimer || this.disposed) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      if (!this.ready) return;
+      if (!this.panel.isReady) return;
       const items = this.transcript.takeChanges();
       if (items.length > 0) this.post({ type: 'items', items });
     }, FLUSH_MS);
   }
 
   private post(message: HostToAgentPanel): void {
-    if (this.disposed || !this.ready) return;
-    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+    if (!this.disposed) this.panel.postIfReady(message);
   }
 
   /** The person closed the tab: its session is closed (session/close, when offered), then the agent ends. */

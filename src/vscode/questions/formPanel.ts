@@ -11,7 +11,6 @@
  * opening. Cancel, Escape, Later, a closed tab and an asker that gives up
  * close the panel straight away.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { validateAnswer } from '../../core/form/ajvAnswerCheck';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker/broker';
@@ -21,23 +20,10 @@ import { initialValues, makeDraft, type RawValues } from '../../core/form/formSt
 import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/broker/request';
 import { completeAnswer } from '../../core/form/fieldRules';
 import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/protocols/formProtocol';
-import { inlineable, webviewShell, type InlineScript } from '../webview/webviewShell';
+import { WebviewHost } from '../webview/webviewHost';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 
-let formScriptText: InlineScript | null | undefined;
-
-/** form.js, read once and written into each form's page. */
-function formScript(file: vscode.Uri): InlineScript | undefined {
-  if (formScriptText === undefined) {
-    try {
-      formScriptText = file.scheme === 'file' ? (inlineable(readFileSync(file.fsPath, 'utf8')) ?? null) : null;
-    } catch {
-      formScriptText = null; // The page loads it from the extension instead.
-    }
-  }
-  return formScriptText ?? undefined;
-}
 /** How long an answered panel waits for the asker's next form before it closes. */
 export const HANDOFF_MS = 1500;
 
@@ -60,7 +46,6 @@ export interface FormPanelOptions {
 }
 
 export class FormPanelRenderer implements Renderer, vscode.Disposable {
-  private iconPath: vscode.Uri | null | undefined;
   /** Open forms by question id, so the pending list can bring one to the front. */
   private readonly open = new Map<number, FormSession>();
   /** An answered panel waiting out its handoff moment. */
@@ -75,7 +60,7 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     const form = question.form;
     if (!form || signal.aborted) return Promise.resolve(CANCELLED);
     return new Promise<RenderOutcome>((resolve) => {
-      const panel = this.unpark() ?? new FormPanel(this.extensionUri, this.icon());
+      const panel = this.unpark() ?? new FormPanel(this.extensionUri);
       const session = new FormSession(panel, question, form, signal, this.options, (outcome, keep) => {
         this.open.delete(question.id);
         if (keep) this.park(panel);
@@ -117,88 +102,40 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     return parked.panel.disposed ? undefined : parked.panel;
   }
 
-  private icon(): vscode.Uri | undefined {
-    if (this.iconPath === undefined) {
-      const icon = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
-      this.iconPath = icon.scheme === 'file' && existsSync(icon.fsPath) ? icon : null;
-    }
-    return this.iconPath ?? undefined;
-  }
-
   dispose(): void {
     this.unpark()?.dispose();
   }
 }
 
 /**
- * One webview panel, which may show several questions one after another. It
- * knows whether its page has said `ready`, and hands messages to whoever uses it.
+ * One webview panel, which may show several questions one after another; its
+ * page's script is written into the page. It hands the page's messages to the
+ * question using it.
  */
-class FormPanel {
-  private readonly panel: vscode.WebviewPanel;
-  private ready = false;
-  private closed = false;
+class FormPanel extends WebviewHost<HostToWebview, WebviewToHost> {
   private listener: ((message: WebviewToHost) => void) | undefined;
 
-  constructor(extensionUri: vscode.Uri, icon: vscode.Uri | undefined) {
-    const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-    this.panel = vscode.window.createWebviewPanel(
-      FORM_VIEW_TYPE,
-      'Question',
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [scripts], retainContextWhenHidden: false },
-    );
-    if (icon) this.panel.iconPath = icon;
-    const webview = this.panel.webview;
-    const script = vscode.Uri.joinPath(scripts, 'form.js');
-    webview.html = webviewShell(webview, formScript(script) ?? script, 'Question');
-    webview.onDidReceiveMessage((message: unknown) => {
-      if (!isWebviewToHost(message)) return;
-      // A page reloaded after being hidden says `ready` again.
-      if (message.type === 'ready') this.ready = true;
-      this.listener?.(message);
+  constructor(extensionUri: vscode.Uri) {
+    super(extensionUri, {
+      viewType: FORM_VIEW_TYPE,
+      title: 'Question',
+      pageTitle: 'Question',
+      script: 'form',
+      inline: true,
+      isMessage: isWebviewToHost,
+      column: vscode.ViewColumn.Active,
     });
-    // Registered first, so later listeners already see `disposed`.
-    this.panel.onDidDispose(() => {
-      this.closed = true;
-      this.listener = undefined;
-    });
-  }
-
-  /** True once the page has said `ready`: a `show` posted now is drawn at once. */
-  get isReady(): boolean {
-    return this.ready;
-  }
-
-  get disposed(): boolean {
-    return this.closed;
-  }
-
-  /** When the panel closes (by the person, or by `dispose`). */
-  get onDidDispose(): vscode.Event<void> {
-    return this.panel.onDidDispose;
+    this.onMessage((message) => this.listener?.(message));
+    this.onDidDispose(() => (this.listener = undefined));
   }
 
   use(title: string, listener: (message: WebviewToHost) => void): void {
-    this.panel.title = title;
+    this.setTitle(title);
     this.listener = listener;
   }
 
   release(): void {
     this.listener = undefined;
-  }
-
-  post(message: HostToWebview): void {
-    if (this.disposed) return;
-    this.panel.webview.postMessage(message).then(undefined, () => undefined);
-  }
-
-  reveal(): void {
-    if (!this.disposed) this.panel.reveal(undefined, false);
-  }
-
-  dispose(): void {
-    if (!this.disposed) this.panel.dispose();
   }
 }
 

@@ -1,12 +1,11 @@
 /**
  * The fixed page every Elicit webview loads: no asker or agent text at all
- * (that arrives by postMessage and is inserted as text), one module script —
+ * (that arrives by postMessage and is inserted as text), and one module script —
  * loaded from the extension, or written into the page itself (the form's: no
  * request through the webview's service worker before a question is drawn) —
- * and optionally one stylesheet from the extension, under a strict CSP with a
- * fresh nonce. Styles: `${cspSource}` covers the stylesheet. The form's script
- * brings its own stylesheet, one request fewer before a waiting question is
- * drawn; it and vscode-elements' shadow roots use constructed stylesheets
+ * under a strict CSP with a fresh nonce. Each script brings its own stylesheets
+ * (bundled as text, see esbuild.mjs), one request fewer before the page draws;
+ * they and vscode-elements' shadow roots use constructed stylesheets
  * (adoptedStyleSheets), which CSP does not govern. Components set sizes through
  * the CSSOM (element.style), which CSP allows — so no 'unsafe-inline'.
  */
@@ -18,7 +17,7 @@ export interface InlineScript {
   inline: string;
 }
 
-export function webviewShell(webview: vscode.Webview, script: vscode.Uri | InlineScript, title: string, stylesheet?: vscode.Uri): string {
+export function webviewShell(webview: vscode.Webview, script: vscode.Uri | InlineScript, title: string): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = [
     `default-src 'none'`,
@@ -33,7 +32,7 @@ export function webviewShell(webview: vscode.Webview, script: vscode.Uri | Inlin
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${stylesheet ? `<link rel="stylesheet" nonce="${nonce}" href="${webview.asWebviewUri(stylesheet).toString()}">\n` : ''}<title>${title}</title>
+<title>${title}</title>
 </head>
 <body>
 <main id="app" aria-busy="true"></main>

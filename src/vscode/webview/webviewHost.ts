@@ -1,0 +1,139 @@
+/**
+ * One of Elicit's webview panels, typed by its protocol (core/protocols/):
+ * `ToPage` the messages the host sends, `ToHost` those the page sends, checked
+ * by the protocol's guard before anyone sees them. It creates the panel (or
+ * takes over one VS Code restored after a reload), sets Elicit's icon, writes
+ * the fixed page (webviewShell.ts), and knows whether the page has said
+ * `ready`; a page hidden and shown again is reloaded and says it again. In the
+ * spirit of GitLens's webviews/protocol.ts, cut to what the form and the agent
+ * panel need.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { inlineable, webviewShell, type InlineScript } from './webviewShell';
+
+export interface WebviewPage<ToHost> {
+  viewType: string;
+  /** The tab's title (plain text). */
+  title: string;
+  /** The page's `<title>`. */
+  pageTitle: string;
+  /** The bundle in dist/webview/ (see esbuild.mjs), without `.js`. */
+  script: 'form' | 'agent';
+  /**
+   * Writes the script into the page rather than loading it from the extension:
+   * no request through the webview's service worker before the page can draw.
+   */
+  inline?: boolean;
+  /** The protocol's guard for what the page sends. */
+  isMessage(value: unknown): value is ToHost;
+  column: vscode.ViewColumn;
+  /** A panel VS Code restored after a reload (a webview panel serializer's), used instead of a new one. */
+  restored?: vscode.WebviewPanel;
+}
+
+export class WebviewHost<ToPage, ToHost extends { type: string }> implements vscode.Disposable {
+  protected readonly panel: vscode.WebviewPanel;
+  private ready = false;
+  private closed = false;
+  private readonly messages = new vscode.EventEmitter<ToHost>();
+  /** What the page sends, once checked by the protocol's guard. */
+  readonly onMessage = this.messages.event;
+
+  constructor(extensionUri: vscode.Uri, page: WebviewPage<ToHost>) {
+    const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+    const options = { enableScripts: true, localResourceRoots: [scripts] };
+    if (page.restored) {
+      this.panel = page.restored;
+      this.panel.webview.options = options;
+      this.panel.title = page.title;
+    } else {
+      this.panel = vscode.window.createWebviewPanel(
+        page.viewType,
+        page.title,
+        { viewColumn: page.column, preserveFocus: false },
+        { ...options, retainContextWhenHidden: false },
+      );
+    }
+    // Registered first, so every later listener already sees `disposed`.
+    this.panel.onDidDispose(() => {
+      this.closed = true;
+      this.messages.dispose();
+    });
+    const icon = elicitIcon(extensionUri);
+    if (icon) this.panel.iconPath = icon;
+    const webview = this.panel.webview;
+    const script = vscode.Uri.joinPath(scripts, `${page.script}.js`);
+    webview.html = webviewShell(webview, (page.inline && scriptText(script)) || script, page.pageTitle);
+    webview.onDidReceiveMessage((message: unknown) => {
+      if (this.closed || !page.isMessage(message)) return;
+      // A page reloaded after being hidden says `ready` again.
+      if (message.type === 'ready') this.ready = true;
+      this.messages.fire(message);
+    });
+  }
+
+  /** True once the page has said `ready`: a message posted now is handled at once. */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  get disposed(): boolean {
+    return this.closed;
+  }
+
+  /** When the panel closes (by the person, or by `dispose`). */
+  get onDidDispose(): vscode.Event<void> {
+    return this.panel.onDidDispose;
+  }
+
+  /** Posts at once; before the page has loaded, VS Code holds the message until it has. */
+  post(message: ToPage): void {
+    if (this.closed) return;
+    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  /** Posts only to a page that has said `ready` (one that has not yet gets everything when it does). */
+  postIfReady(message: ToPage): void {
+    if (this.ready) this.post(message);
+  }
+
+  setTitle(title: string): void {
+    this.panel.title = title;
+  }
+
+  reveal(): void {
+    if (!this.closed) this.panel.reveal(undefined, false);
+  }
+
+  dispose(): void {
+    if (!this.closed) this.panel.dispose();
+  }
+}
+
+const icons = new Map<string, vscode.Uri | null>();
+
+/** media/icon.svg, when the extension is on disk and has it. */
+function elicitIcon(extensionUri: vscode.Uri): vscode.Uri | undefined {
+  const key = extensionUri.toString();
+  if (!icons.has(key)) {
+    const icon = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    icons.set(key, icon.scheme === 'file' && existsSync(icon.fsPath) ? icon : null);
+  }
+  return icons.get(key) ?? undefined;
+}
+
+const scripts = new Map<string, InlineScript | null>();
+
+/** The bundle's text, read once, when it can be written into the page (else the page loads it from the extension). */
+function scriptText(file: vscode.Uri): InlineScript | undefined {
+  const key = file.toString();
+  if (!scripts.has(key)) {
+    try {
+      scripts.set(key, file.scheme === 'file' ? (inlineable(readFileSync(file.fsPath, 'utf8')) ?? null) : null);
+    } catch {
+      scripts.set(key, null);
+    }
+  }
+  return scripts.get(key) ?? undefined;
+}
