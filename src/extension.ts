@@ -23,7 +23,6 @@ import { SecretVault } from './vscode/secrets/secretVault';
 import { SerialMemento } from './vscode/secrets/serialMemento';
 import type { Services } from './vscode/services';
 import { settings } from './vscode/settings';
-import { writeTestReports } from './vscode/testReport';
 import { registerElicitTool } from './vscode/tool/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
@@ -49,9 +48,6 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
   const results = new ResultDocuments();
   const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
-
-  const testReport = process.env.ELICIT_TEST_REPORT;
-  if (testReport) context.subscriptions.push(writeTestReports(testReport, vault, log));
 
   context.subscriptions.push(
     { dispose: () => void closing?.() },

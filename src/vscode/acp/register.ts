@@ -13,7 +13,6 @@ import type { AcpConnection } from '../../acp/connection';
 import type { Services } from '../services';
 import { savedSession } from '../../core/protocols/agentPanelProtocol';
 import { localFolders } from '../localFolders';
-import { writeTestReports } from '../testReport';
 import type { AgentContext } from './agentConnection';
 import { AgentKeys } from './agentKeys';
 import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
@@ -24,8 +23,6 @@ import { inertText } from '../../core/display';
 export function registerAcp(context: vscode.ExtensionContext, services: Services): AgentKeys {
   const keys = new AgentKeys(context.secrets, services.globalState);
   const sessions = new AgentSessions(context, services, keys);
-  const report = process.env.ELICIT_TEST_REPORT;
-  if (report) context.subscriptions.push(writeTestReports(`${report}.agent-keys.json`, keys, services.log));
   context.subscriptions.push(
     keys,
     sessions,

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { AgentKeys } from '../acp/agentKeys';
 import type { Services } from '../services';
 import { manageSavedSecrets } from './manageSecrets';
+import { writeTestReports } from './testReport';
 
 /** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
 export function registerSecrets(
@@ -18,4 +19,12 @@ export function registerSecrets(
   context.subscriptions.push(
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(services.vault, agentKeys, forgetGrants)),
   );
+  // End-to-end tests only: SecretStorage can be read by this extension alone (see testReport.ts).
+  const report = process.env.ELICIT_TEST_REPORT;
+  if (report) {
+    context.subscriptions.push(
+      writeTestReports(report, services.vault, services.log),
+      writeTestReports(`${report}.agent-keys.json`, agentKeys, services.log),
+    );
+  }
 }

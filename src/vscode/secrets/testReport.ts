@@ -8,6 +8,11 @@
  * change may miss the entry just saved; the next one sees it. Writes run one
  * after another, and each change of the key set, or a failure, is noted in
  * <report>.log so a test that times out can say what happened.
+ *
+ * It lives in the extension, off unless the variable is set, because VS Code
+ * lets only the extension that stored a secret read it: the test companion
+ * extension cannot, and the public API must not tell other extensions even
+ * digests of what is saved.
  */
 import { appendFile } from 'node:fs/promises';
 import type * as vscode from 'vscode';
