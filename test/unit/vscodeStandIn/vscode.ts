@@ -1,0 +1,174 @@
+/**
+ * A stand-in for the `vscode` module, for unit tests of the VS Code layer's own
+ * logic (which servers the registry reads, what the vault keeps). It has only
+ * the pieces those modules use, kept as simple as they can be, and `standIn`
+ * to set up a window (folders, files, settings, trust) and to see what the
+ * code asked VS Code to do. It is no substitute for the end-to-end tests,
+ * which run the real thing.
+ */
+import * as path from 'node:path';
+
+type Listener<T> = (event: T) => unknown;
+
+export class Disposable {
+  constructor(private readonly onDispose: () => void) {}
+  dispose(): void {
+    this.onDispose();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>): Disposable => {
+    this.listeners.add(listener);
+    return new Disposable(() => this.listeners.delete(listener));
+  };
+  fire(event: T): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+  dispose(): void {
+    this.listeners.clear();
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
+  static file(fsPath: string): Uri {
+    return new Uri('file', path.posix.normalize(fsPath));
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, path.posix.join(base.path, ...segments));
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
+  }
+}
+
+export interface WorkspaceFolder {
+  uri: Uri;
+  name: string;
+  index: number;
+}
+
+class LogChannel {
+  readonly lines: string[] = [];
+  constructor(readonly name: string) {}
+  info(line: string): void {
+    this.lines.push(`info ${line}`);
+  }
+  warn(line: string): void {
+    this.lines.push(`warn ${line}`);
+  }
+  error(line: string): void {
+    this.lines.push(`error ${line}`);
+  }
+  show(): void {}
+  dispose(): void {}
+}
+
+const configurationChanges = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+const folderChanges = new EventEmitter<void>();
+const trustGranted = new EventEmitter<void>();
+
+/** The window the code under test sees, and what it did; `reset()` between tests. */
+export const standIn = {
+  folders: [] as WorkspaceFolder[],
+  files: new Map<string, string>(),
+  /** Full setting ids (`elicit.servers`) and their values. */
+  settings: new Map<string, unknown>(),
+  trusted: true,
+  errorMessages: [] as string[],
+  commands: [] as unknown[][],
+  channels: [] as LogChannel[],
+  reset(): void {
+    this.folders = [];
+    this.files.clear();
+    this.settings.clear();
+    this.trusted = true;
+    this.errorMessages = [];
+    this.commands = [];
+    this.channels = [];
+  },
+  setFolders(...paths: string[]): void {
+    this.folders = paths.map((p, index) => ({ uri: Uri.file(p), name: path.posix.basename(p), index }));
+    folderChanges.fire();
+  },
+  changeSetting(id: string, value: unknown): void {
+    this.settings.set(id, value);
+    configurationChanges.fire({ affectsConfiguration: (section) => id === section || id.startsWith(`${section}.`) });
+  },
+  logChannel(name: string): LogChannel {
+    const channel = new LogChannel(name);
+    this.channels.push(channel);
+    return channel;
+  },
+};
+
+export const version = '1.101.0';
+
+export const workspace = {
+  get workspaceFolders(): WorkspaceFolder[] | undefined {
+    return standIn.folders.length > 0 ? standIn.folders : undefined;
+  },
+  get isTrusted(): boolean {
+    return standIn.trusted;
+  },
+  fs: {
+    async readFile(uri: Uri): Promise<Uint8Array> {
+      const text = standIn.files.get(uri.fsPath);
+      if (text === undefined) throw new Error(`ENOENT: ${uri.fsPath}`);
+      return new TextEncoder().encode(text);
+    },
+  },
+  asRelativePath(uri: Uri, includeWorkspaceFolder: boolean): string {
+    const folder = standIn.folders.find((f) => uri.fsPath.startsWith(`${f.uri.fsPath}/`));
+    if (!folder) return uri.fsPath;
+    const relative = path.posix.relative(folder.uri.fsPath, uri.fsPath);
+    return includeWorkspaceFolder && standIn.folders.length > 1 ? `${folder.name}/${relative}` : relative;
+  },
+  getConfiguration(section?: string) {
+    const id = (key: string): string => (section ? `${section}.${key}` : key);
+    return {
+      get<T>(key: string, fallback?: T): T | undefined {
+        return standIn.settings.has(id(key)) ? (standIn.settings.get(id(key)) as T) : fallback;
+      },
+    };
+  },
+  createFileSystemWatcher() {
+    const never = (): Disposable => new Disposable(() => undefined);
+    return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };
+  },
+  onDidChangeConfiguration: configurationChanges.event,
+  onDidChangeWorkspaceFolders: folderChanges.event,
+  onDidGrantWorkspaceTrust: trustGranted.event,
+};
+
+export const window = {
+  async showErrorMessage(message: string): Promise<string | undefined> {
+    standIn.errorMessages.push(message);
+    return undefined;
+  },
+  createOutputChannel(name: string): LogChannel {
+    return standIn.logChannel(name);
+  },
+  async showTextDocument(): Promise<void> {},
+};
+
+export const commands = {
+  async executeCommand(...args: unknown[]): Promise<undefined> {
+    standIn.commands.push(args);
+    return undefined;
+  },
+};
+
+export const extensions = {
+  getExtension(): undefined {
+    return undefined;
+  },
+};
