@@ -41,6 +41,19 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // Type-aware: a promise nobody awaits loses its rejection. `void` marks one left to run on
+    // purpose, with a comment saying why where it is not obvious.
+    files: ['src/**/*.ts', 'webview/**/*.ts', 'test/**/*.ts', 'demo/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['demo/*.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test's describe/it return promises the runner itself awaits.
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] }] },
+      ],
+    },
+  },
   { files: ['src/core/**/*.ts', 'src/process/**/*.ts'], rules: noVscodeNoDom(undefined) },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {
