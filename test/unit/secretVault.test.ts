@@ -12,20 +12,8 @@ import type * as vscode from 'vscode';
 import type { Question } from '../../src/core/broker/broker';
 import type { Asker } from '../../src/core/broker/request';
 import { normalize } from '../../src/core/form/normalize';
+import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { CONFIGURATION_INPUT, SecretVault } from '../../src/vscode/secrets/secretVault';
-
-class MemorySecrets {
-  readonly values = new Map<string, string>();
-  async get(key: string): Promise<string | undefined> {
-    return this.values.get(key);
-  }
-  async store(key: string, value: string): Promise<void> {
-    this.values.set(key, value);
-  }
-  async delete(key: string): Promise<void> {
-    this.values.delete(key);
-  }
-}
 
 class MemoryState {
   readonly values = new Map<string, unknown>();
@@ -60,11 +48,11 @@ const weather: Asker = { kind: 'mcp', name: 'weather', origin: 'origin-of-app/.v
 const answer = { action: 'accept' as const, content: { token: 'hunter2', team: 'audio' } };
 
 describe('SecretVault (over the vscode stand-in)', () => {
-  let secrets: MemorySecrets;
+  let secrets: MemorySecretStore;
   let vault: SecretVault;
 
   beforeEach(() => {
-    secrets = new MemorySecrets();
+    secrets = new MemorySecretStore();
     vault = new SecretVault(secrets as unknown as vscode.SecretStorage, new MemoryState() as unknown as vscode.Memento);
   });
 
