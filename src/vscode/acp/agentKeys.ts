@@ -7,7 +7,6 @@
  * Secrets list and forget them.
  */
 import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { AgentConfig } from '../../acp/config';
 import type { SavedKeys } from '../../acp/signIn';
@@ -85,16 +84,9 @@ export class AgentKeys implements vscode.Disposable {
     this.changes.fire();
   }
 
-  /** End-to-end tests only (ELICIT_TEST_REPORT): key names and SHA-256 digests, never values. */
-  async writeTestReport(file: string): Promise<string[]> {
-    const report: Record<string, string | null> = {};
-    for (const entry of this.list()) {
-      const value = await this.secrets.get(storageKey(entry));
-      report[storageKey(entry)] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
-    }
-    await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
-    await rename(`${file}.tmp`, file);
-    return Object.keys(report);
+  /** The SecretStorage keys of the saved keys. */
+  storageKeys(): string[] {
+    return this.list().map(storageKey);
   }
 
   dispose(): void {

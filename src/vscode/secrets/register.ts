@@ -23,8 +23,8 @@ export function registerSecrets(
   const report = process.env.ELICIT_TEST_REPORT;
   if (report) {
     context.subscriptions.push(
-      writeTestReports(report, services.vault, services.log),
-      writeTestReports(`${report}.agent-keys.json`, agentKeys, services.log),
+      writeTestReports(report, services.vault, context.secrets, services.log),
+      writeTestReports(`${report}.agent-keys.json`, agentKeys, context.secrets, services.log),
     );
   }
 }

@@ -5,8 +5,6 @@
  * be answered with "Use saved value" next time. An index of the saved names
  * (never values) lives in global state for Manage Saved Secrets.
  */
-import { createHash } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Question } from '../../core/broker/broker';
 import { secretFields } from '../../core/form/fields';
@@ -145,26 +143,9 @@ export class SecretVault implements SavedSecretSource, vscode.Disposable {
     return this.get(question.request.asker, property);
   }
 
-  /**
-   * For the end-to-end tests only (ELICIT_TEST_REPORT): what SecretStorage holds,
-   * as key names and SHA-256 digests — never the values.
-   */
-  async writeTestReport(file: string): Promise<string[]> {
-    const report: Record<string, string | null> = {};
-    for (const entry of this.list()) {
-      const key = entryKey(entry);
-      const value = await this.secrets.get(key);
-      report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
-    }
-    for (const entry of this.listInputs()) {
-      const key = inputStorageKey(entry.file, entry.id);
-      const value = await this.secrets.get(key);
-      report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
-    }
-    // Whole or not at all: the test may read the report at any moment.
-    await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
-    await rename(`${file}.tmp`, file);
-    return Object.keys(report);
+  /** The SecretStorage keys of everything listed: saved answers, then inputs. */
+  storageKeys(): string[] {
+    return [...this.list().map(entryKey), ...this.listInputs().map((entry) => inputStorageKey(entry.file, entry.id))];
   }
 
   dispose(): void {

@@ -14,24 +14,25 @@
  * extension cannot, and the public API must not tell other extensions even
  * digests of what is saved.
  */
-import { appendFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFile, rename, writeFile } from 'node:fs/promises';
 import type * as vscode from 'vscode';
 
-/** What can report its secrets: the vault, the saved agent keys. */
+/** What keeps secrets: the vault, the saved agent keys. */
 export interface ReportSource {
   readonly onDidChange: vscode.Event<void>;
-  writeTestReport(file: string): Promise<string[]>;
+  storageKeys(): string[];
 }
 
 const REWRITE_MS = 1000;
 
-export function writeTestReports(file: string, vault: ReportSource, log: vscode.LogOutputChannel): vscode.Disposable {
+export function writeTestReports(file: string, source: ReportSource, secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): vscode.Disposable {
   let writing = Promise.resolve();
   let lastKeys: string | undefined;
   const note = (line: string): Promise<void> => appendFile(`${file}.log`, `${new Date().toISOString()} ${line}\n`).catch(() => undefined);
   const write = async (): Promise<void> => {
     try {
-      const keys = (await vault.writeTestReport(file)).join(', ') || 'no keys';
+      const keys = (await writeReport(file, source.storageKeys(), secrets)).join(', ') || 'no keys';
       if (keys !== lastKeys) await note(`written: ${keys}`);
       lastKeys = keys;
     } catch (error) {
@@ -40,7 +41,20 @@ export function writeTestReports(file: string, vault: ReportSource, log: vscode.
     }
   };
   const queue = (): void => void (writing = writing.then(write));
-  const changes = vault.onDidChange(queue);
+  const changes = source.onDidChange(queue);
   const timer = setInterval(queue, REWRITE_MS);
   return { dispose: () => (changes.dispose(), clearInterval(timer)) };
+}
+
+/** Each key with the SHA-256 digest of its value (null when it holds none), never the value. */
+async function writeReport(file: string, keys: readonly string[], secrets: vscode.SecretStorage): Promise<string[]> {
+  const report: Record<string, string | null> = {};
+  for (const key of keys) {
+    const value = await secrets.get(key);
+    report[key] = value === undefined ? null : createHash('sha256').update(value).digest('hex');
+  }
+  // Whole or not at all: the test may read the report at any moment.
+  await writeFile(`${file}.tmp`, JSON.stringify(report, null, 2));
+  await rename(`${file}.tmp`, file);
+  return Object.keys(report);
 }
