@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, build the VSIX, make sure a real VS Code
+// `npm test`: lint, format check, type-check, build the VSIX, make sure a real VS Code
 // (code-server) is installed, then run every test layer in one node:test run:
 // unit (pure core), integration (real MCP servers as processes), end to end
 // (the VSIX installed into code-server, driven by Playwright + Chromium).
@@ -40,6 +40,7 @@ const needsE2e = files.some((f) => f.includes('e2e'));
 
 if (explicit.length === 0) {
   step('lint', 'npx', ['eslint', '.']);
+  step('format', 'npx', ['prettier', '--check', '.']);
   step('type-check', 'npm', ['run', '--silent', 'typecheck']);
 }
 if (needsE2e) {
