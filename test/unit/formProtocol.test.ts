@@ -22,7 +22,7 @@ import {
 } from '../../src/core/form/formState';
 import { normalize } from '../../src/core/form/normalize';
 import { completeAnswer } from '../../src/core/form/fieldRules';
-import { isWebviewToHost } from '../../src/core/protocols/formProtocol';
+import { isFormToHost } from '../../src/core/protocols/formProtocol';
 
 const form: FormModel = normalize({
   type: 'object',
@@ -43,16 +43,16 @@ const form: FormModel = normalize({
 });
 const field = (name: string) => form.fields.find((f) => f.name === name)!;
 
-describe('isWebviewToHost', () => {
+describe('isFormToHost', () => {
   it('accepts every message the webview sends', () => {
-    assert.ok(isWebviewToHost({ type: 'ready' }));
-    assert.ok(isWebviewToHost({ type: 'decline' }));
-    assert.ok(isWebviewToHost({ type: 'later' }));
-    assert.ok(isWebviewToHost({ type: 'cancel' }));
-    assert.ok(isWebviewToHost({ type: 'submit', content: {} }));
-    assert.ok(isWebviewToHost({ type: 'submit', content: { a: 'x', b: 2, c: true, d: ['x', 'y'], e: [] } }));
-    assert.ok(isWebviewToHost({ type: 'submit', content: { a: 'x' }, useSaved: ['token'] }));
-    assert.ok(isWebviewToHost({ type: 'submit', content: {}, useSaved: [] }));
+    assert.ok(isFormToHost({ type: 'ready' }));
+    assert.ok(isFormToHost({ type: 'decline' }));
+    assert.ok(isFormToHost({ type: 'later' }));
+    assert.ok(isFormToHost({ type: 'cancel' }));
+    assert.ok(isFormToHost({ type: 'submit', content: {} }));
+    assert.ok(isFormToHost({ type: 'submit', content: { a: 'x', b: 2, c: true, d: ['x', 'y'], e: [] } }));
+    assert.ok(isFormToHost({ type: 'submit', content: { a: 'x' }, useSaved: ['token'] }));
+    assert.ok(isFormToHost({ type: 'submit', content: {}, useSaved: [] }));
   });
 
   it('rejects anything else', () => {
@@ -79,7 +79,7 @@ describe('isWebviewToHost', () => {
       { type: 'submit', content: {}, useSaved: 'token' },
       { type: 'submit', content: {}, useSaved: [1] },
     ]) {
-      assert.equal(isWebviewToHost(value), false, JSON.stringify(value) ?? String(value));
+      assert.equal(isFormToHost(value), false, JSON.stringify(value) ?? String(value));
     }
   });
 });

@@ -23,7 +23,7 @@ import {
   startingValues,
   type RawValues,
 } from '../../src/core/form/formState';
-import type { FormView, HostToWebview, WebviewToHost } from '../../src/core/protocols/formProtocol';
+import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/formProtocol';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
 import { connectToHost } from '../shared/host';
@@ -32,7 +32,7 @@ import styles from './styles.css';
 
 adoptStyles(theme);
 adoptStyles(styles);
-const vscode = connectToHost<WebviewToHost, HostToWebview>(onHostMessage);
+const vscode = connectToHost<FormToHost, HostToForm>(onHostMessage);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 /** Idle time after typing before a problem is shown. */
@@ -302,13 +302,13 @@ async function whenRendered(row: HTMLElement): Promise<void> {
   await Promise.all(components.map((c) => (c as { updateComplete?: Promise<unknown> }).updateComplete));
 }
 
-function post(message: WebviewToHost): void {
+function post(message: FormToHost): void {
   vscode.post(message);
 }
 
 let page: FormPage | undefined;
 
-function onHostMessage(message: HostToWebview): void {
+function onHostMessage(message: HostToForm): void {
   if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
     // The host sends a new panel its question at once and again when the page says `ready`.
     if (page?.questionId === message.view.questionId) return;

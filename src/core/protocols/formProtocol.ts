@@ -36,14 +36,14 @@ export interface FormView {
   keepsDraft?: boolean;
 }
 
-export type HostToWebview =
+export type HostToForm =
   | { type: 'show'; view: FormView }
   /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
   | { type: 'errors'; errors: Record<string, string> }
   /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */
   | { type: 'answered'; text: string };
 
-export type WebviewToHost =
+export type FormToHost =
   | { type: 'ready' }
   /**
    * The answer as given. `useSaved` names secret fields (listed in
@@ -59,7 +59,7 @@ export type WebviewToHost =
   | { type: 'cancel' };
 
 /** Structural check of a message from the webview: anything else is ignored by the host. */
-export function isWebviewToHost(value: unknown): value is WebviewToHost {
+export function isFormToHost(value: unknown): value is FormToHost {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const message = value as { type?: unknown; content?: unknown; useSaved?: unknown };
   switch (message.type) {

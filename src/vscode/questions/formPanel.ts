@@ -19,7 +19,7 @@ import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/broker/request';
 import { completeAnswer } from '../../core/form/fieldRules';
-import { isWebviewToHost, type FormView, type HostToWebview, type WebviewToHost } from '../../core/protocols/formProtocol';
+import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webview/webviewHost';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
@@ -112,8 +112,8 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
  * page's script is written into the page. It hands the page's messages to the
  * question using it.
  */
-class FormPanel extends WebviewHost<HostToWebview, WebviewToHost> {
-  private listener: ((message: WebviewToHost) => void) | undefined;
+class FormPanel extends WebviewHost<HostToForm, FormToHost> {
+  private listener: ((message: FormToHost) => void) | undefined;
 
   constructor(extensionUri: vscode.Uri) {
     super(extensionUri, {
@@ -122,14 +122,14 @@ class FormPanel extends WebviewHost<HostToWebview, WebviewToHost> {
       pageTitle: 'Question',
       script: 'form',
       inline: true,
-      isMessage: isWebviewToHost,
+      isMessage: isFormToHost,
       column: vscode.ViewColumn.Active,
     });
     this.onMessage((message) => this.listener?.(message));
     this.onDidDispose(() => (this.listener = undefined));
   }
 
-  use(title: string, listener: (message: WebviewToHost) => void): void {
+  use(title: string, listener: (message: FormToHost) => void): void {
     this.setTitle(title);
     this.listener = listener;
   }
@@ -171,7 +171,7 @@ class FormSession {
     void this.show();
   }
 
-  private onMessage(message: WebviewToHost): void {
+  private onMessage(message: FormToHost): void {
     if (this.settled) return;
     switch (message.type) {
       case 'ready':
@@ -235,7 +235,7 @@ class FormSession {
     }
   }
 
-  private async submit(message: Extract<WebviewToHost, { type: 'submit' }>): Promise<void> {
+  private async submit(message: Extract<FormToHost, { type: 'submit' }>): Promise<void> {
     if (this.submitting) return;
     this.submitting = true;
     try {
@@ -272,7 +272,7 @@ class FormSession {
     }
   }
 
-  private post(message: HostToWebview): void {
+  private post(message: HostToForm): void {
     if (!this.settled) this.panel.post(message);
   }
 
