@@ -88,15 +88,7 @@ export class AgentPanel implements vscode.Disposable {
     const { agent, services, cwd } = this.options;
     this.sessionId = undefined;
     this.controls = new SessionControls();
-    this.setState({
-      status: 'starting',
-      error: undefined,
-      canRestart: false,
-      canSignIn: false,
-      modes: undefined,
-      commands: undefined,
-      canSignOut: false,
-    });
+    this.setState({ status: 'starting', error: undefined, canRestart: false, canSignIn: false, modes: undefined, commands: undefined, canSignOut: false });
     const started = this.started;
     this.started = undefined;
     if (started) this.adopt(started);

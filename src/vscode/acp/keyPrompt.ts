@@ -35,13 +35,7 @@ export function keyBoxTitle(agent: string, variable: string): string {
   return inertText(`${oneLine(agent, 80)} · ${variable}`);
 }
 
-function askOne(
-  agent: string,
-  method: EnvVarAuthMethod,
-  variable: EnvVarView,
-  reason: string | undefined,
-  signal: AbortSignal,
-): Promise<string | undefined> {
+function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, reason: string | undefined, signal: AbortSignal): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = keyBoxTitle(agent, variable.name);
   box.password = variable.secret;
@@ -52,11 +46,7 @@ function askOne(
     `${oneLine(method.name, 120)}: ${what} for ${oneLine(agent, 80)}. Kept in VS Code's secret storage for this agent and passed to it in its environment.${where}`,
   );
   box.placeholder = variable.optional ? 'Optional: leave empty to skip' : `Enter ${variable.name}`;
-  if (reason)
-    box.validationMessage = {
-      message: inertText(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`),
-      severity: vscode.InputBoxValidationSeverity.Warning,
-    };
+  if (reason) box.validationMessage = { message: inertText(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`), severity: vscode.InputBoxValidationSeverity.Warning };
   return new Promise<string | undefined>((resolve) => {
     let settled = false;
     const finish = (value: string | undefined): void => {

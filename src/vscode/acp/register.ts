@@ -100,23 +100,16 @@ class AgentSessions implements vscode.Disposable {
     // The state comes from the webview: its folder must still be in this window.
     if (!inWorkspaceFolder(saved.cwd)) {
       panel.dispose();
-      void vscode.window.showWarningMessage(
-        inertText(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`),
-      );
+      void vscode.window.showWarningMessage(inertText(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`));
       return;
     }
     const agent = this.configuredAgents(saved.cwd, false).find((a) => a.name === saved.agent);
     if (!agent) {
       panel.dispose();
-      void vscode.window.showWarningMessage(
-        inertText(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`),
-      );
+      void vscode.window.showWarningMessage(inertText(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`));
       return;
     }
-    this.open(agent, saved.cwd, {
-      panel,
-      ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}),
-    });
+    this.open(agent, saved.cwd, { panel, ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}) });
   }
 
   private async refuseUntrusted(): Promise<void> {

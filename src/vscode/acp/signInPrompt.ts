@@ -25,12 +25,7 @@ export function askSignIn(
   return broker.exclusive((turn) => showSignInPick(agent, methods, problem, turn), signal, undefined);
 }
 
-function showSignInPick(
-  agent: string,
-  methods: AuthMethodView[],
-  problem: string | undefined,
-  signal: AbortSignal,
-): Promise<AuthMethodView | undefined> {
+function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
   const pick = vscode.window.createQuickPick<MethodItem>();
   pick.title = inertText(`${oneLine(agent, 80)} asks you to sign in`);
   pick.placeholder = problem

@@ -169,11 +169,7 @@ export class GatewayController implements vscode.Disposable {
         onDidChangeMcpServerDefinitions: this.definitionsChanged.event,
         provideMcpServerDefinitions: () =>
           this.server?.running
-            ? [
-                new vscode.McpHttpServerDefinition('Elicit gateway', vscode.Uri.parse(this.server.url), {
-                  Authorization: `Bearer ${this.token}`,
-                }),
-              ]
+            ? [new vscode.McpHttpServerDefinition('Elicit gateway', vscode.Uri.parse(this.server.url), { Authorization: `Bearer ${this.token}` })]
             : [],
       }),
     );

@@ -35,12 +35,7 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   }
   const result = await broker.ask({
     mode: 'form',
-    asker: {
-      kind: 'mcp',
-      name: request.server.name,
-      detail: `arguments for ${request.subject}`,
-      origin: serverOrigin(request.server.config),
-    },
+    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
     onBehalf: { title: argumentsTitle(request) },
     message: `Arguments for ${request.subject}`,
     requestedSchema: argumentFormSchema(request.args),
@@ -63,7 +58,7 @@ const DEBOUNCE_MS = 150;
 
 async function completionSteps(request: ArgumentRequest, signal: AbortSignal): Promise<Record<string, string> | undefined> {
   const values: Record<string, string> = {};
-  for (let i = 0; i < request.args.length;) {
+  for (let i = 0; i < request.args.length; ) {
     const arg = request.args[i]!;
     const outcome = await askWithSuggestions(request, arg, i, values, signal);
     if (outcome.kind === 'cancel') return undefined;
@@ -121,8 +116,7 @@ function askWithSuggestions(
         render();
       })
       .catch((error: unknown) => {
-        if (mine === generation)
-          request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${(error as Error).message}`);
+        if (mine === generation) request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${(error as Error).message}`);
       })
       .finally(() => {
         if (mine === generation) pick.busy = false;

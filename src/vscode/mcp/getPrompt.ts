@@ -22,13 +22,9 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   if (!server) return;
   const prompts = await listWithProgress(server, services.log, () => listPrompts(server));
   if (!prompts) return;
-  const prompt =
-    typeof promptName === 'string'
-      ? prompts.find((p) => p.name === promptName)
-      : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
+  const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
   if (!prompt) {
-    if (typeof promptName === 'string')
-      void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no prompt "${promptName}".`));
+    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no prompt "${promptName}".`));
     return;
   }
   const values = isStringRecord(args)

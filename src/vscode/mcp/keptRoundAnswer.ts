@@ -19,9 +19,7 @@ export async function answerKeptRound(services: Services, kept: KeptRounds, summ
   const server = await services.registry.get(summary.server);
   if (!server) {
     void vscode.window.showErrorMessage(
-      inertText(
-        `Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`,
-      ),
+      inertText(`Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`),
     );
     return;
   }

@@ -45,11 +45,7 @@ export async function readChoice(services: Services, server: McpConnection, choi
   await readAndShow(services, server, await expandTemplate(template, values));
 }
 
-async function pickResource(
-  server: McpConnection,
-  resources: Resource[],
-  templates: ResourceTemplate[],
-): Promise<ResourceChoice | undefined> {
+async function pickResource(server: McpConnection, resources: Resource[], templates: ResourceTemplate[]): Promise<ResourceChoice | undefined> {
   if (resources.length === 0 && templates.length === 0) {
     void vscode.window.showInformationMessage(inertText(`Elicit: ${server.name} offers no resources.`));
     return undefined;

@@ -29,7 +29,7 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
   const withServer =
     (title: string, action: (name: string) => Promise<void> | void) =>
     async (arg: ServerArgument): Promise<void> => {
-      const name = typeof arg === 'string' ? arg : (arg?.name ?? (await pickServer(registry, title))?.name);
+      const name = typeof arg === 'string' ? arg : arg?.name ?? (await pickServer(registry, title))?.name;
       if (name === undefined) return;
       try {
         await action(name);
@@ -61,10 +61,7 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
         await registry.stop(name);
       }),
     ),
-    vscode.commands.registerCommand(
-      'elicit.showServerOutput',
-      withServer('Show MCP Server Output', (name) => registry.showOutput(name)),
-    ),
+    vscode.commands.registerCommand('elicit.showServerOutput', withServer('Show MCP Server Output', (name) => registry.showOutput(name))),
     vscode.commands.registerCommand('elicit.refreshServers', async () => {
       await registry.reload();
       view.reload();
@@ -92,9 +89,7 @@ async function createMcpJson(): Promise<void> {
     return;
   }
   const folder =
-    folders.length === 1
-      ? folders[0]
-      : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder gets the .vscode/mcp.json?' });
+    folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder gets the .vscode/mcp.json?' });
   if (!folder) return;
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
   if (!(await fileExists(file))) {

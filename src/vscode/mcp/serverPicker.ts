@@ -22,9 +22,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   if (servers.length === 0) {
     if (registry.untrustedSources.length > 0) {
       const choice = await vscode.window.showWarningMessage(
-        inertText(
-          `Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`,
-        ),
+        inertText(`Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`),
         'Manage Workspace Trust',
       );
       if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
@@ -57,20 +55,11 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
 }
 
 /** Runs `list` (which starts the server if needed) with a status bar indicator; shows a failure and returns undefined. */
-export async function listWithProgress<T>(
-  server: McpConnection,
-  log: vscode.LogOutputChannel,
-  list: () => Promise<T>,
-): Promise<T | undefined> {
+export async function listWithProgress<T>(server: McpConnection, log: vscode.LogOutputChannel, list: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: inertText(`Connecting to ${server.name}…`) },
-      list,
-    );
+    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: inertText(`Connecting to ${server.name}…`) }, list);
   } catch (error) {
-    void vscode.window
-      .showErrorMessage(inertText(`Elicit: ${(error as Error).message}`), 'Show Log')
-      .then((choice) => choice && log.show());
+    void vscode.window.showErrorMessage(inertText(`Elicit: ${(error as Error).message}`), 'Show Log').then((choice) => choice && log.show());
     return undefined;
   }
 }
@@ -106,12 +95,7 @@ export async function pickOffered<T extends Offered>(
         item,
       };
     }),
-    {
-      title: inertText(`${options.command} · ${oneLine(server.name, 80)}`),
-      placeHolder: `Pick a ${options.noun}`,
-      matchOnDescription: true,
-      matchOnDetail: true,
-    },
+    { title: inertText(`${options.command} · ${oneLine(server.name, 80)}`), placeHolder: `Pick a ${options.noun}`, matchOnDescription: true, matchOnDetail: true },
   );
   return picked?.item;
 }

@@ -18,8 +18,7 @@ export type ServerNode = { kind: 'server'; name: string };
 type GroupNode = { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources'; count: number };
 export type ToolNode = { kind: 'tool'; server: string; tool: Tool };
 export type PromptNode = { kind: 'prompt'; server: string; prompt: Prompt };
-export type ResourceNode =
-  { kind: 'resource'; server: string; resource: Resource } | { kind: 'template'; server: string; template: ResourceTemplate };
+export type ResourceNode = { kind: 'resource'; server: string; resource: Resource } | { kind: 'template'; server: string; template: ResourceTemplate };
 type MessageNode = { kind: 'message'; text: string; tooltip?: string; icon: string; command?: vscode.Command };
 type ProblemNode = { kind: 'problem'; problem: ConfigProblem };
 export type ServersViewNode = ServerNode | GroupNode | ToolNode | PromptNode | ResourceNode | MessageNode | ProblemNode;
@@ -82,9 +81,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       if (node.group === 'tools') return catalog.tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
       if (node.group === 'prompts') return catalog.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
       return catalog.resources.map((r) =>
-        'resource' in r
-          ? { kind: 'resource', server: node.server, resource: r.resource }
-          : { kind: 'template', server: node.server, template: r.template },
+        'resource' in r ? { kind: 'resource', server: node.server, resource: r.resource } : { kind: 'template', server: node.server, template: r.template },
       );
     }
     return [];
@@ -111,9 +108,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
         return item;
       }
       case 'problem': {
-        const item = new vscode.TreeItem(
-          node.problem.server ? inertText(`${oneLine(node.problem.server, 80)}: configuration problem`) : 'Configuration problem',
-        );
+        const item = new vscode.TreeItem(node.problem.server ? inertText(`${oneLine(node.problem.server, 80)}: configuration problem`) : 'Configuration problem');
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         item.description = inertText(oneLine(node.problem.message, 200));
         item.tooltip = inertText(node.problem.message);
@@ -175,15 +170,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       return shown.length > 0 ? shown : [{ kind: 'message', text: 'Offers no tools, prompts or resources', icon: 'info' }];
     } catch (error) {
       this.catalogs.delete(name);
-      return [
-        {
-          kind: 'message',
-          text: oneLine((error as Error).message, 200),
-          tooltip: (error as Error).message,
-          icon: 'error',
-          command: startCommand(name, 'Restart'),
-        },
-      ];
+      return [{ kind: 'message', text: oneLine((error as Error).message, 200), tooltip: (error as Error).message, icon: 'error', command: startCommand(name, 'Restart') }];
     }
   }
 

@@ -39,12 +39,7 @@ function pick(servers: SignedIn[]): Thenable<SignedIn[] | undefined> {
   return vscode.window
     .showQuickPick(
       servers.map((server) => ({ label: `$(account) ${inertText(server.name)}`, description: inertText(server.url), server })),
-      {
-        title: 'Elicit: Sign Out of MCP Server',
-        placeHolder: 'Select the servers to sign out of',
-        canPickMany: true,
-        matchOnDescription: true,
-      },
+      { title: 'Elicit: Sign Out of MCP Server', placeHolder: 'Select the servers to sign out of', canPickMany: true, matchOnDescription: true },
     )
     .then((items) => items?.map((item) => item.server));
 }

@@ -37,10 +37,7 @@ export class QuestionHistory implements vscode.Disposable {
   private async clear(): Promise<void> {
     const choice = await vscode.window.showWarningMessage(
       "Forget Elicit's question history?",
-      {
-        modal: true,
-        detail: `${this.entries().length} past questions with their answers (secret answers masked). Questions still waiting stay.`,
-      },
+      { modal: true, detail: `${this.entries().length} past questions with their answers (secret answers masked). Questions still waiting stay.` },
       'Forget',
     );
     if (choice === 'Forget') await this.state.update(STATE_KEY, []);

@@ -51,7 +51,9 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       broker.onDidChange(() => this.update()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),
-      vscode.commands.registerCommand('elicit.showPendingQuestions', () => vscode.commands.executeCommand(`${PENDING_VIEW}.focus`)),
+      vscode.commands.registerCommand('elicit.showPendingQuestions', () =>
+        vscode.commands.executeCommand(`${PENDING_VIEW}.focus`),
+      ),
       vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
       vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
       vscode.commands.registerCommand('elicit.laterQuestion', (item?: PendingItem) => item && isLive(item) && broker.later(item.id)),
@@ -97,9 +99,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       return;
     }
     void vscode.window.showInformationMessage(
-      inertText(
-        `${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`,
-      ),
+      inertText(`${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`),
     );
   }
 

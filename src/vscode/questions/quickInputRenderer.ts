@@ -16,7 +16,11 @@ import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
-  { kind: 'value'; value: AnswerValue | undefined } | { kind: 'back' } | { kind: 'decline' } | { kind: 'later' } | { kind: 'cancel' };
+  | { kind: 'value'; value: AnswerValue | undefined }
+  | { kind: 'back' }
+  | { kind: 'decline' }
+  | { kind: 'later' }
+  | { kind: 'cancel' };
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
 export interface SavedSecrets {
@@ -67,7 +71,7 @@ export class QuickInputRenderer {
     }
 
     const content: ElicitContent = {};
-    for (let i = 0; i < form.fields.length;) {
+    for (let i = 0; i < form.fields.length; ) {
       const field = form.fields[i]!;
       const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
@@ -158,16 +162,10 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
 
 /** A secret answered before: reuse it without showing it, or type a new one. */
 async function askSavedSecret(field: TextField, ctx: StepContext): Promise<StepOutcome> {
-  const choice = await askOne(
-    field,
-    ctx,
-    [
-      { label: '$(key) Use saved value', description: 'saved in VS Code SecretStorage', value: 'saved' },
-      { label: '$(edit) Enter a new value', value: 'new' },
-    ],
-    'saved',
-    false,
-  );
+  const choice = await askOne(field, ctx, [
+    { label: '$(key) Use saved value', description: 'saved in VS Code SecretStorage', value: 'saved' },
+    { label: '$(edit) Enter a new value', value: 'new' },
+  ], 'saved', false);
   if (choice.kind !== 'value') return choice;
   if (choice.value === 'saved') {
     const value = await ctx.saved!.get(ctx.asker, field.property ?? field.name);
@@ -315,10 +313,7 @@ function runStep(
         // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
         if (!ctx.escape || ctx.onBehalf) return settle({ kind: 'cancel' });
         // Not Escape (that settles first): another quick input took this one's place.
-        vscode.window.setStatusBarMessage(
-          `$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`,
-          8000,
-        );
+        vscode.window.setStatusBarMessage(`$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
         settle({ kind: 'later' });
       }),
     );

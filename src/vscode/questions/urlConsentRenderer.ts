@@ -24,17 +24,15 @@ export class UrlConsentRenderer implements Renderer {
     const request = question.request;
     if (!review || request.mode !== 'url' || signal.aborted) return CANCELLED;
     const host = review.displayHost ? `${review.displayHost}  (${review.host})` : review.host;
-    const detail = inertText(
-      [
-        oneLine(request.message, 1000),
-        '',
-        `Host: ${host}`,
-        `Full URL: ${review.url}`,
-        ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
-        '',
-        'Elicit opens it in your browser. Nothing is loaded before you choose Open.',
-      ].join('\n'),
-    );
+    const detail = inertText([
+      oneLine(request.message, 1000),
+      '',
+      `Host: ${host}`,
+      `Full URL: ${review.url}`,
+      ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
+      '',
+      'Elicit opens it in your browser. Nothing is loaded before you choose Open.',
+    ].join('\n'));
     // The first button is the default one: with a warning, Enter must not open the link.
     const buttons = review.warnings.length > 0 ? ['Decline', 'Open'] : ['Open', 'Decline'];
     const modal = vscode.window.showWarningMessage(

@@ -9,11 +9,7 @@ import type { AgentKeys, SavedAgentKey } from '../acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
 /** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
-export async function manageSavedSecrets(
-  vault: SecretVault,
-  agentKeys: AgentKeys,
-  forgetGrants?: (name: string) => Promise<void>,
-): Promise<void> {
+export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKeys, forgetGrants?: (name: string) => Promise<void>): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
   const keys = agentKeys.list();
@@ -28,9 +24,7 @@ export async function manageSavedSecrets(
         .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
         .map((entry) => ({
           label: `$(key) ${inertText(entry.field)}`,
-          description: inertText(
-            entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`,
-          ),
+          description: inertText(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
           detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
           entry,
         })),
