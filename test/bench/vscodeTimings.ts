@@ -145,7 +145,8 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       await waitCount('pick-shown', i);
       await page.keyboard.press('Escape');
     }
-    // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab.
+    // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab (the server
+    // sends it 0.3 s later, once the window has closed the last one: see bench-server.mjs).
     let forms = 0;
     await runBenchTool(page, 'series_form');
     let firstWorkerWait: number | undefined;
