@@ -144,13 +144,14 @@ class FormPanel {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
     this.panel = vscode.window.createWebviewPanel(
       FORM_VIEW_TYPE,
-      'Question',
+      vscode.l10n.t('Question'),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, localResourceRoots: [scripts], retainContextWhenHidden: false },
     );
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
     const script = vscode.Uri.joinPath(scripts, 'form.js');
+    // The page's own <title> (not shown: the tab shows the panel's title) stays a fixed word, as the page is fixed.
     webview.html = webviewShell(webview, formScript(script) ?? script, 'Question');
     webview.onDidReceiveMessage((message: unknown) => {
       if (!isWebviewToHost(message)) return;
@@ -313,7 +314,7 @@ class FormSession {
         if (!savedSecrets.includes(name)) continue;
         const saved = await this.readSaved(name);
         if (this.settled) return;
-        if (saved === undefined) missing[name] = 'The saved value is no longer available: type it again';
+        if (saved === undefined) missing[name] = vscode.l10n.t('The saved value is no longer available: type it again');
         else given[name] = saved;
       }
       const errors = { ...validateAnswer(this.form, completeAnswer(this.form, given)), ...missing };
@@ -352,8 +353,8 @@ class FormSession {
     const keep = answered && !this.panel.disposed;
     if (keep) {
       const who = oneLine(this.question.request.asker.name, 60);
-      const sent = asksOnBehalf(this.question.request) ? 'Sent.' : `Answer sent to ${who}.`;
-      this.panel.post({ type: 'answered', text: result.action === 'accept' ? sent : `Declined. ${who} was told.` });
+      const sent = asksOnBehalf(this.question.request) ? vscode.l10n.t('Sent.') : vscode.l10n.t('Answer sent to {0}.', who);
+      this.panel.post({ type: 'answered', text: result.action === 'accept' ? sent : vscode.l10n.t('Declined. {0} was told.', who) });
     }
     this.resolve(result, keep);
   }
