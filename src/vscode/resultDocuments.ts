@@ -18,7 +18,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? 'This result is no longer available.';
+    return this.contents.get(uri.toString()) ?? vscode.l10n.t('This result is no longer available.');
   }
 
   async show(title: string, markdown: string): Promise<vscode.TextEditor> {

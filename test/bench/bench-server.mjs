@@ -5,6 +5,7 @@
 //   series_pick / series_form   (no arguments: $BENCH_SERIES questions, one after another) record
 //                               Date.now() just before each elicitation/create to $RECORD_FILE, so
 //                               the browser's clock can time when the question became visible;
+//                               series_form waits $BENCH_SETTLE_MS (300) after each answer;
 //   series_answer               $BENCH_SERIES forms whose fields all have defaults, one after
 //                               another; records Date.now() when each answer arrives;
 //   one_form                    one form (the first of a window, in a browser profile that has
@@ -16,6 +17,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ElicitResultSchema } fro
 
 const everythingSchema = JSON.parse(readFileSync(new URL('../fixtures/everything-schema.json', import.meta.url), 'utf8'));
 const series = Number(process.env.BENCH_SERIES ?? 21);
+const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 300);
 const server = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
 
 const formParams = { message: 'Please provide inputs for the following fields:', requestedSchema: everythingSchema };
@@ -70,6 +72,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     else for (let i = 0; i < n; i++) count(await elicit(formParams, extra));
   } else if (name === 'series_pick' || name === 'series_form') {
     for (let i = 0; i < series; i++) {
+      // A person does not answer the next form within milliseconds: let the window finish closing the
+      // last tab, so a cold form's time is its own and not the previous webview's teardown.
+      if (i > 0 && name === 'series_form') await new Promise((resolve) => setTimeout(resolve, settleMs));
       appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, sentAt: Date.now() }) + '\n');
       // Numbered, so the page can tell one pick from the next even when no frame shows none in between.
       count(await elicit(name === 'series_pick' ? { ...pickParams, message: `${pickParams.message} (${i + 1} of ${series})` } : formParams, extra));

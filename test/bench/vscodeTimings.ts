@@ -145,7 +145,8 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       await waitCount('pick-shown', i);
       await page.keyboard.press('Escape');
     }
-    // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab.
+    // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab (the server
+    // sends it 0.3 s later, once the window has closed the last one: see bench-server.mjs).
     let forms = 0;
     await runBenchTool(page, 'series_form');
     let firstWorkerWait: number | undefined;
@@ -342,10 +343,10 @@ async function serviceWorkerWait(page: Page): Promise<number | undefined> {
   for (const frame of page.frames()) {
     if (!/\/webview\/browser\/pre\/(index\.html)?(\?|$)/.test(frame.url())) continue;
     const wait = await frame
+      // No inner named functions: tsx's keepNames would wrap them in __name(), which the page lacks.
       .evaluate(() => {
-        const at = (name: string): number | undefined => performance.getEntriesByName(`webview/index.html/content/${name}`)[0]?.startTime;
-        const started = at('started');
-        const ready = at('workerReady');
+        const started = performance.getEntriesByName('webview/index.html/content/started')[0]?.startTime;
+        const ready = performance.getEntriesByName('webview/index.html/content/workerReady')[0]?.startTime;
         return started === undefined || ready === undefined ? undefined : ready - started;
       })
       .catch(() => undefined);

@@ -2,7 +2,7 @@
  * What a newcomer meets in a fresh window, before answering anything: typing
  * "Elicit:" in the Command Palette pre-selects a command that changes nothing;
  * the Presentation setting explains its values; the activity bar shows
- * Elicit's own icon; of two servers in mcp.json, it connects only the one
+ * Elicit's own icon; a Get Started walkthrough leads to its commands; of two servers in mcp.json, it connects only the one
  * elicit.mcpJsonServers does not leave to VS Code. And the session cleans up after itself: code-server and
  * everything it starts use a temp folder inside the session's own folder, and
  * closing the session removes that folder and the workspace (27 folders, about
@@ -98,6 +98,32 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     // VS Code draws an extension's icon as a mask in the theme's colour.
     const mask = await item.locator('.action-label').first().evaluate((el) => getComputedStyle(el).webkitMaskImage || getComputedStyle(el).maskImage);
     assert.match(decodeURIComponent(mask), /elicit-dev\.elicit-[\d.]+\/media\/activity\.svg/);
+  });
+
+  it('offers a Get Started walkthrough whose buttons run Elicit\'s commands', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Welcome: Open Walkthrough...');
+    const walkthroughs = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Get started with Elicit'));
+    assert.ok(walkthroughs.items.length > 0);
+    await typeText(page, 'Get started with Elicit');
+    await pressKey(page, 'Enter');
+    const editor = page.locator('.gettingStartedContainer');
+    await editor.getByText('Get started with Elicit').first().waitFor({ timeout: 20_000 });
+    const titles = (await editor.locator('.getting-started-step .step-title').allTextContents()).map((t) => t.trim());
+    assert.deepEqual(titles, ['Configure an MCP server', 'Run a tool', 'Answer a question', 'Find Pending Questions', 'Keep secrets in SecretStorage']);
+    await editor.locator('.getting-started-step', { hasText: 'Run a tool' }).first().click();
+    // The step's markdown is drawn in a webview beside the steps.
+    const media = editor.locator('.getting-started-media iframe').first().contentFrame().locator('iframe#active-frame').contentFrame();
+    await media.locator('h1', { hasText: 'Run a tool' }).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'walkthrough');
+    await editor.getByRole('button', { name: 'Run MCP Tool' }).click();
+    const tools = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · mine' && q.items.length > 0);
+    assert.ok(tools.items.some((i) => i.label === 'Plan a release'), JSON.stringify(tools));
+    await pressKey(page, 'Escape');
+    // Running the step's command checks the step off.
+    await editor.locator('.getting-started-step[aria-checked="true"]', { hasText: 'Run a tool' }).waitFor({ timeout: 10_000 });
+    assert.equal(await editor.locator('.getting-started-step[aria-checked="true"]').count(), 1);
+    await runCommand(page, 'View: Close All Editors');
   });
 
   it('connects only the mcp.json servers elicit.mcpJsonServers selects, and says when it leaves them all to VS Code', async () => {

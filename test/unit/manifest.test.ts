@@ -7,16 +7,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { readManifest } from '../support/manifest';
 
 const root = path.join(__dirname, '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+const manifest = readManifest<{
   contributes: {
     commands: Array<{ command: string; title: string; category?: string }>;
     menus: { commandPalette: Array<{ command: string; when: string }> };
     configuration: { properties: Record<string, { enum?: string[]; enumDescriptions?: string[]; enumItemLabels?: string[]; markdownDescription?: string }> };
     viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
   };
-};
+}>();
 
 /** Commands that change or forget something: never the one Enter runs after typing "Elicit:". */
 const CHANGES_THINGS = new Set(['elicit.clearHistory', 'elicit.rotateGatewayToken', 'elicit.stopGateway', 'elicit.stopServer', 'elicit.restartServer', 'elicit.signOut', 'elicit.manageSecrets']);

@@ -6,7 +6,7 @@
  * Session, which starts the agent before a panel exists.
  */
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { AGENTS_SETTING_SOURCE, type AgentConfig } from '../../acp/config';
 import { commandOrigin, withOrigin } from '../../core/origin';
 import { AcpConnection } from '../../acp/connection';
@@ -38,7 +38,7 @@ export function createAgentConnection(context: AgentContext, secretEnv: Record<s
     ask: (request) => services.broker.ask(withOrigin(request, commandOrigin(AGENTS_SETTING_SOURCE, agent.command, agent.args))),
     permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
     readTextFile: (file) => readWorkspaceText(file),
-    writeTextFile: (file, content) => writeWorkspaceText(file, content, `${agent.name}: write ${path.basename(file)}`),
+    writeTextFile: (file, content) => writeWorkspaceText(file, content, vscode.l10n.t('{0}: write {1}', agent.name, path.basename(file))),
     roots: () => localFolders().map((f) => f.uri.fsPath),
     log: (line) => log.info(line),
     urlWaits: services.urlWaits,

@@ -161,7 +161,7 @@ export class AgentPanel implements vscode.Disposable {
     const offers = offersOf(connection.initializeResponse);
     if (!offers.load && !offers.resume) {
       this.resume = undefined;
-      this.notice('info', `${agent.name} cannot resume a session, so this is a new one. The earlier conversation is not shown.`);
+      this.notice('info', vscode.l10n.t('{0} cannot resume a session, so this is a new one. The earlier conversation is not shown.', agent.name));
       return fresh();
     }
     let reopened: Awaited<ReturnType<typeof reopenSession>>;
@@ -170,12 +170,12 @@ export class AgentPanel implements vscode.Disposable {
     } catch (error) {
       if (error instanceof AuthRequiredError) throw error; // kept for after signing in
       this.resume = undefined;
-      this.notice('warning', `${agent.name} could not resume the session (${errorText(error)}), so this is a new one.`);
+      this.notice('warning', vscode.l10n.t('{0} could not resume the session ({1}), so this is a new one.', agent.name, errorText(error)));
       return fresh();
     }
     this.resume = undefined;
-    const how = resume.why === 'reload' ? 'Resumed the session after the window reloaded.' : 'Resumed the session.';
-    this.notice('info', reopened.replayed ? how : `${how} ${agent.name} continues it without showing the earlier messages.`);
+    const how = resume.why === 'reload' ? vscode.l10n.t('Resumed the session after the window reloaded.') : vscode.l10n.t('Resumed the session.');
+    this.notice('info', reopened.replayed ? how : `${how} ${vscode.l10n.t('{0} continues it without showing the earlier messages.', agent.name)}`);
     return { sessionId: resume.sessionId, response: reopened.response };
   }
 
@@ -191,7 +191,7 @@ export class AgentPanel implements vscode.Disposable {
     this.transcript.apply(event);
     if (event.kind === 'update' && this.controls.apply(event.update)) {
       if (event.update.sessionUpdate === 'current_mode_update') {
-        this.notice('info', `${this.options.agent.name} switched to the ${this.controls.modeName(event.update.currentModeId)} mode.`);
+        this.notice('info', vscode.l10n.t('{0} switched to the {1} mode.', this.options.agent.name, this.controls.modeName(event.update.currentModeId)));
       }
       this.setState(this.controlsState());
     }
@@ -220,7 +220,7 @@ export class AgentPanel implements vscode.Disposable {
         return;
       case 'restart':
         if (this.state.status === 'exited') {
-          this.notice('info', `Restarting ${this.options.agent.name} in a new session.`);
+          this.notice('info', vscode.l10n.t('Restarting {0} in a new session.', this.options.agent.name));
           void this.start();
         }
         return;
@@ -250,10 +250,10 @@ export class AgentPanel implements vscode.Disposable {
       await connection.request('session/set_mode', { sessionId, modeId });
       if (this.connection !== connection) return;
       this.controls.setCurrent(modeId);
-      this.notice('info', `Mode: ${name}.`);
+      this.notice('info', vscode.l10n.t('Mode: {0}.', name));
     } catch (error) {
       if (this.connection !== connection || connection.status === 'exited') return;
-      this.notice('warning', `${this.options.agent.name} did not switch to ${name}: ${errorText(error)}`);
+      this.notice('warning', vscode.l10n.t('{0} did not switch to {1}: {2}', this.options.agent.name, name, errorText(error)));
     }
     // Also after a refusal: the panel's menu goes back to the mode in force.
     this.setState(this.controlsState());
@@ -265,12 +265,13 @@ export class AgentPanel implements vscode.Disposable {
    */
   private async signOut(): Promise<void> {
     const { agent, keys } = this.options;
+    const signOut = vscode.l10n.t('Sign Out');
     const choice = await vscode.window.showWarningMessage(
-      `Sign out of ${agent.name}?`,
-      { modal: true, detail: 'This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.' },
-      'Sign Out',
+      vscode.l10n.t('Sign out of {0}?', agent.name),
+      { modal: true, detail: vscode.l10n.t('This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.') },
+      signOut,
     );
-    if (choice !== 'Sign Out' || this.disposed) return;
+    if (choice !== signOut || this.disposed) return;
     const connection = this.connection;
     const sessionId = this.sessionId;
     this.connection = undefined; // its exit is expected now
@@ -279,7 +280,7 @@ export class AgentPanel implements vscode.Disposable {
       try {
         loggedOut = await logout(connection);
       } catch (error) {
-        this.notice('warning', `${agent.name} could not log out: ${errorText(error)}`);
+        this.notice('warning', vscode.l10n.t('{0} could not log out: {1}', agent.name, errorText(error)));
       }
     }
     await keys.forgetAgent(agent);
@@ -288,7 +289,9 @@ export class AgentPanel implements vscode.Disposable {
       await connection.stop();
     }
     this.sessionId = undefined;
-    const message = `Signed out of ${agent.name}${loggedOut ? '' : ' (its saved key is forgotten)'}. Restart to sign in again.`;
+    const message = loggedOut
+      ? vscode.l10n.t('Signed out of {0}. Restart to sign in again.', agent.name)
+      : vscode.l10n.t('Signed out of {0} (its saved key is forgotten). Restart to sign in again.', agent.name);
     this.notice('info', message);
     this.setState({ status: 'exited', error: message, canRestart: true, canSignOut: false, modes: undefined, commands: undefined });
   }

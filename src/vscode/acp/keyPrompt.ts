@@ -41,12 +41,29 @@ function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, r
   box.password = variable.secret;
   box.ignoreFocusOut = true;
   const what = variable.label ? `${oneLine(variable.label, 120)} (${variable.name})` : variable.name;
-  const where = method.link ? ` Get one at ${method.link}.` : '';
   box.prompt = inertText(
-    `${oneLine(method.name, 120)}: ${what} for ${oneLine(agent, 80)}. Kept in VS Code's secret storage for this agent and passed to it in its environment.${where}`,
+    method.link
+      ? vscode.l10n.t(
+          "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment. Get one at {3}.",
+          oneLine(method.name, 120),
+          what,
+          oneLine(agent, 80),
+          method.link,
+        )
+      : vscode.l10n.t(
+          "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment.",
+          oneLine(method.name, 120),
+          what,
+          oneLine(agent, 80),
+        ),
   );
-  box.placeholder = variable.optional ? 'Optional: leave empty to skip' : `Enter ${variable.name}`;
-  if (reason) box.validationMessage = { message: inertText(`${oneLine(agent, 80)} refused the last value: ${oneLine(reason, 300)}`), severity: vscode.InputBoxValidationSeverity.Warning };
+  box.placeholder = variable.optional ? vscode.l10n.t('Optional: leave empty to skip') : vscode.l10n.t('Enter {0}', variable.name);
+  if (reason) {
+    box.validationMessage = {
+      message: inertText(vscode.l10n.t('{0} refused the last value: {1}', oneLine(agent, 80), oneLine(reason, 300))),
+      severity: vscode.InputBoxValidationSeverity.Warning,
+    };
+  }
   return new Promise<string | undefined>((resolve) => {
     let settled = false;
     const finish = (value: string | undefined): void => {
@@ -65,7 +82,7 @@ function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, r
       box.onDidAccept(() => {
         const value = box.value.trim();
         if (value === '' && !variable.optional) {
-          box.validationMessage = `${variable.name} is needed to sign in this way; Escape chooses another way.`;
+          box.validationMessage = vscode.l10n.t('{0} is needed to sign in this way; Escape chooses another way.', variable.name);
           return;
         }
         finish(value);

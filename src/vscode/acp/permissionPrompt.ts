@@ -22,33 +22,46 @@ const KIND_ICONS: Record<string, string> = {
   reject_always: 'circle-slash',
 };
 
-const KIND_WORDS: Record<string, string> = {
-  allow_once: 'allow this time',
-  allow_always: 'allow from now on',
-  reject_once: 'reject this time',
-  reject_always: 'reject from now on',
-};
+function kindWords(kind: string): string | undefined {
+  switch (kind) {
+    case 'allow_once':
+      return vscode.l10n.t('allow this time');
+    case 'allow_always':
+      return vscode.l10n.t('allow from now on');
+    case 'reject_once':
+      return vscode.l10n.t('reject this time');
+    case 'reject_always':
+      return vscode.l10n.t('reject from now on');
+    default:
+      return undefined;
+  }
+}
 
-const SHIELD: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('shield'),
-  tooltip: 'A permission request: choose what the agent may do (Escape cancels)',
-};
+function shieldButton(): vscode.QuickInputButton {
+  return {
+    iconPath: new vscode.ThemeIcon('shield'),
+    tooltip: vscode.l10n.t('A permission request: choose what the agent may do (Escape cancels)'),
+  };
+}
 
 export function askPermission(broker: Broker, prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
   return broker.exclusive((turn) => showPermissionPick(prompt, turn), signal, PERMISSION_CANCELLED);
 }
 
 export function permissionTitle(prompt: PermissionPrompt): string {
-  return inertText(`${oneLine(prompt.agent, 80)} wants permission · ${oneLine(prompt.toolTitle, 120)}`);
+  return inertText(vscode.l10n.t('{0} wants permission · {1}', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 120)));
 }
 
 function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
   const pick = vscode.window.createQuickPick<OptionItem>();
   pick.title = permissionTitle(prompt);
-  const kind = prompt.toolKind ? ` (${oneLine(prompt.toolKind, 40)})` : '';
-  pick.placeholder = inertText(`Allow ${oneLine(prompt.agent, 80)} to: ${oneLine(prompt.toolTitle, 200)}${kind}? Escape cancels.`);
+  pick.placeholder = inertText(
+    prompt.toolKind
+      ? vscode.l10n.t('Allow {0} to: {1} ({2})? Escape cancels.', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 200), oneLine(prompt.toolKind, 40))
+      : vscode.l10n.t('Allow {0} to: {1}? Escape cancels.', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 200)),
+  );
   pick.items = prompt.options.map(optionItem);
-  pick.buttons = [SHIELD];
+  pick.buttons = [shieldButton()];
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
   return pickOnce(pick, signal, (item): PermissionChoice => ({ outcome: 'selected', optionId: item.optionId }), PERMISSION_CANCELLED);
@@ -58,7 +71,7 @@ function optionItem(option: PermissionOptionView): OptionItem {
   const icon = KIND_ICONS[option.kind] ?? 'question';
   return {
     label: `$(${icon}) ${inertText(oneLine(option.name, 120))}`,
-    description: KIND_WORDS[option.kind],
+    description: kindWords(option.kind),
     optionId: option.optionId,
   };
 }

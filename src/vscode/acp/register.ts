@@ -51,13 +51,13 @@ class AgentSessions implements vscode.Disposable {
   ) {}
 
   async newSession(requested?: string): Promise<void> {
-    const chosen = await this.chooseAgent(requested, 'New Agent Session');
+    const chosen = await this.chooseAgent(requested, vscode.l10n.t('New Agent Session'));
     if (chosen) this.open(chosen.agent, chosen.folder);
   }
 
   /** Lists the agent's past sessions and reopens the one picked (or shows its tab when it is open). */
   async resumeSession(requested?: string): Promise<void> {
-    const chosen = await this.chooseAgent(requested, 'Resume Agent Session');
+    const chosen = await this.chooseAgent(requested, vscode.l10n.t('Resume Agent Session'));
     if (!chosen) return;
     const { agent } = chosen;
     const picked = await pickPastSession(this.agentContext(agent, chosen.folder));
@@ -79,7 +79,7 @@ class AgentSessions implements vscode.Disposable {
     }
     const folder = sessionFolder();
     if (!folder) {
-      void vscode.window.showErrorMessage('Open a folder first: an agent session works in a workspace folder.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder first: an agent session works in a workspace folder.'));
       return undefined;
     }
     const agent = await this.pickAgent(this.configuredAgents(folder.uri.fsPath, true), requested, title);
@@ -100,13 +100,17 @@ class AgentSessions implements vscode.Disposable {
     // The state comes from the webview: its folder must still be in this window.
     if (!inWorkspaceFolder(saved.cwd)) {
       panel.dispose();
-      void vscode.window.showWarningMessage(inertText(`Elicit: ${saved.cwd} is no longer a folder of this window, so the "${saved.agent}" session was not resumed.`));
+      void vscode.window.showWarningMessage(
+        inertText(vscode.l10n.t('Elicit: {0} is no longer a folder of this window, so the "{1}" session was not resumed.', saved.cwd, saved.agent)),
+      );
       return;
     }
     const agent = this.configuredAgents(saved.cwd, false).find((a) => a.name === saved.agent);
     if (!agent) {
       panel.dispose();
-      void vscode.window.showWarningMessage(inertText(`Elicit: the agent "${saved.agent}" is no longer in ${AGENTS_SETTING_SOURCE}, so its session was not resumed.`));
+      void vscode.window.showWarningMessage(
+        inertText(vscode.l10n.t('Elicit: the agent "{0}" is no longer in {1}, so its session was not resumed.', saved.agent, AGENTS_SETTING_SOURCE)),
+      );
       return;
     }
     this.open(agent, saved.cwd, { panel, ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}) });
@@ -114,8 +118,8 @@ class AgentSessions implements vscode.Disposable {
 
   private async refuseUntrusted(): Promise<void> {
     const choice = await vscode.window.showWarningMessage(
-      'Elicit starts agents only in a trusted workspace: an agent runs commands and edits files.',
-      'Manage Workspace Trust',
+      vscode.l10n.t('Elicit starts agents only in a trusted workspace: an agent runs commands and edits files.'),
+      vscode.l10n.t('Manage Workspace Trust'),
     );
     if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
   }
@@ -127,7 +131,7 @@ class AgentSessions implements vscode.Disposable {
     if (reportProblems) {
       for (const problem of problems) {
         this.services.log.error(problem.message);
-        void this.offerSettings(vscode.window.showErrorMessage(inertText(`Elicit: ${problem.message}`), 'Open Settings'));
+        void this.offerSettings(vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', problem.message)), openSettings()));
       }
     }
     return agents;
@@ -136,19 +140,19 @@ class AgentSessions implements vscode.Disposable {
   private async pickAgent(agents: AgentConfig[], requested: string | undefined, title: string): Promise<AgentConfig | undefined> {
     if (requested !== undefined) {
       const found = agents.find((a) => a.name === requested);
-      if (!found) void vscode.window.showErrorMessage(inertText(`Elicit: no agent named "${requested}" in ${AGENTS_SETTING_SOURCE}.`));
+      if (!found) void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: no agent named "{0}" in {1}.', requested, AGENTS_SETTING_SOURCE)));
       return found;
     }
     if (agents.length === 0) {
       void this.offerSettings(
-        vscode.window.showInformationMessage('Elicit: no agents are configured. Add one to the elicit.agents setting.', 'Open Settings'),
+        vscode.window.showInformationMessage(vscode.l10n.t('Elicit: no agents are configured. Add one to the elicit.agents setting.'), openSettings()),
       );
       return undefined;
     }
     if (agents.length === 1) return agents[0];
     const picked = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: inertText(agent.name), description: inertText([agent.command, ...agent.args].join(' ')), agent })),
-      { title, placeHolder: 'Pick an agent', matchOnDescription: true },
+      { title, placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true },
     );
     return picked?.agent;
   }
@@ -185,14 +189,14 @@ class AgentSessions implements vscode.Disposable {
   private agentLog(name: string): vscode.LogOutputChannel {
     let channel = this.logs.get(name);
     if (!channel) {
-      channel = vscode.window.createOutputChannel(`Elicit agent: ${name}`, { log: true });
+      channel = vscode.window.createOutputChannel(vscode.l10n.t('Elicit agent: {0}', name), { log: true });
       this.logs.set(name, channel);
     }
     return channel;
   }
 
   private async offerSettings(choice: Thenable<string | undefined>): Promise<void> {
-    if ((await choice) === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SETTING.agents);
+    if ((await choice) === openSettings()) void vscode.commands.executeCommand('workbench.action.openSettings', SETTING.agents);
   }
 
   /** Deactivation (reload, window closed): the agents end, their sessions stay resumable. */
@@ -202,6 +206,11 @@ class AgentSessions implements vscode.Disposable {
     for (const channel of this.logs.values()) channel.dispose();
     this.logs.clear();
   }
+}
+
+/** The button of the messages about `elicit.agents`. */
+function openSettings(): string {
+  return vscode.l10n.t('Open Settings');
 }
 
 /** The folder of the active editor's file, else the first local workspace folder. */

@@ -34,7 +34,7 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
   let sessions: PastSession[];
   try {
     const listed = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Asking ${agent.name} for its sessions` },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Asking {0} for its sessions', agent.name) },
       () =>
         signedIn<PastSession[]>(context, {
           start: async (secretEnv) => {
@@ -45,8 +45,10 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
           },
           attempt: (c) => {
             const offers = offersOf(c.initializeResponse);
-            if (!offers.list) throw new CannotResumeError(`${agent.name} cannot list its past sessions (it does not offer session/list).`);
-            if (!offers.load && !offers.resume) throw new CannotResumeError(`${agent.name} lists its sessions but cannot resume them.`);
+            if (!offers.list) {
+              throw new CannotResumeError(vscode.l10n.t('{0} cannot list its past sessions (it does not offer session/list).', agent.name));
+            }
+            if (!offers.load && !offers.resume) throw new CannotResumeError(vscode.l10n.t('{0} lists its sessions but cannot resume them.', agent.name));
             return listSessions(c);
           },
           notice: (_severity, text) => context.log.info(`[elicit] ${text}`),
@@ -60,14 +62,17 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
     const message = errorText(error);
     context.services.log.error(`${agent.name}: ${message}`);
     // Giving up the sign-in needs no message; anything else does.
-    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(`Elicit: ${message}`);
+    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(vscode.l10n.t('Elicit: {0}', message));
     return undefined;
   }
   const here = sessions.filter((s) => inWorkspaceFolder(s.cwd));
   if (here.length === 0) {
     await connection.stop();
-    const elsewhere = sessions.length > 0 ? ` (it has ${sessions.length} in other folders)` : '';
-    void vscode.window.showInformationMessage(`Elicit: ${agent.name} has no past sessions in this window's folders${elsewhere}.`);
+    void vscode.window.showInformationMessage(
+      sessions.length > 0
+        ? vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders (it has {1} in other folders).", agent.name, sessions.length)
+        : vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders.", agent.name),
+    );
     return undefined;
   }
   const session = await showSessionPick(agent.name, here);
@@ -80,12 +85,12 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
 
 function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSession | undefined> {
   const pick = vscode.window.createQuickPick<SessionItem>();
-  pick.title = inertText(`Resume a ${oneLine(agent, 80)} session`);
-  pick.placeholder = 'Pick a past session to open in a new tab';
+  pick.title = inertText(vscode.l10n.t('Resume a {0} session', oneLine(agent, 80)));
+  pick.placeholder = vscode.l10n.t('Pick a past session to open in a new tab');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = sessions.map((session) => ({
-    label: inertText(oneLine(session.title ?? 'Untitled session', 120)),
+    label: inertText(oneLine(session.title ?? vscode.l10n.t('Untitled session'), 120)),
     description: inertText(folderLabel(session.cwd)),
     detail: [dateLabel(session.updatedAt), session.sessionId].filter(Boolean).join(' · '),
     session,

@@ -27,10 +27,10 @@ export function askSignIn(
 
 function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
   const pick = vscode.window.createQuickPick<MethodItem>();
-  pick.title = inertText(`${oneLine(agent, 80)} asks you to sign in`);
+  pick.title = inertText(vscode.l10n.t('{0} asks you to sign in', oneLine(agent, 80)));
   pick.placeholder = problem
-    ? inertText(`⚠ ${oneLine(problem, 200)} — choose again, or Escape to give up`)
-    : 'Choose how to sign in. Escape gives up.';
+    ? inertText(vscode.l10n.t('⚠ {0} — choose again, or Escape to give up', oneLine(problem, 200)))
+    : vscode.l10n.t('Choose how to sign in. Escape gives up.');
   pick.items = methods.map((method) => ({
     label: `$(${KIND_ICONS[method.kind]}) ${inertText(oneLine(method.name, 120))}`,
     description: kindWords(method),
@@ -46,10 +46,12 @@ const KIND_ICONS: Record<AuthMethodView['kind'], string> = { agent: 'sign-in', e
 function kindWords(method: AuthMethodView): string {
   switch (method.kind) {
     case 'agent':
-      return 'the agent signs in';
+      return vscode.l10n.t('the agent signs in');
     case 'env_var':
-      return method.vars.length > 0 ? `asks for ${method.vars.map((v) => v.name).join(', ')}` : 'the agent signs in';
+      return method.vars.length > 0
+        ? vscode.l10n.t('asks for {0}', method.vars.map((v) => v.name).join(', '))
+        : vscode.l10n.t('the agent signs in');
     case 'terminal':
-      return 'opens a terminal';
+      return vscode.l10n.t('opens a terminal');
   }
 }

@@ -10,7 +10,7 @@ import type { TerminalLogin } from '../../acp/signIn';
 import { oneLine } from '../../core/display';
 
 export function terminalLoginName(agent: string): string {
-  return `${oneLine(agent, 60)} sign-in`;
+  return vscode.l10n.t('{0} sign-in', oneLine(agent, 60));
 }
 
 /** Resolves with the exit code, or undefined when the terminal closed without one. */

@@ -27,7 +27,7 @@ export class GatewayController implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly services: Services,
   ) {
-    this.status.name = 'Elicit Gateway';
+    this.status.name = vscode.l10n.t('Elicit Gateway');
     this.status.command = 'elicit.copyGatewayConfig';
     this.disposables.push(
       this.status,
@@ -44,11 +44,11 @@ export class GatewayController implements vscode.Disposable {
 
   async start(interactive: boolean): Promise<void> {
     if (this.server?.running) {
-      if (interactive) void vscode.window.showInformationMessage(`The Elicit gateway is running at ${this.server.url}.`);
+      if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('The Elicit gateway is running at {0}.', this.server.url));
       return;
     }
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('The Elicit gateway stays off in an untrusted workspace.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('The Elicit gateway stays off in an untrusted workspace.'));
       return;
     }
     this.token = await this.currentToken();
@@ -63,7 +63,7 @@ export class GatewayController implements vscode.Disposable {
       await server.start();
     } catch (error) {
       if (configured || !preferred) {
-        void vscode.window.showErrorMessage(`Elicit gateway could not start: ${(error as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Elicit gateway could not start: {0}', (error as Error).message));
         return;
       }
       server = this.create(GatewayServer, 0);
@@ -71,12 +71,12 @@ export class GatewayController implements vscode.Disposable {
     }
     this.server = server;
     await this.services.globalState.update(PORT_KEY, server.port);
-    this.status.text = '$(broadcast) Elicit gateway';
-    this.status.tooltip = `Elicit gateway on ${server.url} — click to copy a client configuration`;
+    this.status.text = `$(broadcast) ${vscode.l10n.t('Elicit gateway')}`;
+    this.status.tooltip = vscode.l10n.t('Elicit gateway on {0} — click to copy a client configuration', server.url);
     this.status.show();
     this.definitionsChanged.fire();
     if (interactive) {
-      const choice = await vscode.window.showInformationMessage(`Elicit gateway running at ${server.url}.`, 'Copy Config');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Elicit gateway running at {0}.', server.url), vscode.l10n.t('Copy Config'));
       if (choice) await this.copyConfig();
     }
   }
@@ -91,18 +91,20 @@ export class GatewayController implements vscode.Disposable {
 
   async copyConfig(): Promise<void> {
     if (!this.server?.running) {
-      const choice = await vscode.window.showInformationMessage('The Elicit gateway is not running.', 'Start Gateway');
+      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('The Elicit gateway is not running.'), vscode.l10n.t('Start Gateway'));
       if (!choice) return;
       await this.start(false);
       if (!this.server?.running) return;
     }
     const picked = await vscode.window.showQuickPick(
       gatewaySnippets(this.server.url, this.token).map((snippet) => ({ label: snippet.label, detail: snippet.detail, snippet })),
-      { title: 'Copy Elicit Gateway Config', placeHolder: 'Which client should use the gateway?' },
+      { title: vscode.l10n.t('Copy Elicit Gateway Config'), placeHolder: vscode.l10n.t('Which client should use the gateway?') },
     );
     if (!picked) return;
     await vscode.env.clipboard.writeText(picked.snippet.text);
-    void vscode.window.showInformationMessage(`Copied the ${picked.label} configuration. It contains your gateway token: keep it private.`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Copied the {0} configuration. It contains your gateway token: keep it private.', picked.label),
+    );
   }
 
   async rotateToken(): Promise<void> {
@@ -110,8 +112,8 @@ export class GatewayController implements vscode.Disposable {
     await this.context.secrets.store(TOKEN_KEY, this.token);
     this.definitionsChanged.fire();
     const choice = await vscode.window.showInformationMessage(
-      'The Elicit gateway has a new token; clients using the old one are refused from now on.',
-      'Copy Config',
+      vscode.l10n.t('The Elicit gateway has a new token; clients using the old one are refused from now on.'),
+      vscode.l10n.t('Copy Config'),
     );
     if (choice) await this.copyConfig();
   }

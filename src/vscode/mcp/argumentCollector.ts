@@ -19,10 +19,12 @@ export interface ArgumentRequest {
   /** What the completions are for: `ref/prompt` or `ref/resource`. */
   ref: CompleteRequest['params']['ref'];
   args: readonly ArgumentSpec[];
-  /** "Get MCP Prompt": the command, first in the title. */
-  command: string;
-  /** "prompt summarize": what the arguments are for. */
+  /** "prompt summarize": what the arguments are for, in the asker's detail (English, like every asker's). */
   subject: string;
+  /** "Get MCP Prompt · docs · prompt summarize": Elicit asks, for the person, before the request goes out. */
+  title: string;
+  /** "Arguments for prompt summarize": the form's message. */
+  message: string;
   log: vscode.LogOutputChannel;
 }
 
@@ -36,16 +38,11 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   const result = await broker.ask({
     mode: 'form',
     asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
-    onBehalf: { title: argumentsTitle(request) },
-    message: `Arguments for ${request.subject}`,
+    onBehalf: { title: request.title },
+    message: request.message,
     requestedSchema: argumentFormSchema(request.args),
   });
   return result.action === 'accept' ? argumentValues(request.args, result.content ?? {}) : undefined;
-}
-
-/** "Get MCP Prompt · docs · prompt summarize": Elicit asks, for the person, before the request goes out. */
-function argumentsTitle(request: ArgumentRequest): string {
-  return `${request.command} · ${oneLine(request.server.name, 80)} · ${oneLine(request.subject, 80)}`;
 }
 
 type StepOutcome = { kind: 'value'; value: string } | { kind: 'back' } | { kind: 'cancel' };
@@ -81,11 +78,12 @@ function askWithSuggestions(
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<SuggestionItem>();
-  pick.title = inertText(oneLine(argumentsTitle(request), 160));
+  pick.title = inertText(oneLine(request.title, 160));
   pick.step = index + 1;
   pick.totalSteps = request.args.length;
   const label = inertText(oneLine(arg.title ?? arg.name, 80));
-  pick.placeholder = `${label}${arg.required ? '' : ' (optional)'}${arg.description ? ` — ${inertText(oneLine(arg.description, 200))}` : ''}`;
+  const named = arg.required ? label : vscode.l10n.t('{0} (optional)', label);
+  pick.placeholder = `${named}${arg.description ? ` — ${inertText(oneLine(arg.description, 200))}` : ''}`;
   pick.value = given[arg.name] ?? '';
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = false;
@@ -101,9 +99,9 @@ function askWithSuggestions(
     const items: SuggestionItem[] = suggestions.map((value) => ({ label: inertText(oneLine(value, 200)), value, alwaysShow: true }));
     // Suggestions first (Enter takes the best match); what was typed is always there too.
     if (typed !== '' && !suggestions.includes(typed)) {
-      items.push({ label: inertText(oneLine(typed, 200)), description: 'as typed', value: typed, alwaysShow: true });
+      items.push({ label: inertText(oneLine(typed, 200)), description: vscode.l10n.t('as typed'), value: typed, alwaysShow: true });
     }
-    if (typed === '' && !arg.required) items.unshift({ label: '(leave empty)', value: '', alwaysShow: true });
+    if (typed === '' && !arg.required) items.unshift({ label: vscode.l10n.t('(leave empty)'), value: '', alwaysShow: true });
     pick.items = items;
   };
   const suggest = (): void => {
@@ -148,7 +146,7 @@ function askWithSuggestions(
       pick.onDidAccept(() => {
         const chosen = pick.selectedItems[0]?.value ?? pick.value;
         if (chosen === '' && arg.required) {
-          pick.placeholder = `${label} is required: type a value or pick a suggestion`;
+          pick.placeholder = vscode.l10n.t('{0} is required: type a value or pick a suggestion', label);
           return;
         }
         settle({ kind: 'value', value: chosen });

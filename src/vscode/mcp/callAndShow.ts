@@ -11,7 +11,7 @@ import { progressAside, serverForms } from './progressAside';
 import type { Services } from '../services';
 
 export interface CallToShow<T> {
-  /** "Running songs › song_sketch" */
+  /** "Running songs › song_sketch", localized by the caller. */
   progress: string;
   /** The server that handles it: while one of its forms is on screen, the progress steps aside. */
   server: string;
@@ -21,7 +21,7 @@ export interface CallToShow<T> {
   format(result: T): string;
   /** A log line about the result (never its content). */
   logged(result: T): string;
-  /** "songs › song_sketch": named in the log and the error message. */
+  /** "songs › song_sketch": named in the log (in English) and the error message. */
   what: string;
 }
 
@@ -40,6 +40,6 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' 
       return;
     }
     services.log.error(`${request.what}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(inertText(`Elicit: ${request.what} failed: ${(error as Error).message}`));
+    void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} failed: {1}', request.what, (error as Error).message)));
   }
 }

@@ -15,16 +15,23 @@ import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
 import type { Services } from '../services';
-import { inertText } from '../../core/display';
+import { inertText, oneLine } from '../../core/display';
 
 export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
-  const server = await resolveServer(services.registry, 'Get MCP Prompt', serverName);
+  const server = await resolveServer(services.registry, vscode.l10n.t('Get MCP Prompt'), serverName);
   if (!server) return;
   const prompts = await listWithProgress(server, services.log, () => listPrompts(server));
   if (!prompts) return;
-  const prompt = typeof promptName === 'string' ? prompts.find((p) => p.name === promptName) : await pickOffered(server, prompts, { command: 'Get MCP Prompt', noun: 'prompt' });
+  const prompt =
+    typeof promptName === 'string'
+      ? prompts.find((p) => p.name === promptName)
+      : await pickOffered(prompts, {
+          title: vscode.l10n.t('Get MCP Prompt · {0}', oneLine(server.name, 80)),
+          none: vscode.l10n.t('Elicit: {0} offers no prompts.', server.name),
+          placeholder: vscode.l10n.t('Pick a prompt'),
+        });
   if (!prompt) {
-    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no prompt "${promptName}".`));
+    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no prompt "{1}".', server.name, promptName)));
     return;
   }
   const values = isStringRecord(args)
@@ -33,8 +40,10 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
         server,
         ref: { type: 'ref/prompt', name: prompt.name },
         args: promptArguments(prompt),
-        command: 'Get MCP Prompt',
         subject: `prompt ${prompt.name}`,
+        // "prompt NAME" cut to 80 characters, as the title always showed it.
+        title: vscode.l10n.t('Get MCP Prompt · {0} · prompt {1}', oneLine(server.name, 80), oneLine(prompt.name, 73)),
+        message: vscode.l10n.t('Arguments for prompt {0}', prompt.name),
         log: services.log,
       });
   if (!values) return;
@@ -43,7 +52,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
 
 function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
   return callAndShow(services, {
-    progress: `Getting ${server.name} › ${prompt.name}`,
+    progress: vscode.l10n.t('Getting {0} › {1}', server.name, prompt.name),
     server: server.name,
     what: `${server.name} › prompt ${prompt.name}`,
     call: (signal) => getPrompt(server, prompt.name, args, signal),

@@ -19,17 +19,22 @@ export async function answerKeptRound(services: Services, kept: KeptRounds, summ
   const server = await services.registry.get(summary.server);
   if (!server) {
     void vscode.window.showErrorMessage(
-      inertText(`Elicit: ${oneLine(summary.server, 80)} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.`),
+      inertText(
+        vscode.l10n.t(
+          'Elicit: {0} is no longer configured, so its question cannot be answered. Dismiss it from Pending Questions.',
+          oneLine(summary.server, 80),
+        ),
+      ),
     );
     return;
   }
   const round = await kept.take(summary.id);
   if (!round) {
-    void vscode.window.showErrorMessage('Elicit: this question is no longer available.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Elicit: this question is no longer available.'));
     return;
   }
   await callAndShow(services, {
-    progress: `Answering ${server.name} › ${oneLine(summary.subject, 80)}`,
+    progress: vscode.l10n.t('Answering {0} › {1}', server.name, oneLine(summary.subject, 80)),
     server: server.name,
     what: `${server.name} › ${summary.subject} (kept across a reload)`,
     call: (signal) => server.resumeRound(round, signal),

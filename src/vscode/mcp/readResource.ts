@@ -19,7 +19,7 @@ import type { Services } from '../services';
 export type ResourceChoice = { resource: Resource } | { template: ResourceTemplate };
 
 export async function readResourceCommand(services: Services, serverName?: unknown, uri?: unknown): Promise<void> {
-  const server = await resolveServer(services.registry, 'Read MCP Resource', serverName);
+  const server = await resolveServer(services.registry, vscode.l10n.t('Read MCP Resource'), serverName);
   if (!server) return;
   if (typeof uri === 'string') return readAndShow(services, server, uri);
   const listed = await listWithProgress(server, services.log, () => Promise.all([listResources(server), listResourceTemplates(server)]));
@@ -37,8 +37,10 @@ export async function readChoice(services: Services, server: McpConnection, choi
     server,
     ref: { type: 'ref/resource', uri: template.uriTemplate },
     args,
-    command: 'Read MCP Resource',
     subject: `resource ${template.name}`,
+    // "resource NAME" cut to 80 characters, as the title always showed it.
+    title: vscode.l10n.t('Read MCP Resource · {0} · resource {1}', oneLine(server.name, 80), oneLine(template.name, 71)),
+    message: vscode.l10n.t('Arguments for resource {0}', template.name),
     log: services.log,
   });
   if (!values) return;
@@ -47,19 +49,19 @@ export async function readChoice(services: Services, server: McpConnection, choi
 
 async function pickResource(server: McpConnection, resources: Resource[], templates: ResourceTemplate[]): Promise<ResourceChoice | undefined> {
   if (resources.length === 0 && templates.length === 0) {
-    void vscode.window.showInformationMessage(inertText(`Elicit: ${server.name} offers no resources.`));
+    void vscode.window.showInformationMessage(inertText(vscode.l10n.t('Elicit: {0} offers no resources.', server.name)));
     return undefined;
   }
   type Item = vscode.QuickPickItem & { choice?: ResourceChoice };
   const items: Item[] = [
-    ...(resources.length > 0 && templates.length > 0 ? [{ label: 'Resources', kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...(resources.length > 0 && templates.length > 0 ? [{ label: vscode.l10n.t('Resources'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...resources.map((resource) => ({
       label: `$(file) ${inertText(oneLine(resource.title ?? resource.name, 120))}`,
       description: inertText(oneLine(resource.uri, 200)),
       detail: resource.description ? inertText(oneLine(resource.description, 300)) : undefined,
       choice: { resource },
     })),
-    ...(templates.length > 0 ? [{ label: 'Templates', kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...(templates.length > 0 ? [{ label: vscode.l10n.t('Templates'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...templates.map((template) => ({
       label: `$(symbol-variable) ${inertText(oneLine(template.title ?? template.name, 120))}`,
       description: inertText(oneLine(template.uriTemplate, 200)),
@@ -68,8 +70,8 @@ async function pickResource(server: McpConnection, resources: Resource[], templa
     })),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: inertText(`Read MCP Resource · ${oneLine(server.name, 80)}`),
-    placeHolder: 'Pick a resource or a template',
+    title: inertText(vscode.l10n.t('Read MCP Resource · {0}', oneLine(server.name, 80))),
+    placeHolder: vscode.l10n.t('Pick a resource or a template'),
     matchOnDescription: true,
     matchOnDetail: true,
   });
@@ -78,7 +80,7 @@ async function pickResource(server: McpConnection, resources: Resource[], templa
 
 function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
   return callAndShow(services, {
-    progress: `Reading ${oneLine(uri, 120)} from ${server.name}`,
+    progress: vscode.l10n.t('Reading {0} from {1}', oneLine(uri, 120), server.name),
     server: server.name,
     what: `${server.name} › resource ${uri}`,
     call: (signal) => readResource(server, uri, signal),

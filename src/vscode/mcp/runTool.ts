@@ -27,13 +27,13 @@ export interface RunToolDeps {
 
 /** Also callable as `elicit.runTool(serverName, toolName, args)` from keybindings and scripts. */
 export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?: unknown, args?: unknown): Promise<void> {
-  const server = await resolveServer(deps.registry, 'Run MCP Tool', serverName);
+  const server = await resolveServer(deps.registry, vscode.l10n.t('Run MCP Tool'), serverName);
   if (!server) return;
   const tools = await listWithProgress(server, deps.log, () => server.listTools());
   if (!tools) return;
   const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
   if (!tool) {
-    if (typeof toolName === 'string') void vscode.window.showErrorMessage(inertText(`Elicit: ${server.name} has no tool "${toolName}".`));
+    if (typeof toolName === 'string') void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no tool "{1}".', server.name, toolName)));
     return;
   }
   const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);
@@ -42,7 +42,12 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
 }
 
 function pickTool(server: McpConnection, tools: Tool[]): Promise<Tool | undefined> {
-  return pickOffered(server, tools, { command: 'Run MCP Tool', noun: 'tool', titleOf: (tool) => tool.title ?? tool.annotations?.title });
+  return pickOffered(tools, {
+    title: vscode.l10n.t('Run MCP Tool · {0}', oneLine(server.name, 80)),
+    none: vscode.l10n.t('Elicit: {0} offers no tools.', server.name),
+    placeholder: vscode.l10n.t('Pick a tool'),
+    titleOf: (tool) => tool.title ?? tool.annotations?.title,
+  });
 }
 
 /** Arguments through the elicitation renderers when the schema fits a form; JSON otherwise. */
@@ -56,15 +61,15 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
       mode: 'form',
       // The server is who the answer goes to (its limit, its saved secrets); Elicit is who asks.
       asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
-      onBehalf: { title: `Run MCP Tool · ${server.name} · ${tool.name}` },
-      message: `Arguments for ${tool.name}`,
+      onBehalf: { title: vscode.l10n.t('Run MCP Tool · {0} · {1}', server.name, tool.name) },
+      message: vscode.l10n.t('Arguments for {0}', tool.name),
       requestedSchema: schema,
     });
     return result.action === 'accept' ? (result.content ?? {}) : undefined;
   }
   const text = await vscode.window.showInputBox({
-    title: inertText(`Run MCP Tool · ${oneLine(server.name, 80)} · ${oneLine(tool.name, 80)}`),
-    prompt: inertText(`Arguments as a JSON object (${oneLine(Object.keys(properties).join(', '), 300)})`),
+    title: inertText(vscode.l10n.t('Run MCP Tool · {0} · {1}', oneLine(server.name, 80), oneLine(tool.name, 80))),
+    prompt: inertText(vscode.l10n.t('Arguments as a JSON object ({0})', oneLine(Object.keys(properties).join(', '), 300))),
     value: '{}',
     ignoreFocusOut: true,
     validateInput: (value) => {
@@ -77,7 +82,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
 
 function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
   return callAndShow(deps, {
-    progress: `Running ${server.name} › ${tool.name}`,
+    progress: vscode.l10n.t('Running {0} › {1}', server.name, tool.name),
     server: server.name,
     what: `${server.name} › ${tool.name}`,
     call: (signal) => server.callTool(tool.name, args, signal),

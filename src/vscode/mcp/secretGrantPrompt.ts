@@ -9,16 +9,21 @@ import type { SecretDestination } from '../../mcp/launch';
 
 export async function askSecretGrant(name: string, destination: SecretDestination): Promise<boolean | undefined> {
   const detail = [
-    `It would go to ${oneLine(destination.target, 300)}.`,
-    `${oneLine(destination.source, 200)} asks for it. Anyone who can edit that file, an agent with file access too, can point a reference at any server.`,
+    vscode.l10n.t('It would go to {0}.', oneLine(destination.target, 300)),
+    vscode.l10n.t(
+      '{0} asks for it. Anyone who can edit that file, an agent with file access too, can point a reference at any server.',
+      oneLine(destination.source, 200),
+    ),
     '',
-    'Elicit remembers your answer for this secret and this server (its config file and command, or its URL).',
+    vscode.l10n.t('Elicit remembers your answer for this secret and this server (its config file and command, or its URL).'),
   ].join('\n');
+  const allow = vscode.l10n.t('Allow');
+  const refuse = vscode.l10n.t('Refuse');
   const choice = await vscode.window.showWarningMessage(
-    inertText(`Give the saved secret "${oneLine(name, 80)}" to the MCP server "${oneLine(destination.server, 80)}"?`),
+    inertText(vscode.l10n.t('Give the saved secret "{0}" to the MCP server "{1}"?', oneLine(name, 80), oneLine(destination.server, 80))),
     { modal: true, detail: inertText(detail) },
-    'Allow',
-    'Refuse',
+    allow,
+    refuse,
   );
-  return choice === 'Allow' ? true : choice === 'Refuse' ? false : undefined;
+  return choice === allow ? true : choice === refuse ? false : undefined;
 }

@@ -13,7 +13,7 @@ import type { ServerRegistry } from './serverRegistry';
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
   if (typeof serverName !== 'string') return pickServer(registry, title);
   const server = await registry.get(serverName);
-  if (!server) void vscode.window.showErrorMessage(inertText(`Elicit: no MCP server named "${serverName}" is configured.`));
+  if (!server) void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: no MCP server named "{0}" is configured.', serverName)));
   return server;
 }
 
@@ -22,20 +22,22 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   if (servers.length === 0) {
     if (registry.untrustedSources.length > 0) {
       const choice = await vscode.window.showWarningMessage(
-        inertText(`Elicit does not start the MCP servers in ${registry.untrustedSources.join(', ')} because this workspace is not trusted.`),
-        'Manage Workspace Trust',
+        inertText(
+          vscode.l10n.t('Elicit does not start the MCP servers in {0} because this workspace is not trusted.', registry.untrustedSources.join(', ')),
+        ),
+        vscode.l10n.t('Manage Workspace Trust'),
       );
       if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
     } else if (registry.leftToVsCode.length > 0) {
       const choice = await vscode.window.showInformationMessage(
-        inertText(`Elicit leaves ${registry.leftToVsCode.join(', ')} to VS Code's own MCP support (the elicit.mcpJsonServers setting).`),
-        'Open Setting',
+        inertText(vscode.l10n.t("Elicit leaves {0} to VS Code's own MCP support (the elicit.mcpJsonServers setting).", registry.leftToVsCode.join(', '))),
+        vscode.l10n.t('Open Setting'),
       );
       if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.mcpJsonServers);
     } else {
       const choice = await vscode.window.showInformationMessage(
-        'Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.',
-        'Create .vscode/mcp.json',
+        vscode.l10n.t('Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.'),
+        vscode.l10n.t('Create .vscode/mcp.json'),
       );
       if (choice) await vscode.commands.executeCommand('elicit.createMcpJson');
     }
@@ -45,21 +47,40 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   const picked = await vscode.window.showQuickPick(
     servers.map((server) => ({
       label: inertText(server.name),
-      description: server.status === 'stopped' ? undefined : server.status,
+      description: server.status === 'stopped' ? undefined : statusWord(server.status),
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
-    { title, placeHolder: 'Pick an MCP server' },
+    { title, placeHolder: vscode.l10n.t('Pick an MCP server') },
   );
   return picked?.server;
+}
+
+/** A server's status as the person reads it. */
+export function statusWord(status: McpConnection['status']): string {
+  switch (status) {
+    case 'starting':
+      return vscode.l10n.t('starting');
+    case 'running':
+      return vscode.l10n.t('running');
+    case 'error':
+      return vscode.l10n.t('error');
+    case 'stopped':
+      return vscode.l10n.t('stopped');
+  }
 }
 
 /** Runs `list` (which starts the server if needed) with a status bar indicator; shows a failure and returns undefined. */
 export async function listWithProgress<T>(server: McpConnection, log: vscode.LogOutputChannel, list: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: inertText(`Connecting to ${server.name}…`) }, list);
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: inertText(vscode.l10n.t('Connecting to {0}…', server.name)) },
+      list,
+    );
   } catch (error) {
-    void vscode.window.showErrorMessage(inertText(`Elicit: ${(error as Error).message}`), 'Show Log').then((choice) => choice && log.show());
+    void vscode.window
+      .showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', (error as Error).message)), vscode.l10n.t('Show Log'))
+      .then((choice) => choice && log.show());
     return undefined;
   }
 }
@@ -73,15 +94,15 @@ interface Offered {
 
 /**
  * One of a server's tools or prompts, picked by its title (with the name beside
- * it when they differ); says so and returns undefined when there is none.
+ * it when they differ); says so (`none`) and returns undefined when there is none.
  */
 export async function pickOffered<T extends Offered>(
-  server: McpConnection,
   items: T[],
-  options: { command: string; noun: 'tool' | 'prompt'; titleOf?: (item: T) => string | undefined },
+  /** `title`: "Run MCP Tool · songs"; `none`: the message when the server offers nothing of the kind. */
+  options: { title: string; none: string; placeholder: string; titleOf?: (item: T) => string | undefined },
 ): Promise<T | undefined> {
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(inertText(`Elicit: ${server.name} offers no ${options.noun}s.`));
+    void vscode.window.showInformationMessage(inertText(options.none));
     return undefined;
   }
   const titleOf = options.titleOf ?? ((item: T) => item.title);
@@ -95,7 +116,12 @@ export async function pickOffered<T extends Offered>(
         item,
       };
     }),
-    { title: inertText(`${options.command} · ${oneLine(server.name, 80)}`), placeHolder: `Pick a ${options.noun}`, matchOnDescription: true, matchOnDetail: true },
+    {
+      title: inertText(options.title),
+      placeHolder: options.placeholder,
+      matchOnDescription: true,
+      matchOnDetail: true,
+    },
   );
   return picked?.item;
 }

@@ -257,8 +257,9 @@ export class ServerRegistry implements vscode.Disposable {
       this.log.error(problem.message);
       if (this.reportedProblems.has(problem.message)) continue;
       const file = this.sourceFiles.get(problem.source);
-      void vscode.window.showErrorMessage(inertText(`Elicit: ${problem.message}`), ...(file ? ['Open File'] : [])).then((choice) => {
-        if (choice === 'Open File' && file) void vscode.window.showTextDocument(file);
+      const openFile = vscode.l10n.t('Open File');
+      void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', problem.message)), ...(file ? [openFile] : [])).then((choice) => {
+        if (choice === openFile && file) void vscode.window.showTextDocument(file);
       });
     }
     this.reportedProblems = current;
@@ -267,7 +268,7 @@ export class ServerRegistry implements vscode.Disposable {
   private serverLog(name: string): vscode.LogOutputChannel {
     let channel = this.serverLogs.get(name);
     if (!channel) {
-      channel = vscode.window.createOutputChannel(`Elicit: ${name}`, { log: true });
+      channel = vscode.window.createOutputChannel(vscode.l10n.t('Elicit: {0}', name), { log: true });
       this.serverLogs.set(name, channel);
     }
     return channel;

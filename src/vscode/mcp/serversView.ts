@@ -10,6 +10,7 @@ import { inertText, oneLine } from '../../core/display';
 import type { ConfigProblem } from '../../core/serverConfig';
 import { listPrompts, listResources, listResourceTemplates } from '../../mcp/catalog';
 import type { McpConnection } from '../../mcp/connection';
+import { statusWord } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 
 export const SERVERS_VIEW = 'elicit.servers';
@@ -108,12 +109,16 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
         return item;
       }
       case 'problem': {
-        const item = new vscode.TreeItem(node.problem.server ? inertText(`${oneLine(node.problem.server, 80)}: configuration problem`) : 'Configuration problem');
+        const item = new vscode.TreeItem(
+          node.problem.server
+            ? inertText(vscode.l10n.t('{0}: configuration problem', oneLine(node.problem.server, 80)))
+            : vscode.l10n.t('Configuration problem'),
+        );
         item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
         item.description = inertText(oneLine(node.problem.message, 200));
         item.tooltip = inertText(node.problem.message);
         item.contextValue = 'configProblem';
-        item.command = { command: 'elicit.openServerConfig', title: 'Open Configuration', arguments: [node.problem.source] };
+        item.command = { command: 'elicit.openServerConfig', title: vscode.l10n.t('Open Configuration'), arguments: [node.problem.source] };
         return item;
       }
     }
@@ -129,9 +134,9 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     const problems: ServersViewNode[] = this.registry.problems.map((problem) => ({ kind: 'problem', problem }));
     const untrusted: ServersViewNode[] = this.registry.untrustedSources.map((source) => ({
       kind: 'message',
-      text: `Servers in ${source} are not started: this workspace is not trusted`,
+      text: vscode.l10n.t('Servers in {0} are not started: this workspace is not trusted', source),
       icon: 'shield',
-      command: { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' },
+      command: { command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') },
     }));
     // Stable node objects per name keep the tree's expansion state across refreshes.
     const names = new Set(servers.map((s) => s.name));
@@ -152,7 +157,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       return [errorMessage(server, this.registry.nextRestartAt(name))];
     }
     if (server.status === 'stopped' && this.stoppedByPerson.has(name)) {
-      return [{ kind: 'message', text: 'Stopped. Start it to see its tools.', icon: 'debug-start', command: startCommand(name) }];
+      return [{ kind: 'message', text: vscode.l10n.t('Stopped. Start it to see its tools.'), icon: 'debug-start', command: startCommand(name) }];
     }
     let catalog = this.catalogs.get(name);
     if (!catalog) {
@@ -167,10 +172,11 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
         { kind: 'group', server: name, group: 'resources', count: resources.length },
       ];
       const shown = groups.filter((g) => g.count > 0);
-      return shown.length > 0 ? shown : [{ kind: 'message', text: 'Offers no tools, prompts or resources', icon: 'info' }];
+      return shown.length > 0 ? shown : [{ kind: 'message', text: vscode.l10n.t('Offers no tools, prompts or resources'), icon: 'info' }];
     } catch (error) {
       this.catalogs.delete(name);
-      return [{ kind: 'message', text: oneLine((error as Error).message, 200), tooltip: (error as Error).message, icon: 'error', command: startCommand(name, 'Restart') }];
+      const message = (error as Error).message;
+      return [{ kind: 'message', text: oneLine(message, 200), tooltip: message, icon: 'error', command: startCommand(name, true) }];
     }
   }
 
@@ -241,15 +247,16 @@ function statusIcon(status: McpConnection['status']): vscode.ThemeIcon {
 
 function statusText(server: McpConnection, restartAt: number | undefined): string {
   if (server.status === 'error') {
-    const restart = restartAt !== undefined ? ` · restarting in ${Math.max(1, Math.ceil((restartAt - Date.now()) / 1000))} s` : '';
-    return `${inertText(oneLine(server.error ?? 'error', 120))}${restart}`;
+    const restart =
+      restartAt !== undefined ? ` · ${vscode.l10n.t('restarting in {0} s', Math.max(1, Math.ceil((restartAt - Date.now()) / 1000)))}` : '';
+    return `${inertText(oneLine(server.error ?? statusWord('error'), 120))}${restart}`;
   }
   if (server.status === 'running') {
     // Which MCP revision this server speaks with Elicit, e.g. "running · MCP 2026-07-28".
     const revision = server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
-    return `running${server.transportKind === 'sse' ? ' · SSE' : ''}${revision}`;
+    return `${statusWord('running')}${server.transportKind === 'sse' ? ' · SSE' : ''}${revision}`;
   }
-  return server.status === 'starting' ? 'starting…' : server.status;
+  return server.status === 'starting' ? vscode.l10n.t('starting…') : statusWord(server.status);
 }
 
 function serverTooltip(server: McpConnection, restartAt: number | undefined): vscode.MarkdownString {
@@ -259,16 +266,16 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.appendText(server.name);
   tooltip.appendMarkdown('\n\n');
   const revision = server.status === 'running' && server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
-  tooltip.appendText(`${transportSummary(server)}${revision} · from ${server.config.source}`);
+  tooltip.appendText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`);
   tooltip.appendMarkdown('\n\n');
-  tooltip.appendText(`Status: ${server.status}`);
+  tooltip.appendText(vscode.l10n.t('Status: {0}', statusWord(server.status)));
   if (server.error) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(server.error);
   }
   if (restartAt !== undefined) {
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`Elicit restarts it at ${new Date(restartAt).toLocaleTimeString()}.`);
+    tooltip.appendText(vscode.l10n.t('Elicit restarts it at {0}.', new Date(restartAt).toLocaleTimeString()));
   }
   return tooltip;
 }
@@ -289,19 +296,21 @@ function transportSummary(server: McpConnection): string {
 function errorMessage(server: McpConnection, restartAt: number | undefined): MessageNode {
   return {
     kind: 'message',
-    text: restartAt !== undefined ? 'Stopped unexpectedly; restarting soon' : 'Not running. Restart it to try again.',
+    text: restartAt !== undefined ? vscode.l10n.t('Stopped unexpectedly; restarting soon') : vscode.l10n.t('Not running. Restart it to try again.'),
     tooltip: server.error,
     icon: restartAt !== undefined ? 'history' : 'debug-restart',
-    command: restartAt !== undefined ? undefined : startCommand(server.name, 'Restart'),
+    command: restartAt !== undefined ? undefined : startCommand(server.name, true),
   };
 }
 
-function startCommand(name: string, title = 'Start'): vscode.Command {
-  return { command: title === 'Restart' ? 'elicit.restartServer' : 'elicit.startServer', title, arguments: [name] };
+function startCommand(name: string, restart = false): vscode.Command {
+  return restart
+    ? { command: 'elicit.restartServer', title: vscode.l10n.t('Restart'), arguments: [name] }
+    : { command: 'elicit.startServer', title: vscode.l10n.t('Start'), arguments: [name] };
 }
 
 function groupItem(node: GroupNode): vscode.TreeItem {
-  const titles = { tools: 'Tools', prompts: 'Prompts', resources: 'Resources' } as const;
+  const titles = { tools: vscode.l10n.t('Tools'), prompts: vscode.l10n.t('Prompts'), resources: vscode.l10n.t('Resources') };
   const icons = { tools: 'tools', prompts: 'comment-discussion', resources: 'files' } as const;
   const item = new vscode.TreeItem(titles[node.group], vscode.TreeItemCollapsibleState.Expanded);
   item.id = `group:${node.server}:${node.group}`;
@@ -344,6 +353,6 @@ function resourceItem(node: ResourceNode): vscode.TreeItem {
   item.tooltip = inertText(entry.description ? `${uri}\n\n${oneLine(entry.description, 1000)}` : uri);
   item.iconPath = new vscode.ThemeIcon(isTemplate ? 'symbol-variable' : 'file');
   item.contextValue = node.kind;
-  if (!isTemplate) item.command = { command: 'elicit.view.readResource', title: 'Read Resource', arguments: [node] };
+  if (!isTemplate) item.command = { command: 'elicit.view.readResource', title: vscode.l10n.t('Read Resource'), arguments: [node] };
   return item;
 }

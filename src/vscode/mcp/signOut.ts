@@ -17,7 +17,9 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
   const candidates = typeof name === 'string' ? all.filter((s) => s.name === name) : all;
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage(
-      typeof name === 'string' ? inertText(`Elicit is not signed in to "${name}".`) : 'Elicit is not signed in to any MCP server.',
+      typeof name === 'string'
+        ? inertText(vscode.l10n.t('Elicit is not signed in to "{0}".', name))
+        : vscode.l10n.t('Elicit is not signed in to any MCP server.'),
     );
     return;
   }
@@ -30,8 +32,8 @@ export async function signOutOfServer(services: Services, secrets: OAuthSecrets,
   }
   void vscode.window.showInformationMessage(
     chosen.length === 1
-      ? inertText(`Signed out of "${chosen[0]!.name}". Elicit asks you to sign in when it next uses it.`)
-      : `Signed out of ${chosen.length} MCP servers.`,
+      ? inertText(vscode.l10n.t('Signed out of "{0}". Elicit asks you to sign in when it next uses it.', chosen[0]!.name))
+      : vscode.l10n.t('Signed out of {0} MCP servers.', chosen.length),
   );
 }
 
@@ -39,7 +41,12 @@ function pick(servers: SignedIn[]): Thenable<SignedIn[] | undefined> {
   return vscode.window
     .showQuickPick(
       servers.map((server) => ({ label: `$(account) ${inertText(server.name)}`, description: inertText(server.url), server })),
-      { title: 'Elicit: Sign Out of MCP Server', placeHolder: 'Select the servers to sign out of', canPickMany: true, matchOnDescription: true },
+      {
+        title: vscode.l10n.t('Elicit: Sign Out of MCP Server'),
+        placeHolder: vscode.l10n.t('Select the servers to sign out of'),
+        canPickMany: true,
+        matchOnDescription: true,
+      },
     )
     .then((items) => items?.map((item) => item.server));
 }

@@ -18,13 +18,12 @@ export function deviceAccess(broker: Broker): DeviceAccess {
   };
 }
 
-export const APPROVE_COPY = 'Copy';
-export const APPROVE_READ = 'Share Clipboard';
-
 async function showApproval(approval: DeviceApproval): Promise<'accept' | 'decline' | 'cancel'> {
+  // The message and detail are the core's (describeApproval), in English.
   const { message, detail } = describeApproval(approval);
-  const approve = approval.kind === 'clipboardWrite' ? APPROVE_COPY : APPROVE_READ;
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, approve, 'Decline');
+  const approve = approval.kind === 'clipboardWrite' ? vscode.l10n.t('Copy') : vscode.l10n.t('Share Clipboard');
+  const decline = vscode.l10n.t('Decline');
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, approve, decline);
   if (choice === approve) return 'accept';
-  return choice === 'Decline' ? 'decline' : 'cancel';
+  return choice === decline ? 'decline' : 'cancel';
 }

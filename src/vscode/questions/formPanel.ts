@@ -118,7 +118,7 @@ class FormPanel extends WebviewHost<HostToForm, FormToHost> {
   constructor(extensionUri: vscode.Uri) {
     super(extensionUri, {
       viewType: FORM_VIEW_TYPE,
-      title: 'Question',
+      title: vscode.l10n.t('Question'),
       pageTitle: 'Question',
       script: 'form',
       inline: true,
@@ -250,7 +250,7 @@ class FormSession {
         if (!savedSecrets.includes(name)) continue;
         const saved = await this.readSaved(name);
         if (this.settled) return;
-        if (saved === undefined) missing[name] = 'The saved value is no longer available: type it again';
+        if (saved === undefined) missing[name] = vscode.l10n.t('The saved value is no longer available: type it again');
         else given[name] = saved;
       }
       const errors = { ...validateAnswer(this.form, completeAnswer(this.form, given)), ...missing };
@@ -289,8 +289,8 @@ class FormSession {
     const keep = answered && !this.panel.disposed;
     if (keep) {
       const who = oneLine(this.question.request.asker.name, 60);
-      const sent = asksOnBehalf(this.question.request) ? 'Sent.' : `Answer sent to ${who}.`;
-      this.panel.post({ type: 'answered', text: result.action === 'accept' ? sent : `Declined. ${who} was told.` });
+      const sent = asksOnBehalf(this.question.request) ? vscode.l10n.t('Sent.') : vscode.l10n.t('Answer sent to {0}.', who);
+      this.panel.post({ type: 'answered', text: result.action === 'accept' ? sent : vscode.l10n.t('Declined. {0} was told.', who) });
     }
     this.resolve(result, keep);
   }

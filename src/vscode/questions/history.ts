@@ -21,6 +21,7 @@ export class QuestionHistory implements vscode.Disposable {
   ) {
     this.disposables.push(
       broker.onDidAnswer((answered) => void this.add(toHistoryEntry(answered))),
+      // The document's name stays as it is: it is a file name in the editor's tab, not a sentence.
       vscode.commands.registerCommand('elicit.showHistory', () => results.show('Elicit-history', this.markdown())),
       vscode.commands.registerCommand('elicit.clearHistory', () => this.clear()),
     );
@@ -35,24 +36,28 @@ export class QuestionHistory implements vscode.Disposable {
   }
 
   private async clear(): Promise<void> {
+    const forget = vscode.l10n.t('Forget');
     const choice = await vscode.window.showWarningMessage(
-      "Forget Elicit's question history?",
-      { modal: true, detail: `${this.entries().length} past questions with their answers (secret answers masked). Questions still waiting stay.` },
-      'Forget',
+      vscode.l10n.t("Forget Elicit's question history?"),
+      {
+        modal: true,
+        detail: vscode.l10n.t('{0} past questions with their answers (secret answers masked). Questions still waiting stay.', this.entries().length),
+      },
+      forget,
     );
-    if (choice === 'Forget') await this.state.update(STATE_KEY, []);
+    if (choice === forget) await this.state.update(STATE_KEY, []);
   }
 
   private markdown(): string {
     const entries = this.entries();
-    const lines = ['# Elicit question history', ''];
-    if (entries.length === 0) lines.push('_No questions yet._');
+    const lines = [vscode.l10n.t('# Elicit question history'), ''];
+    if (entries.length === 0) lines.push(vscode.l10n.t('_No questions yet._'));
     for (const entry of entries) {
       const when = new Date(entry.askedAt).toLocaleString();
       const detail = entry.asker.detail ? ` · ${entry.asker.detail}` : '';
       lines.push(`## ${when} — ${entry.asker.name}${detail}`, '');
       lines.push(`> ${entry.message.replace(/\n/g, '\n> ')}`, '');
-      if (entry.url) lines.push(`URL: \`${entry.url}\``, '');
+      if (entry.url) lines.push(vscode.l10n.t('URL: {0}', `\`${entry.url}\``), '');
       lines.push(`**${outcome(entry)}**`, '');
       for (const answer of entry.answers ?? []) lines.push(`- ${answer.label}: ${answer.value}`);
       lines.push('');
@@ -66,8 +71,9 @@ export class QuestionHistory implements vscode.Disposable {
 }
 
 function outcome(entry: HistoryEntry): string {
-  if (entry.reason === 'timeout') return 'Timed out (cancel sent)';
-  if (entry.reason === 'aborted') return 'Withdrawn by the asker';
-  if (entry.reason === 'error') return 'Failed';
-  return entry.action === 'accept' ? 'Answered' : entry.action === 'decline' ? 'Declined' : 'Cancelled';
+  if (entry.reason === 'timeout') return vscode.l10n.t('Timed out (cancel sent)');
+  if (entry.reason === 'aborted') return vscode.l10n.t('Withdrawn by the asker');
+  if (entry.reason === 'error') return vscode.l10n.t('Failed');
+  if (entry.action === 'accept') return vscode.l10n.t('Answered');
+  return entry.action === 'decline' ? vscode.l10n.t('Declined') : vscode.l10n.t('Cancelled');
 }

@@ -42,7 +42,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     private readonly reveal: Revealer,
     private readonly before: FromBeforeReload,
   ) {
-    this.statusItem.name = 'Elicit: Pending Questions';
+    this.statusItem.name = vscode.l10n.t('Elicit: Pending Questions');
     this.statusItem.command = 'elicit.showPendingQuestions';
     this.disposables.push(
       this.changes,
@@ -71,13 +71,13 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
     item.id = String(question.id);
     item.description = `${inertText(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
-    item.tooltip = `${questionTitle(question.request)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${stateText(question)}, asked ${age(question.receivedAt)}`;
+    item.tooltip = `${questionTitle(question.request)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${askedText(question)}`;
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
     // Arguments Elicit asks for the person offer Answer only (package.json's menus match on this).
     item.contextValue = `${asksOnBehalf(question.request) ? 'onBehalf' : 'question'}.${question.state}`;
-    item.command = { command: 'elicit.answerQuestion', title: 'Answer', arguments: [question] };
+    item.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [question] };
     return item;
   }
 
@@ -99,7 +99,9 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       return;
     }
     void vscode.window.showInformationMessage(
-      inertText(`${oneLine(item.question.asker.name, 60)} asked this before the window reloaded, and the reload ended it: run what asked it again.`),
+      inertText(
+        vscode.l10n.t('{0} asked this before the window reloaded, and the reload ended it: run what asked it again.', oneLine(item.question.asker.name, 60)),
+      ),
     );
   }
 
@@ -111,7 +113,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private answer(question: Question): void {
     if (question.state === 'later') this.broker.resume(question.id);
     else if (question.state === 'showing') this.reveal(question);
-    else void vscode.window.showInformationMessage('This question shows as soon as the one on screen is answered or put off.');
+    else void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
   }
 
   private update(): void {
@@ -123,13 +125,11 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       this.statusItem.hide();
     } else {
       const later = pending.filter((q) => q.state === 'later').length;
-      this.statusItem.text = `$(comment-discussion) ${count} ${count === 1 ? 'question' : 'questions'}`;
-      this.statusItem.tooltip = `${count} pending${later ? `, ${later} put off` : ''}${kept ? `, ${kept} kept from before a reload` : ''}: ${[
-        ...pending.map((q) => q.request.asker.name),
-        ...this.before.kept.keptBeforeReload().map((r) => r.server),
-      ]
+      this.statusItem.text = `$(comment-discussion) ${count === 1 ? vscode.l10n.t('1 question') : vscode.l10n.t('{0} questions', count)}`;
+      const names = [...pending.map((q) => q.request.asker.name), ...this.before.kept.keptBeforeReload().map((r) => r.server)]
         .map((name) => inertText(oneLine(name, 40)))
-        .join(', ')}`;
+        .join(', ');
+      this.statusItem.tooltip = pendingTooltip(count, later, kept, names);
       this.statusItem.show();
     }
     for (const question of pending) this.announce(question);
@@ -148,9 +148,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     this.announced.add(question.id);
     if (vscode.window.state.focused) return;
     const text = `${questionTitle(question.request)}: ${inertText(oneLine(question.request.message, 120))}`;
-    void vscode.window.showInformationMessage(text, 'Answer').then((choice) => {
+    const answer = vscode.l10n.t('Answer');
+    void vscode.window.showInformationMessage(text, answer).then((choice) => {
       const still = this.broker.pending().find((q) => q.id === question.id);
-      if (choice === 'Answer' && still) this.answer(still);
+      if (choice === answer && still) this.answer(still);
     });
   }
 
@@ -169,31 +170,57 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
     const { round } = item;
     const tree = new vscode.TreeItem(inertText(oneLine(round.message, 80)));
     tree.id = `kept:${round.id}`;
-    tree.description = `${inertText(oneLine(round.server, 40))} · kept from before the reload · ${age(round.keptAt)}`;
-    tree.tooltip = `${oneLine(round.server, 80)} asks · ${oneLine(round.subject, 80)}\n\n${round.message}\n\nAsked before the window reloaded. Answer it now: Elicit then sends the original request again with your answers.`;
+    tree.description = `${inertText(oneLine(round.server, 40))} · ${vscode.l10n.t('kept from before the reload')} · ${age(round.keptAt)}`;
+    tree.tooltip = [
+      vscode.l10n.t('{0} asks · {1}', oneLine(round.server, 80), oneLine(round.subject, 80)),
+      round.message,
+      vscode.l10n.t('Asked before the window reloaded. Answer it now: Elicit then sends the original request again with your answers.'),
+    ].join('\n\n');
     tree.iconPath = new vscode.ThemeIcon('history');
     tree.contextValue = 'keptRound';
-    tree.command = { command: 'elicit.answerQuestion', title: 'Answer', arguments: [item] };
+    tree.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [item] };
     return tree;
   }
   const { question } = item;
   const tree = new vscode.TreeItem(inertText(oneLine(question.message, 80)));
   tree.id = `lost:${question.id}`;
-  tree.description = `${inertText(oneLine(question.asker.name, 40))} · ended by the reload · ${age(question.askedAt)}`;
-  tree.tooltip = `${askerTitle(question.asker)}\n\n${question.message}\n\nThe window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.`;
+  tree.description = `${inertText(oneLine(question.asker.name, 40))} · ${vscode.l10n.t('ended by the reload')} · ${age(question.askedAt)}`;
+  tree.tooltip = [
+    askerTitle(question.asker),
+    question.message,
+    vscode.l10n.t(
+      'The window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.',
+    ),
+  ].join('\n\n');
   tree.iconPath = new vscode.ThemeIcon('debug-disconnect');
   tree.contextValue = 'lostQuestion';
   return tree;
 }
 
 function stateText(question: Question): string {
-  return question.state === 'later' ? 'put off' : question.state === 'showing' ? 'on screen' : 'waiting';
+  if (question.state === 'later') return vscode.l10n.t('put off');
+  return question.state === 'showing' ? vscode.l10n.t('on screen') : vscode.l10n.t('waiting');
+}
+
+/** "waiting, asked 2 min ago" */
+function askedText(question: Question): string {
+  const when = age(question.receivedAt);
+  if (question.state === 'later') return vscode.l10n.t('put off, asked {0}', when);
+  return question.state === 'showing' ? vscode.l10n.t('on screen, asked {0}', when) : vscode.l10n.t('waiting, asked {0}', when);
+}
+
+/** "3 pending, 1 put off: songs, AI agent" */
+function pendingTooltip(count: number, later: number, kept: number, names: string): string {
+  if (later && kept) return vscode.l10n.t('{0} pending, {1} put off, {2} kept from before a reload: {3}', count, later, kept, names);
+  if (later) return vscode.l10n.t('{0} pending, {1} put off: {2}', count, later, names);
+  if (kept) return vscode.l10n.t('{0} pending, {1} kept from before a reload: {2}', count, kept, names);
+  return vscode.l10n.t('{0} pending: {1}', count, names);
 }
 
 function age(since: number): string {
   const seconds = Math.max(0, Math.round((Date.now() - since) / 1000));
-  if (seconds < 60) return 'just now';
+  if (seconds < 60) return vscode.l10n.t('just now');
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  return `${Math.round(minutes / 60)} h ago`;
+  if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
+  return vscode.l10n.t('{0} h ago', Math.round(minutes / 60));
 }

@@ -43,15 +43,22 @@ interface StepContext {
   onBehalf?: boolean;
 }
 
-const DECLINE_BUTTON: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('circle-slash'),
-  tooltip: 'Decline: tell the asker you will not answer',
-};
+/** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
+let answerButtons: { decline: vscode.QuickInputButton; later: vscode.QuickInputButton } | undefined;
 
-const LATER_BUTTON: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('clock'),
-  tooltip: 'Later: put this question off and answer it from Pending Questions',
-};
+function buttons(): { decline: vscode.QuickInputButton; later: vscode.QuickInputButton } {
+  answerButtons ??= {
+    decline: {
+      iconPath: new vscode.ThemeIcon('circle-slash'),
+      tooltip: vscode.l10n.t('Decline: tell the asker you will not answer'),
+    },
+    later: {
+      iconPath: new vscode.ThemeIcon('clock'),
+      tooltip: vscode.l10n.t('Later: put this question off and answer it from Pending Questions'),
+    },
+  };
+  return answerButtons;
+}
 
 export class QuickInputRenderer {
   constructor(
@@ -119,11 +126,11 @@ function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
 }
 
 function fieldPrompt(field: Field, ctx: StepContext): string {
-  const label = oneLine(field.label, 120);
-  const description = field.description ? `: ${oneLine(field.description, 300)}` : '';
-  const optional = field.required ? '' : ' (optional)';
   // With one field the message says it all; with steps each field needs its own name.
-  return inertText(ctx.totalSteps === 1 && !field.description ? ctx.message : `${ctx.message} — ${label}${optional}${description}`);
+  if (ctx.totalSteps === 1 && !field.description) return inertText(ctx.message);
+  const label = field.required ? oneLine(field.label, 120) : vscode.l10n.t('{0} (optional)', oneLine(field.label, 120));
+  const description = field.description ? `: ${oneLine(field.description, 300)}` : '';
+  return inertText(`${ctx.message} — ${label}${description}`);
 }
 
 function askText(field: TextField | NumberField, ctx: StepContext): Promise<StepOutcome> {
@@ -132,8 +139,9 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   box.prompt = fieldPrompt(field, ctx);
   // An empty box sends the default, as an empty form field does (completeAnswer); the placeholder says so.
   const fallback = field.default === undefined || field.default === '' ? undefined : field.default;
-  const sends = fallback !== undefined && !(field.kind === 'text' && field.secret) ? ` — empty sends ${oneLine(String(fallback), 60)}` : '';
-  box.placeholder = inertText(oneLine(field.label, 120) + (field.required ? '' : ' (optional)') + sends);
+  const label = field.required ? oneLine(field.label, 120) : vscode.l10n.t('{0} (optional)', oneLine(field.label, 120));
+  const sends = fallback !== undefined && !(field.kind === 'text' && field.secret);
+  box.placeholder = inertText(sends ? vscode.l10n.t('{0} — empty sends {1}', label, oneLine(String(fallback), 60)) : label);
   box.password = field.kind === 'text' && field.secret;
   box.value = ctx.current === undefined ? '' : String(ctx.current);
   box.valueSelection = [0, box.value.length];
@@ -163,8 +171,8 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
 /** A secret answered before: reuse it without showing it, or type a new one. */
 async function askSavedSecret(field: TextField, ctx: StepContext): Promise<StepOutcome> {
   const choice = await askOne(field, ctx, [
-    { label: '$(key) Use saved value', description: 'saved in VS Code SecretStorage', value: 'saved' },
-    { label: '$(edit) Enter a new value', value: 'new' },
+    { label: `$(key) ${vscode.l10n.t('Use saved value')}`, description: vscode.l10n.t('saved in VS Code SecretStorage'), value: 'saved' },
+    { label: `$(edit) ${vscode.l10n.t('Enter a new value')}`, value: 'new' },
   ], 'saved', false);
   if (choice.kind !== 'value') return choice;
   if (choice.value === 'saved') {
@@ -182,8 +190,8 @@ interface ValueItem extends vscode.QuickPickItem {
 
 function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome> {
   const items: ValueItem[] = [
-    { label: 'Yes', value: true },
-    { label: 'No', value: false },
+    { label: vscode.l10n.t('Yes'), value: true },
+    { label: vscode.l10n.t('No'), value: false },
   ];
   return askOne(field, ctx, items, ctx.current);
 }
@@ -212,8 +220,10 @@ function askOne(
   pick.ignoreFocusOut = true;
   setSteps(pick, ctx);
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
-  if (allowSkip) extras.push({ label: '$(dash) Leave empty', skip: true });
-  if (!ctx.onBehalf) extras.push({ label: '$(circle-slash) Decline', description: 'tell the asker you will not answer', decline: true });
+  if (allowSkip) extras.push({ label: `$(dash) ${vscode.l10n.t('Leave empty')}`, skip: true });
+  if (!ctx.onBehalf) {
+    extras.push({ label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell the asker you will not answer'), decline: true });
+  }
   pick.items = [...options, ...(extras.length > 1 ? extras : [])];
   const active = options.find((o) => o.value === current);
   if (active) pick.activeItems = [active];
@@ -231,6 +241,7 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = ctx.title;
   // The rule shows before the person errs: in the placeholder, and on the prompt line where VS Code has one.
+  // The rule and the refusals are the core's (validate.ts), in English.
   const rule = multiChoiceRule(field);
   const prompt = rule ? `${fieldPrompt(field, ctx)} · ${rule}` : fieldPrompt(field, ctx);
   pick.placeholder = prompt;
@@ -249,7 +260,7 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
   /** The refusal on the prompt line, which shows it whole; the placeholder (cut off, gone once typing starts) where there is none. */
   const show = (error: string | undefined): void => {
-    const count = `${selection().length} chosen`;
+    const count = vscode.l10n.t('{0} chosen', selection().length);
     const line = error ? `⚠ ${error} (${count})` : rule ? `${rule} · ${count}` : undefined;
     const shown = setPickPrompt(pick, line);
     pick.placeholder = error && !shown ? `⚠ ${error} — ${prompt}` : prompt;
@@ -274,7 +285,7 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  const answers = ctx.onBehalf ? [] : [LATER_BUTTON, DECLINE_BUTTON];
+  const answers = ctx.onBehalf ? [] : [buttons().later, buttons().decline];
   input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
@@ -306,14 +317,17 @@ function runStep(
       ...wire(settle),
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
-        else if (button === DECLINE_BUTTON) settle({ kind: 'decline' });
-        else if (button === LATER_BUTTON) settle({ kind: 'later' });
+        else if (button === buttons().decline) settle({ kind: 'decline' });
+        else if (button === buttons().later) settle({ kind: 'later' });
       }),
       input.onDidHide(() => {
         // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
         if (!ctx.escape || ctx.onBehalf) return settle({ kind: 'cancel' });
         // Not Escape (that settles first): another quick input took this one's place.
-        vscode.window.setStatusBarMessage(`$(clock) Put off: ${inertText(oneLine(ctx.message, 60))} — answer it from Pending Questions`, 8000);
+        vscode.window.setStatusBarMessage(
+          `$(clock) ${vscode.l10n.t('Put off: {0} — answer it from Pending Questions', inertText(oneLine(ctx.message, 60)))}`,
+          8000,
+        );
         settle({ kind: 'later' });
       }),
     );
@@ -331,9 +345,9 @@ async function confirmOnly(
   message: string,
   signal: AbortSignal,
   escape?: QuickInputEscape,
-  submitLabel = 'Submit',
+  submitLabel = vscode.l10n.t('Submit'),
 ): Promise<RenderOutcome> {
-  const field: BooleanField = { kind: 'boolean', name: '', label: 'Continue?', required: true };
+  const field: BooleanField = { kind: 'boolean', name: '', label: vscode.l10n.t('Continue?'), required: true };
   const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape };
   const outcome = await askOne(field, ctx, [{ label: `$(check) ${submitLabel}`, value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };

@@ -27,16 +27,19 @@ export class UrlConsentRenderer implements Renderer {
     const detail = inertText([
       oneLine(request.message, 1000),
       '',
-      `Host: ${host}`,
-      `Full URL: ${review.url}`,
+      vscode.l10n.t('Host: {0}', host),
+      vscode.l10n.t('Full URL: {0}', review.url),
+      // The warnings are the core's (urlSafety.ts), in English.
       ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
       '',
-      'Elicit opens it in your browser. Nothing is loaded before you choose Open.',
+      vscode.l10n.t('Elicit opens it in your browser. Nothing is loaded before you choose Open.'),
     ].join('\n'));
+    const open = vscode.l10n.t('Open');
+    const decline = vscode.l10n.t('Decline');
     // The first button is the default one: with a warning, Enter must not open the link.
-    const buttons = review.warnings.length > 0 ? ['Decline', 'Open'] : ['Open', 'Decline'];
+    const buttons = review.warnings.length > 0 ? [decline, open] : [open, decline];
     const modal = vscode.window.showWarningMessage(
-      inertText(`${askerTitle(request.asker)}: open ${review.host}?`),
+      inertText(vscode.l10n.t('{0}: open {1}?', askerTitle(request.asker), review.host)),
       { modal: true, detail },
       ...buttons,
     );
@@ -44,14 +47,14 @@ export class UrlConsentRenderer implements Renderer {
     if (signal.aborted) {
       // A modal cannot be closed from code; if the person still chooses Open, say why nothing happens.
       void Promise.resolve(modal).then((late) => {
-        if (late === 'Open') {
-          void vscode.window.showInformationMessage(inertText(`${request.asker.name} no longer needs this link, so it was not opened.`));
+        if (late === open) {
+          void vscode.window.showInformationMessage(inertText(vscode.l10n.t('{0} no longer needs this link, so it was not opened.', request.asker.name)));
         }
       });
       return CANCELLED;
     }
-    if (choice === 'Decline') return DECLINED;
-    if (choice !== 'Open') return CANCELLED;
+    if (choice === decline) return DECLINED;
+    if (choice !== open) return CANCELLED;
 
     const opened = await vscode.env.openExternal(vscode.Uri.parse(review.url, true));
     if (!opened) {
@@ -69,7 +72,7 @@ export class UrlConsentRenderer implements Renderer {
     const timer = setTimeout(() => stop.abort(), this.waitTimeoutMs());
     const waiting = this.waits.wait(key, elicitationId, stop.signal);
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: inertText(`Waiting for ${host} to finish…`), cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: inertText(vscode.l10n.t('Waiting for {0} to finish…', host)), cancellable: true },
       async (_progress, token) => {
         token.onCancellationRequested(() => stop.abort());
         const outcome = await waiting;

@@ -14,7 +14,7 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
   const inputs = vault.listInputs();
   const keys = agentKeys.list();
   if (saved.length === 0 && inputs.length === 0 && keys.length === 0) {
-    void vscode.window.showInformationMessage('Elicit has no saved secrets.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Elicit has no saved secrets.'));
     return;
   }
   const picked = await vscode.window.showQuickPick<vscode.QuickPickItem & { entry?: SavedSecret; input?: SavedInput; key?: SavedAgentKey }>(
@@ -24,26 +24,29 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
         .sort((a, b) => a.askerName.localeCompare(b.askerName) || a.field.localeCompare(b.field))
         .map((entry) => ({
           label: `$(key) ${inertText(entry.field)}`,
-          description: inertText(entry.askerKind === 'named' ? `used as \${secret:${entry.field}}` : `${entry.askerName} (${entry.askerKind})`),
-          detail: `Saved ${new Date(entry.savedAt).toLocaleString()}`,
+          // `${secret:…}` goes in as an argument: its braces would be read as a placeholder.
+          description: inertText(
+            entry.askerKind === 'named' ? vscode.l10n.t('used as {0}', `\${secret:${entry.field}}`) : `${entry.askerName} (${entry.askerKind})`,
+          ),
+          detail: vscode.l10n.t('Saved {0}', new Date(entry.savedAt).toLocaleString()),
           entry,
         })),
       ...inputs.map((input) => ({
         label: `$(key) ${inertText(input.id)}`,
-        description: inertText(`\${input:${input.id}} in ${fileLabel(input.file)}`),
-        detail: `Saved ${new Date(input.savedAt).toLocaleString()} · first used by ${inertText(input.server)}`,
+        description: inertText(vscode.l10n.t('{0} in {1}', `\${input:${input.id}}`, fileLabel(input.file))),
+        detail: vscode.l10n.t('Saved {0} · first used by {1}', new Date(input.savedAt).toLocaleString(), inertText(input.server)),
         input,
       })),
       ...keys.map((key) => ({
         label: `$(key) ${inertText(key.variable)}`,
-        description: inertText(`sign-in key of the agent ${key.agent}`),
-        detail: `Saved ${new Date(key.savedAt).toLocaleString()}`,
+        description: inertText(vscode.l10n.t('sign-in key of the agent {0}', key.agent)),
+        detail: vscode.l10n.t('Saved {0}', new Date(key.savedAt).toLocaleString()),
         key,
       })),
     ],
     {
-      title: 'Elicit: Saved Secrets',
-      placeHolder: 'Select the secrets to forget (values are never shown)',
+      title: vscode.l10n.t('Elicit: Saved Secrets'),
+      placeHolder: vscode.l10n.t('Select the secrets to forget (values are never shown)'),
       canPickMany: true,
       matchOnDescription: true,
     },
@@ -53,19 +56,22 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
   const forgottenInputs = picked.flatMap((p) => (p.input ? [p.input] : []));
   const forgottenKeys = picked.flatMap((p) => (p.key ? [p.key] : []));
   const count = entries.length + forgottenInputs.length + forgottenKeys.length;
+  const forget = vscode.l10n.t('Forget');
   const confirm = await vscode.window.showWarningMessage(
     count === 1
-      ? inertText(`Forget the saved secret "${entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable}"?`)
-      : `Forget ${count} saved secrets?`,
-    { modal: true, detail: 'The next time they are asked for, you will type them again.' },
-    'Forget',
+      ? inertText(vscode.l10n.t('Forget the saved secret "{0}"?', entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable))
+      : vscode.l10n.t('Forget {0} saved secrets?', count),
+    { modal: true, detail: vscode.l10n.t('The next time they are asked for, you will type them again.') },
+    forget,
   );
-  if (confirm !== 'Forget') return;
+  if (confirm !== forget) return;
   if (entries.length > 0) await vault.forget(entries);
   for (const entry of entries) if (entry.askerKind === 'named') await forgetGrants?.(entry.field);
   if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
   if (forgottenKeys.length > 0) await agentKeys.forget(forgottenKeys);
-  void vscode.window.showInformationMessage(count === 1 ? 'Elicit forgot 1 saved secret.' : `Elicit forgot ${count} saved secrets.`);
+  void vscode.window.showInformationMessage(
+    count === 1 ? vscode.l10n.t('Elicit forgot 1 saved secret.') : vscode.l10n.t('Elicit forgot {0} saved secrets.', count),
+  );
 }
 
 /** "app/.vscode/mcp.json" for a file in the workspace, else the path. */

@@ -20,8 +20,11 @@ export const TOOL_ASKER: Asker = { kind: 'tool', name: 'AI agent', detail: 'elic
 export function registerElicitTool(context: vscode.ExtensionContext, services: Services): void {
   const tool: vscode.LanguageModelTool<ToolQuestion> = {
     prepareInvocation(options) {
-      const question = typeof options.input?.question === 'string' ? oneLine(options.input.question, 120) : 'a question';
-      return { invocationMessage: inertText(`Asking you: ${question}`) };
+      const invocationMessage =
+        typeof options.input?.question === 'string'
+          ? vscode.l10n.t('Asking you: {0}', oneLine(options.input.question, 120))
+          : vscode.l10n.t('Asking you: a question');
+      return { invocationMessage: inertText(invocationMessage) };
     },
     async invoke(options, token) {
       const controller = new AbortController();
