@@ -45,7 +45,10 @@ const loadLazily = {
   name: 'load-lazily',
   setup(build) {
     build.onResolve({ filter: /\/(sdk|gatewayServer)$/ }, (args) => {
-      const file = path.relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`)).split(path.sep).join('/');
+      const file = path
+        .relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`))
+        .split(path.sep)
+        .join('/');
       const bundle = lazyBundles[file];
       return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
     });

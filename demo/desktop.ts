@@ -7,7 +7,10 @@ import spawn from 'cross-spawn';
 
 /** The `code` command on PATH, if there is one. */
 export function desktopCode(): string | undefined {
-  const finder = process.platform === 'win32' ? spawn.sync('where', ['code'], { encoding: 'utf8' }) : spawn.sync('sh', ['-c', 'command -v code'], { encoding: 'utf8' });
+  const finder =
+    process.platform === 'win32'
+      ? spawn.sync('where', ['code'], { encoding: 'utf8' })
+      : spawn.sync('sh', ['-c', 'command -v code'], { encoding: 'utf8' });
   const first = finder.status === 0 ? String(finder.stdout).split(/\r?\n/)[0]?.trim() : undefined;
   return first || undefined;
 }

@@ -153,7 +153,10 @@ async function main(): Promise<void> {
   console.log('  It listens on 127.0.0.1 only: from another machine, see "Troubleshooting" in README.md.');
   console.log(`  code-server's log: ${server.logFile}`);
   console.log('  Press Ctrl+C to stop.\n');
-  if (process.env.DISPLAY) spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+  if (process.env.DISPLAY)
+    spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
 }
 
 main().catch((error: unknown) => {

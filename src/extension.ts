@@ -41,7 +41,12 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     presentation: settings.presentation,
   });
   const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
-  const registry = new ServerRegistry((request) => broker.ask(request), log, urlWaits, (name, destination) => grants.lookup(name, destination));
+  const registry = new ServerRegistry(
+    (request) => broker.ask(request),
+    log,
+    urlWaits,
+    (name, destination) => grants.lookup(name, destination),
+  );
   registry.keepRoundsIn(keptRounds);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.

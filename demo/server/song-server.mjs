@@ -9,11 +9,26 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const noArguments = { type: 'object', properties: {} };
 const tools = [
-  { name: 'sketch_song', title: 'Sketch a song', description: 'Asks four questions at once, then a second round about the arrangement.', inputSchema: noArguments },
-  { name: 'name_song', title: 'Name a song', description: 'Asks for a working title (one text field) and starts a sketch.', inputSchema: noArguments },
+  {
+    name: 'sketch_song',
+    title: 'Sketch a song',
+    description: 'Asks four questions at once, then a second round about the arrangement.',
+    inputSchema: noArguments,
+  },
+  {
+    name: 'name_song',
+    title: 'Name a song',
+    description: 'Asks for a working title (one text field) and starts a sketch.',
+    inputSchema: noArguments,
+  },
   { name: 'pick_key', title: 'Pick a key', description: 'Asks which key the song is in (a single choice).', inputSchema: noArguments },
   { name: 'set_tempo', title: 'Set the tempo', description: 'Asks for the BPM, a whole number from 60 to 180.', inputSchema: noArguments },
-  { name: 'new_project', title: 'New project', description: 'Asks for everything a new song project needs, in one form.', inputSchema: noArguments },
+  {
+    name: 'new_project',
+    title: 'New project',
+    description: 'Asks for everything a new song project needs, in one form.',
+    inputSchema: noArguments,
+  },
   {
     name: 'write_lyrics',
     title: 'Write lyrics',
@@ -26,7 +41,8 @@ const tools = [
   },
 ];
 
-const form = (message, properties, required = []) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties, required } });
+const form = (message, properties, required = []) =>
+  inputRequired.elicit({ message, requestedSchema: { type: 'object', properties, required } });
 
 const KEYS = [
   { const: 'C', title: 'C major' },
@@ -37,9 +53,13 @@ const KEYS = [
 
 /** One question per tool: the key its answer comes back under, and the question. */
 const single = {
-  name_song: form('What is the working title of the song?', { title: { type: 'string', title: 'Title', minLength: 1, maxLength: 80 } }, ['title']),
+  name_song: form('What is the working title of the song?', { title: { type: 'string', title: 'Title', minLength: 1, maxLength: 80 } }, [
+    'title',
+  ]),
   pick_key: form('Pick a key', { key: { type: 'string', title: 'Key', oneOf: KEYS, default: 'C' } }, ['key']),
-  set_tempo: form('Enter the BPM (60–180)', { bpm: { type: 'integer', title: 'Tempo (BPM)', minimum: 60, maximum: 180, default: 120 } }, ['bpm']),
+  set_tempo: form('Enter the BPM (60–180)', { bpm: { type: 'integer', title: 'Tempo (BPM)', minimum: 60, maximum: 180, default: 120 } }, [
+    'bpm',
+  ]),
   new_project: form(
     'Fill in the new project form',
     {
@@ -57,7 +77,12 @@ const single = {
         default: ['Piano'],
       },
       explicit: { type: 'boolean', title: 'Explicit lyrics', default: false },
-      code: { type: 'string', title: 'Catalog code', description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042', pattern: '^[A-Z]{3}-\\d{3}$' },
+      code: {
+        type: 'string',
+        title: 'Catalog code',
+        description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042',
+        pattern: '^[A-Z]{3}-\\d{3}$',
+      },
     },
     ['title', 'email'],
   ),
@@ -71,7 +96,10 @@ const SKETCH = {
   loop: form('Loop the sketch while you write?', { loop: { type: 'boolean', title: 'Loop', default: true } }),
 };
 
-const text = (value, structured) => ({ content: [{ type: 'text', text: value }], ...(structured ? { structuredContent: structured } : {}) });
+const text = (value, structured) => ({
+  content: [{ type: 'text', text: value }],
+  ...(structured ? { structuredContent: structured } : {}),
+});
 const accepted = (responses, key) => (responses?.[key]?.action === 'accept' ? (responses[key].content ?? {}) : undefined);
 const describe = (content) =>
   Object.entries(content ?? {})
@@ -120,7 +148,11 @@ function createServer() {
     if (name === 'sketch_song') return sketchSong(responses, ctx.mcpReq.requestState());
     const question =
       name === 'write_lyrics'
-        ? form(`How many verses about "${args.theme}"?`, { verses: { type: 'integer', title: 'Verses', minimum: 1, maximum: 6, default: 2 } }, ['verses'])
+        ? form(
+            `How many verses about "${args.theme}"?`,
+            { verses: { type: 'integer', title: 'Verses', minimum: 1, maximum: 6, default: 2 } },
+            ['verses'],
+          )
         : single[name];
     if (!question) return { ...text(`Unknown tool ${name}`), isError: true };
     const answer = responses?.question;

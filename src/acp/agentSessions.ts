@@ -48,9 +48,13 @@ export async function listSessions(connection: AcpConnection, cwd?: string): Pro
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const response = await connection.request('session/list', { ...(cwd !== undefined ? { cwd } : {}), ...(cursor !== undefined ? { cursor } : {}) });
+    const response = await connection.request('session/list', {
+      ...(cwd !== undefined ? { cwd } : {}),
+      ...(cursor !== undefined ? { cursor } : {}),
+    });
     for (const s of response.sessions ?? []) {
-      if (typeof s?.sessionId !== 'string' || typeof s.cwd !== 'string' || sessions.some((known) => known.sessionId === s.sessionId)) continue;
+      if (typeof s?.sessionId !== 'string' || typeof s.cwd !== 'string' || sessions.some((known) => known.sessionId === s.sessionId))
+        continue;
       const past: PastSession = { sessionId: s.sessionId, cwd: s.cwd };
       if (typeof s.title === 'string' && s.title.trim() !== '') past.title = s.title;
       if (typeof s.updatedAt === 'string') past.updatedAt = s.updatedAt;

@@ -29,7 +29,11 @@ export function parseAgents(value: unknown, vars: VariableContext): { agents: Ag
   for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
     // Agents are always local processes: an entry without a type is a command.
     if (isObject(entry) && 'url' in entry) {
-      problems.push({ source, server: name, message: `${source}: agent "${name}": agents run as local processes; give a "command", not a "url"` });
+      problems.push({
+        source,
+        server: name,
+        message: `${source}: agent "${name}": agents run as local processes; give a "command", not a "url"`,
+      });
       continue;
     }
     table[name] = isObject(entry) ? { ...entry, type: 'stdio' } : entry;

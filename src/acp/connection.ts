@@ -229,7 +229,9 @@ export class AcpConnection {
         }),
       );
       if (response.protocolVersion !== this.requireSdk().PROTOCOL_VERSION) {
-        throw new Error(`${this.name} speaks ACP version ${response.protocolVersion}; Elicit speaks version ${this.requireSdk().PROTOCOL_VERSION}`);
+        throw new Error(
+          `${this.name} speaks ACP version ${response.protocolVersion}; Elicit speaks version ${this.requireSdk().PROTOCOL_VERSION}`,
+        );
       }
       this.initializeResponse = response;
       this.setStatus('running');
@@ -269,7 +271,10 @@ export class AcpConnection {
    * the agent ends first, with AuthRequiredError for "authentication required",
    * and otherwise with the agent's error and its details (agentErrors.ts).
    */
-  request<M extends acp.AgentRequestMethod>(method: M, params: acp.AgentRequestParamsByMethod[M]): Promise<acp.AgentRequestResponsesByMethod[M]> {
+  request<M extends acp.AgentRequestMethod>(
+    method: M,
+    params: acp.AgentRequestParamsByMethod[M],
+  ): Promise<acp.AgentRequestResponsesByMethod[M]> {
     return this.signedIn(this.agent().request(method, params));
   }
 
@@ -294,9 +299,7 @@ export class AcpConnection {
 
   /** One prompt turn; resolves with the stop reason when the agent ends the turn. */
   async prompt(sessionId: string, text: string): Promise<acp.StopReason> {
-    const response = await this.untilExit(
-      this.agent().request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
-    );
+    const response = await this.untilExit(this.agent().request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
     return response.stopReason;
   }
 
@@ -350,7 +353,9 @@ export class AcpConnection {
         this.onTerminal(ctx.params, (id, t) => this.untilExit(t.waitForExit(ctx.params.sessionId, id))),
       )
       .onRequest('terminal/kill', (ctx) => this.onTerminal(ctx.params, async (id, t) => (await t.kill(ctx.params.sessionId, id), {})))
-      .onRequest('terminal/release', (ctx) => this.onTerminal(ctx.params, async (id, t) => (await t.release(ctx.params.sessionId, id), {})));
+      .onRequest('terminal/release', (ctx) =>
+        this.onTerminal(ctx.params, async (id, t) => (await t.release(ctx.params.sessionId, id), {})),
+      );
     // Elicitations are taken raw: the person must see exactly what the agent sent
     // (`pattern`, `format: "password"`…), and the broker decides what it can draw.
     for (const method of ELICITATION_METHODS) {
@@ -400,7 +405,9 @@ export class AcpConnection {
       choice = PERMISSION_CANCELLED;
     }
     this.emit({ kind: 'permission', id, sessionId: params.sessionId, prompt, choice });
-    this.options.log(`[elicit] ${this.name}: permission for "${prompt.toolTitle}": ${choice.outcome === 'selected' ? choice.optionId : 'cancelled'}`);
+    this.options.log(
+      `[elicit] ${this.name}: permission for "${prompt.toolTitle}": ${choice.outcome === 'selected' ? choice.optionId : 'cancelled'}`,
+    );
     return {
       outcome: choice.outcome === 'selected' ? { outcome: 'selected', optionId: choice.optionId } : { outcome: 'cancelled' },
     };
@@ -513,7 +520,10 @@ export class AcpConnection {
   }
 
   /** The other terminal methods: an unknown id (or one of another session) is -32602. */
-  private async onTerminal<T>(params: { terminalId: string }, run: (terminalId: string, terminals: AgentTerminals) => Promise<T> | T): Promise<T> {
+  private async onTerminal<T>(
+    params: { terminalId: string },
+    run: (terminalId: string, terminals: AgentTerminals) => Promise<T> | T,
+  ): Promise<T> {
     try {
       return await run(params.terminalId, this.terminals);
     } catch (error) {

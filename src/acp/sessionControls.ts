@@ -28,7 +28,11 @@ export class SessionControls {
     const available = state.availableModes
       .filter((m) => typeof m?.id === 'string' && typeof m.name === 'string')
       .slice(0, MAX_MODES)
-      .map((m) => ({ id: m.id, name: clip(m.name, 80), ...(typeof m.description === 'string' && m.description !== '' ? { description: clip(m.description, 500) } : {}) }));
+      .map((m) => ({
+        id: m.id,
+        name: clip(m.name, 80),
+        ...(typeof m.description === 'string' && m.description !== '' ? { description: clip(m.description, 500) } : {}),
+      }));
     if (available.length === 0) return;
     this._modes = { current: state.currentModeId, available };
   }
@@ -54,7 +58,10 @@ export class SessionControls {
           .filter((c) => typeof c?.name === 'string' && c.name.trim() !== '')
           .slice(0, MAX_COMMANDS)
           .map((c) => {
-            const command: CommandView = { name: clip(c.name.replace(/^\//, ''), 80), description: clip(typeof c.description === 'string' ? c.description : '', 300) };
+            const command: CommandView = {
+              name: clip(c.name.replace(/^\//, ''), 80),
+              description: clip(typeof c.description === 'string' ? c.description : '', 300),
+            };
             const hint = (c.input as { hint?: unknown } | null | undefined)?.hint;
             if (typeof hint === 'string' && hint !== '') command.hint = clip(hint, 120);
             return command;

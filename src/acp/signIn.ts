@@ -96,10 +96,14 @@ class SignIn<T> {
     }
     const methods = this.connection.authMethods;
     if (methods.length === 0) {
-      throw new NotSignedInError(`${this.name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`);
+      throw new NotSignedInError(
+        `${this.name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`,
+      );
     }
     // A method whose keys are saved is used without asking (unless the person asked to sign in).
-    let next: AuthMethodView | undefined = this.o.signInFirst ? undefined : methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined);
+    let next: AuthMethodView | undefined = this.o.signInFirst
+      ? undefined
+      : methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined);
     if (!next) this.o.notice('info', this.o.signInFirst ? `Choose how to sign in to ${this.name}.` : `${this.name} asks you to sign in.`);
     let problem: string | undefined;
     for (;;) {
@@ -179,7 +183,10 @@ class SignIn<T> {
     const code = await this.o.ui.runTerminalLogin(login, this.o.signal);
     this.throwIfGone();
     if (code !== 0) {
-      return { ok: false, problem: `${method.name} did not finish: ${code === undefined ? 'the terminal was closed' : `it exited with code ${code}`}` };
+      return {
+        ok: false,
+        problem: `${method.name} did not finish: ${code === undefined ? 'the terminal was closed' : `it exited with code ${code}`}`,
+      };
     }
     // The agent reads the credentials its login wrote when it starts.
     await this.restart(this.env);

@@ -142,7 +142,10 @@ export class AgentTerminals {
   async create(launch: TerminalLaunch): Promise<string> {
     const id = `term-${this.nextId++}`;
     const requested = launch.outputByteLimit;
-    const limit = requested !== undefined && Number.isFinite(requested) && requested >= 0 ? Math.min(Math.floor(requested), MAX_OUTPUT_BYTES) : MAX_OUTPUT_BYTES;
+    const limit =
+      requested !== undefined && Number.isFinite(requested) && requested >= 0
+        ? Math.min(Math.floor(requested), MAX_OUTPUT_BYTES)
+        : MAX_OUTPUT_BYTES;
     const child = spawnInGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env });
     await spawned(child);
     const terminal: AgentTerminal = new AgentTerminal(id, launch, child, limit, () => this.changes.fire(terminal.snapshot()));

@@ -190,7 +190,11 @@ export class Transcript {
     this.terminals.set(terminal.terminalId, terminal);
     for (const item of this.tools.values()) {
       if (!item.content.some((c) => c.kind === 'terminal' && c.terminalId === terminal.terminalId)) continue;
-      this.change(item, { content: item.content.map((c) => (c.kind === 'terminal' && c.terminalId === terminal.terminalId ? this.terminalView(c.terminalId) : c)) });
+      this.change(item, {
+        content: item.content.map((c) =>
+          c.kind === 'terminal' && c.terminalId === terminal.terminalId ? this.terminalView(c.terminalId) : c,
+        ),
+      });
     }
   }
 
@@ -198,12 +202,19 @@ export class Transcript {
     const existing = this.permissions.get(event.id);
     if (!event.choice) {
       if (existing) return;
-      const item = this.add({ kind: 'permission', title: clipText(event.prompt.toolTitle, 500), options: event.prompt.options.map((o) => clipText(o.name, 200)) });
+      const item = this.add({
+        kind: 'permission',
+        title: clipText(event.prompt.toolTitle, 500),
+        options: event.prompt.options.map((o) => clipText(o.name, 200)),
+      });
       this.permissions.set(event.id, item);
       return;
     }
     const choice = event.choice;
-    const outcome = choice.outcome === 'selected' ? event.prompt.options.find((o) => o.optionId === choice.optionId)?.name ?? choice.optionId : 'cancelled';
+    const outcome =
+      choice.outcome === 'selected'
+        ? (event.prompt.options.find((o) => o.optionId === choice.optionId)?.name ?? choice.optionId)
+        : 'cancelled';
     if (existing) this.change(existing, { outcome: clipText(outcome, 200) });
     else this.permissions.set(event.id, this.add({ kind: 'permission', title: event.prompt.toolTitle, options: [], outcome }));
   }
@@ -219,7 +230,8 @@ export class Transcript {
       this.change(item, { outcome: 'refused', error: clipText(event.error, 1000) });
     } else if (event.result) {
       const fields: Partial<ItemOf<'question'>> = { outcome: event.result.action };
-      if (event.result.action === 'accept' && event.result.content) fields.answer = answerEntries(event.info.requestedSchema, event.result.content);
+      if (event.result.action === 'accept' && event.result.content)
+        fields.answer = answerEntries(event.info.requestedSchema, event.result.content);
       this.change(item, fields);
     }
   }

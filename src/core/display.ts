@@ -14,7 +14,12 @@ export function cleanText(text: string): string {
 
 /** One line, cleaned, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 300): string {
-  return clip(cleanText(text).replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim(), max);
+  return clip(
+    cleanText(text)
+      .replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')
+      .trim(),
+    max,
+  );
 }
 
 export function clip(text: string, max: number): string {

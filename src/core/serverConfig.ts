@@ -168,7 +168,8 @@ function parseInput(entry: unknown): ConfigInput {
     const options = entry.options;
     if (!Array.isArray(options) || options.length === 0) throw new Error('"options" must be a non-empty list');
     const values = options.map((option) => (isObject(option) ? option.value : option));
-    if (!values.every((v): v is string => typeof v === 'string')) throw new Error('"options" must be strings (or objects with a "value" string)');
+    if (!values.every((v): v is string => typeof v === 'string'))
+      throw new Error('"options" must be strings (or objects with a "value" string)');
     if (base.default !== undefined && !values.includes(base.default)) throw new Error('"default" must be one of the options');
     return { ...base, type, options: [...new Set(values)] };
   }
@@ -222,7 +223,12 @@ export function resolveInputs<T extends StdioServerConfig | HttpServerConfig>(tr
   const fillMap = (map: Record<string, string>): Record<string, string> =>
     Object.fromEntries(Object.entries(map).map(([k, v]) => [k, fill(v)]));
   if (transport.type === 'stdio') {
-    const resolved: StdioServerConfig = { ...transport, command: fill(transport.command), args: transport.args.map(fill), env: fillMap(transport.env) };
+    const resolved: StdioServerConfig = {
+      ...transport,
+      command: fill(transport.command),
+      args: transport.args.map(fill),
+      env: fillMap(transport.env),
+    };
     if (transport.cwd !== undefined) resolved.cwd = fill(transport.cwd);
     if (transport.envFile !== undefined) resolved.envFile = fill(transport.envFile);
     return resolved as T;
@@ -309,7 +315,10 @@ export function substitute(value: string, vars: VariableContext): string {
 
 function describeParseError(error: ParseError): string {
   const code = printParseErrorCode(error.error);
-  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/^./, (c) => c.toUpperCase());
+  return code
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {

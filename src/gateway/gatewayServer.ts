@@ -174,7 +174,11 @@ export class GatewayServer {
     }
     const auth = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '');
     if (!auth || !sameSecret(auth[1]!.trim(), this.options.token())) {
-      return { status: 401, message: 'Unauthorized: send Authorization: Bearer <gateway token>', headers: { 'WWW-Authenticate': 'Bearer realm="elicit-gateway"' } };
+      return {
+        status: 401,
+        message: 'Unauthorized: send Authorization: Bearer <gateway token>',
+        headers: { 'WWW-Authenticate': 'Bearer realm="elicit-gateway"' },
+      };
     }
     return undefined;
   }
@@ -207,7 +211,8 @@ export class GatewayServer {
     });
     const session: LegacySession = { transport, server, lastSeen: Date.now(), busy: 0 };
     // The name is known once initialize is done, not when the session id is made.
-    server.oninitialized = () => this.options.log(`gateway session from ${clientName(server)} (MCP ${server.getNegotiatedProtocolVersion?.() ?? '2025'})`);
+    server.oninitialized = () =>
+      this.options.log(`gateway session from ${clientName(server)} (MCP ${server.getNegotiatedProtocolVersion?.() ?? '2025'})`);
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
@@ -239,7 +244,10 @@ export class GatewayServer {
 
   /** The MCP server behind one 2025-era session or one 2026-07-28 request. */
   private newServer(): Server {
-    const server = new Server({ name: 'elicit-gateway', version: this.options.version }, { capabilities: { tools: { listChanged: true } } });
+    const server = new Server(
+      { name: 'elicit-gateway', version: this.options.version },
+      { capabilities: { tools: { listChanged: true } } },
+    );
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const signals = [ctx.mcpReq.signal, requestScope.getStore()].filter((s): s is AbortSignal => s !== undefined);

@@ -23,7 +23,9 @@ export async function listPrompts(connection: McpConnection): Promise<Prompt[]> 
 export async function listResources(connection: McpConnection): Promise<Resource[]> {
   const client = await connection.connect();
   if (!client.getServerCapabilities()?.resources) return [];
-  return allPages((cursor) => client.listResources(cursor ? { cursor } : undefined).then((p) => ({ items: p.resources, next: p.nextCursor })));
+  return allPages((cursor) =>
+    client.listResources(cursor ? { cursor } : undefined).then((p) => ({ items: p.resources, next: p.nextCursor })),
+  );
 }
 
 export async function listResourceTemplates(connection: McpConnection): Promise<ResourceTemplate[]> {
@@ -35,7 +37,12 @@ export async function listResourceTemplates(connection: McpConnection): Promise<
 }
 
 /** `prompts/get`, with any rounds of questions the server asks on the way (2026-07-28). */
-export function getPrompt(connection: McpConnection, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+export function getPrompt(
+  connection: McpConnection,
+  name: string,
+  args: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<GetPromptResult> {
   return connection.getPrompt(name, args, signal);
 }
 

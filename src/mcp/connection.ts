@@ -26,7 +26,14 @@ import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
-import { CLIENT_TASK_CAPABILITIES, ElicitationTasks, isTaskAugmented, requestedTtl, TASK_METHODS, TaskRequestError } from './elicitationTasks';
+import {
+  CLIENT_TASK_CAPABILITIES,
+  ElicitationTasks,
+  isTaskAugmented,
+  requestedTtl,
+  TASK_METHODS,
+  TaskRequestError,
+} from './elicitationTasks';
 import { childEnvironment } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
@@ -204,7 +211,12 @@ export class McpConnection {
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const client = await this.connect();
     const params = { uri };
-    return (await this.withRounds(this.legFor(client, 'resources/read', params, signal), 'resources/read', params, signal)) as ReadResourceResult;
+    return (await this.withRounds(
+      this.legFor(client, 'resources/read', params, signal),
+      'resources/read',
+      params,
+      signal,
+    )) as ReadResourceResult;
   }
 
   /**
@@ -217,8 +229,16 @@ export class McpConnection {
     const leg = this.legFor(client, round.method, round.params, signal);
     const context = this.roundContext(subjectOf(round), signal);
     // The kept round, as the server sent it: answered (and kept again) like any other round.
-    const kept = { resultType: 'input_required', inputRequests: round.inputRequests, ...(round.requestState !== undefined ? { requestState: round.requestState } : {}) };
-    return completeRounds(kept, leg, { method: round.method, params: round.params }, context, { round: round.round - 1, earlier: round.earlier, draft: round.draft });
+    const kept = {
+      resultType: 'input_required',
+      inputRequests: round.inputRequests,
+      ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
+    };
+    return completeRounds(kept, leg, { method: round.method, params: round.params }, context, {
+      round: round.round - 1,
+      earlier: round.earlier,
+      draft: round.draft,
+    });
   }
 
   async stop(): Promise<void> {
@@ -236,7 +256,9 @@ export class McpConnection {
   async rootsChanged(): Promise<void> {
     // 2026-07-28 has no roots notification: a server asks for roots within a request.
     if (!this.options.roots || !this.client || this.client.getProtocolEra() === 'modern') return;
-    await this.client.sendRootsListChanged().catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${errorText(error)}`));
+    await this.client
+      .sendRootsListChanged()
+      .catch((error: unknown) => this.options.log(`[elicit] roots/list_changed not sent: ${errorText(error)}`));
   }
 
   private async open(): Promise<Client> {
@@ -325,7 +347,9 @@ export class McpConnection {
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
       if (stdio && transport instanceof GroupStdioTransport && transport.exitedEarly) {
-        this.options.log(`[elicit] ${this.name}: the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25`);
+        this.options.log(
+          `[elicit] ${this.name}: the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25`,
+        );
         await client.close().catch(() => undefined);
         transport = this.createTransport(launch);
         await client.connect(transport, { prior: { kind: 'legacy' } });
@@ -445,7 +469,12 @@ export class McpConnection {
       });
   }
 
-  private async withRounds(leg: Leg, method: RoundMethod, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private async withRounds(
+    leg: Leg,
+    method: RoundMethod,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const first = await leg({});
     return completeRounds(first, leg, { method, params }, this.roundContext(subjectOf({ method, params }), signal));
   }
@@ -501,9 +530,7 @@ export class McpConnection {
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
   private asker(): Asker {
     const tools = [...new Set(this.runningTools.values())];
-    return tools.length === 1
-      ? { kind: 'mcp', name: this.name, detail: `tool ${tools[0]}` }
-      : { kind: 'mcp', name: this.name };
+    return tools.length === 1 ? { kind: 'mcp', name: this.name, detail: `tool ${tools[0]}` } : { kind: 'mcp', name: this.name };
   }
 
   private fail(message: string): void {

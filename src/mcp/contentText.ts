@@ -39,7 +39,12 @@ export function resourceContentsLines(contents: ResourceContentsLike): string[] 
   const heading = `Resource \`${contents.uri}\`${contents.mimeType ? ` (${contents.mimeType})` : ''}`;
   if (typeof contents.text === 'string') return [heading, '', fence(contents.text, languageOf(contents.mimeType)), ''];
   if (typeof contents.blob === 'string') {
-    return [heading, '', `_Binary content: ${approximateBytes(contents.blob)} bytes${contents.mimeType ? ` of ${contents.mimeType}` : ''}._`, ''];
+    return [
+      heading,
+      '',
+      `_Binary content: ${approximateBytes(contents.blob)} bytes${contents.mimeType ? ` of ${contents.mimeType}` : ''}._`,
+      '',
+    ];
   }
   return [heading, '', '_No content._', ''];
 }

@@ -97,14 +97,14 @@ export class CrashRecovery implements Disposable {
     if (this.restarts >= this.policy.maxRestarts) {
       this.restarting = false;
       this._gaveUp = true;
-      this.log(
-        `${this.connection.name} stopped unexpectedly ${this.restarts + 1} times in a row; it stays stopped until you restart it`,
-      );
+      this.log(`${this.connection.name} stopped unexpectedly ${this.restarts + 1} times in a row; it stays stopped until you restart it`);
       return;
     }
     this.restarts++;
     const delay = restartDelay(this.restarts, this.policy);
-    this.log(`${this.connection.name} stopped unexpectedly; restarting in ${formatDelay(delay)} (attempt ${this.restarts} of ${this.policy.maxRestarts})`);
+    this.log(
+      `${this.connection.name} stopped unexpectedly; restarting in ${formatDelay(delay)} (attempt ${this.restarts} of ${this.policy.maxRestarts})`,
+    );
     this.cancelTimer();
     this._nextRestartAt = this.now() + delay;
     this.timer = setTimeout(() => {

@@ -50,7 +50,10 @@ export function parseDotenv(text: string): DotenvResult {
       ({ pos, line } = next(source, rest, line));
       continue;
     }
-    env[key[1]!] = source.slice(valueStart, end).replace(/\s+#.*$/, '').trim();
+    env[key[1]!] = source
+      .slice(valueStart, end)
+      .replace(/\s+#.*$/, '')
+      .trim();
     ({ pos, line } = next(source, end, line));
   }
   return { env, problems };

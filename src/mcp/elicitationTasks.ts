@@ -65,15 +65,24 @@ export class ElicitationTasks {
   /** Creates a task for an elicitation and runs `work` in the background; its answer becomes the task's result. */
   start(ttl: number | undefined, work: (signal: AbortSignal) => Promise<Result>): { task: Task } {
     const now = new Date().toISOString();
-    const task: Task = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl: ttl ?? null, pollInterval: POLL_INTERVAL_MS };
+    const task: Task = {
+      taskId: randomUUID(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl: ttl ?? null,
+      pollInterval: POLL_INTERVAL_MS,
+    };
     const controller = new AbortController();
     let settle!: () => void;
     const entry: Entry = { task, controller, settled: new Promise((resolve) => (settle = resolve)) };
     this.entries.set(task.taskId, entry);
-    void work(controller.signal).then(
-      (result) => this.finish(entry, 'completed', { result }),
-      (error: unknown) => this.finish(entry, 'failed', { error: errorText(error) }),
-    ).finally(settle);
+    void work(controller.signal)
+      .then(
+        (result) => this.finish(entry, 'completed', { result }),
+        (error: unknown) => this.finish(entry, 'failed', { error: errorText(error) }),
+      )
+      .finally(settle);
     return { task: { ...task } };
   }
 
@@ -86,7 +95,8 @@ export class ElicitationTasks {
       case 'tasks/get':
         return { ...entry.task };
       case 'tasks/cancel':
-        if (isTerminal(entry.task.status)) throw new TaskRequestError(-32602, `Task ${entry.task.taskId} has already ended (${entry.task.status})`);
+        if (isTerminal(entry.task.status))
+          throw new TaskRequestError(-32602, `Task ${entry.task.taskId} has already ended (${entry.task.status})`);
         entry.controller.abort(new Error('the server cancelled the task'));
         this.finish(entry, 'cancelled', { error: 'cancelled by the server' }, 'Cancelled by the server.');
         return { ...entry.task };
@@ -125,7 +135,12 @@ export class ElicitationTasks {
     if (isTerminal(entry.task.status)) return;
     entry.outcome = outcome;
     const message = statusMessage ?? ('error' in outcome ? outcome.error : undefined);
-    entry.task = { ...entry.task, status, lastUpdatedAt: new Date().toISOString(), ...(message !== undefined ? { statusMessage: message } : {}) };
+    entry.task = {
+      ...entry.task,
+      status,
+      lastUpdatedAt: new Date().toISOString(),
+      ...(message !== undefined ? { statusMessage: message } : {}),
+    };
     // Kept for the server to fetch until its ttl runs out.
     entry.expiry = setTimeout(() => this.entries.delete(entry.task.taskId), entry.task.ttl ?? DEFAULT_TTL_MS);
     entry.expiry.unref?.();

@@ -53,7 +53,9 @@ async function readEnvFile(config: ServerConfig, transport: LaunchConfig, option
     text = await (options.readText ?? ((f: string) => readFile(f, 'utf8')))(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `envFile not found: ${file}` : `envFile ${file} could not be read (${code ?? (error as Error).message})`);
+    throw new Error(
+      code === 'ENOENT' ? `envFile not found: ${file}` : `envFile ${file} could not be read (${code ?? (error as Error).message})`,
+    );
   }
   const parsed = parseDotenv(text);
   for (const problem of parsed.problems) options.log?.(`envFile ${file}: ${problem} (skipped)`);
@@ -78,7 +80,9 @@ export async function resolveSecrets(
       const keys = Object.keys(values).filter((k) => values[k]!.includes(`\${secret:${name}}`));
       const saved = secret ? await secret(name, destination(keys)) : undefined;
       if (saved === undefined) {
-        throw new Error(`uses \${secret:${name}}, but no secret of that name is saved (an agent asks for it with the elicit tool, kind "secret")`);
+        throw new Error(
+          `uses \${secret:${name}}, but no secret of that name is saved (an agent asks for it with the elicit tool, kind "secret")`,
+        );
       }
       text = text.split(`\${secret:${name}}`).join(saved);
     }

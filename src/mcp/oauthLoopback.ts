@@ -105,7 +105,12 @@ export class LoopbackRedirect {
     const error = url.searchParams.get('error');
     if (error) {
       const description = url.searchParams.get('error_description');
-      page(response, 400, 'Sign-in failed', `The authorization server answered: ${error}${description ? ` (${description})` : ''}. You can close this tab.`);
+      page(
+        response,
+        400,
+        'Sign-in failed',
+        `The authorization server answered: ${error}${description ? ` (${description})` : ''}. You can close this tab.`,
+      );
       return new AuthorizationDeniedError(`the authorization server answered ${error}${description ? `: ${description}` : ''}`);
     }
     const code = url.searchParams.get('code');

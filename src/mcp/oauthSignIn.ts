@@ -119,7 +119,8 @@ export class OAuthSignIn {
     const onStopped = (): void => giveUp.abort(stopped.reason);
     stopped.addEventListener('abort', onStopped, { once: true });
     const waitCancelled = this.context.urlWaits?.onDidCancel((wait) => {
-      if (wait.askerKey === askerKey(asker) && wait.elicitationId === elicitationId) giveUp.abort(new SignInError(`sign-in at ${host} was cancelled`));
+      if (wait.askerKey === askerKey(asker) && wait.elicitationId === elicitationId)
+        giveUp.abort(new SignInError(`sign-in at ${host} was cancelled`));
     });
     let timer: NodeJS.Timeout | undefined;
     this.provider.holdAuthorization(request);

@@ -98,7 +98,9 @@ export async function completeRounds(
   while (isInputRequired(result)) {
     round++;
     if (round > maxRounds) {
-      throw new Error(`${context.server} still asked for more input after ${maxRounds} rounds, so Elicit stopped (at most ${maxRounds} rounds per request)`);
+      throw new Error(
+        `${context.server} still asked for more input after ${maxRounds} rounds, so Elicit stopped (at most ${maxRounds} rounds per request)`,
+      );
     }
     const inputRequests = readInputRequests(result, context.server);
     const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
@@ -134,7 +136,12 @@ export async function completeRounds(
  * Answers one round's embedded requests: form questions together, then links,
  * roots without asking. Appends what the person answered to `earlier`.
  */
-export async function answerRound(round: OpenRound, context: RoundContext, earlier: EarlierAnswer[] = [], keptId?: string): Promise<Record<string, unknown>> {
+export async function answerRound(
+  round: OpenRound,
+  context: RoundContext,
+  earlier: EarlierAnswer[] = [],
+  keptId?: string,
+): Promise<Record<string, unknown>> {
   const forms: GroupSection[] = [];
   const links: Array<{ key: string; message: string; url: string }> = [];
   const responses: Record<string, unknown> = {};
@@ -196,7 +203,10 @@ async function askForms(forms: GroupSection[], round: OpenRound, context: RoundC
 }
 
 /** Each link through the consent dialog; then one "Done" step before the request is retried. */
-async function followLinks(links: Array<{ key: string; message: string; url: string }>, context: RoundContext): Promise<Record<string, unknown>> {
+async function followLinks(
+  links: Array<{ key: string; message: string; url: string }>,
+  context: RoundContext,
+): Promise<Record<string, unknown>> {
   const responses: Record<string, unknown> = {};
   const opened: string[] = [];
   for (const link of links) {
@@ -230,9 +240,11 @@ function readInputRequests(result: Record<string, unknown>, server: string): Rec
     if (typeof result.requestState !== 'string') throw new Error(`${server} asked for input but sent neither questions nor state`);
     return {};
   }
-  if (typeof requests !== 'object' || requests === null || Array.isArray(requests)) throw new Error(`${server} sent input requests that are not an object`);
+  if (typeof requests !== 'object' || requests === null || Array.isArray(requests))
+    throw new Error(`${server} sent input requests that are not an object`);
   const count = Object.keys(requests).length;
-  if (count > MAX_INPUT_REQUESTS) throw new Error(`${server} sent ${count} input requests in one round; at most ${MAX_INPUT_REQUESTS} are answered`);
+  if (count > MAX_INPUT_REQUESTS)
+    throw new Error(`${server} sent ${count} input requests in one round; at most ${MAX_INPUT_REQUESTS} are answered`);
   return requests as Record<string, unknown>;
 }
 

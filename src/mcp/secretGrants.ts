@@ -51,10 +51,14 @@ export class SecretGrants {
     let allowed: boolean | undefined = this.grants()[key];
     if (allowed === undefined) {
       allowed = await this.ask(name, destination);
-      if (allowed === undefined) throw new SecretNotGrantedError(`\${secret:${name}} was not given to it: the question was closed unanswered`);
+      if (allowed === undefined)
+        throw new SecretNotGrantedError(`\${secret:${name}} was not given to it: the question was closed unanswered`);
       await this.store.update(GRANTS_KEY, { ...this.grants(), [key]: allowed });
     }
-    if (!allowed) throw new SecretNotGrantedError(`\${secret:${name}} was not given to it: you refused (Elicit: Manage Saved Secrets forgets the answer)`);
+    if (!allowed)
+      throw new SecretNotGrantedError(
+        `\${secret:${name}} was not given to it: you refused (Elicit: Manage Saved Secrets forgets the answer)`,
+      );
     return value;
   }
 

@@ -8,7 +8,16 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { JSONRPCMessage, ReadBuffer, Transport } from '@modelcontextprotocol/client';
 import type { McpSdk } from './loadSdk';
-import { exitedWithin, forEachLine, hasExited, KILL_GRACE_MS, signalGroup, spawned, spawnInGroup, terminateGroup } from '../process/processGroup';
+import {
+  exitedWithin,
+  forEachLine,
+  hasExited,
+  KILL_GRACE_MS,
+  signalGroup,
+  spawned,
+  spawnInGroup,
+  terminateGroup,
+} from '../process/processGroup';
 
 export interface StdioLaunch {
   command: string;

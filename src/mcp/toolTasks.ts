@@ -28,12 +28,18 @@ export function mustRunAsTask(client: Client, tool: Pick<Tool, 'execution'> | un
   return tool?.execution?.taskSupport === 'required' && tasks?.requests?.tools?.call !== undefined;
 }
 
-export async function callToolAsTask(client: Client, name: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<CallToolResult> {
+export async function callToolAsTask(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: TaskCallOptions,
+): Promise<CallToolResult> {
   const request = { signal: options.signal, timeout: options.timeout };
   const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT, request);
   const task = readTask(created.task);
   // Cancelling the call cancels the task on the server too, not only our wait for it.
-  const cancelTask = (): void => void client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).catch(() => undefined);
+  const cancelTask = (): void =>
+    void client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).catch(() => undefined);
   options.signal?.addEventListener('abort', cancelTask, { once: true });
   try {
     let current = task;

@@ -78,7 +78,11 @@ function readElicitations(data: unknown): UrlElicitation[] {
     if (typeof e.url !== 'string' || typeof e.elicitationId !== 'string' || e.elicitationId === '') {
       throw new Error('a URL elicitation needs a "url" and an "elicitationId"');
     }
-    return { message: typeof e.message === 'string' ? e.message : 'Open this link to continue.', url: e.url, elicitationId: e.elicitationId };
+    return {
+      message: typeof e.message === 'string' ? e.message : 'Open this link to continue.',
+      url: e.url,
+      elicitationId: e.elicitationId,
+    };
   });
 }
 

@@ -9,7 +9,8 @@ import { Server, inputRequired } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const chain = Number(process.env.BENCH_CHAIN ?? 7);
-const field = (message, name, schema) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { [name]: schema }, required: [name] } });
+const field = (message, name, schema) =>
+  inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { [name]: schema }, required: [name] } });
 const round = () => ({
   name: field('What is the song called?', 'name', { type: 'string', title: 'Song name' }),
   key: field('Which key?', 'key', { type: 'string', title: 'Key', enum: ['C', 'Am', 'F'] }),

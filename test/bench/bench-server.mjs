@@ -36,7 +36,11 @@ const answerParams = {
 };
 const pickParams = {
   message: 'Pick a key',
-  requestedSchema: { type: 'object', properties: { key: { type: 'string', title: 'Key', enum: ['C', 'G', 'D', 'A', 'E'] } }, required: ['key'] },
+  requestedSchema: {
+    type: 'object',
+    properties: { key: { type: 'string', title: 'Key', enum: ['C', 'G', 'D', 'A', 'E'] } },
+    required: ['key'],
+  },
 };
 
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -46,9 +50,17 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       description: 'Sends many form elicitations.',
       inputSchema: { type: 'object', properties: { count: { type: 'number' }, parallel: { type: 'boolean' } } },
     },
-    { name: 'series_pick', description: `Asks ${series} single-choice questions, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    {
+      name: 'series_pick',
+      description: `Asks ${series} single-choice questions, one after another.`,
+      inputSchema: { type: 'object', properties: {} },
+    },
     { name: 'series_form', description: `Asks ${series} forms, one after another.`, inputSchema: { type: 'object', properties: {} } },
-    { name: 'series_answer', description: `Asks ${series} forms with defaults, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    {
+      name: 'series_answer',
+      description: `Asks ${series} forms with defaults, one after another.`,
+      inputSchema: { type: 'object', properties: {} },
+    },
     { name: 'one_form', description: 'Asks one form.', inputSchema: { type: 'object', properties: {} } },
   ],
 }));
@@ -77,7 +89,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       if (i > 0 && name === 'series_form') await new Promise((resolve) => setTimeout(resolve, settleMs));
       appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, sentAt: Date.now() }) + '\n');
       // Numbered, so the page can tell one pick from the next even when no frame shows none in between.
-      count(await elicit(name === 'series_pick' ? { ...pickParams, message: `${pickParams.message} (${i + 1} of ${series})` } : formParams, extra));
+      count(
+        await elicit(
+          name === 'series_pick' ? { ...pickParams, message: `${pickParams.message} (${i + 1} of ${series})` } : formParams,
+          extra,
+        ),
+      );
     }
   } else if (name === 'series_answer') {
     for (let i = 0; i < series; i++) {

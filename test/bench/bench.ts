@@ -137,7 +137,10 @@ async function overhead(): Promise<{ ratio: number; oursMs: number; bareMs: numb
 
 async function concurrent(): Promise<{ answered: number; lost: number; refused: number; rssGrowthMB: number; ms: number }> {
   const broker = elicitBroker(PER_SERVER);
-  const connections = Array.from({ length: SERVERS }, (_, i) => new McpConnection(stdio(`bench-${i + 1}`), { ask: (r) => broker.ask(r), log: () => undefined }));
+  const connections = Array.from(
+    { length: SERVERS },
+    (_, i) => new McpConnection(stdio(`bench-${i + 1}`), { ask: (r) => broker.ask(r), log: () => undefined }),
+  );
   await Promise.all(connections.map((c) => c.connect()));
   (globalThis as { gc?: () => void }).gc?.();
   const baseline = process.memoryUsage.rss();
@@ -149,10 +152,23 @@ async function concurrent(): Promise<{ answered: number; lost: number; refused: 
   clearInterval(sampler);
   const peak = Math.max(peakRss, process.memoryUsage.rss());
   const answered = results.reduce((sum, r) => sum + (r.accept ?? 0), 0);
-  const refused = results.reduce((sum, r) => sum + Object.entries(r).filter(([k]) => k.startsWith('error')).reduce((s, [, v]) => s + v, 0), 0);
+  const refused = results.reduce(
+    (sum, r) =>
+      sum +
+      Object.entries(r)
+        .filter(([k]) => k.startsWith('error'))
+        .reduce((s, [, v]) => s + v, 0),
+    0,
+  );
   const stillPending = broker.pending().length;
   await Promise.all(connections.map((c) => c.stop()));
-  return { answered, refused, lost: SERVERS * PER_SERVER - answered - refused + stillPending, rssGrowthMB: (peak - baseline) / 1024 / 1024, ms };
+  return {
+    answered,
+    refused,
+    lost: SERVERS * PER_SERVER - answered - refused + stillPending,
+    rssGrowthMB: (peak - baseline) / 1024 / 1024,
+    ms,
+  };
 }
 
 // ─── sizes ──────────────────────────────────────────────────────────────────
@@ -190,7 +206,14 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const bench: Record<string, unknown> = {};
   const row = (metric: string, value: number | undefined, unit: string, goal: number, note?: string, lowerIsBetter = true): void => {
-    rows.push({ metric, value, unit, goal: `${lowerIsBetter ? '≤' : '='} ${goal}`, ok: value === undefined ? undefined : lowerIsBetter ? value <= goal : value === goal, note });
+    rows.push({
+      metric,
+      value,
+      unit,
+      goal: `${lowerIsBetter ? '≤' : '='} ${goal}`,
+      ok: value === undefined ? undefined : lowerIsBetter ? value <= goal : value === goal,
+      note,
+    });
   };
 
   const size = sizes();
@@ -198,7 +221,13 @@ async function main(): Promise<void> {
 
   const o = await overhead();
   bench.overheadRatio = round(o.ratio, 3);
-  row('overheadRatio', o.ratio, '×', 1.15, `${REQUESTS} forms: Elicit ${o.oursMs.toFixed(0)} ms, bare SDK ${o.bareMs.toFixed(0)} ms (median of ${ROUNDS} rounds: ${o.rounds.map((r) => r.toFixed(2)).join(', ')})`);
+  row(
+    'overheadRatio',
+    o.ratio,
+    '×',
+    1.15,
+    `${REQUESTS} forms: Elicit ${o.oursMs.toFixed(0)} ms, bare SDK ${o.bareMs.toFixed(0)} ms (median of ${ROUNDS} rounds: ${o.rounds.map((r) => r.toFixed(2)).join(', ')})`,
+  );
 
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');
@@ -220,8 +249,15 @@ async function main(): Promise<void> {
       }),
     );
     row('quickPickMs', v.quickPickMs, 'ms', 100, `median of ${v.quickPickSamples}: elicitation/create sent → QuickPick visible`);
-    row('formColdMs', v.formColdMs, 'ms', 250, `median of ${v.formColdSamples} forms, each in a new tab, sent 0.3 s after the last tab closed: sent → first input enabled`);
-    const waited = (ms: number | undefined): string => (ms === undefined ? '' : ` (VS Code's webview page waiting for its service worker: ${ms} ms)`);
+    row(
+      'formColdMs',
+      v.formColdMs,
+      'ms',
+      250,
+      `median of ${v.formColdSamples} forms, each in a new tab, sent 0.3 s after the last tab closed: sent → first input enabled`,
+    );
+    const waited = (ms: number | undefined): string =>
+      ms === undefined ? '' : ` (VS Code's webview page waiting for its service worker: ${ms} ms)`;
     row(
       'formFirstMs',
       v.formFirstWarmProfileMs,
@@ -231,7 +267,13 @@ async function main(): Promise<void> {
     );
     row('formWarmMs', v.formWarmMs, 'ms', 80, `median of ${v.formWarmSamples} follow-up forms, each drawn in the tab just answered`);
     row('answerMs', v.answerMs, 'ms', 50, `median of ${v.answerSamples}: Submit pressed in a form → the server has the answer`);
-    row('roundFormMs', v.roundFormMs, 'ms', 300, `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled, a new tab each`);
+    row(
+      'roundFormMs',
+      v.roundFormMs,
+      'ms',
+      300,
+      `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled, a new tab each`,
+    );
     row('roundWarmMs', v.roundWarmMs, 'ms', 80, `median of ${v.roundWarmSamples}: the request's next round drawn in the tab just answered`);
     row('activationMs', v.activationMs, 'ms', 15, 'activate(), from the "Elicit" log');
   }
@@ -250,7 +292,14 @@ async function main(): Promise<void> {
 
   const c = await concurrent();
   bench.concurrent = { answered: c.answered, lost: c.lost, rssGrowthMB: round(c.rssGrowthMB, 1) };
-  row('concurrent.answered', c.answered, '', SERVERS * PER_SERVER, `${SERVERS} servers × ${PER_SERVER} at once, ${c.ms.toFixed(0)} ms; ${c.refused} refused`, false);
+  row(
+    'concurrent.answered',
+    c.answered,
+    '',
+    SERVERS * PER_SERVER,
+    `${SERVERS} servers × ${PER_SERVER} at once, ${c.ms.toFixed(0)} ms; ${c.refused} refused`,
+    false,
+  );
   row('concurrent.lost', c.lost, '', 0, undefined, false);
   row('concurrent.rssGrowthMB', c.rssGrowthMB, 'MB', 30, 'peak RSS over the baseline with the 20 servers connected');
 
@@ -258,7 +307,8 @@ async function main(): Promise<void> {
   console.log(`\nElicit benchmark — Node ${process.version}, ${cpu}\n`);
   console.log(`| metric | value | goal | | notes |\n| --- | --: | --- | --- | --- |`);
   for (const r of rows) {
-    const value = r.value === undefined ? 'n/a' : `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.unit === '×' ? 3 : 1)} ${r.unit}`.trim();
+    const value =
+      r.value === undefined ? 'n/a' : `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.unit === '×' ? 3 : 1)} ${r.unit}`.trim();
     console.log(`| ${r.metric} | ${value} | ${r.goal} ${r.unit} | ${r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED'} | ${r.note ?? ''} |`);
   }
   console.log(`BENCH ${JSON.stringify(bench)}`);

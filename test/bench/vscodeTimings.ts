@@ -68,7 +68,13 @@ function readinessProbe(): void {
       if (which !== null && which !== shown) log('pick-shown');
       shown = which;
     };
-    const start = (): void => new MutationObserver(check).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    const start = (): void =>
+      new MutationObserver(check).observe(document.documentElement, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
     if (document.documentElement) start();
     else document.addEventListener('DOMContentLoaded', start);
     return;
@@ -103,7 +109,9 @@ function readinessProbe(): void {
   // document's listeners and may come after this probe ran.
   const listening = new WeakSet<Element>();
   const onClick = (event: Event): void => {
-    const submit = event.composedPath().some((node) => node instanceof HTMLElement && node.localName === 'vscode-button' && node.textContent?.trim() === 'Submit');
+    const submit = event
+      .composedPath()
+      .some((node) => node instanceof HTMLElement && node.localName === 'vscode-button' && node.textContent?.trim() === 'Submit');
     if (submit) log('submit-pressed');
   };
   const listen = (): void => {
@@ -124,14 +132,22 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-profile-'));
   const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
-  const server = { type: 'stdio', command: process.execPath, args: [benchServer], env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) } };
+  const server = {
+    type: 'stdio',
+    command: process.execPath,
+    args: [benchServer],
+    env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) },
+  };
   const roundServer = {
     type: 'stdio',
     command: process.execPath,
     args: [path.join(path.dirname(benchServer), 'bench-round-server.mjs')],
     env: { RECORD_FILE: record, BENCH_CHAIN: String(CHAIN) },
   };
-  fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'bench-server': server, 'round-server': roundServer } }));
+  fs.writeFileSync(
+    path.join(workspaceDir, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { 'bench-server': server, 'round-server': roundServer } }),
+  );
 
   const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir });
   let window: BenchWindow | undefined;
@@ -199,7 +215,11 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
 
     if (process.env.BENCH_DEBUG) {
       const sends = readRecords(record).map((r) => `${r.tool} sent ${r.sentAt ?? r.answeredAt}`);
-      console.error([...sends, ...events.map((e) => `${e.event} ${e.at}`)].sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1))).join('\n'));
+      console.error(
+        [...sends, ...events.map((e) => `${e.event} ${e.at}`)]
+          .sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)))
+          .join('\n'),
+      );
     }
     const picks = latencies(record, events, 'series_pick', 'pick-shown');
     const seriesForms = latencies(record, events, 'series_form', 'form-ready');
@@ -257,7 +277,14 @@ interface BenchWindow {
 async function openWindow(url: string, profileDir: string, record: string): Promise<BenchWindow> {
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: process.env.ELICIT_E2E_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1400, height: 900 },
   });
   // As a string: tsx's keepNames wraps inner functions in __name(), which the page lacks.
@@ -273,9 +300,19 @@ async function openWindow(url: string, profileDir: string, record: string): Prom
   if (process.env.BENCH_DEBUG) {
     const short = (u: string): string => u.replace(/^.*?\/\/[^/]+/, '').slice(0, 90);
     page.on('frameattached', (frame) => events.push({ event: `frame-attached ${short(frame.url())}`, at: Date.now() }));
-    page.on('framenavigated', (frame) => frame !== page.mainFrame() && events.push({ event: `frame-navigated ${short(frame.url())}`, at: Date.now() }));
-    page.on('request', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `request ${short(request.url())}`, at: Date.now() }));
-    page.on('requestfinished', (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `loaded ${short(request.url())}`, at: Date.now() }));
+    page.on(
+      'framenavigated',
+      (frame) => frame !== page.mainFrame() && events.push({ event: `frame-navigated ${short(frame.url())}`, at: Date.now() }),
+    );
+    page.on(
+      'request',
+      (request) =>
+        /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `request ${short(request.url())}`, at: Date.now() }),
+    );
+    page.on(
+      'requestfinished',
+      (request) => /webview|form\.(js|css)/.test(request.url()) && events.push({ event: `loaded ${short(request.url())}`, at: Date.now() }),
+    );
   }
   page.on('console', (message) => {
     const m = /^elicit-bench (\S+) (\d+)$/.exec(message.text());
@@ -284,7 +321,10 @@ async function openWindow(url: string, profileDir: string, record: string): Prom
   await page.goto(url);
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
-  await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
+  await page
+    .locator('.part.editor')
+    .first()
+    .click({ position: { x: 200, y: 200 } });
   const count = (event: string): number => events.filter((e) => e.event === event).length;
   return {
     page,

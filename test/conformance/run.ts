@@ -79,7 +79,11 @@ interface Check {
 
 /** The Node 22 binary for the tool, installed on first use together with the tool. */
 export function node22(): string {
-  return execFileSync('bash', [join(__dirname, 'install-node22.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [join(__dirname, 'install-node22.sh')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 export async function runSuite(suite: string, log: (line: string) => void = () => undefined): Promise<SuiteResult> {
@@ -92,7 +96,8 @@ export async function run2026(which: 'auth' | 'scenarios', log: (line: string) =
   if (which === 'auth') return runSelection(tool2026, '2026-07-28 auth', ['--suite', 'auth', ...version], log);
   const node = node22();
   const scenarios: ScenarioResult[] = [];
-  for (const scenario of REVISION_2026.scenarios) scenarios.push(...(await runTool(tool2026, node, ['--scenario', scenario, ...version], log)));
+  for (const scenario of REVISION_2026.scenarios)
+    scenarios.push(...(await runTool(tool2026, node, ['--scenario', scenario, ...version], log)));
   return { suite: '2026-07-28 scenarios', scenarios, rerunAlone: [] };
 }
 
@@ -126,7 +131,10 @@ async function runTool(tool: string, node: string, selection: string[], log: (li
     });
     const results = readResults(outputDir);
     if (results.length === 0) throw new Error(`the conformance tool produced no results:\n${output.slice(-2000)}`);
-    for (const r of results) log(`${r.failed === 0 ? '✓' : '✗'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.warnings ? `, ${r.warnings} warnings` : ''}`);
+    for (const r of results)
+      log(
+        `${r.failed === 0 ? '✓' : '✗'} ${r.scenario}: ${r.passed} passed, ${r.failed} failed${r.warnings ? `, ${r.warnings} warnings` : ''}`,
+      );
     return results;
   } finally {
     rmSync(outputDir, { recursive: true, force: true });
@@ -174,7 +182,11 @@ async function main(): Promise<void> {
   const log = (line: string): void => console.log(`  ${line}`);
   const runs: Array<() => Promise<SuiteResult>> = [];
   for (const suite of asked.length > 0 ? asked.filter((a) => a !== '2026') : DEFAULT_SUITES) runs.push(() => runSuite(suite, log));
-  if (asked.length === 0 || asked.includes('2026')) runs.push(() => run2026('auth', log), () => run2026('scenarios', log));
+  if (asked.length === 0 || asked.includes('2026'))
+    runs.push(
+      () => run2026('auth', log),
+      () => run2026('scenarios', log),
+    );
   let failed = false;
   for (const run of runs) {
     const result = await run();

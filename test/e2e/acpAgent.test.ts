@@ -29,13 +29,21 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   before(async () => {
     const agents = {
-      fixture: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
+      fixture: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' },
+      },
       locked: {
         command: process.execPath,
         args: [path.join(fixtures, 'acp-agent.mjs')],
         env: { RECORD_FILE: lockedRecord, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' },
       },
-      moody: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: moodyRecord, FIXTURE_NAME: 'moody', MODES: '1' } },
+      moody: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: moodyRecord, FIXTURE_NAME: 'moody', MODES: '1' },
+      },
     };
     // Auto-save off, so an edit stays unsaved until the agent reads it.
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents, 'files.autoSave': 'off' });
@@ -77,7 +85,10 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await form.locator('.field[data-name="apiToken"] input').fill(SECRET);
     await form.getByRole('button', { name: 'Submit' }).click();
     const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'form');
-    assert.deepEqual(answer!.result, { action: 'accept', content: { greeting: 'Howdy', audience: 'world', apiToken: SECRET, shout: false } });
+    assert.deepEqual(answer!.result, {
+      action: 'accept',
+      content: { greeting: 'Howdy', audience: 'world', apiToken: SECRET, shout: false },
+    });
 
     const [written] = await waitForRecords(record, 1, (r) => r.kind === 'write');
     assert.ok(!('error' in written!), JSON.stringify(written));
@@ -148,7 +159,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await waitForNoQuickInput(page, 'the permission prompt to close');
   });
 
-  it('shows a crash with the agent\'s stderr and restarts the agent on Restart', async () => {
+  it("shows a crash with the agent's stderr and restarts the agent on Restart", async () => {
     const { page } = session.workbench;
     const panel = await agentPanel();
     await send(panel, 'crash');
@@ -168,10 +179,19 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await newAgentSession('locked');
     const pick = await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in');
     // Elicit declares auth.terminal, so the agent offers its terminal login too.
-    assert.deepEqual(pick.items.map((i) => i.label), ['Sign in with a fixture token', 'Refused sign-in', 'Use FIXTURE_API_KEY', 'Terminal login']);
-    assert.deepEqual(pick.items.map((i) => i.description), ['the agent signs in', 'the agent signs in', 'asks for FIXTURE_API_KEY', 'opens a terminal']);
+    assert.deepEqual(
+      pick.items.map((i) => i.label),
+      ['Sign in with a fixture token', 'Refused sign-in', 'Use FIXTURE_API_KEY', 'Terminal login'],
+    );
+    assert.deepEqual(
+      pick.items.map((i) => i.description),
+      ['the agent signs in', 'the agent signs in', 'asks for FIXTURE_API_KEY', 'opens a terminal'],
+    );
     await pickQuickPickItem(page, 'Refused sign-in');
-    await waitForQuickInput(page, (q) => q.title === 'locked asks you to sign in' && q.placeholder?.includes('Refused sign-in failed') === true);
+    await waitForQuickInput(
+      page,
+      (q) => q.title === 'locked asks you to sign in' && q.placeholder?.includes('Refused sign-in failed') === true,
+    );
     await screenshot(page, 'acp-sign-in');
     await pickQuickPickItem(page, 'Sign in with a fixture token');
     const panel = await agentPanel('locked');
@@ -200,7 +220,11 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
     await select.selectOption('architect');
     await waitForRecords(moodyRecord, 2, (r) => r.kind === 'set-mode');
-    await panel.locator('.item.notice.warning', { hasText: 'moody did not switch to Architect: Internal error: the Architect mode is not available in this workspace' }).waitFor({ timeout: 10_000 });
+    await panel
+      .locator('.item.notice.warning', {
+        hasText: 'moody did not switch to Architect: Internal error: the Architect mode is not available in this workspace',
+      })
+      .waitFor({ timeout: 10_000 });
     await waitUntil(async () => (await select.inputValue()) === 'code', 'the menu to go back to the mode in force');
 
     // The agent switches by itself: the menu follows.

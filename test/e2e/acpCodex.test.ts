@@ -13,7 +13,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, reloadWindow, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import {
+  pickQuickPickItem,
+  readQuickInput,
+  reloadWindow,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForQuickInput,
+} from './harness/workbench';
 import { repoRoot } from './harness/codeServer';
 import { agentPanel } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
@@ -24,7 +32,11 @@ import { digestOf, waitForSavedSecret } from '../support/secretReport';
 const KEY = 'sk-e2e-dummy-codex-5d83a1f0';
 const codexBin = path.join(repoRoot, 'node_modules', '.bin', 'codex-acp');
 
-type Line = { dir: 'in' | 'out' | 'env'; message?: { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown }; digest?: string | null };
+type Line = {
+  dir: 'in' | 'out' | 'env';
+  message?: { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
+  digest?: string | null;
+};
 
 describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-codex-'));
@@ -66,7 +78,10 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
     const { page } = session.workbench;
     await runCommand(page, 'Elicit: New Agent Session');
     const pick = await waitForQuickInput(page, (q) => q.title === 'codex asks you to sign in', 60_000);
-    assert.deepEqual(pick.items.map((i) => i.label), ['Login with ChatGPT', 'Use CODEX_API_KEY', 'Use OPENAI_API_KEY']);
+    assert.deepEqual(
+      pick.items.map((i) => i.label),
+      ['Login with ChatGPT', 'Use CODEX_API_KEY', 'Use OPENAI_API_KEY'],
+    );
     await pickQuickPickItem(page, 'Use CODEX_API_KEY');
     await waitForQuickInput(page, (q) => q.title === 'codex · CODEX_API_KEY');
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
@@ -76,13 +91,29 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
     await panel.locator('.status', { hasText: 'Ready' }).waitFor({ timeout: 60_000 });
     await panel.getByText('Signed in to codex (Use CODEX_API_KEY).').waitFor({ timeout: 10_000 });
     // The restarted codex had the key in its environment, accepted authenticate, and opened a session.
-    assert.equal(lines().filter((l) => l.dir === 'env').at(-1)!.digest, digestOf(KEY));
+    assert.equal(
+      lines()
+        .filter((l) => l.dir === 'env')
+        .at(-1)!.digest,
+      digestOf(KEY),
+    );
     assert.deepEqual(sent('authenticate').at(-1)!.message!.params, { methodId: 'codex-api-key' });
     assert.deepEqual(answerTo('authenticate')!.message!.result, {});
-    const opened = answerTo('session/new')!.message!.result as { sessionId: string; modes: { availableModes: Array<{ id: string; name: string }> } };
+    const opened = answerTo('session/new')!.message!.result as {
+      sessionId: string;
+      modes: { availableModes: Array<{ id: string; name: string }> };
+    };
     assert.ok(opened.sessionId);
-    assert.deepEqual(opened.modes.availableModes.map((m) => m.name), ['Read Only', 'Default', 'Full Access']);
-    await waitForSavedSecret(report + '.agent-keys.json', (k) => k.startsWith('elicit.agentKey:["codex",') && k.endsWith(',"CODEX_API_KEY"]'), KEY, 'SecretStorage holds the key');
+    assert.deepEqual(
+      opened.modes.availableModes.map((m) => m.name),
+      ['Read Only', 'Default', 'Full Access'],
+    );
+    await waitForSavedSecret(
+      report + '.agent-keys.json',
+      (k) => k.startsWith('elicit.agentKey:["codex",') && k.endsWith(',"CODEX_API_KEY"]'),
+      KEY,
+      'SecretStorage holds the key',
+    );
 
     const select = panel.locator('.mode-picker select');
     await select.waitFor({ timeout: 10_000 });
@@ -101,8 +132,13 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
     assert.deepEqual(answerTo('session/set_mode')!.message!.result, {});
     // codex confirms with its config options: the "mode" option's value is now auto.
     await waitForRecords(tapRecord, 1, (r) => {
-      const update = (r as Line).message?.params?.update as { sessionUpdate?: string; configOptions?: Array<{ id: string; currentValue: string }> } | undefined;
-      return (r as Line).dir === 'out' && update?.sessionUpdate === 'config_option_update' && update.configOptions?.find((o) => o.id === 'mode')?.currentValue === 'auto';
+      const update = (r as Line).message?.params?.update as
+        { sessionUpdate?: string; configOptions?: Array<{ id: string; currentValue: string }> } | undefined;
+      return (
+        (r as Line).dir === 'out' &&
+        update?.sessionUpdate === 'config_option_update' &&
+        update.configOptions?.find((o) => o.id === 'mode')?.currentValue === 'auto'
+      );
     });
     assert.equal(await select.inputValue(), 'auto');
     await screenshot(page, 'acp-codex-modes');
@@ -149,7 +185,10 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
     assert.equal(env.length, starts + 1, 'one new codex process');
     assert.equal(env.at(-1)!.digest, digestOf(KEY), 'started with the saved key');
     // The reload did not close the session (only closing the tab does), and nothing was asked.
-    const after = lines().slice(sentBefore).filter((l) => l.dir === 'in').map((l) => l.message?.method);
+    const after = lines()
+      .slice(sentBefore)
+      .filter((l) => l.dir === 'in')
+      .map((l) => l.message?.method);
     assert.deepEqual(after, ['initialize', 'session/load']);
     panel = await codexPanel();
     await panel.locator('.item.user', { hasText: 'hello from the e2e test' }).waitFor({ timeout: 30_000 });

@@ -24,7 +24,11 @@ describe('ACP session resumed after a window reload, in code-server', { timeout:
 
   before(async () => {
     const agents = {
-      keeper: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { RECORD_FILE: record, FIXTURE_NAME: 'keeper', SESSION_STORE: store } },
+      keeper: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: record, FIXTURE_NAME: 'keeper', SESSION_STORE: store },
+      },
       other: { command: process.execPath, args: [path.join(fixtures, 'acp-agent.mjs')], env: { FIXTURE_NAME: 'other' } },
     };
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents });
@@ -63,7 +67,11 @@ describe('ACP session resumed after a window reload, in code-server', { timeout:
     await send(panel, 'echo and after it');
     await panel.locator('.item.agent', { hasText: 'and after it' }).waitFor({ timeout: 20_000 });
     const prompts = await waitForRecords(record, 2, (r) => r.kind === 'prompt');
-    assert.deepEqual(prompts.map((r) => r.sessionId), [sessionId, sessionId], 'both prompts went to one session');
+    assert.deepEqual(
+      prompts.map((r) => r.sessionId),
+      [sessionId, sessionId],
+      'both prompts went to one session',
+    );
     assert.equal((await waitForRecords(record, 1, (r) => r.kind === 'session')).length, 1, 'no new session was opened');
   });
 

@@ -14,7 +14,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
+import {
+  pickQuickPickItem,
+  readQuickInput,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForNoQuickInput,
+  waitForQuickInput,
+} from './harness/workbench';
 import { agentPanel as findAgentPanel, newAgentSession as openAgentSession } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
@@ -83,7 +91,12 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
       'the agent received each typed key in its environment',
     );
     assert.equal(records.find((r) => r.kind === 'session')!.keyDigest, digestOf(GOOD_KEY));
-    await waitForSavedSecret(agentKeysReport, (k) => k.startsWith('elicit.agentKey:["keyed",') && k.endsWith(',"FIXTURE_API_KEY"]'), GOOD_KEY, 'SecretStorage holds the accepted key');
+    await waitForSavedSecret(
+      agentKeysReport,
+      (k) => k.startsWith('elicit.agentKey:["keyed",') && k.endsWith(',"FIXTURE_API_KEY"]'),
+      GOOD_KEY,
+      'SecretStorage holds the accepted key',
+    );
     assert.ok(await panel.locator('button.sign-out').isVisible(), 'Sign Out is offered');
   });
 
@@ -155,7 +168,11 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await page.keyboard.type('yes');
     await page.keyboard.press('Enter');
     const [login] = await waitForRecords(terminalRecord, 1, (r) => r.kind === 'terminal-login');
-    assert.deepEqual({ tty: login!.tty, env: login!.env, ok: login!.ok }, { tty: true, env: 'terminal', ok: true }, 'it ran in a real terminal with the method env');
+    assert.deepEqual(
+      { tty: login!.tty, env: login!.env, ok: login!.ok },
+      { tty: true, env: 'terminal', ok: true },
+      'it ran in a real terminal with the method env',
+    );
     const panel = await agentPanel('terminal');
     await panel.locator('.status', { hasText: 'Ready' }).waitFor({ timeout: 30_000 });
     await panel.getByText('Signed in to terminal (Terminal login).').waitFor({ timeout: 10_000 });
@@ -170,7 +187,9 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await newAgentSession('failing');
     const panel = await agentPanel('failing');
     const banner = panel.locator('.error-banner');
-    await banner.getByText(/failing could not open a session: Internal error: Query closed before response received/).waitFor({ timeout: 30_000 });
+    await banner
+      .getByText(/failing could not open a session: Internal error: Query closed before response received/)
+      .waitFor({ timeout: 30_000 });
     const text = (await banner.textContent()) ?? '';
     assert.match(text, /The last lines failing wrote to stderr:/);
     assert.match(text, /\[failing\] Error handling request session\/new/);

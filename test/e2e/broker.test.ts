@@ -55,7 +55,11 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
 
   const statusText = (page: Page): Promise<string> =>
     // A short timeout: innerText would otherwise wait 30 s for an item that is hidden.
-    page.locator('.statusbar-item', { hasText: /\d+ questions?/ }).first().innerText({ timeout: 200 }).catch(() => '');
+    page
+      .locator('.statusbar-item', { hasText: /\d+ questions?/ })
+      .first()
+      .innerText({ timeout: 200 })
+      .catch(() => '');
 
   it('answers two servers that ask at the same moment, in order, with the waiting one visible', async () => {
     const { page } = session.workbench;

@@ -26,7 +26,9 @@ describe('Clipboard questions of the elicit_ask_user tool, in code-server', { ti
   before(async () => {
     const companion = await packageExtension(path.join(fixtures, 'companion-extension'));
     session = await openElicitSession(JSON.stringify({ servers: {} }), {}, { COMPANION_OUT: out }, [companion]);
-    await session.workbench.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
+    await session.workbench.page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
   });
 
   after(async () => {
@@ -37,7 +39,12 @@ describe('Clipboard questions of the elicit_ask_user tool, in code-server', { ti
   const setClipboard = (text: string): Promise<void> => session.workbench.page.evaluate((t) => navigator.clipboard.writeText(t), text);
 
   /** Runs a companion command and answers the approval dialog; returns what the tool gave the extension. */
-  async function ask(command: string, result: string, answer: 'Copy' | 'Share Clipboard' | 'Decline' | 'Escape', shot?: string): Promise<{ dialog: string; reply: Record<string, unknown> }> {
+  async function ask(
+    command: string,
+    result: string,
+    answer: 'Copy' | 'Share Clipboard' | 'Decline' | 'Escape',
+    shot?: string,
+  ): Promise<{ dialog: string; reply: Record<string, unknown> }> {
     const { page } = session.workbench;
     const file = path.join(out, `${result}.json`);
     fs.rmSync(file, { force: true });
@@ -76,7 +83,10 @@ describe('Clipboard questions of the elicit_ask_user tool, in code-server', { ti
     await setClipboard('TypeError: boom at main.ts:3');
     const declined = await ask('Companion: Read Clipboard via LM Tool', 'tool-read', 'Decline', 'clipboard-read-approval');
     assert.match(declined.dialog, /AI agent wants to read your clipboard/);
-    assert.ok(declined.dialog.includes('Your clipboard holds (28 characters), and this is what would be returned:\nTypeError: boom at main.ts:3'), declined.dialog);
+    assert.ok(
+      declined.dialog.includes('Your clipboard holds (28 characters), and this is what would be returned:\nTypeError: boom at main.ts:3'),
+      declined.dialog,
+    );
     assert.deepEqual(declined.reply, { action: 'decline' });
 
     const shared = await ask('Companion: Read Clipboard via LM Tool', 'tool-read', 'Share Clipboard');

@@ -20,7 +20,9 @@ async function demoStoppedBy(signal: NodeJS.Signals): Promise<void> {
   let output = '';
   npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.once('exit', (code, sig) => resolve({ code, signal: sig })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    npm.once('exit', (code, sig) => resolve({ code, signal: sig })),
+  );
   let sessionDir = '';
   try {
     await waitUntil(() => output.includes('Press Ctrl+C to stop') || npm.exitCode !== null, 'the demo to start', 240_000);

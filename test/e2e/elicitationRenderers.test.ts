@@ -127,7 +127,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
-  it('sends decline from the form\'s Decline button and cancel for Escape', async () => {
+  it("sends decline from the form's Decline button and cancel for Escape", async () => {
     let form = await openForm();
     await form.getByRole('button', { name: 'Decline' }).click();
     assert.deepEqual((await nextRecord()).result, { action: 'decline' });
@@ -162,7 +162,10 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       pick.items.slice(0, 3).map((i) => i.label),
       ['C major', 'A minor', 'F major'],
     );
-    assert.ok(pick.items.some((i) => i.label.includes('Decline')), 'Decline is offered');
+    assert.ok(
+      pick.items.some((i) => i.label.includes('Decline')),
+      'Decline is offered',
+    );
     await screenshot(page, 'quickpick-single-choice');
     await pickQuickPickItem(page, 'A minor');
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { key: 'Am' } });
@@ -180,7 +183,11 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runAskTool('ask_instruments');
     const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Guitar'));
-    assert.deepEqual(pick.items.filter((i) => i.checked).map((i) => i.label), ['Piano'], 'the default is pre-selected');
+    assert.deepEqual(
+      pick.items.filter((i) => i.checked).map((i) => i.label),
+      ['Piano'],
+      'the default is pre-selected',
+    );
     // The rule before any mistake, on the line under the input (and in the placeholder).
     assert.equal(pick.message, 'Choose 1 to 2 · 1 chosen');
     assert.equal(pick.placeholder, 'Which instruments play the intro? · Choose 1 to 2');

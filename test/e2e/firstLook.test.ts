@@ -51,14 +51,18 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     // No command has run in this profile yet, so VS Code orders Elicit's commands by label. Right
     // after load the palette may not know them yet, and does not refresh: ask again until it does.
     let palette: Awaited<ReturnType<typeof readQuickInput>>;
-    await waitUntil(async () => {
-      await page.keyboard.press('Control+Shift+P');
-      await typeText(page, '>Elicit:');
-      palette = await waitForQuickInput(page, (q) => q.items.length > 0, 3_000).catch(() => undefined);
-      if (palette?.items.some((i) => i.label === 'Elicit: Run MCP Tool')) return true;
-      await pressKey(page, 'Escape');
-      return false;
-    }, 'the Elicit commands in the palette', 30_000);
+    await waitUntil(
+      async () => {
+        await page.keyboard.press('Control+Shift+P');
+        await typeText(page, '>Elicit:');
+        palette = await waitForQuickInput(page, (q) => q.items.length > 0, 3_000).catch(() => undefined);
+        if (palette?.items.some((i) => i.label === 'Elicit: Run MCP Tool')) return true;
+        await pressKey(page, 'Escape');
+        return false;
+      },
+      'the Elicit commands in the palette',
+      30_000,
+    );
     await screenshot(page, 'palette-elicit');
     const active = await page.locator('.quick-input-list .monaco-list-row.focused .label-name').first().textContent();
     assert.equal(active?.trim(), 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
@@ -79,10 +83,14 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     const item = page.locator('.settings-editor .setting-item-contents', { hasText: 'Presentation' }).first();
     await item.waitFor({ timeout: 20_000 });
     const description = ((await item.locator('.setting-item-description').textContent()) ?? '').replace(/\s+/g, ' ');
-    for (const value of ['Auto: up to three fields', 'Quick input: always steps', 'Form: always a form']) assert.ok(description.includes(value), description);
+    for (const value of ['Auto: up to three fields', 'Quick input: always steps', 'Form: always a form'])
+      assert.ok(description.includes(value), description);
     // The dropdown names the values; it is a native <select> here, which shows no value descriptions at
     // all (hence the list in the description above).
-    assert.deepEqual((await item.locator('select option').allTextContents()).map((t) => t.trim()), ['Auto', 'Quick input', 'Form']);
+    assert.deepEqual(
+      (await item.locator('select option').allTextContents()).map((t) => t.trim()),
+      ['Auto', 'Quick input', 'Form'],
+    );
     await screenshot(page, 'settings-presentation');
     // Settings opens over the workbench here: close it, so the next test can reach the editor area.
     await search.click();
@@ -96,11 +104,14 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     const item = page.locator('.activitybar .action-item', { has: page.locator('[aria-label^="Elicit"]') }).first();
     await item.waitFor({ timeout: 20_000 });
     // VS Code draws an extension's icon as a mask in the theme's colour.
-    const mask = await item.locator('.action-label').first().evaluate((el) => getComputedStyle(el).webkitMaskImage || getComputedStyle(el).maskImage);
+    const mask = await item
+      .locator('.action-label')
+      .first()
+      .evaluate((el) => getComputedStyle(el).webkitMaskImage || getComputedStyle(el).maskImage);
     assert.match(decodeURIComponent(mask), /elicit-dev\.elicit-[\d.]+\/media\/activity\.svg/);
   });
 
-  it('offers a Get Started walkthrough whose buttons run Elicit\'s commands', async () => {
+  it("offers a Get Started walkthrough whose buttons run Elicit's commands", async () => {
     const { page } = session.workbench;
     await runCommand(page, 'Welcome: Open Walkthrough...');
     const walkthroughs = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Get started with Elicit'));
@@ -110,7 +121,13 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     const editor = page.locator('.gettingStartedContainer');
     await editor.getByText('Get started with Elicit').first().waitFor({ timeout: 20_000 });
     const titles = (await editor.locator('.getting-started-step .step-title').allTextContents()).map((t) => t.trim());
-    assert.deepEqual(titles, ['Configure an MCP server', 'Run a tool', 'Answer a question', 'Find Pending Questions', 'Keep secrets in SecretStorage']);
+    assert.deepEqual(titles, [
+      'Configure an MCP server',
+      'Run a tool',
+      'Answer a question',
+      'Find Pending Questions',
+      'Keep secrets in SecretStorage',
+    ]);
     await editor.locator('.getting-started-step', { hasText: 'Run a tool' }).first().click();
     // The step's markdown is drawn in a webview beside the steps.
     const media = editor.locator('.getting-started-media iframe').first().contentFrame().locator('iframe#active-frame').contentFrame();
@@ -118,7 +135,10 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     await screenshot(page, 'walkthrough');
     await editor.getByRole('button', { name: 'Run MCP Tool' }).click();
     const tools = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · mine' && q.items.length > 0);
-    assert.ok(tools.items.some((i) => i.label === 'Plan a release'), JSON.stringify(tools));
+    assert.ok(
+      tools.items.some((i) => i.label === 'Plan a release'),
+      JSON.stringify(tools),
+    );
     await pressKey(page, 'Escape');
     // Running the step's command checks the step off.
     await editor.locator('.getting-started-step[aria-checked="true"]', { hasText: 'Run a tool' }).waitFor({ timeout: 10_000 });
@@ -131,7 +151,10 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     await runCommand(page, 'Elicit: Run MCP Tool');
     // With one server Run MCP Tool goes straight to its tools: the server left to VS Code is not offered.
     const tools = await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · mine' && q.items.length > 0);
-    assert.ok(tools.items.some((i) => i.label === 'Plan a release'), JSON.stringify(tools));
+    assert.ok(
+      tools.items.some((i) => i.label === 'Plan a release'),
+      JSON.stringify(tools),
+    );
     await pressKey(page, 'Escape');
     await waitForRecords(mine, 1, (r) => r.started !== undefined);
     // Leave them all to VS Code: the MCP Servers view says so instead of "no servers configured".
@@ -139,7 +162,9 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'elicit.mcpJsonServers': [] }, null, 2));
     await runCommand(page, 'Elicit: Focus on MCP Servers View');
-    await page.getByText("The servers of this workspace's .vscode/mcp.json are left to VS Code's own MCP support").waitFor({ timeout: 20_000 });
+    await page
+      .getByText("The servers of this workspace's .vscode/mcp.json are left to VS Code's own MCP support")
+      .waitFor({ timeout: 20_000 });
     await screenshot(page, 'servers-left-to-vscode');
     assert.deepEqual(readRecords(vscodes), [], 'the server left to VS Code was never started');
   });
@@ -150,7 +175,8 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     await waitUntil(() => (host = extensionHostOf(server.userDataDir)) !== undefined, 'the extension host', 60_000);
     const tmp = environmentOf(host!.pid).TMPDIR ?? '';
     assert.ok(tmp.startsWith(server.sessionDir + path.sep), `the extension host's TMPDIR is ${tmp}, outside ${server.sessionDir}`);
-    for (const dir of [server.userDataDir, server.extensionsDir, tmp, workspaceDir]) assert.ok(fs.existsSync(dir), `${dir} exists while the session runs`);
+    for (const dir of [server.userDataDir, server.extensionsDir, tmp, workspaceDir])
+      assert.ok(fs.existsSync(dir), `${dir} exists while the session runs`);
     closed = true;
     await session.close();
     assert.equal(fs.existsSync(server.sessionDir), false, `${server.sessionDir} is left behind`);

@@ -53,15 +53,21 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
     await pickQuickPickItem(page, 'Claude Code');
     let copied = '';
     await waitUntil(async () => (copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '')).includes('Bearer'));
-    const match = /^claude mcp add --transport http elicit (http:\/\/127\.0\.0\.1:(\d+)\/mcp) --header "Authorization: Bearer ([\w-]+)"$/.exec(copied);
+    const match =
+      /^claude mcp add --transport http elicit (http:\/\/127\.0\.0\.1:(\d+)\/mcp) --header "Authorization: Bearer ([\w-]+)"$/.exec(copied);
     assert.ok(match, copied);
     assert.equal(Number(match[2]), port);
     token = match[3]!;
     client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(match[1]!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(match[1]!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'ask_user'));
-    assert.ok(tools.some((t) => t.name === 'ask-server__ask_name'), 'configured servers are forwarded');
+    assert.ok(
+      tools.some((t) => t.name === 'ask-server__ask_name'),
+      'configured servers are forwarded',
+    );
   });
 
   it('blocks the external call until the person answers in VS Code', async () => {
@@ -77,7 +83,10 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
 
   it('returns a reference for a secret while SecretStorage holds the value', async () => {
     const { page } = session.workbench;
-    const call = client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'Paste the registry password', secretName: 'registry-password' } });
+    const call = client.callTool({
+      name: 'ask_user',
+      arguments: { kind: 'secret', question: 'Paste the registry password', secretName: 'registry-password' },
+    });
     // The previous question's box may still be closing: wait for this one's prompt.
     await waitForQuickInput(page, (q) => q.title === 'gateway · e2e-agent asks' && q.message?.includes('registry password') === true);
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');

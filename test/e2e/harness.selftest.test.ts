@@ -99,15 +99,18 @@ let out: string;
 let server: CodeServer | undefined;
 let wb: Workbench | undefined;
 
-before(async () => {
-  tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-selftest-'));
-  const workspaceDir = path.join(tmp, 'workspace');
-  await fs.promises.mkdir(workspaceDir);
-  out = path.join(tmp, 'answer.txt');
-  const vsix = await buildVsix(tmp);
-  server = await startCodeServer({ vsixPaths: [vsix], workspaceDir, env: { HARNESS_OUT: out } });
-  wb = await openWorkbench(server.url);
-}, { timeout: 10 * 60_000 }); // first run may have to install code-server
+before(
+  async () => {
+    tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-selftest-'));
+    const workspaceDir = path.join(tmp, 'workspace');
+    await fs.promises.mkdir(workspaceDir);
+    out = path.join(tmp, 'answer.txt');
+    const vsix = await buildVsix(tmp);
+    server = await startCodeServer({ vsixPaths: [vsix], workspaceDir, env: { HARNESS_OUT: out } });
+    wb = await openWorkbench(server.url);
+  },
+  { timeout: 10 * 60_000 },
+); // first run may have to install code-server
 
 after(async () => {
   await wb?.close();

@@ -105,7 +105,9 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     assert.ok((await form.locator('.field[data-name="name"] .field-title').textContent())?.includes(`Name ${IMG}`));
     assert.ok((await form.locator('.field[data-name="name"] .field-description').textContent())?.includes(`Description ${SCRIPT}`));
     assert.ok((await form.locator('.field[data-name="color"] .field-title').textContent())?.includes(`Color ${SVG}`));
-    const tagLabels = await form.locator('.field[data-name="tags"] vscode-checkbox').evaluateAll((boxes) => boxes.map((b) => (b as unknown as { label: string }).label));
+    const tagLabels = await form
+      .locator('.field[data-name="tags"] vscode-checkbox')
+      .evaluateAll((boxes) => boxes.map((b) => (b as unknown as { label: string }).label));
     assert.deepEqual(tagLabels, [`X ${IMG}`, `Y ${SCRIPT}`]);
     // Nothing from the asker became an element.
     assert.equal(await form.locator('img').count(), 0);
@@ -124,7 +126,10 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runTool('hostile_html_quick');
     const pick = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
-    assert.deepEqual(pick.items.slice(0, 2).map((i) => i.label), [`Red ${IMG}`, `Blue ${SCRIPT}`]);
+    assert.deepEqual(
+      pick.items.slice(0, 2).map((i) => i.label),
+      [`Red ${IMG}`, `Blue ${SCRIPT}`],
+    );
     assert.ok(pick.placeholder?.includes(`Choose ${SCRIPT} ${IMG}`), pick.placeholder);
     assert.equal(await page.locator('.quick-input-widget img').count(), 0);
     await screenshot(page, 'hostile-html-quickpick');
@@ -162,7 +167,10 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
 
     await runTool('hostile_huge_message_quick');
     const box = await waitForQuickInput(page, (q) => q.title === 'hostile-server asks · tool hostile_huge_message_quick');
-    assert.ok(box.message?.startsWith('HUGE-QUICK') && box.message.length <= 500 && box.message.endsWith('…'), `prompt: ${box.message?.length} characters`);
+    assert.ok(
+      box.message?.startsWith('HUGE-QUICK') && box.message.length <= 500 && box.message.endsWith('…'),
+      `prompt: ${box.message?.length} characters`,
+    );
     await pressKey(page, 'Escape');
     assert.deepEqual((await outcome('hostile_huge_message_quick')).result, { action: 'cancel' });
   });
@@ -219,7 +227,10 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const refused = burst.filter((r) => r.error);
     assert.equal(refused.length, BURST - shown);
     for (const r of refused) assert.match((r.error as { message: string }).message, /Too many open questions from hostile-server/);
-    assert.deepEqual(new Set(burst.filter((r) => r.result).map((r) => JSON.stringify(r.result))), new Set([JSON.stringify({ action: 'cancel' })]));
+    assert.deepEqual(
+      new Set(burst.filter((r) => r.result).map((r) => JSON.stringify(r.result))),
+      new Set([JSON.stringify({ action: 'cancel' })]),
+    );
     await waitForNoQuickInput(page, 'nothing to be left open');
   });
 
@@ -233,19 +244,23 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     assertNoSecretLeak(session, [SECRET]);
   });
 
-  it('ends the server, with a question of it pending, when the extension host is killed with SIGKILL', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-    const { page } = session.workbench;
-    await runTool('hostile_html_quick'); // left open: the server waits for the answer
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
-    const host = extensionHostOf(session.server.userDataDir);
-    assert.ok(host, 'the extension host of this code-server was found');
-    const servers = descendants(host.pid).filter((p) => p.args.includes('hostile-server.mjs'));
-    assert.equal(servers.length, 1, JSON.stringify(descendants(host.pid)));
-    process.kill(host.pid, 'SIGKILL');
-    const deadline = Date.now() + 10_000;
-    while (isRunning(servers[0]!.pid) && Date.now() < deadline) await page.waitForTimeout(100);
-    assert.equal(isRunning(servers[0]!.pid), false, `the server (${servers[0]!.pid}) outlived its extension host`);
-  });
+  it(
+    'ends the server, with a question of it pending, when the extension host is killed with SIGKILL',
+    { skip: process.platform !== 'linux' && 'reads /proc' },
+    async () => {
+      const { page } = session.workbench;
+      await runTool('hostile_html_quick'); // left open: the server waits for the answer
+      await waitForQuickInput(page, (q) => q.items.some((i) => i.label.startsWith('Red')));
+      const host = extensionHostOf(session.server.userDataDir);
+      assert.ok(host, 'the extension host of this code-server was found');
+      const servers = descendants(host.pid).filter((p) => p.args.includes('hostile-server.mjs'));
+      assert.equal(servers.length, 1, JSON.stringify(descendants(host.pid)));
+      process.kill(host.pid, 'SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (isRunning(servers[0]!.pid) && Date.now() < deadline) await page.waitForTimeout(100);
+      assert.equal(isRunning(servers[0]!.pid), false, `the server (${servers[0]!.pid}) outlived its extension host`);
+    },
+  );
 });
 
 /**
@@ -263,7 +278,9 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
   let session: ElicitSession;
 
   before(async () => {
-    const mcpJson = { servers: { [serverName]: fixtureServer('hostile-server.mjs', { RECORD_FILE: record }), [brokenName]: { type: 'stdio' } } };
+    const mcpJson = {
+      servers: { [serverName]: fixtureServer('hostile-server.mjs', { RECORD_FILE: record }), [brokenName]: { type: 'stdio' } },
+    };
     session = await openElicitSession(JSON.stringify(mcpJson));
   });
 
@@ -287,9 +304,13 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
   /** No link and no asker icon in the quick input, the notifications or a dialog. */
   async function assertInert(page: Page, where: string): Promise<void> {
     const found = await page.evaluate(() => {
-      const roots = Array.from(document.querySelectorAll('.quick-input-widget, .notifications-toasts, .notifications-center, .monaco-dialog-box'));
+      const roots = Array.from(
+        document.querySelectorAll('.quick-input-widget, .notifications-toasts, .notifications-center, .monaco-dialog-box'),
+      );
       return {
-        links: roots.flatMap((root) => Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href') ?? '')).filter((href) => /^(command|https?|file):/i.test(href)),
+        links: roots
+          .flatMap((root) => Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href') ?? ''))
+          .filter((href) => /^(command|https?|file):/i.test(href)),
         icons: roots.reduce((n, root) => n + root.querySelectorAll('.codicon-flame').length, 0),
       };
     });
@@ -298,7 +319,10 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
   }
 
   async function settingsOpened(page: Page): Promise<boolean> {
-    return (await page.locator('.settings-editor').count()) > 0 || (await page.locator('.tabs-container .tab .label-name', { hasText: /^Settings$/ }).count()) > 0;
+    return (
+      (await page.locator('.settings-editor').count()) > 0 ||
+      (await page.locator('.tabs-container .tab .label-name', { hasText: /^Settings$/ }).count()) > 0
+    );
   }
 
   it('shows the message, title, description and pattern of an InputBox as text; clicking the would-be link runs nothing', async () => {
@@ -332,7 +356,7 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     assert.deepEqual((await outcome('hostile_links_choice')).result, { action: 'accept', content: { plan: 'pro' } });
   });
 
-  it('shows a URL question\'s message as text in the consent dialog', async () => {
+  it("shows a URL question's message as text in the consent dialog", async () => {
     const { page } = session.workbench;
     await runTool('hostile_links_url');
     const dialog = page.locator('.monaco-dialog-box');
@@ -345,7 +369,7 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     assert.deepEqual((await outcome('hostile_links_url')).result, { action: 'decline' });
   });
 
-  it('shows a server\'s error with link syntax as text in the notification', async () => {
+  it("shows a server's error with link syntax as text in the notification", async () => {
     const { page } = session.workbench;
     await runTool('hostile_error_link');
     await outcome('hostile_error_link');

@@ -14,7 +14,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { pickQuickPickItem, runCommand, runCommandShowing, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import {
+  pickQuickPickItem,
+  runCommand,
+  runCommandShowing,
+  screenshot,
+  typeAndSubmit,
+  waitForNoQuickInput,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { findInFiles } from '../support/leakScan';
@@ -72,9 +81,9 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
 
   /** The buttons in the quick input's title bar, by their tooltip's first word ("Back", "Later", "Decline"). */
   async function titleButtons(page: Page): Promise<string[]> {
-    const labels = await page.locator('.quick-input-widget .quick-input-titlebar a[aria-label]').evaluateAll((links) =>
-      links.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute('aria-label') ?? ''),
-    );
+    const labels = await page
+      .locator('.quick-input-widget .quick-input-titlebar a[aria-label]')
+      .evaluateAll((links) => links.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.getAttribute('aria-label') ?? ''));
     return labels.map((label) => label.split(/[\s:]/)[0]!);
   }
 
@@ -108,7 +117,10 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     assert.match(version.message ?? '', /version/);
     assert.deepEqual(await titleButtons(page), [], 'no Later or Decline on the first step');
     await typeAndSubmit(page, '1.4');
-    await waitForQuickInput(page, (q) => q.step === '1/2' && /Not in the form this field asks for: Version to release, e\.g\. 1\.4\.0/.test(q.message ?? ''));
+    await waitForQuickInput(
+      page,
+      (q) => q.step === '1/2' && /Not in the form this field asks for: Version to release, e\.g\. 1\.4\.0/.test(q.message ?? ''),
+    );
     await typeAndSubmit(page, '1.4.0');
     await waitForQuickInput(page, (q) => q.step === '2/2');
     assert.deepEqual(await titleButtons(page), ['Back'], 'Back only on the second step');
@@ -119,10 +131,10 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await pickQuickPickItem(page, 'beta');
     const results = await waitForRecords(record, 1, (r) => r.tool === 'plan_release' && r.result !== undefined);
     assert.deepEqual(results[0]!.result, { action: 'accept', content: { channel: 'beta' } });
-    assert.deepEqual(
-      readRecords(record).find((r) => r.tool === 'plan_release' && r.arguments)?.arguments,
-      { version: '1.4.0', codename: 'Lighthouse' },
-    );
+    assert.deepEqual(readRecords(record).find((r) => r.tool === 'plan_release' && r.arguments)?.arguments, {
+      version: '1.4.0',
+      codename: 'Lighthouse',
+    });
     await page.waitForSelector('.editor-instance .view-lines:has-text("Planned 1.4.0")', { timeout: 20_000 });
     await screenshot(page, 'run-tool-with-arguments-result');
   });
@@ -134,7 +146,10 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     const frame = await webviewFrame(page, title);
     await frame.locator('.field[data-name="version"] input').waitFor({ timeout: 20_000 });
     assert.equal((await frame.locator('h1.title').textContent())?.trim(), title);
-    assert.deepEqual((await frame.locator('footer .buttons vscode-button').allTextContents()).map((t) => t.trim()), ['Submit', 'Cancel']);
+    assert.deepEqual(
+      (await frame.locator('footer .buttons vscode-button').allTextContents()).map((t) => t.trim()),
+      ['Submit', 'Cancel'],
+    );
     await frame.locator('.field[data-name="version"] input').fill('2.1.0');
     await frame.locator('.field[data-name="date"] input').fill('2026-12-01');
     await frame.locator('.field[data-name="channel"] vscode-single-select').click();
@@ -157,7 +172,9 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, 'developers');
     const [call] = await waitForRecords(record, 1, (r) => r.prompt === 'release_notes');
     assert.deepEqual(call!.arguments, { version: '2.0.0', audience: 'developers' });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Write release notes for 2.0.0 for developers.")', { timeout: 20_000 });
+    await page.waitForSelector('.editor-instance .view-lines:has-text("Write release notes for 2.0.0 for developers.")', {
+      timeout: 20_000,
+    });
     await screenshot(page, 'get-prompt-result');
   });
 

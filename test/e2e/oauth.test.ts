@@ -27,7 +27,7 @@ describe('OAuth sign-in in code-server', { timeout: 600_000 }, () => {
     fixture?.stop();
   });
 
-  it('signs in through the forwarded loopback redirect, then answers the protected server\'s question', async () => {
+  it("signs in through the forwarded loopback redirect, then answers the protected server's question", async () => {
     const { page } = session.workbench;
     const browserTab = page.context().waitForEvent('page', { timeout: 60_000 });
     await runCommand(page, 'Elicit: Run MCP Tool');

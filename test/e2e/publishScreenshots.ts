@@ -57,7 +57,12 @@ export function publishScreenshots(options: PublishOptions): PublishResult {
 
 if (require.main === module) {
   const root = path.resolve(__dirname, '..', '..');
-  const result = publishScreenshots({ from: screenshotDir, root, documents: ['README.md', 'CONTRIBUTING.md'], extra: process.argv.slice(2) });
+  const result = publishScreenshots({
+    from: screenshotDir,
+    root,
+    documents: ['README.md', 'CONTRIBUTING.md'],
+    extra: process.argv.slice(2),
+  });
   for (const name of result.copied) console.log(`copied ${name}.png → ${PUBLISHED_DIR}/`);
   if (result.missing.length > 0) {
     console.error(

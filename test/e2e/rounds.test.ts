@@ -77,7 +77,12 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await runTool('songs', 'song_sketch');
     const frame = await form('songs asks · tool song_sketch', '0:name');
     assert.equal(await frame.locator('.section').count(), 4, 'a section per question');
-    assert.deepEqual(await frame.locator('.section-message').allTextContents(), ['What is the song called?', 'Which key?', 'How fast?', 'Loop the sketch?']);
+    assert.deepEqual(await frame.locator('.section-message').allTextContents(), [
+      'What is the song called?',
+      'Which key?',
+      'How fast?',
+      'Loop the sketch?',
+    ]);
     await frame.locator('.field[data-name="0:name"] input').fill('Amber');
     await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
     await frame.getByRole('option', { name: 'A minor' }).click();
@@ -130,7 +135,11 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await frame.getByRole('button', { name: 'Submit' }).click();
     await waitForRecords(songs, 2, (r) => r.tool === 'two_rounds');
     frame = await form('songs asks · tool two_rounds', '0:tempo');
-    assert.equal(await frame.locator('body').evaluate(() => (window as unknown as { roundMark?: string }).roundMark), 'round 1', 'the same page');
+    assert.equal(
+      await frame.locator('body').evaluate(() => (window as unknown as { roundMark?: string }).roundMark),
+      'round 1',
+      'the same page',
+    );
     assert.equal(await page().locator('.tabs-container .tab', { hasText: 'songs asks · tool two_rounds' }).count(), 1, 'one tab');
     const earlier = (await frame.locator('.earlier').textContent()) ?? '';
     assert.match(earlier, /About the piece/);
@@ -170,7 +179,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     const burst = await waitForRecords(asks, 10, (r) => r.tool === 'ask_ten');
     assert.deepEqual(
       burst.map((r) => r.result).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-      Array.from({ length: 10 }, (_, i) => ({ action: 'accept', content: { title: `Take ${i + 1}` } })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      Array.from({ length: 10 }, (_, i) => ({ action: 'accept', content: { title: `Take ${i + 1}` } })).sort((a, b) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b)),
+      ),
     );
   });
 
@@ -208,7 +219,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'two_rounds');
     const answered = legs.at(-1)!;
     assert.equal(answered.requestState, ROUND_2_STATE, 'the kept state, byte for byte');
-    assert.deepEqual(answered.inputResponses, { tempo: { action: 'accept', content: { tempo: 90, feel: 'straight', countIn: true, note: 'none' } } });
+    assert.deepEqual(answered.inputResponses, {
+      tempo: { action: 'accept', content: { tempo: 90, feel: 'straight', countIn: true, note: 'none' } },
+    });
     await resultShows('"Nocturne for the reload" at 90');
     await waitUntil(async () => (await kept.count()) === 0, 'the kept round leaves Pending Questions', 10_000);
 

@@ -9,7 +9,16 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AcpConnection, AuthRequiredError, FileNotFoundError, type AcpClientOptions, PERMISSION_CANCELLED, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
+import {
+  AcpConnection,
+  AuthRequiredError,
+  FileNotFoundError,
+  type AcpClientOptions,
+  PERMISSION_CANCELLED,
+  type AcpEvent,
+  type PermissionChoice,
+  type PermissionPrompt,
+} from '../../src/acp/connection';
 import type { AgentConfig } from '../../src/acp/config';
 import { Transcript } from '../../src/acp/transcript';
 import type { Question } from '../../src/core/broker/broker';
@@ -144,13 +153,20 @@ describe('AcpConnection with the fixture agent', () => {
     agent.permits.push((prompt) => {
       assert.equal(prompt.agent, 'fixture');
       assert.equal(prompt.toolTitle, 'Write greeting.txt');
-      assert.deepEqual(prompt.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+      assert.deepEqual(
+        prompt.options.map((o) => o.kind),
+        ['allow_once', 'allow_always', 'reject_once', 'reject_always'],
+      );
       return { outcome: 'selected', optionId: 'allow-once' };
     });
     agent.answers.push((q) => {
       assert.deepEqual(q.request.asker, { kind: 'acp', name: 'fixture', detail: 'Write greeting.txt' });
       assert.equal(q.presentation, 'form');
-      assert.equal(q.form!.fields.find((f) => f.name === 'apiToken')!.kind === 'text' && (q.form!.fields.find((f) => f.name === 'apiToken') as { secret: boolean }).secret, true);
+      assert.equal(
+        q.form!.fields.find((f) => f.name === 'apiToken')!.kind === 'text' &&
+          (q.form!.fields.find((f) => f.name === 'apiToken') as { secret: boolean }).secret,
+        true,
+      );
       return { action: 'accept', content: { greeting: 'Howdy', audience: 'team', apiToken: 'sk-secret-123' } };
     });
     transcript.user('full');
@@ -173,11 +189,28 @@ describe('AcpConnection with the fixture agent', () => {
     assert.ok(tool && tool.kind === 'tool');
     assert.equal(tool.status, 'completed');
     assert.deepEqual(tool.locations, ['greeting.txt']);
-    assert.deepEqual(tool.content, [{ kind: 'diff', path: 'greeting.txt', isNew: true, lines: [{ op: '+', text: 'Howdy, team!' }, { op: '+', text: '' }], omitted: 0 }]);
+    assert.deepEqual(tool.content, [
+      {
+        kind: 'diff',
+        path: 'greeting.txt',
+        isNew: true,
+        lines: [
+          { op: '+', text: 'Howdy, team!' },
+          { op: '+', text: '' },
+        ],
+        omitted: 0,
+      },
+    ]);
     const plans = items.filter((i) => i.kind === 'plan');
     assert.equal(plans.length, 1, 'a plan is updated in place within a turn');
     const permission = items.find((i) => i.kind === 'permission');
-    assert.deepEqual(permission && { ...permission, id: 0 }, { id: 0, kind: 'permission', title: 'Write greeting.txt', options: ['Allow once', 'Always allow', 'Reject', 'Always reject'], outcome: 'Allow once' });
+    assert.deepEqual(permission && { ...permission, id: 0 }, {
+      id: 0,
+      kind: 'permission',
+      title: 'Write greeting.txt',
+      options: ['Allow once', 'Always allow', 'Reject', 'Always reject'],
+      outcome: 'Allow once',
+    });
     const question = items.find((i) => i.kind === 'question');
     assert.ok(question && question.kind === 'question');
     assert.equal(question.title, 'Write greeting.txt');
@@ -266,7 +299,10 @@ describe('AcpConnection with the fixture agent', () => {
   it('answers a malformed schema, an undeclared mode and a missing message with -32602, never showing them', async () => {
     const before = agent.seen.length;
     const cases: Array<[object, RegExp]> = [
-      [{ mode: 'form', message: 'Nested', requestedSchema: { type: 'object', properties: { a: { type: 'object', properties: {} } } } }, /property "a" is a nested object/],
+      [
+        { mode: 'form', message: 'Nested', requestedSchema: { type: 'object', properties: { a: { type: 'object', properties: {} } } } },
+        /property "a" is a nested object/,
+      ],
       [{ mode: 'telepathy', message: 'Think of a number' }, /mode "telepathy" is not supported/],
       [{ mode: 'form', requestedSchema: { type: 'object', properties: {} } }, /needs a "message" string/],
       [{ mode: 'url', message: 'Open', url: 'javascript:alert(1)', elicitationId: 'x' }, /only http and https/],
@@ -291,7 +327,11 @@ describe('AcpConnection with the fixture agent', () => {
     const params = {
       mode: 'form',
       message: 'Code and key',
-      requestedSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' }, key: { type: 'string', format: 'password' } }, required: ['code'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' }, key: { type: 'string', format: 'password' } },
+        required: ['code'],
+      },
     };
     const { records } = await agent.turn(`raw ${JSON.stringify(params)}`);
     assert.deepEqual(recordOf(records, 'raw').result, { action: 'accept', content: { code: 'ABC', key: 'hunter2' } });
@@ -308,7 +348,11 @@ describe('AcpConnection with the fixture agent', () => {
       });
       const { records } = await agent.turn(scenario);
       assert.deepEqual(recordOf(records, 'url').result, { action: 'accept' });
-      await waitForRecords(agent.record, 1, (r) => r.kind === 'completed-sent' && r.method === (scenario === 'url' ? 'elicitation/complete' : 'session/elicitation/complete'));
+      await waitForRecords(
+        agent.record,
+        1,
+        (r) => r.kind === 'completed-sent' && r.method === (scenario === 'url' ? 'elicitation/complete' : 'session/elicitation/complete'),
+      );
       assert.equal(await waiting, 'completed');
       assert.equal(agent.urlWaits.size, 0, 'the repeated and unknown completions left nothing behind');
       assert.ok(agent.events.some((e) => e.kind === 'completed'));
@@ -325,7 +369,11 @@ describe('AcpConnection with the fixture agent', () => {
     assert.equal(legacy.method, 'session/elicitation');
     assert.deepEqual(legacy.result, { action: 'accept', content: { branch: 'main' } });
     agent.answers.push(() => ({ action: 'decline' }));
-    const raw = JSON.stringify({ mode: 'form', message: 'Again', requestedSchema: { type: 'object', properties: { b: { type: 'string' } } } });
+    const raw = JSON.stringify({
+      mode: 'form',
+      message: 'Again',
+      requestedSchema: { type: 'object', properties: { b: { type: 'string' } } },
+    });
     assert.deepEqual(recordOf((await agent.turn(`legacy-raw ${raw}`)).records, 'raw').result, { action: 'decline' });
     const bad = JSON.stringify({ mode: 'carrier-pigeon', message: 'Coo' });
     assert.equal((recordOf((await agent.turn(`legacy-raw ${bad}`)).records, 'raw').error as { code: number }).code, -32602);
@@ -334,7 +382,8 @@ describe('AcpConnection with the fixture agent', () => {
   it('reads files inside the workspace (honouring line and limit) and refuses others', async () => {
     const inside = join(workspace, 'notes.txt');
     agent.files.set(inside, 'one\ntwo\nthree\nfour\n');
-    const read = async (args: object): Promise<Record<string, unknown>> => recordOf((await agent.turn(`read ${JSON.stringify(args)}`)).records, 'read');
+    const read = async (args: object): Promise<Record<string, unknown>> =>
+      recordOf((await agent.turn(`read ${JSON.stringify(args)}`)).records, 'read');
     assert.deepEqual((await read({ path: inside })).result, { content: 'one\ntwo\nthree\nfour\n' });
     assert.deepEqual((await read({ path: inside, line: 2, limit: 2 })).result, { content: 'two\nthree\n' });
     assert.deepEqual((await read({ path: inside, line: 4 })).result, { content: 'four\n' });
@@ -374,7 +423,8 @@ describe('AcpConnection with the fixture agent', () => {
     const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
     const seen: string[] = [];
     const sub = agent.connection.onEvent((e) => {
-      if (e.kind === 'update' && e.update.sessionUpdate === 'agent_message_chunk' && e.update.content.type === 'text') seen.push(e.update.content.text);
+      if (e.kind === 'update' && e.update.sessionUpdate === 'agent_message_chunk' && e.update.content.type === 'text')
+        seen.push(e.update.content.text);
     });
     await agent.connection.prompt(agent.sessionId, `echo ${words.join(' ')}`);
     sub.dispose(); // at once: nothing may arrive later
@@ -384,7 +434,8 @@ describe('AcpConnection with the fixture agent', () => {
   it('runs a command in a client terminal: output, exit status, shown live in the tool call, gone after release', async () => {
     const transcript = new Transcript(workspace);
     const sub = agent.connection.onEvent((e) => transcript.apply(e));
-    const script = "process.stdout.write('\\x1b[32mgreen\\x1b[0m out\\n'); console.error('to stderr'); console.log(process.cwd()); process.exit(3)";
+    const script =
+      "process.stdout.write('\\x1b[32mgreen\\x1b[0m out\\n'); console.error('to stderr'); console.log(process.cwd()); process.exit(3)";
     const { records } = await agent.turn(`terminal ${JSON.stringify({ command: process.execPath, args: ['-e', script] })}`);
     sub.dispose();
     assert.match(String((recordOf(records, 'terminal-create').result as { terminalId: string }).terminalId), /^term-\d+$/);
@@ -407,7 +458,9 @@ describe('AcpConnection with the fixture agent', () => {
 
   it('kills a terminal (and what it started), keeps only the last outputByteLimit bytes, refuses a cwd outside the workspace', async () => {
     const chatty = "process.stdout.write('é'.repeat(400) + 'END\\n'); setInterval(() => {}, 1000)";
-    let { records } = await agent.turn(`terminal ${JSON.stringify({ command: process.execPath, args: ['-e', chatty], outputByteLimit: 101, kill: true })}`);
+    let { records } = await agent.turn(
+      `terminal ${JSON.stringify({ command: process.execPath, args: ['-e', chatty], outputByteLimit: 101, kill: true })}`,
+    );
     assert.deepEqual(recordOf(records, 'terminal-exit').result, { exitCode: null, signal: 'SIGTERM' });
     const output = recordOf(records, 'terminal-output').result as { output: string; truncated: boolean };
     assert.equal(output.truncated, true);
@@ -457,14 +510,14 @@ describe('AcpConnection process lifecycle', () => {
     agent.connection.onEvent((e) => e.kind === 'exit' && exits.push(e));
     await agent.connection.stop();
     assert.equal(isAlive(pid), false);
-    assert.deepEqual(exits.map((e) => e.kind === 'exit' && e.expected), [true]);
+    assert.deepEqual(
+      exits.map((e) => e.kind === 'exit' && e.expected),
+      [true],
+    );
   });
 
   it('a command that does not exist fails to start with a sentence', async () => {
-    const connection = new AcpConnection(
-      { name: 'ghost', command: 'elicit-no-such-agent-binary', args: [], env: {} },
-      noAnswers,
-    );
+    const connection = new AcpConnection({ name: 'ghost', command: 'elicit-no-such-agent-binary', args: [], env: {} }, noAnswers);
     await assert.rejects(connection.start(), /Could not start ghost: command not found/);
     assert.equal(connection.status, 'exited');
   });
@@ -494,7 +547,12 @@ describe('AcpConnection process lifecycle', () => {
 describe('AcpConnection resuming a session (session/load)', () => {
   function keeper(record: string, store: string): AcpConnection {
     const connection = new AcpConnection(
-      { name: 'keeper', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'keeper', SESSION_STORE: store } },
+      {
+        name: 'keeper',
+        command: process.execPath,
+        args: [agentFile],
+        env: { RECORD_FILE: record, FIXTURE_NAME: 'keeper', SESSION_STORE: store },
+      },
       noAnswers,
     );
     running.push(connection);
@@ -536,12 +594,20 @@ describe('AcpConnection with an agent that asks to sign in', () => {
   it('reports auth_required, offers the methods it can use, and opens the session once signed in', async () => {
     const record = newRecordFile();
     const connection = new AcpConnection(
-      { name: 'locked', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' } },
+      {
+        name: 'locked',
+        command: process.execPath,
+        args: [agentFile],
+        env: { RECORD_FILE: record, FIXTURE_NAME: 'locked', REQUIRE_AUTH: '1' },
+      },
       noAnswers,
     );
     running.push(connection);
     await connection.start();
-    await assert.rejects(connection.newSession(workspace), (error: unknown) => error instanceof AuthRequiredError && /locked asks you to sign in/.test(error.message));
+    await assert.rejects(
+      connection.newSession(workspace),
+      (error: unknown) => error instanceof AuthRequiredError && /locked asks you to sign in/.test(error.message),
+    );
     // No terminal login: this client did not declare auth.terminal, so the agent offers none.
     assert.deepEqual(connection.authMethods, [
       { kind: 'agent', id: 'fixture-token', name: 'Sign in with a fixture token', description: 'Signs in without leaving the editor' },

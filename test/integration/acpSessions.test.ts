@@ -49,9 +49,14 @@ describe('Session modes and commands', () => {
 
     const { sessionId } = opened;
     await connection.request('session/set_mode', { sessionId, modeId: 'code' });
-    await assert.rejects(connection.request('session/set_mode', { sessionId, modeId: 'architect' }), /Internal error: the Architect mode is not available in this workspace/);
+    await assert.rejects(
+      connection.request('session/set_mode', { sessionId, modeId: 'architect' }),
+      /Internal error: the Architect mode is not available in this workspace/,
+    );
     assert.deepEqual(
-      readRecords(record).filter((r) => r.kind === 'set-mode').map((r) => [r.sessionId, r.modeId]),
+      readRecords(record)
+        .filter((r) => r.kind === 'set-mode')
+        .map((r) => [r.sessionId, r.modeId]),
       [
         [sessionId, 'code'],
         [sessionId, 'architect'],
@@ -62,7 +67,12 @@ describe('Session modes and commands', () => {
     assert.equal(controls.modes?.current, 'architect');
     // A slash command is sent as the prompt text.
     await connection.prompt(sessionId, '/review the tests');
-    assert.equal(readRecords(record).filter((r) => r.kind === 'prompt').at(-1)!.text, '/review the tests');
+    assert.equal(
+      readRecords(record)
+        .filter((r) => r.kind === 'prompt')
+        .at(-1)!.text,
+      '/review the tests',
+    );
   });
 
   it('an agent without modes or commands has none', async () => {
@@ -103,12 +113,17 @@ describe('Past sessions: list, resume, close', () => {
     );
     assert.ok(sessions.every((s) => !Number.isNaN(Date.parse(s.updatedAt!))));
     assert.deepEqual(
-      readRecords(record).filter((r) => r.kind === 'list').map((r) => r.cursor),
+      readRecords(record)
+        .filter((r) => r.kind === 'list')
+        .map((r) => r.cursor),
       [null, '2'],
       'two pages',
     );
     const here = await listSessions(connection, workspace);
-    assert.deepEqual(here.map((s) => s.sessionId), [ids[2], ids[0]]);
+    assert.deepEqual(
+      here.map((s) => s.sessionId),
+      [ids[2], ids[0]],
+    );
   });
 
   it('reopens with session/load (replayed) or, without it, session/resume in a new process; closes on request', async () => {
@@ -119,7 +134,12 @@ describe('Past sessions: list, resume, close', () => {
     await first.prompt(sessionId, 'echo remember me');
     assert.equal(await closeSession(first, sessionId), true);
     await first.stop();
-    assert.deepEqual(readRecords(record).filter((r) => r.kind === 'close').map((r) => r.sessionId), [sessionId]);
+    assert.deepEqual(
+      readRecords(record)
+        .filter((r) => r.kind === 'close')
+        .map((r) => r.sessionId),
+      [sessionId],
+    );
 
     const loader = await started('resumer', { RECORD_FILE: record, SESSION_STORE: store });
     const transcript = new Transcript(workspace);

@@ -103,7 +103,11 @@ async function open(agent: AgentConfig, ui: SignInUi, keys: SavedKeys, options: 
 function typeInto(answer: string) {
   return (login: TerminalLogin) =>
     new Promise<number | undefined>((resolve, reject) => {
-      const child = spawn(login.command, login.args, { env: { ...process.env, ...login.env }, cwd: login.cwd ?? workspace, stdio: ['pipe', 'ignore', 'inherit'] });
+      const child = spawn(login.command, login.args, {
+        env: { ...process.env, ...login.env },
+        cwd: login.cwd ?? workspace,
+        stdio: ['pipe', 'ignore', 'inherit'],
+      });
       child.on('error', reject);
       child.on('exit', (code) => resolve(code ?? undefined));
       child.stdin.end(`${answer}\n`);
@@ -132,9 +136,17 @@ describe('Signing in with a key in the environment (env_var)', () => {
     ]);
     const records = readRecords(record);
     const auth = records.filter((r) => r.kind === 'authenticate');
-    assert.deepEqual(auth.map((r) => r.keyDigest), [digest('bad-key-1a2b'), digest('good-key-3c4d')], 'the agent got each typed key in its environment');
+    assert.deepEqual(
+      auth.map((r) => r.keyDigest),
+      [digest('bad-key-1a2b'), digest('good-key-3c4d')],
+      'the agent got each typed key in its environment',
+    );
     assert.equal(records.find((r) => r.kind === 'session')!.keyDigest, digest('good-key-3c4d'));
-    assert.deepEqual(started.map((s) => s.env), [{}, { FIXTURE_API_KEY: 'bad-key-1a2b' }, { FIXTURE_API_KEY: 'good-key-3c4d' }], 'restarted for each key');
+    assert.deepEqual(
+      started.map((s) => s.env),
+      [{}, { FIXTURE_API_KEY: 'bad-key-1a2b' }, { FIXTURE_API_KEY: 'good-key-3c4d' }],
+      'restarted for each key',
+    );
     assert.deepEqual(keys.values, { FIXTURE_API_KEY: 'good-key-3c4d' });
     assert.ok(!log.some((line) => line.includes('key-1a2b') || line.includes('key-3c4d')), 'no key in the log');
     assert.ok(!ui.seen.join('\n').includes('bad-key-1a2b'), 'the refused key, quoted by the agent, is masked in its reason');
@@ -163,13 +175,21 @@ describe('Signing in with a key in the environment (env_var)', () => {
       logins: [],
     });
     const { run } = await open(agent, ui, keys);
-    await assert.rejects(run, (error: unknown) => error instanceof NotSignedInError && /Not signed in to keyed-refused/.test(error.message));
+    await assert.rejects(
+      run,
+      (error: unknown) => error instanceof NotSignedInError && /Not signed in to keyed-refused/.test(error.message),
+    );
     assert.equal(ui.seen.length, 2);
     assert.match(ui.seen[1]!, /^pick: Use FIXTURE_API_KEY failed: Internal error: the key •••• was refused/);
-    assert.ok(!ui.seen.join('\n').includes('stale-saved-7a8b') && !ui.seen.join('\n').includes('still-bad-9c0d'), 'the agent quoted the keys; Elicit masks them');
+    assert.ok(
+      !ui.seen.join('\n').includes('stale-saved-7a8b') && !ui.seen.join('\n').includes('still-bad-9c0d'),
+      'the agent quoted the keys; Elicit masks them',
+    );
     assert.deepEqual(keys.values, {}, 'the refused keys are not kept');
     assert.deepEqual(
-      readRecords(record).filter((r) => r.kind === 'authenticate').map((r) => r.keyDigest),
+      readRecords(record)
+        .filter((r) => r.kind === 'authenticate')
+        .map((r) => r.keyDigest),
       [digest('stale-saved-7a8b'), digest('still-bad-9c0d')],
     );
   });
@@ -197,7 +217,12 @@ describe('Signing in in a terminal (terminal auth)', () => {
     const { run, started } = await open(agent, ui, memoryKeys(), { terminalLogins: true });
     const { result } = await run;
     assert.ok(result.sessionId);
-    assert.deepEqual(ui.seen, ['pick', 'terminal --login', 'pick: Terminal login did not finish: it exited with code 1', 'terminal --login']);
+    assert.deepEqual(ui.seen, [
+      'pick',
+      'terminal --login',
+      'pick: Terminal login did not finish: it exited with code 1',
+      'terminal --login',
+    ]);
     assert.deepEqual(logins[0]!.args, [agent.args[0], '--login']);
     assert.equal(logins[0]!.env.FIXTURE_LOGIN, 'terminal', "the method's env");
     assert.equal(logins[0]!.env.RECORD_FILE, record, 'the configured env');
@@ -244,7 +269,10 @@ describe('A session/new that fails', () => {
     assert.equal(error.message, 'Internal error: Query closed before response received');
     assert.deepEqual(error.data, { details: 'Query closed before response received' });
     const sentence = sessionFailure('claude-like', error, connection.stderrLines);
-    assert.match(sentence, /^claude-like could not open a session: Internal error: Query closed before response received\n\nThe last lines claude-like wrote to stderr:\n/);
+    assert.match(
+      sentence,
+      /^claude-like could not open a session: Internal error: Query closed before response received\n\nThe last lines claude-like wrote to stderr:\n/,
+    );
     assert.match(sentence, /\[claude-like\] Error handling request session\/new/);
   });
 });

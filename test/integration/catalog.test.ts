@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import { argumentFormSchema, expandTemplate, promptArguments, templateArguments } from '../../src/mcp/argumentSchema';
-import { complete, getPrompt, listPrompts, listResources, listResourceTemplates, offersCompletions, readResource } from '../../src/mcp/catalog';
+import {
+  complete,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  offersCompletions,
+  readResource,
+} from '../../src/mcp/catalog';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { resolveLaunch } from '../../src/mcp/launch';
@@ -30,10 +38,13 @@ describe('prompts, resources and completions of server-everything', () => {
   it('lists prompts with their arguments and gets one', async () => {
     const prompts = await listPrompts(connection);
     const args = prompts.find((p) => p.name === 'args-prompt')!;
-    assert.deepEqual(promptArguments(args).map((a) => [a.name, a.required]), [
-      ['city', true],
-      ['state', false],
-    ]);
+    assert.deepEqual(
+      promptArguments(args).map((a) => [a.name, a.required]),
+      [
+        ['city', true],
+        ['state', false],
+      ],
+    );
     const result = await getPrompt(connection, 'args-prompt', { city: 'Berlin' });
     assert.match(formatPromptResult('everything', 'args-prompt', { city: 'Berlin' }, result), /What's weather in Berlin\?/);
   });
@@ -41,9 +52,18 @@ describe('prompts, resources and completions of server-everything', () => {
   it('offers completions, narrowed by the arguments already given', async () => {
     assert.equal(await offersCompletions(connection), true);
     const ref = { type: 'ref/prompt' as const, name: 'completable-prompt' };
-    assert.deepEqual((await complete(connection, ref, { name: 'department', value: '' }, {})).values, ['Engineering', 'Sales', 'Marketing', 'Support']);
+    assert.deepEqual((await complete(connection, ref, { name: 'department', value: '' }, {})).values, [
+      'Engineering',
+      'Sales',
+      'Marketing',
+      'Support',
+    ]);
     assert.deepEqual((await complete(connection, ref, { name: 'department', value: 'S' }, {})).values, ['Sales', 'Support']);
-    assert.deepEqual((await complete(connection, ref, { name: 'name', value: '' }, { department: 'Sales' })).values, ['David', 'Eve', 'Frank']);
+    assert.deepEqual((await complete(connection, ref, { name: 'name', value: '' }, { department: 'Sales' })).values, [
+      'David',
+      'Eve',
+      'Frank',
+    ]);
     const result = await getPrompt(connection, 'completable-prompt', { department: 'Sales', name: 'Eve' });
     assert.match(formatPromptResult('everything', 'completable-prompt', {}, result), /Please promote Eve to the head of the Sales team/);
   });
@@ -53,14 +73,25 @@ describe('prompts, resources and completions of server-everything', () => {
     assert.ok(resources.length > 0);
     const templates = await listResourceTemplates(connection);
     const textTemplate = templates.find((t) => t.uriTemplate.includes('/text/'))!;
-    assert.deepEqual((await templateArguments(textTemplate)).map((a) => a.name), ['resourceId']);
+    assert.deepEqual(
+      (await templateArguments(textTemplate)).map((a) => a.name),
+      ['resourceId'],
+    );
     const uri = await expandTemplate(textTemplate, { resourceId: '7' });
     const text = formatResourceResult('everything', uri, await readResource(connection, uri));
     assert.match(text, /Resource 7: This is a plaintext resource/);
     const blobTemplate = templates.find((t) => t.uriTemplate.includes('/blob/'))!;
     const blobUri = await expandTemplate(blobTemplate, { resourceId: '3' });
-    assert.match(formatResourceResult('everything', blobUri, await readResource(connection, blobUri)), /_Binary content: \d+ bytes of text\/plain._/);
-    const completion = await complete(connection, { type: 'ref/resource', uri: textTemplate.uriTemplate }, { name: 'resourceId', value: '5' }, {});
+    assert.match(
+      formatResourceResult('everything', blobUri, await readResource(connection, blobUri)),
+      /_Binary content: \d+ bytes of text\/plain._/,
+    );
+    const completion = await complete(
+      connection,
+      { type: 'ref/resource', uri: textTemplate.uriTemplate },
+      { name: 'resourceId', value: '5' },
+      {},
+    );
     assert.deepEqual(completion.values, ['5']);
   });
 });
@@ -88,9 +119,19 @@ describe('the catalog fixture (no completions)', () => {
   });
 
   it('lists its resources and the template; a server without prompts capability has none', async () => {
-    assert.deepEqual((await listResources(connection)).map((r) => r.uri), ['notes://changelog', 'notes://logo.png']);
-    assert.deepEqual((await listResourceTemplates(connection)).map((t) => t.uriTemplate), ['notes://release/{version}']);
-    const unreliable = connectScripted(stdioServer('tools-only', fixture('unreliable-server.mjs')), () => ({ action: 'cancel' }), opened).connection;
+    assert.deepEqual(
+      (await listResources(connection)).map((r) => r.uri),
+      ['notes://changelog', 'notes://logo.png'],
+    );
+    assert.deepEqual(
+      (await listResourceTemplates(connection)).map((t) => t.uriTemplate),
+      ['notes://release/{version}'],
+    );
+    const unreliable = connectScripted(
+      stdioServer('tools-only', fixture('unreliable-server.mjs')),
+      () => ({ action: 'cancel' }),
+      opened,
+    ).connection;
     assert.deepEqual(await listPrompts(unreliable), []);
     assert.deepEqual(await listResources(unreliable), []);
   });
@@ -99,11 +140,18 @@ describe('the catalog fixture (no completions)', () => {
     seen.length = 0;
     const result = await connection.callTool('needs_sign_in', {});
     assert.equal(textOf(result), 'Signed in; the report is ready.');
-    assert.deepEqual(seen.map((q) => q.presentation), ['url'], 'no retry question: the completion came in time');
+    assert.deepEqual(
+      seen.map((q) => q.presentation),
+      ['url'],
+      'no retry question: the completion came in time',
+    );
     assert.equal(seen[0]!.url!.url, 'https://reports.example.com/sign-in');
     assert.equal(seen[0]!.request.asker.detail, 'tool needs_sign_in');
     const events = readRecords(record).filter((r) => r.tool === 'needs_sign_in');
-    assert.deepEqual(events.map((r) => Object.keys(r).find((k) => k !== 'server' && k !== 'tool')), ['required', 'completed', 'retried']);
+    assert.deepEqual(
+      events.map((r) => Object.keys(r).find((k) => k !== 'server' && k !== 'tool')),
+      ['required', 'completed', 'retried'],
+    );
   });
 });
 
@@ -115,7 +163,10 @@ describe('a declined -32042 step is not retried', () => {
       () => ({ action: 'decline' }),
       opened,
     );
-    await assert.rejects(connection.callTool('needs_sign_in', {}), /needs_sign_in needs a step in your browser first \(reports\.example\.com\), which was declined/);
+    await assert.rejects(
+      connection.callTool('needs_sign_in', {}),
+      /needs_sign_in needs a step in your browser first \(reports\.example\.com\), which was declined/,
+    );
     assert.equal(readRecords(record).filter((r) => r.retried).length, 0);
   });
 });

@@ -23,9 +23,13 @@ describe('MCP conformance (@modelcontextprotocol/conformance)', () => {
 
   it('passes the auth suite at MCP 2026-07-28', { timeout: 300_000 }, async (t) => assertPassed(await run2026('auth'), t));
 
-  it(`passes the 2026-07-28 client scenarios (${REVISION_2026.scenarios.length}, multi round-trip requests among them)`, { timeout: 600_000 }, async (t) => {
-    const result = await run2026('scenarios');
-    assertPassed(result, t);
-    assert.equal(result.scenarios.length, REVISION_2026.scenarios.length, 'every scenario reported its checks');
-  });
+  it(
+    `passes the 2026-07-28 client scenarios (${REVISION_2026.scenarios.length}, multi round-trip requests among them)`,
+    { timeout: 600_000 },
+    async (t) => {
+      const result = await run2026('scenarios');
+      assertPassed(result, t);
+      assert.equal(result.scenarios.length, REVISION_2026.scenarios.length, 'every scenario reported its checks');
+    },
+  );
 });

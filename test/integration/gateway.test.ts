@@ -40,7 +40,12 @@ describe('Elicit gateway', () => {
     {
       name: 'ask-server',
       source: 'test',
-      transport: { type: 'stdio', command: process.execPath, args: [join(root, 'test', 'fixtures', 'ask-server.mjs')], env: { RECORD_FILE: record } },
+      transport: {
+        type: 'stdio',
+        command: process.execPath,
+        args: [join(root, 'test', 'fixtures', 'ask-server.mjs')],
+        env: { RECORD_FILE: record },
+      },
     },
     { ask: (r) => broker.ask(r), log: () => undefined },
   );
@@ -50,7 +55,12 @@ describe('Elicit gateway', () => {
     version: 'test',
     log: () => undefined,
     ask: (asker, question, signal) =>
-      askToolQuestion({ ask: (r) => broker.ask(r), saveSecret: async (name, value) => void (savedSecrets[name] = value) }, asker, question, signal),
+      askToolQuestion(
+        { ask: (r) => broker.ask(r), saveSecret: async (name, value) => void (savedSecrets[name] = value) },
+        asker,
+        question,
+        signal,
+      ),
     upstream: {
       list: async () => (await upstream.listTools()).map((tool) => ({ server: 'ask-server', tool })),
       call: (_server, tool, args, signal) => upstream.callTool(tool, args, signal),
@@ -60,7 +70,9 @@ describe('Elicit gateway', () => {
 
   async function connectClient(token = TOKEN, name = 'claude-code'): Promise<Client> {
     const c = new Client({ name, version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    );
     return c;
   }
 
@@ -89,12 +101,28 @@ describe('Elicit gateway', () => {
 
   it('asks each kind of question, naming the connecting client as the asker', async () => {
     const cases: Array<[Record<string, unknown>, ElicitResult, Record<string, unknown>]> = [
-      [{ kind: 'text', question: 'Name?' }, { action: 'accept', content: { answer: 'Ada' } }, { action: 'accept', answer: 'Ada' }],
-      [{ kind: 'choice', question: 'Key?', options: ['C', 'Am'] }, { action: 'accept', content: { answer: 'Am' } }, { action: 'accept', answer: 'Am' }],
-      [{ kind: 'multiChoice', question: 'Parts?', options: ['a', 'b'] }, { action: 'accept', content: { answer: ['a', 'b'] } }, { action: 'accept', answer: ['a', 'b'] }],
+      [
+        { kind: 'text', question: 'Name?' },
+        { action: 'accept', content: { answer: 'Ada' } },
+        { action: 'accept', answer: 'Ada' },
+      ],
+      [
+        { kind: 'choice', question: 'Key?', options: ['C', 'Am'] },
+        { action: 'accept', content: { answer: 'Am' } },
+        { action: 'accept', answer: 'Am' },
+      ],
+      [
+        { kind: 'multiChoice', question: 'Parts?', options: ['a', 'b'] },
+        { action: 'accept', content: { answer: ['a', 'b'] } },
+        { action: 'accept', answer: ['a', 'b'] },
+      ],
       [{ kind: 'confirm', question: 'Ship?' }, { action: 'decline' }, { action: 'decline' }],
       [
-        { kind: 'form', question: 'Tempo', schema: { type: 'object', properties: { bpm: { type: 'integer', minimum: 60, maximum: 180 } } } },
+        {
+          kind: 'form',
+          question: 'Tempo',
+          schema: { type: 'object', properties: { bpm: { type: 'integer', minimum: 60, maximum: 180 } } },
+        },
         { action: 'accept', content: { bpm: 96 } },
         { action: 'accept', answer: { bpm: 96 } },
       ],
@@ -109,7 +137,10 @@ describe('Elicit gateway', () => {
 
   it('returns only a reference for a secret, keeping the value for ${secret:NAME}', async () => {
     answers.push(() => ({ action: 'accept', content: { 'db-password': 'hunter2-gw' } }));
-    const result = await client.callTool({ name: 'ask_user', arguments: { kind: 'secret', question: 'DB password?', secretName: 'db-password' } });
+    const result = await client.callTool({
+      name: 'ask_user',
+      arguments: { kind: 'secret', question: 'DB password?', secretName: 'db-password' },
+    });
     const text = JSON.stringify(result);
     assert.ok(!text.includes('hunter2-gw'), 'the value never reaches the client');
     assert.equal(parse(result).reference, '${secret:db-password}');
@@ -133,7 +164,12 @@ describe('Elicit gateway', () => {
   });
 
   it('refuses a missing or wrong token with 401, a foreign Origin or Host with 403', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const post = (headers: Record<string, string>): Promise<Response> =>
       fetch(gateway.url, {
         method: 'POST',
@@ -146,7 +182,10 @@ describe('Elicit gateway', () => {
     const rebinding = await new Promise<number>((resolve, reject) => {
       const req = http.request(
         gateway.url,
-        { method: 'POST', headers: { Host: `evil.example:${gateway.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' } },
+        {
+          method: 'POST',
+          headers: { Host: `evil.example:${gateway.port}`, Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        },
         (res) => resolve(res.statusCode ?? 0),
       );
       req.on('error', reject);
@@ -200,7 +239,9 @@ describe('Elicit gateway', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     for (let i = 0; i < 3; i++) answers.push(async () => (await held, { action: 'cancel' }));
     try {
-      const calls = clients.slice(0, 3).map((c, i) => c.callTool({ name: 'ask_user', arguments: { kind: 'text', question: `Question ${i}` } }));
+      const calls = clients
+        .slice(0, 3)
+        .map((c, i) => c.callTool({ name: 'ask_user', arguments: { kind: 'text', question: `Question ${i}` } }));
       await waitUntil(() => broker.pending().length === 3, 'three questions open', 5000);
       const refused = await clients[3]!.callTool({ name: 'ask_user', arguments: { kind: 'text', question: 'One more?' } });
       assert.equal(refused.isError, true);
@@ -231,7 +272,9 @@ describe('gateway sessions of 2025-era clients', () => {
 
   async function session(name: string): Promise<Client> {
     const c = new Client({ name, version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+    );
     return c;
   }
 
@@ -239,7 +282,10 @@ describe('gateway sessions of 2025-era clients', () => {
     const first = await session('first-agent');
     const second = await session('second-agent');
     await waitUntil(() => logs.some((l) => l.startsWith('gateway session from second-agent')), 'the session is logged by name', 5000);
-    assert.ok(logs.some((l) => l.startsWith('gateway session from first-agent')), JSON.stringify(logs));
+    assert.ok(
+      logs.some((l) => l.startsWith('gateway session from first-agent')),
+      JSON.stringify(logs),
+    );
     assert.equal(gateway.sessionCount, 2);
     // A third client makes room by closing the least recently used idle session.
     const third = await session('third-agent');

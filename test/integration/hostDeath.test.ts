@@ -28,9 +28,13 @@ function running(pid: number): boolean {
 describe('an extension host killed with SIGKILL', { skip: process.platform === 'win32' && 'no process groups on Windows' }, () => {
   it('takes its servers (with what their shell started) and agents with it', async () => {
     const record = newRecordFile();
-    const host = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '..', 'fixtures', 'dying-host.ts'), record, `${record}.helper`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const host = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, '..', 'fixtures', 'dying-host.ts'), record, `${record}.helper`],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const pids = await new Promise<Record<string, number>>((resolve, reject) => {
       let out = '';
       host.stdout!.on('data', (chunk: Buffer) => {

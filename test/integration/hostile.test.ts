@@ -33,7 +33,11 @@ describe('hostile requests through McpConnection and the broker', () => {
     return answer(question);
   });
   const connection = new McpConnection(
-    { name: 'hostile-server', source: 'test', transport: { type: 'stdio', command: process.execPath, args: [server], env: { RECORD_FILE: record } } },
+    {
+      name: 'hostile-server',
+      source: 'test',
+      transport: { type: 'stdio', command: process.execPath, args: [server], env: { RECORD_FILE: record } },
+    },
     { ask: (r) => broker.ask(r), log: () => undefined },
   );
   after(() => connection.stop());
@@ -128,7 +132,12 @@ describe('hostile requests through McpConnection and the broker', () => {
   it('strips bidi controls from everything it displays', async () => {
     answers.set('hostile_bidi', (q) => {
       const [field] = q.form!.fields;
-      const shown = [oneLine(q.request.message), cleanText(field!.label), ...(field!.kind === 'choice' ? field!.options.map((o) => oneLine(o.label)) : []), askerTitle(q.request.asker)];
+      const shown = [
+        oneLine(q.request.message),
+        cleanText(field!.label),
+        ...(field!.kind === 'choice' ? field!.options.map((o) => oneLine(o.label)) : []),
+        askerTitle(q.request.asker),
+      ];
       for (const text of shown) assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b]/u, JSON.stringify(text));
       assert.ok(field!.kind === 'choice' && field!.options[0]!.label.includes(BIDI), 'the model itself keeps the text');
       return { action: 'accept', content: { file: 'a' } };
@@ -202,16 +211,27 @@ describe('a saved secret referenced by a server that echoes its env', () => {
   });
   const store = (() => {
     const data: Record<string, unknown> = {};
-    return { get: <T>(key: string, fallback: T): T => (key in data ? (data[key] as T) : fallback), update: async (key: string, value: unknown) => void (data[key] = value) };
+    return {
+      get: <T>(key: string, fallback: T): T => (key in data ? (data[key] as T) : fallback),
+      update: async (key: string, value: unknown) => void (data[key] = value),
+    };
   })();
   const asked: string[] = [];
   const answers: boolean[] = [];
-  const grants = new SecretGrants(store, async (name) => (name === 'deploy-token' ? SECRET_VALUE : undefined), async (name, destination) => {
-    asked.push(`${name} → ${destination.server}: ${destination.target}`);
-    return answers.shift();
-  });
+  const grants = new SecretGrants(
+    store,
+    async (name) => (name === 'deploy-token' ? SECRET_VALUE : undefined),
+    async (name, destination) => {
+      asked.push(`${name} → ${destination.server}: ${destination.target}`);
+      return answers.shift();
+    },
+  );
   const connect = (args: string[]): McpConnection =>
-    new McpConnection(config(args), { ask: () => Promise.resolve({ action: 'cancel' }), log: () => undefined, prepare: (c) => resolveLaunch(c, { secret: (n, d) => grants.lookup(n, d) }) });
+    new McpConnection(config(args), {
+      ask: () => Promise.resolve({ action: 'cancel' }),
+      log: () => undefined,
+      prepare: (c) => resolveLaunch(c, { secret: (n, d) => grants.lookup(n, d) }),
+    });
 
   it('refused: the server does not start and never sees the value', async () => {
     answers.push(false);

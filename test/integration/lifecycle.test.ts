@@ -55,7 +55,11 @@ describe('a server that withdraws or loses an open question', () => {
     }
     assert.equal(connection.status, 'running', 'a withdrawn question does not harm the connection');
     const outcomes = readRecords(record).filter((r) => r.tool === 'ask_then_cancel');
-    assert.equal(outcomes.some((r) => r.result !== undefined), false, 'no answer was sent for the cancelled request');
+    assert.equal(
+      outcomes.some((r) => r.result !== undefined),
+      false,
+      'no answer was sent for the cancelled request',
+    );
   });
 
   it('a crash mid-question closes the UI, fails the call, and shows the server in error', async () => {
@@ -81,7 +85,9 @@ describe('crash recovery with a real process', () => {
     const record = newRecordFile();
     const { connection } = connectScripted(stdioServer('flaky', unreliable, { RECORD_FILE: record }), () => ({ action: 'cancel' }), opened);
     const notes: string[] = [];
-    const recovery = new CrashRecovery(connection, { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 1000, stableMs: 60_000 }, (l) => notes.push(l));
+    const recovery = new CrashRecovery(connection, { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 1000, stableMs: 60_000 }, (l) =>
+      notes.push(l),
+    );
     try {
       await connection.connect();
       for (let restart = 1; restart <= 2; restart++) {
@@ -112,7 +118,11 @@ describe('crash recovery with a real process', () => {
 describe('no orphan processes', () => {
   it('stop() ends the stdio server process', async () => {
     const record = newRecordFile();
-    const { connection } = connectScripted(stdioServer('orphan-check', unreliable, { RECORD_FILE: record }), () => ({ action: 'cancel' }), opened);
+    const { connection } = connectScripted(
+      stdioServer('orphan-check', unreliable, { RECORD_FILE: record }),
+      () => ({ action: 'cancel' }),
+      opened,
+    );
     await connection.connect();
     const pid = connection.pid!;
     assert.ok(pid > 0 && isAlive(pid));
@@ -126,7 +136,9 @@ describe('no orphan processes', () => {
   it('stopAllNow() (deactivation) ends every server at once', async () => {
     const records = [newRecordFile(), newRecordFile()];
     const connections = records.map(
-      (record, i) => connectScripted(stdioServer(`deactivate-${i}`, unreliable, { RECORD_FILE: record }), () => ({ action: 'cancel' }), opened).connection,
+      (record, i) =>
+        connectScripted(stdioServer(`deactivate-${i}`, unreliable, { RECORD_FILE: record }), () => ({ action: 'cancel' }), opened)
+          .connection,
     );
     await Promise.all(connections.map((c) => c.connect()));
     const pids = connections.map((c) => c.pid!);
@@ -163,7 +175,11 @@ describe('no orphan processes', () => {
 
   it('stop() while the server is still starting leaves no process behind', async () => {
     const record = newRecordFile();
-    const { connection } = connectScripted(stdioServer('stopped-early', unreliable, { RECORD_FILE: record }), () => ({ action: 'cancel' }), opened);
+    const { connection } = connectScripted(
+      stdioServer('stopped-early', unreliable, { RECORD_FILE: record }),
+      () => ({ action: 'cancel' }),
+      opened,
+    );
     const starting = connection.connect();
     await connection.stop();
     await assert.rejects(starting, /was stopped while it started/);

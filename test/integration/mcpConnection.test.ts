@@ -75,7 +75,9 @@ describe('McpConnection with the ask-server fixture', () => {
     await connection.callTool('ask_name', {});
     answers.push(() => ({ action: 'cancel' }));
     await connection.callTool('ask_name', {});
-    const outcomes = readRecords(record).slice(-2).map((r) => (r.result as ElicitResult).action);
+    const outcomes = readRecords(record)
+      .slice(-2)
+      .map((r) => (r.result as ElicitResult).action);
     assert.deepEqual(outcomes, ['decline', 'cancel']);
   });
 
@@ -175,7 +177,10 @@ describe('McpConnection with the ask-server fixture', () => {
     assert.equal(textOf(result), Array.from({ length: 10 }, (_, i) => `Take ${i + 1}`).join(', '));
     const burst = readRecords(record).filter((r) => r.tool === 'ask_ten');
     assert.equal(burst.length, 10);
-    assert.ok(burst.every((r) => (r.result as { action: string }).action === 'accept'), 'none refused');
+    assert.ok(
+      burst.every((r) => (r.result as { action: string }).action === 'accept'),
+      'none refused',
+    );
   });
 });
 

@@ -30,7 +30,10 @@ describe('revision negotiation with strict 2025-era stdio servers', () => {
     const result = await connection.callTool('hello', {});
     assert.equal(textOf(result), 'hello from a strict 2025-era server');
     assert.equal(connection.protocolVersion, '2025-06-18');
-    assert.ok(logs.some((l) => l.includes('the server exited when asked which MCP revisions it speaks')), JSON.stringify(logs));
+    assert.ok(
+      logs.some((l) => l.includes('the server exited when asked which MCP revisions it speaks')),
+      JSON.stringify(logs),
+    );
   });
 
   it('a server that stays silent when probed is taken for a 2025-era server after the probe timeout', async () => {

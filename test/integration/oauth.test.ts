@@ -45,11 +45,7 @@ interface Session {
 }
 
 /** A person who agrees to sign in (their browser follows the redirects) and answers "Ada". */
-function connectTo(
-  fixture: OAuthFixture,
-  store: MemorySecretStore,
-  consent: ElicitResult['action'] = 'accept',
-): Session {
+function connectTo(fixture: OAuthFixture, store: MemorySecretStore, consent: ElicitResult['action'] = 'accept'): Session {
   const consents: Question[] = [];
   const visits: BrowserVisit[] = [];
   const { broker } = scriptedBroker(async (q) => {
@@ -183,7 +179,10 @@ describe('OAuth sign-in for an HTTP server', () => {
     assert.match(textOf(await connection.callTool('whoami', {})), /with scopes mcp:tools$/);
     assert.equal(consents.length, 1, 'no second sign-in');
     const grants = readRecords(server.recordFile).filter((r) => r.event === 'token');
-    assert.deepEqual(grants.map((g) => g.grant), ['authorization_code', 'refresh_token']);
+    assert.deepEqual(
+      grants.map((g) => g.grant),
+      ['authorization_code', 'refresh_token'],
+    );
     assert.equal(stored(store, server).tokens?.access_token, grants[1]!.accessToken, 'the refreshed token is stored');
     assertNoSecretLogged(issuedSecrets(server));
   });
@@ -198,7 +197,10 @@ describe('OAuth sign-in for an HTTP server', () => {
     assert.equal(textOf(report), 'Admin report for scopes mcp:tools mcp:admin');
     assert.equal(consents.length, 2, 'the wider scope needed the person again');
     const authorizations = readRecords(server.recordFile).filter((r) => r.event === 'authorize');
-    assert.deepEqual(authorizations.map((a) => a.scopes), [['mcp:tools'], ['mcp:tools', 'mcp:admin']]);
+    assert.deepEqual(
+      authorizations.map((a) => a.scopes),
+      [['mcp:tools'], ['mcp:tools', 'mcp:admin']],
+    );
     assert.equal(stored(store, server).tokens?.scope, 'mcp:tools mcp:admin');
     // The same session goes on with the new token.
     assert.match(textOf(await connection.callTool('whoami', {})), /with scopes mcp:tools mcp:admin$/);

@@ -44,7 +44,10 @@ const answerGroup = answerFields;
 
 async function startHttp(record: string, extraEnv: Record<string, string> = {}): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, [serverFile, '--http'], { env: { ...process.env, PORT: String(port), RECORD_FILE: record, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [serverFile, '--http'], {
+    env: { ...process.env, PORT: String(port), RECORD_FILE: record, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
@@ -58,7 +61,8 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
     const record = newRecordFile();
     let config: ServerConfig;
     before(async () => {
-      config = transport === 'stdio' ? stdioServer('songs', serverFile, { RECORD_FILE: record }) : httpServer('songs', await startHttp(record));
+      config =
+        transport === 'stdio' ? stdioServer('songs', serverFile, { RECORD_FILE: record }) : httpServer('songs', await startHttp(record));
     });
     const legs = (tool: string): Array<Record<string, unknown>> => readRecords(record).filter((r) => r.tool === tool);
 
@@ -77,12 +81,15 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
       const question = seen[0]!;
       assert.equal(question.request.mode, 'group');
       assert.equal(question.presentation, 'form', 'four fields are a form');
-      assert.deepEqual(question.form!.sections!.map((s) => [s.key, s.message]), [
-        ['name', 'What is the song called?'],
-        ['key', 'Which key?'],
-        ['bpm', 'How fast?'],
-        ['loop', 'Loop the sketch?'],
-      ]);
+      assert.deepEqual(
+        question.form!.sections!.map((s) => [s.key, s.message]),
+        [
+          ['name', 'What is the song called?'],
+          ['key', 'Which key?'],
+          ['bpm', 'How fast?'],
+          ['loop', 'Loop the sketch?'],
+        ],
+      );
       const nameField = question.form!.fields.find((f) => f.property === 'name');
       assert.equal(nameField?.kind === 'text' && nameField.pattern, '^[A-Z]', 'pattern reaches Elicit unstripped');
       assert.deepEqual(question.request.asker, { kind: 'mcp', name: 'songs', detail: 'tool song_sketch' });
@@ -115,11 +122,15 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
       assert.equal(seen.length, 2);
       const second = seen[1]!.request;
       assert.ok(second.mode === 'group');
-      assert.deepEqual(second.earlier, [{ message: 'About the piece', lines: ['Title: Nocturne ünïcödé', 'Mood: calm', 'Bars: 16', 'Swing: No'] }]);
+      assert.deepEqual(second.earlier, [
+        { message: 'About the piece', lines: ['Title: Nocturne ünïcödé', 'Mood: calm', 'Bars: 16', 'Swing: No'] },
+      ]);
       const [, , third] = legs('two_rounds').slice(-3);
       const expectedState = `round-2:${Buffer.from(JSON.stringify({ title: 'Nocturne ünïcödé' })).toString('base64')}`;
       assert.equal(third!.requestState, expectedState);
-      assert.deepEqual(third!.inputResponses, { tempo: { action: 'accept', content: { tempo: 72, feel: 'straight', countIn: true, note: 'none' } } });
+      assert.deepEqual(third!.inputResponses, {
+        tempo: { action: 'accept', content: { tempo: 72, feel: 'straight', countIn: true, note: 'none' } },
+      });
     });
 
     it('takes a link in a round through consent and a Done step, then retries with the state', async () => {
@@ -130,7 +141,10 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
       });
       const result = await connection.callTool('sign_in', {});
       assert.equal(textOf(result), 'library: accept (state waiting-for-library)');
-      assert.deepEqual(asked, ['url library.example.com', 'form Finish in your browser (library.example.com), then choose Done: Elicit asks songs again.']);
+      assert.deepEqual(asked, [
+        'url library.example.com',
+        'form Finish in your browser (library.example.com), then choose Done: Elicit asks songs again.',
+      ]);
     });
 
     it('ends the flow when the person cancels the Done step: nothing is retried', async () => {
@@ -180,9 +194,14 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
     });
 
     it('asks the rounds of prompts/get and resources/read too', async () => {
-      const { connection } = connect(config, (q) => answerGroup(q, q.form!.fields[0]!.property === 'who' ? { who: 'Clara' } : { sure: true }));
+      const { connection } = connect(config, (q) =>
+        answerGroup(q, q.form!.fields[0]!.property === 'who' ? { who: 'Clara' } : { sure: true }),
+      );
       const prompt = await connection.getPrompt('greeting', {});
-      assert.deepEqual(prompt.messages.map((m) => (m.content as { text: string }).text), ['Write a greeting for Clara.']);
+      assert.deepEqual(
+        prompt.messages.map((m) => (m.content as { text: string }).text),
+        ['Write a greeting for Clara.'],
+      );
       const resource = await connection.readResource('notes://private');
       assert.equal((resource.contents[0] as { text: string }).text, 'The bridge goes up a fourth.');
     });

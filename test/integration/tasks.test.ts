@@ -40,7 +40,10 @@ async function everythingOverHttp(): Promise<ServerConfig['transport']> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as { port: number }).port;
   await new Promise((resolve) => probe.close(resolve));
-  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   processes.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
@@ -57,11 +60,17 @@ describe('elicitation in MCP tasks (server-everything)', () => {
   it('answers an elicitation the server sends as a task, and the server reports the answer', async () => {
     const { connection, seen } = connect(stdio, (q) => {
       assert.equal(q.request.asker.detail, 'tool trigger-elicitation-request-async');
-      assert.deepEqual(q.form!.fields.map((f) => f.name), ['name', 'favoriteColor', 'agreeToTerms']);
+      assert.deepEqual(
+        q.form!.fields.map((f) => f.name),
+        ['name', 'favoriteColor', 'agreeToTerms'],
+      );
       return { action: 'accept', content: { name: 'Grace Hopper', favoriteColor: 'Blue', agreeToTerms: true } };
     });
     const tools = await connection.listTools();
-    assert.ok(tools.some((t) => t.name === 'trigger-elicitation-request-async'), 'the server saw the tasks capability');
+    assert.ok(
+      tools.some((t) => t.name === 'trigger-elicitation-request-async'),
+      'the server saw the tasks capability',
+    );
     const text = textOf(await connection.callTool('trigger-elicitation-request-async', {}));
     assert.match(text, /\[COMPLETED\] User provided the requested information!/);
     assert.match(text, /- Name: Grace Hopper/);
@@ -98,7 +107,10 @@ describe('elicitation in MCP tasks (server-everything)', () => {
       assert.match(text, /# Research Report: python \(snake\)/, 'the server used the answer');
       assert.match(text, /- \*\*Clarification\*\*: snake/);
       assert.equal(seen.length, 1);
-      assert.ok(logs.some((l) => /tool simulate-research-query task: working/.test(l)), 'task progress is in the log');
+      assert.ok(
+        logs.some((l) => /tool simulate-research-query task: working/.test(l)),
+        'task progress is in the log',
+      );
     });
   }
 });

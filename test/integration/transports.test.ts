@@ -81,7 +81,10 @@ describe('server-everything over every transport', () => {
   it('when the SSE fallback fails too, the error says what both transports answered', async () => {
     const notMcp = streamable.url.replace(/\/mcp$/, '/nothing-here');
     const { connection } = connectScripted(httpServer('nothing-here', notMcp), () => ({ action: 'cancel' }), opened);
-    await assert.rejects(connection.connect(), /Could not start MCP server "nothing-here": Streamable HTTP answered HTTP 404, and legacy SSE failed too: .*404/);
+    await assert.rejects(
+      connection.connect(),
+      /Could not start MCP server "nothing-here": Streamable HTTP answered HTTP 404, and legacy SSE failed too: .*404/,
+    );
     assert.equal(connection.status, 'error');
   });
 
@@ -104,7 +107,10 @@ describe('server-everything trigger-url-elicitation', () => {
   );
 
   it('request path: consent through the broker (URL mode), the tool reports the accept', async () => {
-    const result = await connection.callTool('trigger-url-elicitation', { url: 'https://example.com/authorize?x=1', elicitationId: 'req-1' });
+    const result = await connection.callTool('trigger-url-elicitation', {
+      url: 'https://example.com/authorize?x=1',
+      elicitationId: 'req-1',
+    });
     assert.match(textOf(result), /User completed the URL elicitation flow/);
     const question = seen.at(-1)!;
     assert.equal(question.presentation, 'url');

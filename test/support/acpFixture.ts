@@ -27,7 +27,12 @@ after(async () => {
 });
 
 /** A connection to the fixture (not started); `log` collects every line the client logs. */
-export function fixtureConnection(agent: AgentConfig, workspace: string, options: Partial<AcpClientOptions> = {}, log: string[] = []): AcpConnection {
+export function fixtureConnection(
+  agent: AgentConfig,
+  workspace: string,
+  options: Partial<AcpClientOptions> = {},
+  log: string[] = [],
+): AcpConnection {
   const connection = new AcpConnection(agent, {
     ask: async () => CANCELLED,
     permission: async () => PERMISSION_CANCELLED,

@@ -45,6 +45,8 @@ export interface WrittenPlaces {
  */
 export function assertNoSecretLeak(places: WrittenPlaces, secrets: string[], extraRoots: string[] = []): void {
   const roots = [places.server.userDataDir, places.server.extensionsDir, places.workspaceDir, screenshotDir, ...extraRoots];
-  const leaks = secrets.flatMap((secret) => findInFiles(roots, secret).map((file) => `${JSON.stringify(secret.slice(0, 6) + '…')} in ${file}`));
+  const leaks = secrets.flatMap((secret) =>
+    findInFiles(roots, secret).map((file) => `${JSON.stringify(secret.slice(0, 6) + '…')} in ${file}`),
+  );
   if (leaks.length > 0) throw new Error(`secrets leaked into files: ${leaks.join('; ')}`);
 }

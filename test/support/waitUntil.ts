@@ -16,9 +16,13 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, wha
  */
 export async function waitForFile(file: string, timeoutMs = 20_000): Promise<string> {
   let text = '';
-  await waitUntil(() => {
-    text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    return text !== '';
-  }, `${file} to be written`, timeoutMs);
+  await waitUntil(
+    () => {
+      text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      return text !== '';
+    },
+    `${file} to be written`,
+    timeoutMs,
+  );
   return text;
 }

@@ -23,19 +23,54 @@ describe('Transcript', () => {
     chunk('again');
     assert.deepEqual(
       t.all().map((i) => [i.kind, 'text' in i ? i.text : '']),
-      [['user', 'hi'], ['agent', 'Hello'], ['thought', 'hmm'], ['agent', 'again']],
+      [
+        ['user', 'hi'],
+        ['agent', 'Hello'],
+        ['thought', 'hmm'],
+        ['agent', 'again'],
+      ],
     );
   });
 
   it('reports only changed items, and updates tool calls and the plan in place', () => {
     const t = new Transcript('/ws');
-    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit a.ts', status: 'pending', locations: [{ path: '/ws/src/a.ts', line: 3 }] } });
-    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] } });
+    t.apply({
+      kind: 'update',
+      sessionId: 's',
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'c1',
+        title: 'Edit a.ts',
+        status: 'pending',
+        locations: [{ path: '/ws/src/a.ts', line: 3 }],
+      },
+    });
+    t.apply({
+      kind: 'update',
+      sessionId: 's',
+      update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'pending' }] },
+    });
     assert.equal(t.takeChanges().length, 2);
-    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }] } });
-    t.apply({ kind: 'update', sessionId: 's', update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'completed' }] } });
+    t.apply({
+      kind: 'update',
+      sessionId: 's',
+      update: {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'ok' } }],
+      },
+    });
+    t.apply({
+      kind: 'update',
+      sessionId: 's',
+      update: { sessionUpdate: 'plan', entries: [{ content: 'one', priority: 'high', status: 'completed' }] },
+    });
     const changed = t.takeChanges();
-    assert.deepEqual(changed.map((i) => i.kind), ['tool', 'plan']);
+    assert.deepEqual(
+      changed.map((i) => i.kind),
+      ['tool', 'plan'],
+    );
     const tool = changed[0]!;
     assert.ok(tool.kind === 'tool');
     assert.equal(tool.status, 'completed');
@@ -93,8 +128,16 @@ describe('agent panel protocol', () => {
   });
 
   it('reads the session a restored panel saved, and nothing from malformed state', () => {
-    assert.deepEqual(savedSession({ draft: 'hi', agent: 'claude', cwd: '/w', sessionId: 's-1' }), { agent: 'claude', cwd: '/w', sessionId: 's-1' });
-    assert.deepEqual(savedSession({ agent: 'claude', cwd: '/w', sessionId: 7 }), { agent: 'claude', cwd: '/w' }, 'a bad id starts a new session');
+    assert.deepEqual(savedSession({ draft: 'hi', agent: 'claude', cwd: '/w', sessionId: 's-1' }), {
+      agent: 'claude',
+      cwd: '/w',
+      sessionId: 's-1',
+    });
+    assert.deepEqual(
+      savedSession({ agent: 'claude', cwd: '/w', sessionId: 7 }),
+      { agent: 'claude', cwd: '/w' },
+      'a bad id starts a new session',
+    );
     assert.equal(savedSession({ draft: 'only a draft' }), undefined);
     assert.equal(savedSession({ agent: '', cwd: '/w' }), undefined);
     assert.equal(savedSession({ agent: 'a', cwd: ['/w'] }), undefined);
@@ -113,11 +156,16 @@ describe('the elicit.agents setting', () => {
       },
       vars,
     );
-    assert.deepEqual(agents, [{ name: 'claude', command: 'npx', args: ['claude-code-acp', '/ws'], env: { KEY: 't0k' }, cwd: '/home/me/x' }]);
-    assert.deepEqual(problems.map((p) => p.message), [
-      'the elicit.agents setting: agent "remote": agents run as local processes; give a "command", not a "url"',
-      'the elicit.agents setting: agent "broken": "command" is missing',
+    assert.deepEqual(agents, [
+      { name: 'claude', command: 'npx', args: ['claude-code-acp', '/ws'], env: { KEY: 't0k' }, cwd: '/home/me/x' },
     ]);
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      [
+        'the elicit.agents setting: agent "remote": agents run as local processes; give a "command", not a "url"',
+        'the elicit.agents setting: agent "broken": "command" is missing',
+      ],
+    );
     assert.deepEqual(parseAgents(undefined, vars), { agents: [], problems: [] });
     assert.equal(parseAgents([], vars).problems.length, 1);
   });

@@ -15,21 +15,69 @@ import { commandQuery, completedPrompt, matchCommands } from '../../src/core/com
 describe('readAuthMethods', () => {
   it("reads codex-acp 0.16.0's methods: an agent login and two env_var keys", () => {
     const codex = [
-      { id: 'chatgpt', name: 'Login with ChatGPT', description: 'Use your ChatGPT login with Codex CLI (requires a paid ChatGPT subscription)' },
-      { type: 'env_var', id: 'codex-api-key', name: 'Use CODEX_API_KEY', description: 'Requires setting the `CODEX_API_KEY` environment variable.', vars: [{ name: 'CODEX_API_KEY' }] },
-      { type: 'env_var', id: 'openai-api-key', name: 'Use OPENAI_API_KEY', description: 'Requires setting the `OPENAI_API_KEY` environment variable.', vars: [{ name: 'OPENAI_API_KEY' }] },
+      {
+        id: 'chatgpt',
+        name: 'Login with ChatGPT',
+        description: 'Use your ChatGPT login with Codex CLI (requires a paid ChatGPT subscription)',
+      },
+      {
+        type: 'env_var',
+        id: 'codex-api-key',
+        name: 'Use CODEX_API_KEY',
+        description: 'Requires setting the `CODEX_API_KEY` environment variable.',
+        vars: [{ name: 'CODEX_API_KEY' }],
+      },
+      {
+        type: 'env_var',
+        id: 'openai-api-key',
+        name: 'Use OPENAI_API_KEY',
+        description: 'Requires setting the `OPENAI_API_KEY` environment variable.',
+        vars: [{ name: 'OPENAI_API_KEY' }],
+      },
     ];
     assert.deepEqual(readAuthMethods(codex), [
-      { kind: 'agent', id: 'chatgpt', name: 'Login with ChatGPT', description: 'Use your ChatGPT login with Codex CLI (requires a paid ChatGPT subscription)' },
-      { kind: 'env_var', id: 'codex-api-key', name: 'Use CODEX_API_KEY', description: 'Requires setting the `CODEX_API_KEY` environment variable.', vars: [{ name: 'CODEX_API_KEY', secret: true, optional: false }] },
-      { kind: 'env_var', id: 'openai-api-key', name: 'Use OPENAI_API_KEY', description: 'Requires setting the `OPENAI_API_KEY` environment variable.', vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }] },
+      {
+        kind: 'agent',
+        id: 'chatgpt',
+        name: 'Login with ChatGPT',
+        description: 'Use your ChatGPT login with Codex CLI (requires a paid ChatGPT subscription)',
+      },
+      {
+        kind: 'env_var',
+        id: 'codex-api-key',
+        name: 'Use CODEX_API_KEY',
+        description: 'Requires setting the `CODEX_API_KEY` environment variable.',
+        vars: [{ name: 'CODEX_API_KEY', secret: true, optional: false }],
+      },
+      {
+        kind: 'env_var',
+        id: 'openai-api-key',
+        name: 'Use OPENAI_API_KEY',
+        description: 'Requires setting the `OPENAI_API_KEY` environment variable.',
+        vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }],
+      },
     ]);
   });
 
   it("reads claude-agent-acp 0.23.1's terminal login with its args", () => {
-    const claude = [{ description: 'Run `claude /login` in the terminal', name: 'Log in with Claude', id: 'claude-login', type: 'terminal', args: ['--cli'] }];
+    const claude = [
+      {
+        description: 'Run `claude /login` in the terminal',
+        name: 'Log in with Claude',
+        id: 'claude-login',
+        type: 'terminal',
+        args: ['--cli'],
+      },
+    ];
     assert.deepEqual(readAuthMethods(claude), [
-      { kind: 'terminal', id: 'claude-login', name: 'Log in with Claude', description: 'Run `claude /login` in the terminal', args: ['--cli'], env: {} },
+      {
+        kind: 'terminal',
+        id: 'claude-login',
+        name: 'Log in with Claude',
+        description: 'Run `claude /login` in the terminal',
+        args: ['--cli'],
+        env: {},
+      },
     ]);
   });
 
@@ -39,7 +87,11 @@ describe('readAuthMethods', () => {
         id: 'azure',
         name: 'Azure OpenAI',
         link: 'https://portal.azure.com',
-        vars: [{ name: 'AZURE_KEY', label: 'API key' }, { name: 'AZURE_ENDPOINT', secret: false }, { name: 'AZURE_ORG', optional: true }],
+        vars: [
+          { name: 'AZURE_KEY', label: 'API key' },
+          { name: 'AZURE_ENDPOINT', secret: false },
+          { name: 'AZURE_ORG', optional: true },
+        ],
       },
     ]);
     assert.deepEqual(method, {
@@ -67,12 +119,17 @@ describe('readAuthMethods', () => {
       { id: 'preload', name: 'Sets LD_PRELOAD', vars: [{ name: 'ld_preload' }] },
       { id: 'spaces', name: 'Odd name', vars: [{ name: 'A B' }] },
     ]);
-    assert.deepEqual(methods.map((m) => m.id), ['a']);
+    assert.deepEqual(
+      methods.map((m) => m.id),
+      ['a'],
+    );
     assert.deepEqual(readAuthMethods(undefined), []);
   });
 
   it('finds the saved values a method needs; an optional one may be missing', () => {
-    const [method] = readAuthMethods([{ id: 'k', name: 'K', vars: [{ name: 'KEY' }, { name: 'ORG', optional: true }] }]) as EnvVarAuthMethod[];
+    const [method] = readAuthMethods([
+      { id: 'k', name: 'K', vars: [{ name: 'KEY' }, { name: 'ORG', optional: true }] },
+    ]) as EnvVarAuthMethod[];
     assert.deepEqual(savedValuesFor(method!, { KEY: 'k1' }), { KEY: 'k1' });
     assert.deepEqual(savedValuesFor(method!, { KEY: 'k1', ORG: 'o', OTHER: 'x' }), { KEY: 'k1', ORG: 'o' });
     assert.equal(savedValuesFor(method!, { ORG: 'o' }), undefined);
@@ -82,7 +139,10 @@ describe('readAuthMethods', () => {
 
 describe('agent errors', () => {
   it('adds data.details, a data string or data.message to the message, once', () => {
-    assert.equal(describeAgentError('Internal error', { details: 'Query closed before response received' }), 'Internal error: Query closed before response received');
+    assert.equal(
+      describeAgentError('Internal error', { details: 'Query closed before response received' }),
+      'Internal error: Query closed before response received',
+    );
     assert.equal(describeAgentError('Internal error', 'CODEX_API_KEY is not set'), 'Internal error: CODEX_API_KEY is not set');
     assert.equal(
       describeAgentError('Internal error', { message: 'stream disconnected before completion', codex_error_info: 'other' }),
@@ -112,9 +172,21 @@ describe('SessionControls', () => {
     const none = controls.modes;
     assert.equal(none, undefined);
     controls.opened({
-      modes: { currentModeId: 'read-only', availableModes: [{ id: 'read-only', name: 'Read Only', description: 'Reads' }, { id: 'auto', name: 'Default' }] },
+      modes: {
+        currentModeId: 'read-only',
+        availableModes: [
+          { id: 'read-only', name: 'Read Only', description: 'Reads' },
+          { id: 'auto', name: 'Default' },
+        ],
+      },
     });
-    assert.deepEqual(controls.modes, { current: 'read-only', available: [{ id: 'read-only', name: 'Read Only', description: 'Reads' }, { id: 'auto', name: 'Default' }] });
+    assert.deepEqual(controls.modes, {
+      current: 'read-only',
+      available: [
+        { id: 'read-only', name: 'Read Only', description: 'Reads' },
+        { id: 'auto', name: 'Default' },
+      ],
+    });
     assert.equal(controls.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'auto' }), true);
     assert.equal(controls.modes?.current, 'auto');
     assert.equal(controls.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'auto' }), false, 'no change');
@@ -127,7 +199,11 @@ describe('SessionControls', () => {
     controls.apply({
       sessionUpdate: 'available_commands_update',
       availableCommands: [
-        { name: 'review', description: 'Review my current changes and find issues', input: { hint: 'optional custom review instructions' } },
+        {
+          name: 'review',
+          description: 'Review my current changes and find issues',
+          input: { hint: 'optional custom review instructions' },
+        },
         { name: '/init', description: 'create an AGENTS.md file with instructions for Codex' },
         { name: '  ', description: 'no name' },
       ],
@@ -154,10 +230,22 @@ describe('slash-command completion', () => {
     assert.equal(commandQuery('review'), undefined);
     assert.equal(commandQuery(' /review'), undefined);
     assert.equal(commandQuery('/a\nb'), undefined);
-    assert.deepEqual(matchCommands('', commands).map((c) => c.name), ['review', 'review-branch', 'init', 'compact']);
-    assert.deepEqual(matchCommands('re', commands).map((c) => c.name), ['review', 'review-branch']);
-    assert.deepEqual(matchCommands('IT', commands).map((c) => c.name), ['init']);
-    assert.deepEqual(matchCommands('act', commands).map((c) => c.name), ['compact']);
+    assert.deepEqual(
+      matchCommands('', commands).map((c) => c.name),
+      ['review', 'review-branch', 'init', 'compact'],
+    );
+    assert.deepEqual(
+      matchCommands('re', commands).map((c) => c.name),
+      ['review', 'review-branch'],
+    );
+    assert.deepEqual(
+      matchCommands('IT', commands).map((c) => c.name),
+      ['init'],
+    );
+    assert.deepEqual(
+      matchCommands('act', commands).map((c) => c.name),
+      ['compact'],
+    );
     assert.equal(completedPrompt(commands[0]!), '/review ');
   });
 });

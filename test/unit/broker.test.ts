@@ -77,7 +77,13 @@ function form(message: string, extra: Partial<FormRequest> = {}): FormRequest {
 /** Settles within a few turns of the event loop, or reports "pending". */
 async function state<T>(promise: Promise<T>): Promise<'pending' | { value: T } | { error: unknown }> {
   const timeout = new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), 20));
-  return Promise.race([promise.then((value) => ({ value }), (error: unknown) => ({ error })), timeout]);
+  return Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    timeout,
+  ]);
 }
 
 describe('Broker: native quick inputs', () => {
@@ -175,7 +181,10 @@ describe('Broker: forms', () => {
     const one = broker.ask(quick('one'));
     const two = broker.ask(quick('two'));
     await renderer.rendered(2);
-    assert.deepEqual(renderer.shown.map((s) => s.question.presentation), ['form', 'form']);
+    assert.deepEqual(
+      renderer.shown.map((s) => s.question.presentation),
+      ['form', 'form'],
+    );
     for (const s of renderer.shown) s.answer({ action: 'decline' });
     await Promise.all([one, two]);
   });
@@ -261,7 +270,10 @@ describe('Broker: limits and invalid requests', () => {
     });
     const b1 = broker.ask(form('b1', { asker: other }));
     await renderer.rendered(3);
-    assert.deepEqual(broker.pending().map((q) => q.request.message), ['a1', 'a2', 'b1']);
+    assert.deepEqual(
+      broker.pending().map((q) => q.request.message),
+      ['a1', 'a2', 'b1'],
+    );
 
     // Once one is answered, the asker may ask again.
     renderer.shown.find((s) => s.question.request.message === 'a1')!.answer({ action: 'decline' });
@@ -297,7 +309,7 @@ describe('Broker: limits and invalid requests', () => {
 });
 
 describe('Broker: deadlines and cancellation', () => {
-  it('a timeout answers cancel and aborts the renderer\'s signal', async () => {
+  it("a timeout answers cancel and aborts the renderer's signal", async () => {
     const { broker, renderer } = setup({ timeoutMs: 30 });
     const started = Date.now();
     const answer = broker.ask(form('slow person'));
@@ -332,23 +344,30 @@ describe('Broker: deadlines and cancellation', () => {
     const one = await renderer.rendered(1);
     assert.deepEqual(await second, { action: 'cancel' });
     assert.equal(renderer.shown.length, 1);
-    assert.deepEqual(broker.pending().map((q) => q.request.message), ['first', 'third']);
+    assert.deepEqual(
+      broker.pending().map((q) => q.request.message),
+      ['first', 'third'],
+    );
     one.answer({ action: 'decline' });
     await first;
     (await renderer.rendered(2)).answer({ action: 'decline' });
     await third;
-    assert.deepEqual(renderer.shown.map((s) => s.question.request.message), ['first', 'third']);
+    assert.deepEqual(
+      renderer.shown.map((s) => s.question.request.message),
+      ['first', 'third'],
+    );
   });
 
   it('an answer that arrives after the signal aborted is replaced by cancel', async () => {
     const renderer: Renderer = {
-      render: (_question, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ action: 'accept', content: { city: 'late' } }))),
+      render: (_question, signal) =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve({ action: 'accept', content: { city: 'late' } }))),
     };
     const broker = new Broker(renderer, { timeoutMs: () => 20, maxPendingPerAsker: () => 3, presentation: () => 'form' });
     assert.deepEqual(await broker.ask(quick('late')), { action: 'cancel' });
   });
 
-  it('the asker aborting while its question shows answers cancel and aborts the renderer\'s signal', async () => {
+  it("the asker aborting while its question shows answers cancel and aborts the renderer's signal", async () => {
     const { broker, renderer } = setup();
     const asker = new AbortController();
     const answer = broker.ask(form('abort me', { signal: asker.signal }));
@@ -383,7 +402,10 @@ describe('Broker: deadlines and cancellation', () => {
     const one = await renderer.rendered(1);
     middle.abort();
     assert.deepEqual(await state(second), { value: { action: 'cancel' } });
-    assert.deepEqual(broker.pending().map((q) => q.request.message), ['first', 'third']);
+    assert.deepEqual(
+      broker.pending().map((q) => q.request.message),
+      ['first', 'third'],
+    );
 
     one.answer({ action: 'decline' });
     await first;
@@ -391,7 +413,10 @@ describe('Broker: deadlines and cancellation', () => {
     assert.equal(next.question.request.message, 'third');
     next.answer({ action: 'decline' });
     await third;
-    assert.deepEqual(renderer.shown.map((s) => s.question.request.message), ['first', 'third']);
+    assert.deepEqual(
+      renderer.shown.map((s) => s.question.request.message),
+      ['first', 'third'],
+    );
   });
 
   it('an already-aborted signal answers cancel immediately, without a question', async () => {
@@ -416,17 +441,28 @@ describe('Broker: pending() and onDidChange', () => {
     const { broker, renderer } = setup();
     const snapshots: string[] = [];
     const subscription = broker.onDidChange(() =>
-      snapshots.push(broker.pending().map((q) => `${q.request.message}${q.state === 'showing' ? '*' : ''}`).join(',')),
+      snapshots.push(
+        broker
+          .pending()
+          .map((q) => `${q.request.message}${q.state === 'showing' ? '*' : ''}`)
+          .join(','),
+      ),
     );
     assert.deepEqual(broker.pending(), []);
 
     const first = broker.ask(quick('q1'));
     const second = broker.ask(quick('q2'));
     const pending = broker.pending();
-    assert.deepEqual(pending.map((q) => q.request.message), ['q1', 'q2']);
+    assert.deepEqual(
+      pending.map((q) => q.request.message),
+      ['q1', 'q2'],
+    );
     assert.ok(pending[0]!.id < pending[1]!.id);
     assert.ok(pending.every((q) => typeof q.receivedAt === 'number' && q.receivedAt <= Date.now()));
-    assert.deepEqual(pending[0]!.form?.fields.map((f) => f.name), ['city']);
+    assert.deepEqual(
+      pending[0]!.form?.fields.map((f) => f.name),
+      ['city'],
+    );
 
     (await renderer.rendered(1)).answer({ action: 'decline' });
     await first;
@@ -483,7 +519,7 @@ describe('Broker: Later, resume and decline from the pending list', () => {
     assert.deepEqual(await answer, { action: 'accept', content: { city: 'Oslo' } });
   });
 
-  it('later() closes a showing question\'s UI and lets the next quick input show', async () => {
+  it("later() closes a showing question's UI and lets the next quick input show", async () => {
     const { broker, renderer } = setup();
     const first = broker.ask(quick('first'));
     const second = broker.ask(quick('second'));

@@ -35,7 +35,9 @@ function registeredInCode(): Map<string, string> {
   return found;
 }
 
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  contributes: { commands: Array<{ command: string }> };
+};
 
 describe('command ids', () => {
   const inCode = registeredInCode();

@@ -35,9 +35,20 @@ describe('parseMcpConfig: the VS Code format', () => {
       {
         name: 'local',
         source: SOURCE,
-        transport: { type: 'stdio', command: 'node', args: ['server.js', '--verbose'], env: { DEBUG: '1' }, envFile: '.env', cwd: '/ws/tools' },
+        transport: {
+          type: 'stdio',
+          command: 'node',
+          args: ['server.js', '--verbose'],
+          env: { DEBUG: '1' },
+          envFile: '.env',
+          cwd: '/ws/tools',
+        },
       },
-      { name: 'remote', source: SOURCE, transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer x' } } },
+      {
+        name: 'remote',
+        source: SOURCE,
+        transport: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      },
       { name: 'legacy', source: SOURCE, transport: { type: 'sse', url: 'http://localhost:3001/sse', headers: {} } },
     ]);
   });
@@ -66,12 +77,18 @@ describe('parseMcpConfig: the VS Code format', () => {
   it('reads the mcpServers key of Claude Desktop / Cursor configs', () => {
     const result = servers({ memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } }, 'mcpServers');
     assert.deepEqual(result.problems, []);
-    assert.deepEqual(result.servers.map((s) => s.name), ['memory']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['memory'],
+    );
   });
 
   it('prefers servers over mcpServers when both are present', () => {
     const result = parse(JSON.stringify({ servers: { a: { command: 'a' } }, mcpServers: { b: { command: 'b' } } }));
-    assert.deepEqual(result.servers.map((s) => s.name), ['a']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['a'],
+    );
   });
 
   it('accepts comments and trailing commas (JSONC)', () => {
@@ -119,7 +136,11 @@ describe('parseMcpConfig: variables', () => {
       cwd: '/ws/tools',
       envFile: '/home/ada/.env',
     });
-    assert.deepEqual(result.servers[1]!.transport, { type: 'http', url: 'http://localhost:8080/mcp', headers: { Authorization: 'Bearer s3cret' } });
+    assert.deepEqual(result.servers[1]!.transport, {
+      type: 'http',
+      url: 'http://localhost:8080/mcp',
+      headers: { Authorization: 'Bearer s3cret' },
+    });
   });
 
   it('a missing environment variable becomes ""', () => {
@@ -129,7 +150,10 @@ describe('parseMcpConfig: variables', () => {
 
   it('leaves ${input:…} and unknown variables as they are', () => {
     assert.equal(substitute('${input:api-key}', vars), '${input:api-key}');
-    assert.equal(substitute('${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN', vars), '${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN');
+    assert.equal(
+      substitute('${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN', vars),
+      '${workspaceFolderBasename} ${env:} ${env:A-B} $env:TOKEN',
+    );
     // Inputs are filled in when the server starts (resolveInputs), so parsing keeps the reference.
     const result = parse(
       JSON.stringify({
@@ -162,7 +186,10 @@ describe('parseMcpConfig: problems', () => {
   });
 
   it('bad JSON: unterminated object and a missing value', () => {
-    assert.deepEqual(parse('{').problems.map((p) => p.message), [`${SOURCE}: Close brace expected at line 1, column 2`]);
+    assert.deepEqual(
+      parse('{').problems.map((p) => p.message),
+      [`${SOURCE}: Close brace expected at line 1, column 2`],
+    );
     assert.match(parse('{"servers": }').problems[0]!.message, /^\/ws\/\.vscode\/mcp\.json: Value expected at line 1, column 13$/);
     assert.match(parse('{"a": 1,\r\n "b": }').problems[0]!.message, /at line 2, column 7$/);
   });
@@ -213,7 +240,10 @@ describe('parseMcpConfig: problems', () => {
       nullServer: null,
       good2: { type: 'http', url: 'https://example.com/mcp' },
     });
-    assert.deepEqual(result.servers.map((s) => s.name), ['good1', 'good2']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['good1', 'good2'],
+    );
     const byServer = Object.fromEntries(result.problems.map((p) => [p.server, p.message]));
     const expected: Record<string, string> = {
       noCommand: '"command" is missing',
@@ -260,9 +290,15 @@ describe('parseMcpConfig: problems', () => {
 describe('parseServerTable (the elicit.servers setting)', () => {
   it('reads the same shape with its own source name', () => {
     const result = parseServerTable({ a: { command: 'node' }, b: { type: 'nope' } }, 'setting elicit.servers', vars);
-    assert.deepEqual(result.servers, [{ name: 'a', source: 'setting elicit.servers', transport: { type: 'stdio', command: 'node', args: [], env: {} } }]);
+    assert.deepEqual(result.servers, [
+      { name: 'a', source: 'setting elicit.servers', transport: { type: 'stdio', command: 'node', args: [], env: {} } },
+    ]);
     assert.deepEqual(result.problems, [
-      { source: 'setting elicit.servers', server: 'b', message: 'setting elicit.servers: server "b": unknown type "nope"; use "stdio", "http" or "sse"' },
+      {
+        source: 'setting elicit.servers',
+        server: 'b',
+        message: 'setting elicit.servers: server "b": unknown type "nope"; use "stdio", "http" or "sse"',
+      },
     ]);
   });
 });
@@ -291,7 +327,10 @@ describe('parseMcpConfig: inputs', () => {
       { id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'eu' },
       { id: 'api-key', type: 'promptString', description: 'Your API key', password: true },
     ]);
-    assert.deepEqual(remote!.inputs!.map((i) => i.id), ['region', 'api-key']);
+    assert.deepEqual(
+      remote!.inputs!.map((i) => i.id),
+      ['region', 'api-key'],
+    );
     assert.equal(Object.hasOwn(plain!, 'inputs'), false, 'a server without inputs has no inputs key');
   });
 
@@ -303,7 +342,10 @@ describe('parseMcpConfig: inputs', () => {
       }),
     );
     assert.deepEqual(result.problems, []);
-    assert.deepEqual(result.servers[0]!.inputs!.map((i) => i.id), ['bin', 'dir', 'env']);
+    assert.deepEqual(
+      result.servers[0]!.inputs!.map((i) => i.id),
+      ['bin', 'dir', 'env'],
+    );
   });
 
   it('an ${input:…} with no such input is a problem naming the server; the others still load', () => {
@@ -317,11 +359,17 @@ describe('parseMcpConfig: inputs', () => {
         },
       }),
     );
-    assert.deepEqual(result.servers.map((s) => s.name), ['fine']);
-    assert.deepEqual(result.problems.map((p) => [p.server, p.message]), [
-      ['broken', `${SOURCE}: server "broken": uses \${input:token}, but "inputs" defines no input "token"`],
-      ['typo', `${SOURCE}: server "typo": uses \${input:api_key}, but "inputs" defines no input "api_key"`],
-    ]);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['fine'],
+    );
+    assert.deepEqual(
+      result.problems.map((p) => [p.server, p.message]),
+      [
+        ['broken', `${SOURCE}: server "broken": uses \${input:token}, but "inputs" defines no input "token"`],
+        ['typo', `${SOURCE}: server "typo": uses \${input:api_key}, but "inputs" defines no input "api_key"`],
+      ],
+    );
   });
 
   it('the elicit.servers setting has no inputs: an ${input:…} there is a problem', () => {
@@ -350,7 +398,10 @@ describe('parseMcpConfig: inputs', () => {
         servers: { a: { command: 'run', args: ['${input:ok}'] } },
       }),
     );
-    assert.deepEqual(result.servers.map((s) => s.name), ['a']);
+    assert.deepEqual(
+      result.servers.map((s) => s.name),
+      ['a'],
+    );
     assert.deepEqual(
       result.problems.map((p) => p.message.slice(SOURCE.length + 2)),
       [
@@ -372,7 +423,10 @@ describe('parseMcpConfig: inputs', () => {
 
   it('"inputs" that is not a list is one problem; servers still load', () => {
     const result = parse(JSON.stringify({ inputs: { id: 'x' }, servers: { a: { command: 'run' } } }));
-    assert.deepEqual(result.problems.map((p) => p.message), [`${SOURCE}: "inputs" must be a list`]);
+    assert.deepEqual(
+      result.problems.map((p) => p.message),
+      [`${SOURCE}: "inputs" must be a list`],
+    );
     assert.equal(result.servers.length, 1);
   });
 
@@ -392,7 +446,11 @@ describe('parseMcpConfig: inputs', () => {
     );
     assert.deepEqual(result.problems, []);
     const transport = result.servers[0]!.transport;
-    assert.deepEqual(resolveInputs(transport, { host: 'mcp.example.com' }), { type: 'http', url: 'https://mcp.example.com/mcp', headers: {} });
+    assert.deepEqual(resolveInputs(transport, { host: 'mcp.example.com' }), {
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: {},
+    });
     assert.throws(() => resolveInputs(transport, { host: 'not a host' }), /"url" is not a valid URL/);
   });
 });
@@ -440,11 +498,14 @@ describe('inputQuestionSchema', () => {
   });
 
   it('a pickString input is a required choice with its default', () => {
-    assert.deepEqual(inputQuestionSchema({ id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'us' }), {
-      type: 'object',
-      properties: { region: { type: 'string', title: 'region', enum: ['eu', 'us'], default: 'us' } },
-      required: ['region'],
-    });
+    assert.deepEqual(
+      inputQuestionSchema({ id: 'region', type: 'pickString', description: 'Region', options: ['eu', 'us'], default: 'us' }),
+      {
+        type: 'object',
+        properties: { region: { type: 'string', title: 'region', enum: ['eu', 'us'], default: 'us' } },
+        required: ['region'],
+      },
+    );
   });
 
   it('a plain promptString keeps its default', () => {

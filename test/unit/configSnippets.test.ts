@@ -19,6 +19,8 @@ describe('gatewaySnippets', () => {
   });
   it('gives Gemini CLI and mcp.json valid JSON with the header', () => {
     assert.deepEqual(JSON.parse(byId.gemini!), { mcpServers: { elicit: { httpUrl: url, headers: { Authorization: 'Bearer tok-abc' } } } });
-    assert.deepEqual(JSON.parse(byId.mcpJson!), { servers: { elicit: { type: 'http', url, headers: { Authorization: 'Bearer tok-abc' } } } });
+    assert.deepEqual(JSON.parse(byId.mcpJson!), {
+      servers: { elicit: { type: 'http', url, headers: { Authorization: 'Bearer tok-abc' } } },
+    });
   });
 });

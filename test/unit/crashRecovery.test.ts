@@ -31,7 +31,10 @@ class FakeConnection {
 
 describe('restartDelay', () => {
   it('doubles from the base delay up to the maximum', () => {
-    assert.deepEqual([1, 2, 3, 4].map((n) => restartDelay(n, policy)), [100, 200, 250, 250]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => restartDelay(n, policy)),
+      [100, 200, 250, 250],
+    );
   });
 });
 
@@ -47,7 +50,12 @@ describe('CrashRecovery', () => {
     now = 0;
     fake = new FakeConnection();
     logs = [];
-    recovery = new CrashRecovery(fake as unknown as McpConnection, policy, (l) => logs.push(l), () => now);
+    recovery = new CrashRecovery(
+      fake as unknown as McpConnection,
+      policy,
+      (l) => logs.push(l),
+      () => now,
+    );
   });
 
   function advance(ms: number): void {

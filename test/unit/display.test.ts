@@ -87,20 +87,35 @@ describe('questionTitle', () => {
   });
 
   it('is what it is for when Elicit asks for the person, never "<server> asks"', () => {
-    const request: ElicitRequest = { mode: 'form', asker, message: 'm', requestedSchema: schema, onBehalf: { title: 'Run MCP Tool · song-sketch · write_lyrics' } };
+    const request: ElicitRequest = {
+      mode: 'form',
+      asker,
+      message: 'm',
+      requestedSchema: schema,
+      onBehalf: { title: 'Run MCP Tool · song-sketch · write_lyrics' },
+    };
     assert.equal(questionTitle(request), 'Run MCP Tool · song-sketch · write_lyrics');
     assert.equal(asksOnBehalf(request), true);
   });
 
   it('is inert and on one line, since the title holds server and tool names', () => {
-    const request: ElicitRequest = { mode: 'form', asker, message: 'm', requestedSchema: schema, onBehalf: { title: 'Run MCP Tool · [x](command:evil)\n$(flame)' } };
+    const request: ElicitRequest = {
+      mode: 'form',
+      asker,
+      message: 'm',
+      requestedSchema: schema,
+      onBehalf: { title: 'Run MCP Tool · [x](command:evil)\n$(flame)' },
+    };
     assert.equal(questionTitle(request), 'Run MCP Tool · [x]\u200b(command:evil) $\u200b(flame)');
   });
 });
 
 describe('askerTitle', () => {
   it('"name asks · detail"', () => {
-    assert.equal(askerTitle({ kind: 'mcp', name: 'weather-server', detail: 'tool get_forecast' }), 'weather-server asks · tool get_forecast');
+    assert.equal(
+      askerTitle({ kind: 'mcp', name: 'weather-server', detail: 'tool get_forecast' }),
+      'weather-server asks · tool get_forecast',
+    );
   });
 
   it('without detail, or with an empty one', () => {
@@ -146,7 +161,8 @@ const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^\)\s]+)(?: (
 const VSCODE_ICON = /(\\)?\$\((\w[\w-]*(?:~[\w-]+)?)\)/g;
 
 describe('inertText', () => {
-  const hostile = 'Your session expired. [Open Settings](command:workbench.action.openSettings "https://example.com/login") $(shield) verified';
+  const hostile =
+    'Your session expired. [Open Settings](command:workbench.action.openSettings "https://example.com/login") $(shield) verified';
 
   it('leaves no link and no icon VS Code would draw, and reads the same', () => {
     const inert = inertText(hostile);
@@ -156,7 +172,12 @@ describe('inertText', () => {
   });
 
   it('breaks every link scheme VS Code opens, and terminal commands', () => {
-    for (const target of ['command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D', 'https://evil.example', 'file:///etc/passwd', 'COMMAND:x']) {
+    for (const target of [
+      'command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D',
+      'https://evil.example',
+      'file:///etc/passwd',
+      'COMMAND:x',
+    ]) {
       assert.equal(inertText(`[click](${target})`).match(VSCODE_LINK), null, target);
     }
   });
@@ -179,11 +200,14 @@ describe('inertText', () => {
   it('no generated text keeps a link or an icon', () => {
     const piece = fc.constantFrom('[', ']', '(', ')', '$', '\\', ' ', '"', 'a', 'command:', 'https://', 'file:', '\u200b', '\u202e', '\n');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')), (text) => {
-        const inert = inertText(text);
-        assert.equal(inert.match(VSCODE_LINK), null, JSON.stringify(inert));
-        assert.equal(inert.match(VSCODE_ICON), null, JSON.stringify(inert));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')),
+        (text) => {
+          const inert = inertText(text);
+          assert.equal(inert.match(VSCODE_LINK), null, JSON.stringify(inert));
+          assert.equal(inert.match(VSCODE_ICON), null, JSON.stringify(inert));
+        },
+      ),
       { seed: 20_261_122, numRuns: 5_000 },
     );
   });

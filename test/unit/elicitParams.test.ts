@@ -11,7 +11,13 @@ const read = (params: unknown, method = 'elicitation/create') => elicitRequestFr
 describe('elicitation params', () => {
   it('reads a form request, form being the default mode', () => {
     const schema = { type: 'object', properties: {} };
-    assert.deepEqual(read({ message: 'Pick', requestedSchema: schema }), { mode: 'form', asker, message: 'Pick', requestedSchema: schema, signal });
+    assert.deepEqual(read({ message: 'Pick', requestedSchema: schema }), {
+      mode: 'form',
+      asker,
+      message: 'Pick',
+      requestedSchema: schema,
+      signal,
+    });
   });
 
   it('reads a URL request', () => {
@@ -28,7 +34,10 @@ describe('elicitation params', () => {
       [{ message: 'x', mode: 'telepathy' }, /mode "telepathy" is not supported/],
     ];
     for (const [params, message] of cases) {
-      assert.throws(() => read(params, 'session/elicitation'), (error: Error & { code?: number }) => message.test(error.message) && error.code === -32602);
+      assert.throws(
+        () => read(params, 'session/elicitation'),
+        (error: Error & { code?: number }) => message.test(error.message) && error.code === -32602,
+      );
     }
   });
 });

@@ -31,7 +31,10 @@ describe('elicitation as a task (2025-11-25)', () => {
     });
     assert.equal(((await tasks.handle('tasks/get', { taskId: task.taskId })) as { status: string }).status, 'completed');
     const listed = (await tasks.handle('tasks/list', {})) as { tasks: Array<{ taskId: string }> };
-    assert.deepEqual(listed.tasks.map((t) => t.taskId), [task.taskId]);
+    assert.deepEqual(
+      listed.tasks.map((t) => t.taskId),
+      [task.taskId],
+    );
     tasks.close();
   });
 
@@ -45,7 +48,10 @@ describe('elicitation as a task (2025-11-25)', () => {
     const cancelled = (await tasks.handle('tasks/cancel', { taskId: task.taskId })) as { status: string };
     assert.equal(cancelled.status, 'cancelled');
     assert.equal(seen?.aborted, true);
-    await assert.rejects(tasks.handle('tasks/cancel', { taskId: task.taskId }), (error) => error instanceof TaskRequestError && error.code === -32602);
+    await assert.rejects(
+      tasks.handle('tasks/cancel', { taskId: task.taskId }),
+      (error) => error instanceof TaskRequestError && error.code === -32602,
+    );
 
     const failing = tasks.start(undefined, async () => {
       throw new Error('property "address" is a nested object');
@@ -55,7 +61,10 @@ describe('elicitation as a task (2025-11-25)', () => {
     assert.equal(failed.status, 'failed');
     assert.match(failed.statusMessage ?? '', /nested object/);
     await assert.rejects(tasks.handle('tasks/result', { taskId: failing.task.taskId }), /nested object/);
-    await assert.rejects(tasks.handle('tasks/get', { taskId: 'nope' }), (error) => error instanceof TaskRequestError && error.code === -32602);
+    await assert.rejects(
+      tasks.handle('tasks/get', { taskId: 'nope' }),
+      (error) => error instanceof TaskRequestError && error.code === -32602,
+    );
     tasks.close();
   });
 });

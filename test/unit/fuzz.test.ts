@@ -16,7 +16,16 @@ import fc from 'fast-check';
 import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import { InvalidRequestError } from '../../src/core/errors';
 import type { Field, FormModel } from '../../src/core/form/fields';
-import { collectAnswer, errorOf, fieldProblem, readDraft, startingValues, initialValues, type RawValue, type RawValues } from '../../src/core/form/formState';
+import {
+  collectAnswer,
+  errorOf,
+  fieldProblem,
+  readDraft,
+  startingValues,
+  initialValues,
+  type RawValue,
+  type RawValues,
+} from '../../src/core/form/formState';
 import { normalize, tryNormalize } from '../../src/core/form/normalize';
 import { choosePresentation } from '../../src/core/form/presentation';
 import type { AnswerValue, ElicitContent } from '../../src/core/broker/request';
@@ -47,8 +56,25 @@ const propertyName: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', '__defineGetter__',
-      '', ' ', 'a/b', '~0', '~1', 'a.b', '$ref', '0', 'length', 'x'.repeat(201), '\u202e\u0645', '<img src=x onerror=alert(1)>',
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'valueOf',
+      'prototype',
+      '__defineGetter__',
+      '',
+      ' ',
+      'a/b',
+      '~0',
+      '~1',
+      'a.b',
+      '$ref',
+      '0',
+      'length',
+      'x'.repeat(201),
+      '\u202e\u0645',
+      '<img src=x onerror=alert(1)>',
     ),
   },
 );
@@ -65,7 +91,9 @@ const structuredPattern: fc.Arbitrary<string> = fc
   .letrec<{ term: string; sequence: string }>((tie) => ({
     term: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.tuple(fc.constantFrom('a', 'b', '1', '\\d', '\\s', '\\w', '.', '[ab]', '[^a]', '[a-z0-9]', '-', '\\.', '@'), quantifierArb).map(([a, q]) => a + q),
+      fc
+        .tuple(fc.constantFrom('a', 'b', '1', '\\d', '\\s', '\\w', '.', '[ab]', '[^a]', '[a-z0-9]', '-', '\\.', '@'), quantifierArb)
+        .map(([a, q]) => a + q),
       fc.tuple(fc.constantFrom('(', '(?:'), tie('sequence'), quantifierArb).map(([open, body, q]) => `${open}${body})${q}`),
       fc.tuple(tie('sequence'), tie('sequence')).map(([x, y]) => `(?:${x}|${y})`),
     ),
@@ -76,9 +104,31 @@ const structuredPattern: fc.Arbitrary<string> = fc
 /** Patterns: everyday, catastrophic, polynomial, invalid, and random strings of regex syntax. */
 const patternArb: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    '^[A-Z]{3}-\\d{3}$', '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', '^(\\d+\\.)+\\d+$', '^(?:[a-z0-9]+-)*[a-z0-9]+$', '^https?://',
-    '^(a+)+$', '(a|aa)+', '(\\w)\\1', 'a*a*b', '.*x.*y', '\\s*\\s*$', '(', '[', '\\', 'a{2,1}', '(?<n>a)\\k<n>', '\\p{L}+',
-    '^\\p{Lu}', '[\\u{1F600}-\\u{1F64F}]', 'x'.repeat(1001), '', '^$', '.', '(?=a)a', '(?<!b)a+',
+    '^[A-Z]{3}-\\d{3}$',
+    '^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$',
+    '^(\\d+\\.)+\\d+$',
+    '^(?:[a-z0-9]+-)*[a-z0-9]+$',
+    '^https?://',
+    '^(a+)+$',
+    '(a|aa)+',
+    '(\\w)\\1',
+    'a*a*b',
+    '.*x.*y',
+    '\\s*\\s*$',
+    '(',
+    '[',
+    '\\',
+    'a{2,1}',
+    '(?<n>a)\\k<n>',
+    '\\p{L}+',
+    '^\\p{Lu}',
+    '[\\u{1F600}-\\u{1F64F}]',
+    'x'.repeat(1001),
+    '',
+    '^$',
+    '.',
+    '(?=a)a',
+    '(?<!b)a+',
   ),
   fc.string({ unit: fc.constantFrom(...'ab1.()[]*+?|\\d{},^$-'.split('')), maxLength: 10 }),
   fc.constant(null).chain(() => structuredPattern),
@@ -123,13 +173,18 @@ const optionValues = fc.uniqueArray(fc.oneof(fc.stringMatching(/^[a-z]{1,6}$/), 
 const options: fc.Arbitrary<{ keywords: Json; values: string[] }> = optionValues.chain((values) =>
   fc.oneof(
     fc.constant({ keywords: { enum: values }, values }),
-    fc.array(shortText, { minLength: values.length, maxLength: values.length }).map((names) => ({ keywords: { enum: values, enumNames: names }, values })),
-    fc.tuple(fc.constantFrom('oneOf', 'anyOf'), fc.array(fc.option(shortText, { nil: undefined }), { minLength: values.length, maxLength: values.length })).map(
-      ([key, titles]) => ({
+    fc
+      .array(shortText, { minLength: values.length, maxLength: values.length })
+      .map((names) => ({ keywords: { enum: values, enumNames: names }, values })),
+    fc
+      .tuple(
+        fc.constantFrom('oneOf', 'anyOf'),
+        fc.array(fc.option(shortText, { nil: undefined }), { minLength: values.length, maxLength: values.length }),
+      )
+      .map(([key, titles]) => ({
         keywords: { [key]: values.map((v, i) => (titles[i] === undefined ? { const: v } : { const: v, title: titles[i] })) },
         values,
-      }),
-    ),
+      })),
   ),
 );
 
@@ -143,7 +198,13 @@ const choiceProp = fc
   });
 
 const multiProp = fc
-  .tuple(options, fc.option(fc.nat(4), { nil: undefined }), fc.option(fc.nat(6), { nil: undefined }), fc.option(fc.nat(255), { nil: undefined }), fc.boolean())
+  .tuple(
+    options,
+    fc.option(fc.nat(4), { nil: undefined }),
+    fc.option(fc.nat(6), { nil: undefined }),
+    fc.option(fc.nat(255), { nil: undefined }),
+    fc.boolean(),
+  )
   .map(([{ keywords, values }, minItems, maxItems, defaultMask, typedItems]) => {
     const prop: Json = { type: 'array', items: { ...(typedItems ? { type: 'string' } : {}), ...keywords } };
     if (minItems !== undefined) prop.minItems = minItems;
@@ -175,9 +236,36 @@ const wellFormedSchema: fc.Arbitrary<Json> = fc
 
 /** Where a mutation lands and what it does there. */
 const KEYWORDS = [
-  'type', 'properties', 'required', 'items', 'enum', 'enumNames', 'oneOf', 'anyOf', 'const', 'default', 'title', 'description',
-  'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'writeOnly',
-  '$ref', '$dynamicRef', 'allOf', 'not', 'if', 'patternProperties', 'additionalProperties', '$defs', '__proto__',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'enumNames',
+  'oneOf',
+  'anyOf',
+  'const',
+  'default',
+  'title',
+  'description',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'writeOnly',
+  '$ref',
+  '$dynamicRef',
+  'allOf',
+  'not',
+  'if',
+  'patternProperties',
+  'additionalProperties',
+  '$defs',
+  '__proto__',
 ];
 const HUGE_ENUM = Array.from({ length: 10_000 }, (_, i) => `option-${i}`);
 const TOO_HUGE_ENUM = [...HUGE_ENUM, 'one-too-many'];
@@ -190,13 +278,20 @@ const mutation = fc.record({
     { weight: 2, arbitrary: fc.constant({ remove: true }) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom<unknown>(
-        { type: 'object', properties: { inner: { type: 'string' } } },
-        ['string', 'null'],
-        'object', 'null', 'array', 'any', 'String',
-        HUGE_ENUM, TOO_HUGE_ENUM,
-        { $ref: '#/$defs/x' },
-      ).map((value) => ({ set: value })),
+      arbitrary: fc
+        .constantFrom<unknown>(
+          { type: 'object', properties: { inner: { type: 'string' } } },
+          ['string', 'null'],
+          'object',
+          'null',
+          'array',
+          'any',
+          'String',
+          HUGE_ENUM,
+          TOO_HUGE_ENUM,
+          { $ref: '#/$defs/x' },
+        )
+        .map((value) => ({ set: value })),
     },
   ),
 });
@@ -230,7 +325,19 @@ const anySchema: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: wellFormedSchema.map((s) => JSON.parse(JSON.stringify(s)) as unknown) },
   { weight: 5, arbitrary: fc.tuple(wellFormedSchema, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([s, ms]) => mutate(s, ms)) },
   // Not even JSON: what a buggy in-process asker could pass.
-  { weight: 1, arbitrary: fc.anything({ maxDepth: 3, withNullPrototype: true, withMap: true, withSet: true, withBigInt: true, withDate: true, withTypedArray: true, withSparseArray: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.anything({
+      maxDepth: 3,
+      withNullPrototype: true,
+      withMap: true,
+      withSet: true,
+      withBigInt: true,
+      withDate: true,
+      withTypedArray: true,
+      withSparseArray: true,
+    }),
+  },
 );
 
 // ─── Answers ────────────────────────────────────────────────────────────────
@@ -243,7 +350,19 @@ function rawFor(field: Field): fc.Arbitrary<RawValue> {
     case 'text': {
       const candidates: Array<fc.Arbitrary<string>> = [
         fc.string({ maxLength: 45 }),
-        fc.constantFrom('', ' ', 'a@b.co', 'https://example.com/x', 'not a url', '2026-02-30', '2026-01-31', '2026-01-31T09:30:00Z', '2026-01-31T09:30:00', '😀😀', 'A'.repeat(MAX_PATTERN_INPUT + 1)),
+        fc.constantFrom(
+          '',
+          ' ',
+          'a@b.co',
+          'https://example.com/x',
+          'not a url',
+          '2026-02-30',
+          '2026-01-31',
+          '2026-01-31T09:30:00Z',
+          '2026-01-31T09:30:00',
+          '😀😀',
+          'A'.repeat(MAX_PATTERN_INPUT + 1),
+        ),
         fc.emailAddress(),
         fc.webUrl(),
         dateText.map((d) => d.toISOString().slice(0, 10)),
@@ -353,11 +472,15 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
         models++;
         // A model is usable as it stands: every consumer reads it without a throw.
         const props = (schema as Json).properties as Json | undefined;
-        assert.deepEqual(form.fields.map((f) => f.name), props === undefined ? [] : Object.keys(props));
+        assert.deepEqual(
+          form.fields.map((f) => f.name),
+          props === undefined ? [] : Object.keys(props),
+        );
         for (const field of form.fields) {
           assert.ok(Object.hasOwn(props!, field.name));
           if (field.default !== undefined) assert.equal(checkField({ ...field, required: false }, field.default), undefined);
-          if (field.kind === 'choice' || field.kind === 'multiChoice') assert.ok(field.options.length >= 1 && field.options.length <= 10_000);
+          if (field.kind === 'choice' || field.kind === 'multiChoice')
+            assert.ok(field.options.length >= 1 && field.options.length <= 10_000);
         }
         choosePresentation(form, 'auto');
         startingValues(form, initialValues(form), undefined);
@@ -370,9 +493,29 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
 
   it('tryNormalize is total: even a throwing getter or a proxy is a refusal', () => {
     const hostile = [
-      { get properties() { throw new Error('boom'); } },
-      new Proxy({}, { ownKeys: () => { throw new Error('boom'); } }),
-      { properties: new Proxy({}, { get: () => { throw new Error('boom'); } }) },
+      {
+        get properties() {
+          throw new Error('boom');
+        },
+      },
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('boom');
+          },
+        },
+      ),
+      {
+        properties: new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error('boom');
+            },
+          },
+        ),
+      },
     ];
     for (const schema of hostile) {
       const result = tryNormalize(schema);
@@ -388,7 +531,8 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
 
         // The webview: what webview/form/main.ts calls on submit and per field.
         const webview = collectAnswer(form, raws);
-        for (const field of form.fields) assert.equal(fieldProblem(field, raws[field.name]), errorOf(webview.errors, field.name), field.name);
+        for (const field of form.fields)
+          assert.equal(fieldProblem(field, raws[field.name]), errorOf(webview.errors, field.name), field.name);
 
         // The host: the form panel and the broker complete the answer, then ajv has the last word.
         const host = validateAnswer(form, completeAnswer(form, webview.content));
@@ -400,8 +544,11 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
             assert.equal(errorOf(webview.errors, field.name), parseError);
             continue;
           }
-          assert.equal(Object.hasOwn(webview.errors, field.name), Object.hasOwn(host, field.name),
-            `${JSON.stringify(field)} raw ${JSON.stringify(raws[field.name])}: webview ${webview.errors[field.name]}, host ${host[field.name]}`);
+          assert.equal(
+            Object.hasOwn(webview.errors, field.name),
+            Object.hasOwn(host, field.name),
+            `${JSON.stringify(field)} raw ${JSON.stringify(raws[field.name])}: webview ${webview.errors[field.name]}, host ${host[field.name]}`,
+          );
         }
 
         // The quick input: whatever it accepts, the broker's final check accepts.
@@ -412,7 +559,8 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
           if (error) quickOk = false;
           if (value !== undefined) quick[field.name] = value;
         }
-        if (quickOk) assert.deepEqual(validateAnswer(form, completeAnswer(form, quick)), {}, `quick input content ${JSON.stringify(quick)}`);
+        if (quickOk)
+          assert.deepEqual(validateAnswer(form, completeAnswer(form, quick)), {}, `quick input content ${JSON.stringify(quick)}`);
 
         // Any content at all (wrong types included): ajv never refuses what the field rules accept, nor the reverse.
         const content: ElicitContent = {};
@@ -424,8 +572,11 @@ describe(`property fuzzing (fast-check, seed ${seed})`, () => {
         const rules = checkAnswer(form, completed);
         const ajv = validateAnswer(form, completed);
         for (const field of form.fields) {
-          assert.equal(Object.hasOwn(rules, field.name), Object.hasOwn(ajv, field.name),
-            `${JSON.stringify(field)} value ${JSON.stringify(content[field.name])}: rules ${rules[field.name]}, ajv ${ajv[field.name]}`);
+          assert.equal(
+            Object.hasOwn(rules, field.name),
+            Object.hasOwn(ajv, field.name),
+            `${JSON.stringify(field)} value ${JSON.stringify(content[field.name])}: rules ${rules[field.name]}, ajv ${ajv[field.name]}`,
+          );
         }
       }),
       { seed, numRuns: ANSWER_RUNS, includeErrorInReport: true },

@@ -12,17 +12,27 @@ const schema = (properties: Record<string, unknown>, required: string[] = []) =>
 describe('composeGroup / splitGroupAnswer', () => {
   const sections = [
     { key: 'who', message: 'Who?', requestedSchema: schema({ name: { type: 'string', title: 'Name' } }, ['name']) },
-    { key: 'key', message: 'Key?', requestedSchema: schema({ name: { type: 'string', enum: ['C', 'Am'] }, token: { type: 'string', format: 'password' } }) },
+    {
+      key: 'key',
+      message: 'Key?',
+      requestedSchema: schema({ name: { type: 'string', enum: ['C', 'Am'] }, token: { type: 'string', format: 'password' } }),
+    },
   ];
 
   it('puts every section in one model under composed names, keeping each property name', () => {
     const form = composeGroup(sections);
-    assert.deepEqual(form.sections, [{ key: 'who', message: 'Who?' }, { key: 'key', message: 'Key?' }]);
-    assert.deepEqual(form.fields.map((f) => [f.name, f.property, f.section, f.kind]), [
-      ['0:name', 'name', 0, 'text'],
-      ['1:name', 'name', 1, 'choice'],
-      ['1:token', 'token', 1, 'text'],
+    assert.deepEqual(form.sections, [
+      { key: 'who', message: 'Who?' },
+      { key: 'key', message: 'Key?' },
     ]);
+    assert.deepEqual(
+      form.fields.map((f) => [f.name, f.property, f.section, f.kind]),
+      [
+        ['0:name', 'name', 0, 'text'],
+        ['1:name', 'name', 1, 'choice'],
+        ['1:token', 'token', 1, 'text'],
+      ],
+    );
     assert.deepEqual(validateAnswer(form, { '1:name': 'Am' }), { '0:name': 'Required' }, 'the same validators work on the composed model');
   });
 
@@ -90,18 +100,29 @@ describe('BurstGrouper', () => {
     assert.deepEqual(await grouper.add(question(1)), { action: 'accept', content: { n: 'Question 1' } });
     assert.deepEqual(await grouper.add(question(2)), { action: 'accept', content: { n: 'Question 2' } });
     assert.ok(performance.now() - started < BURST_SETTLE_MS, 'no waiting for a burst that is not there');
-    assert.deepEqual(asked.map((r) => r.mode), ['form', 'form']);
+    assert.deepEqual(
+      asked.map((r) => r.mode),
+      ['form', 'form'],
+    );
   });
 
   it('asks questions that arrive together as one group and answers each; the first, asked alone a moment before, is withdrawn without a trace', async () => {
     const { grouper, asked, broker } = setup((request) =>
-      request.mode === 'group' ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } } : new Promise<ElicitResult>(() => undefined),
+      request.mode === 'group'
+        ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } }
+        : new Promise<ElicitResult>(() => undefined),
     );
     const history: string[] = [];
     broker.onDidAnswer((answered) => history.push(answered.question.request.message));
     const results = await Promise.all([grouper.add(question(1)), grouper.add(question(2)), grouper.add(question(3))]);
-    assert.deepEqual(results.map((r) => r.content), [{ n: 'a' }, { n: 'b' }, { n: 'c' }]);
-    assert.deepEqual(asked.map((r) => r.mode), ['form', 'group']);
+    assert.deepEqual(
+      results.map((r) => r.content),
+      [{ n: 'a' }, { n: 'b' }, { n: 'c' }],
+    );
+    assert.deepEqual(
+      asked.map((r) => r.mode),
+      ['form', 'group'],
+    );
     assert.equal(asked[0]!.signal?.reason, WITHDRAWN);
     assert.equal(asked[1]!.message, '3 questions');
     assert.deepEqual(history, ['3 questions'], 'the withdrawn question is not in the history');
@@ -113,7 +134,10 @@ describe('BurstGrouper', () => {
     const bad = grouper.add({ ...question(0), requestedSchema: schema({ x: { type: 'object' } }) });
     const good = Promise.all([grouper.add(question(1)), grouper.add(question(2))]);
     await assert.rejects(bad, InvalidRequestError);
-    assert.deepEqual((await good).map((r) => r.action), ['accept', 'accept']);
+    assert.deepEqual(
+      (await good).map((r) => r.action),
+      ['accept', 'accept'],
+    );
   });
 
   it('a withdrawn question is answered cancel at once; the group stays for the others', async () => {
@@ -138,7 +162,10 @@ describe('BurstGrouper', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { grouper, asked } = setup(async (request) => {
       await gate;
-      return { action: 'accept', content: request.mode === 'group' ? Object.fromEntries(request.sections.map((_, i) => [`${i}:n`, 'x'])) : {} };
+      return {
+        action: 'accept',
+        content: request.mode === 'group' ? Object.fromEntries(request.sections.map((_, i) => [`${i}:n`, 'x'])) : {},
+      };
     });
     const all = Promise.allSettled(Array.from({ length: 3 * MAX_GROUP_SECTIONS }, (_, i) => grouper.add(question(i))));
     await new Promise((r) => setTimeout(r, 40));
@@ -159,8 +186,14 @@ describe('BurstGrouper', () => {
     });
     const { grouper, asked } = setup(() => ({ action: 'accept', content: {} }), 5);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => grouper.add(big(i))));
-    assert.deepEqual(results.map((r) => r.action), Array(5).fill('accept'));
+    assert.deepEqual(
+      results.map((r) => r.action),
+      Array(5).fill('accept'),
+    );
     const groups = asked.filter((r): r is GroupRequest => r.mode === 'group');
-    assert.ok(groups.every((g) => g.sections.length <= 2), JSON.stringify(groups.map((g) => g.sections.length)));
+    assert.ok(
+      groups.every((g) => g.sections.length <= 2),
+      JSON.stringify(groups.map((g) => g.sections.length)),
+    );
   });
 });

@@ -26,11 +26,14 @@ const schema = {
 
 describe('checkJsonArguments', () => {
   it('returns a valid value as parsed', () => {
-    const text = JSON.stringify({ query: 'rain', filter: { limit: 5, range: { from: '2026-01-01', to: '2026-01-31' }, tags: [{ name: 'eu' }] } });
+    const text = JSON.stringify({
+      query: 'rain',
+      filter: { limit: 5, range: { from: '2026-01-01', to: '2026-01-31' }, tags: [{ name: 'eu' }] },
+    });
     assert.deepEqual(checkJsonArguments(schema, text), { value: JSON.parse(text) as Record<string, unknown> });
   });
 
-  it('bad JSON: the parser\'s reason', () => {
+  it("bad JSON: the parser's reason", () => {
     const result = checkJsonArguments(schema, '{"query": "rain",}');
     assert.equal(result.value, undefined);
     assert.match(result.error!, /^Not valid JSON: /);
@@ -48,11 +51,15 @@ describe('checkJsonArguments', () => {
     assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"range": {"from": "yesterday"}}}'), {
       error: 'filter.range.from must match format "date"',
     });
-    assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"range": {}}}'), { error: "filter.range must have required property 'from'" });
+    assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"range": {}}}'), {
+      error: "filter.range must have required property 'from'",
+    });
     assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"tags": [{"name": "a"}, {"name": 2}]}}'), {
       error: 'filter.tags.1.name must be string',
     });
-    assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"extra": 1}}'), { error: 'filter must NOT have additional properties' });
+    assert.deepEqual(checkJsonArguments(schema, '{"query": "x", "filter": {"extra": 1}}'), {
+      error: 'filter must NOT have additional properties',
+    });
   });
 
   it('a violation at the top level has no path', () => {
@@ -96,7 +103,9 @@ describe('checkJsonArguments', () => {
     const nearMiss = 'a'.repeat(31) + '!';
     const key = '1'.repeat(35);
     const started = performance.now();
-    assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ deep: { code: nearMiss } })), { error: 'deep.code is not in the form the tool asks for' });
+    assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ deep: { code: nearMiss } })), {
+      error: 'deep.code is not in the form the tool asks for',
+    });
     assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ [key]: 'x' })), { error: `${key} must be number` });
     assert.deepEqual(checkJsonArguments(hostile, JSON.stringify({ [key.slice(1) + '!']: 'x', deep: { code: 'aaa' } })).error, undefined);
     // V8's backtracking took seconds to minutes on each of these.

@@ -36,7 +36,17 @@ function vscodeLayerFiles(): string[] {
 /** Notification and dialog methods whose string arguments a person reads. */
 const SHOW_MESSAGE = /^show(Information|Warning|Error)Message$/;
 /** Properties a person reads in quick inputs, tree items, status bar items and commands. */
-const SHOWN_PROPERTIES = new Set(['title', 'placeHolder', 'placeholder', 'prompt', 'tooltip', 'label', 'description', 'detail', 'validationMessage']);
+const SHOWN_PROPERTIES = new Set([
+  'title',
+  'placeHolder',
+  'placeholder',
+  'prompt',
+  'tooltip',
+  'label',
+  'description',
+  'detail',
+  'validationMessage',
+]);
 
 interface Finding {
   where: string;
@@ -98,7 +108,12 @@ export function scan(fileName: string, text: string): { bare: Finding[]; l10nCal
       // The message and the button labels; the options object ({ modal, detail }) is checked as properties below.
       for (const arg of node.arguments) if (wordyLiteral(arg)) report(arg);
     }
-    if (ts.isPropertyAssignment(node) && SHOWN_PROPERTIES.has(node.name.getText(source)) && wordyLiteral(node.initializer) && !askerIdentity(node, source)) {
+    if (
+      ts.isPropertyAssignment(node) &&
+      SHOWN_PROPERTIES.has(node.name.getText(source)) &&
+      wordyLiteral(node.initializer) &&
+      !askerIdentity(node, source)
+    ) {
       report(node.initializer);
     }
     if (
@@ -137,7 +152,15 @@ describe('runtime strings (vscode.l10n.t)', () => {
     const bundle = readJson(join(root, 'l10n', 'bundle.l10n.json'));
     for (const [key, value] of Object.entries(bundle)) assert.equal(value, key);
     // Texts the end-to-end tests look for, word for word.
-    for (const text of ['Allow', 'Refuse', 'Forget', 'Use saved value', 'Decline: tell the asker you will not answer', 'Elicit: {0}', 'Run MCP Tool · {0} · {1}']) {
+    for (const text of [
+      'Allow',
+      'Refuse',
+      'Forget',
+      'Use saved value',
+      'Decline: tell the asker you will not answer',
+      'Elicit: {0}',
+      'Run MCP Tool · {0} · {1}',
+    ]) {
       assert.ok(text in bundle, text);
     }
   });
@@ -184,7 +207,12 @@ describe('runtime strings (vscode.l10n.t)', () => {
     assert.deepEqual(bare, [], 'user-facing text not passed through vscode.l10n.t');
     // It did look: the calls it knows of are there, in the files that show things.
     assert.ok(calls >= 200, `${calls} vscode.l10n.t calls`);
-    for (const file of ['src/vscode/quickInputRenderer.ts', 'src/vscode/pendingQuestions.ts', 'src/vscode/serversView.ts', 'src/vscode/acp/agentPanel.ts']) {
+    for (const file of [
+      'src/vscode/quickInputRenderer.ts',
+      'src/vscode/pendingQuestions.ts',
+      'src/vscode/serversView.ts',
+      'src/vscode/acp/agentPanel.ts',
+    ]) {
       assert.ok(withCalls.includes(file), file);
     }
   });

@@ -28,7 +28,13 @@ describe('many options', () => {
   it('still refuses an option that is not offered, a repeated one, and a wrong type', () => {
     const form = normalize(schema);
     const answer = completeAnswer(form, {});
-    const errors = validateAnswer(form, { ...answer, pick0: [...options.slice(1), 'option-x'], pick1: ['option-1', 'option-1'], pick2: [7 as unknown as string], one: 'nope' });
+    const errors = validateAnswer(form, {
+      ...answer,
+      pick0: [...options.slice(1), 'option-x'],
+      pick1: ['option-1', 'option-1'],
+      pick2: [7 as unknown as string],
+      one: 'nope',
+    });
     assert.deepEqual(Object.keys(errors).sort(), ['one', 'pick0', 'pick1', 'pick2']);
     assert.equal(errors.pick0, 'Choose from the listed options');
     assert.equal(errors.pick1, 'Choose each option once');

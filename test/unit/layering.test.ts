@@ -22,17 +22,26 @@ async function lint(file: string, code: string): Promise<string[]> {
 describe('layering lint rule', () => {
   it('rejects a vscode import in src/core', async () => {
     const messages = await lint('src/core/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
-    assert.ok(messages.some((m) => m.startsWith('no-restricted-imports')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-imports')),
+      messages.join('\n'),
+    );
   });
 
   it('rejects DOM globals in src/core and src/mcp', async () => {
     const messages = await lint('src/mcp/example.ts', 'export const title = document.title;\n');
-    assert.ok(messages.some((m) => m.startsWith('no-restricted-globals')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-globals')),
+      messages.join('\n'),
+    );
   });
 
   it('rejects importing the VS Code layer from the core', async () => {
     const messages = await lint('src/core/example.ts', "import { runTool } from '../vscode/runTool';\nexport const r = runTool;\n");
-    assert.ok(messages.some((m) => m.startsWith('no-restricted-imports')), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-imports')),
+      messages.join('\n'),
+    );
   });
 
   it('rejects one protocol adapter importing another (acp → mcp, mcp → gateway, gateway → acp)', async () => {

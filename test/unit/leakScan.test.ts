@@ -15,7 +15,9 @@ describe('findInFiles', () => {
     fs.writeFileSync(path.join(root, 'a', 'state.db'), Buffer.concat([Buffer.from([0, 1]), Buffer.from(secret, 'utf16le')]));
     fs.writeFileSync(path.join(root, 'b64.json'), JSON.stringify({ v: Buffer.from(secret).toString('base64') }));
     fs.writeFileSync(path.join(root, 'clean.txt'), 'sk-leak-test-12 is not it');
-    const hits = findInFiles([root], secret).map((f) => path.relative(root, f)).sort();
+    const hits = findInFiles([root], secret)
+      .map((f) => path.relative(root, f))
+      .sort();
     assert.deepEqual(hits, ['a/b/log.txt', 'a/state.db', 'b64.json']);
   });
 });
@@ -23,7 +25,10 @@ describe('findInFiles', () => {
 describe('assertNoSecretLeak', () => {
   it('names the file that holds a secret, and passes when none does', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-leak-'));
-    const places = { server: { userDataDir: path.join(root, 'ud'), extensionsDir: path.join(root, 'ext') }, workspaceDir: path.join(root, 'ws') };
+    const places = {
+      server: { userDataDir: path.join(root, 'ud'), extensionsDir: path.join(root, 'ext') },
+      workspaceDir: path.join(root, 'ws'),
+    };
     for (const dir of [places.server.userDataDir, places.server.extensionsDir, places.workspaceDir]) fs.mkdirSync(dir);
     assertNoSecretLeak(places, ['sk-not-there-4711']);
     fs.writeFileSync(path.join(places.server.userDataDir, 'exthost.log'), 'token=sk-not-there-4711');

@@ -8,14 +8,24 @@ import { describe, it } from 'node:test';
 import { placeholderKeys, readManifest, readNls, readRawManifest } from '../support/manifest';
 
 describe('package.nls.json', () => {
-  const raw = readRawManifest() as { contributes: { commands: Array<{ title: string }>; configuration: { properties: Record<string, Record<string, unknown>> } } };
+  const raw = readRawManifest() as {
+    contributes: { commands: Array<{ title: string }>; configuration: { properties: Record<string, Record<string, unknown>> } };
+  };
   const nls = readNls();
   const used = placeholderKeys(raw);
 
   it('has the English text of every placeholder in package.json, and nothing else', () => {
     assert.ok(used.length > 50, `${used.length} placeholders`);
-    assert.deepEqual(used.filter((key) => !(key in nls)), [], 'placeholders without text');
-    assert.deepEqual(Object.keys(nls).filter((key) => !used.includes(key)), [], 'texts no placeholder uses');
+    assert.deepEqual(
+      used.filter((key) => !(key in nls)),
+      [],
+      'placeholders without text',
+    );
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !used.includes(key)),
+      [],
+      'texts no placeholder uses',
+    );
     assert.equal(new Set(used).size, used.length, 'each text is used once');
   });
 

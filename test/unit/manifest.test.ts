@@ -14,13 +14,23 @@ const manifest = readManifest<{
   contributes: {
     commands: Array<{ command: string; title: string; category?: string }>;
     menus: { commandPalette: Array<{ command: string; when: string }> };
-    configuration: { properties: Record<string, { enum?: string[]; enumDescriptions?: string[]; enumItemLabels?: string[]; markdownDescription?: string }> };
+    configuration: {
+      properties: Record<string, { enum?: string[]; enumDescriptions?: string[]; enumItemLabels?: string[]; markdownDescription?: string }>;
+    };
     viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
   };
 }>();
 
 /** Commands that change or forget something: never the one Enter runs after typing "Elicit:". */
-const CHANGES_THINGS = new Set(['elicit.clearHistory', 'elicit.rotateGatewayToken', 'elicit.stopGateway', 'elicit.stopServer', 'elicit.restartServer', 'elicit.signOut', 'elicit.manageSecrets']);
+const CHANGES_THINGS = new Set([
+  'elicit.clearHistory',
+  'elicit.rotateGatewayToken',
+  'elicit.stopGateway',
+  'elicit.stopServer',
+  'elicit.restartServer',
+  'elicit.signOut',
+  'elicit.manageSecrets',
+]);
 
 describe('the Command Palette after typing "Elicit:"', () => {
   // VS Code lists commands never run before by label (localeCompare), and pre-selects the first.
@@ -45,7 +55,8 @@ describe('settings', () => {
       assert.equal(setting.enumDescriptions?.length, setting.enum.length, `${name}: enumDescriptions`);
       assert.equal(setting.enumItemLabels?.length, setting.enum.length, `${name}: enumItemLabels`);
       // The list under the title is visible without opening the dropdown.
-      for (const label of setting.enumItemLabels!) assert.match(setting.markdownDescription ?? '', new RegExp(`\\*\\*${label}\\*\\*`), `${name}: ${label}`);
+      for (const label of setting.enumItemLabels!)
+        assert.match(setting.markdownDescription ?? '', new RegExp(`\\*\\*${label}\\*\\*`), `${name}: ${label}`);
     }
   });
 });
@@ -57,7 +68,10 @@ describe('the activity-bar icon', () => {
     assert.match(icon, /viewBox="0 0 24 24"/);
     const colours = [...icon.matchAll(/(?:fill|stroke|color|stop-color)="([^"]+)"/g)].map((m) => m[1]);
     assert.ok(colours.length > 0);
-    assert.deepEqual([...new Set(colours)].filter((c) => c !== 'currentColor' && c !== 'none'), []);
+    assert.deepEqual(
+      [...new Set(colours)].filter((c) => c !== 'currentColor' && c !== 'none'),
+      [],
+    );
     assert.doesNotMatch(icon, /<(image|style|linearGradient|radialGradient|text)\b|opacity=/);
   });
 });

@@ -28,6 +28,7 @@ describe('elicit.mcpJsonServers', () => {
   it('reads only a list of strings; anything else is the default', () => {
     assert.deepEqual(readSelection(['a', '!b']), ['a', '!b']);
     assert.deepEqual(readSelection([]), []);
-    for (const odd of [undefined, null, '*', { github: true }, [1, 'a']]) assert.deepEqual(readSelection(odd), DEFAULT_SELECTION, JSON.stringify(odd));
+    for (const odd of [undefined, null, '*', { github: true }, [1, 'a']])
+      assert.deepEqual(readSelection(odd), DEFAULT_SELECTION, JSON.stringify(odd));
   });
 });

@@ -98,7 +98,9 @@ describe('normalize: text fields', () => {
   });
 
   it('hasSecret and secretFieldNames find the secret fields', () => {
-    const form = normalize(schemaWith({ user: { type: 'string' }, pass: { type: 'string', format: 'password' }, token: { type: 'string', writeOnly: true } }));
+    const form = normalize(
+      schemaWith({ user: { type: 'string' }, pass: { type: 'string', format: 'password' }, token: { type: 'string', writeOnly: true } }),
+    );
     assert.equal(hasSecret(form), true);
     assert.deepEqual([...secretFieldNames(form)].sort(), ['pass', 'token']);
     assert.equal(hasSecret(normalize(schemaWith({ user: { type: 'string' } }))), false);
@@ -127,7 +129,16 @@ describe('normalize: number and boolean fields', () => {
 
   it('integer with minimum, maximum and default', () => {
     const field = only({ type: 'integer', minimum: 60, maximum: 180, default: 90 }, true) as NumberField;
-    assert.deepEqual(field, { kind: 'number', name: 'f', label: 'f', required: true, integer: true, minimum: 60, maximum: 180, default: 90 });
+    assert.deepEqual(field, {
+      kind: 'number',
+      name: 'f',
+      label: 'f',
+      required: true,
+      integer: true,
+      minimum: 60,
+      maximum: 180,
+      default: 90,
+    });
   });
 
   it('a bare number has no bounds', () => {
@@ -136,8 +147,20 @@ describe('normalize: number and boolean fields', () => {
   });
 
   it('boolean with and without a default', () => {
-    assert.deepEqual(only({ type: 'boolean', default: false }), { kind: 'boolean', name: 'f', label: 'f', required: false, default: false });
-    assert.deepEqual(only({ type: 'boolean', description: 'Agree?' }), { kind: 'boolean', name: 'f', label: 'f', description: 'Agree?', required: false });
+    assert.deepEqual(only({ type: 'boolean', default: false }), {
+      kind: 'boolean',
+      name: 'f',
+      label: 'f',
+      required: false,
+      default: false,
+    });
+    assert.deepEqual(only({ type: 'boolean', description: 'Agree?' }), {
+      kind: 'boolean',
+      name: 'f',
+      label: 'f',
+      description: 'Agree?',
+      required: false,
+    });
   });
 });
 
@@ -157,7 +180,10 @@ describe('normalize: single choice', () => {
   });
 
   it('titled oneOf {const, title}', () => {
-    const field = only({ type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }, { const: 'b' }] }) as ChoiceField;
+    const field = only({
+      type: 'string',
+      oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }, { const: 'b' }],
+    }) as ChoiceField;
     assert.deepEqual(field.options, [
       { value: 'r', label: 'Red' },
       { value: 'g', label: 'Green' },
@@ -195,11 +221,21 @@ describe('normalize: multiple choice', () => {
         free: { type: 'array', items: { enum: ['a', 'b'] } },
       },
     }).fields;
-    assert.deepEqual(fields.map((f) => [f.name, f.required]), [['some', true], ['none', false], ['free', false]]);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.required]),
+      [
+        ['some', true],
+        ['none', false],
+        ['free', false],
+      ],
+    );
   });
 
   it('items.enum with minItems, maxItems and default', () => {
-    const field = only({ type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] }, true);
+    const field = only(
+      { type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] },
+      true,
+    );
     assert.deepEqual(field, {
       kind: 'multiChoice',
       name: 'f',
@@ -217,7 +253,15 @@ describe('normalize: multiple choice', () => {
   });
 
   it('items.anyOf with titles', () => {
-    const field = only({ type: 'array', items: { anyOf: [{ const: 'f1', title: 'Tuna' }, { const: 'f2', title: 'Salmon' }] } }) as MultiChoiceField;
+    const field = only({
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'f1', title: 'Tuna' },
+          { const: 'f2', title: 'Salmon' },
+        ],
+      },
+    }) as MultiChoiceField;
     assert.equal(field.kind, 'multiChoice');
     assert.deepEqual(field.options, [
       { value: 'f1', label: 'Tuna' },
@@ -260,13 +304,19 @@ describe('normalize: the schema as a whole', () => {
   it('missing properties is an empty form; so is a schema without type', () => {
     assert.deepEqual(normalize({ type: 'object' }), { fields: [] });
     assert.deepEqual(normalize({}), { fields: [] });
-    assert.deepEqual(normalize({ properties: { a: { type: 'string' } } }).fields.map((f) => f.name), ['a']);
+    assert.deepEqual(
+      normalize({ properties: { a: { type: 'string' } } }).fields.map((f) => f.name),
+      ['a'],
+    );
   });
 
   it('keeps the order the asker listed the properties in', () => {
     const names = ['zeta', 'alpha', 'mid', 'beta', 'omega'];
     const properties = Object.fromEntries(names.map((n) => [n, { type: 'string' }]));
-    assert.deepEqual(normalize(schemaWith(properties)).fields.map((f) => f.name), names);
+    assert.deepEqual(
+      normalize(schemaWith(properties)).fields.map((f) => f.name),
+      names,
+    );
   });
 
   it('accepts exactly 100 properties', () => {
@@ -289,11 +339,19 @@ describe('normalize: the schema as a whole', () => {
         plain: { type: 'string', examples: ['anything'] },
       },
     }).fields;
-    assert.deepEqual(fields.map((f) => (f.kind === 'text' ? f.example : 'not text')), ['ABC', undefined, undefined]);
+    assert.deepEqual(
+      fields.map((f) => (f.kind === 'text' ? f.example : 'not text')),
+      ['ABC', undefined, undefined],
+    );
   });
 
   it('ignores keywords it has no use for (const, examples, additionalProperties, $schema)', () => {
-    const form = normalize({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false, properties: { a: { type: 'string', examples: ['x'] } } });
+    const form = normalize({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'string', examples: ['x'] } },
+    });
     assert.equal(form.fields.length, 1);
   });
 });
@@ -325,7 +383,10 @@ describe('normalize: the server-everything schema', () => {
   });
 
   it('name is required, and so are the multi-selects (minItems 1); every field has its description, nothing is secret', () => {
-    assert.deepEqual(form.fields.filter((f) => f.required).map((f) => f.name), ['name', 'untitledMultipleSelectEnum', 'titledMultipleSelectEnum']);
+    assert.deepEqual(
+      form.fields.filter((f) => f.required).map((f) => f.name),
+      ['name', 'untitledMultipleSelectEnum', 'titledMultipleSelectEnum'],
+    );
     for (const field of form.fields) {
       const source = everythingSchema.properties[field.name as keyof typeof everythingSchema.properties];
       assert.equal(field.description, source.description, field.name);
@@ -334,7 +395,14 @@ describe('normalize: the server-everything schema', () => {
   });
 
   it('text fields: formats and the default', () => {
-    assert.deepEqual(byName.get('name'), { kind: 'text', name: 'name', label: 'String', description: 'Your full, legal name', required: true, secret: false });
+    assert.deepEqual(byName.get('name'), {
+      kind: 'text',
+      name: 'name',
+      label: 'String',
+      description: 'Your full, legal name',
+      required: true,
+      secret: false,
+    });
     assert.equal((byName.get('firstLine') as TextField).default, 'It was a dark and stormy night.');
     assert.equal((byName.get('email') as TextField).format, 'email');
     assert.equal((byName.get('homepage') as TextField).format, 'uri');
@@ -361,7 +429,10 @@ describe('normalize: the server-everything schema', () => {
 
   it('single choices: untitled, titled oneOf, legacy enumNames', () => {
     const friends = byName.get('untitledSingleSelectEnum') as ChoiceField;
-    assert.deepEqual(friends.options.map((o) => o.value), ['Monica', 'Rachel', 'Joey', 'Chandler', 'Ross', 'Phoebe']);
+    assert.deepEqual(
+      friends.options.map((o) => o.value),
+      ['Monica', 'Rachel', 'Joey', 'Chandler', 'Ross', 'Phoebe'],
+    );
     assert.ok(friends.options.every((o) => o.label === o.value));
     assert.equal(friends.default, 'Monica');
     const heroes = byName.get('titledSingleSelectEnum') as ChoiceField;
@@ -372,13 +443,19 @@ describe('normalize: the server-everything schema', () => {
     ]);
     assert.equal(heroes.default, 'hero-1');
     const pets = byName.get('legacyTitledEnum') as ChoiceField;
-    assert.deepEqual(pets.options.map((o) => `${o.value}=${o.label}`), ['pet-1=Cats', 'pet-2=Dogs', 'pet-3=Birds', 'pet-4=Fish', 'pet-5=Reptiles']);
+    assert.deepEqual(
+      pets.options.map((o) => `${o.value}=${o.label}`),
+      ['pet-1=Cats', 'pet-2=Dogs', 'pet-3=Birds', 'pet-4=Fish', 'pet-5=Reptiles'],
+    );
     assert.equal(pets.default, 'pet-1');
   });
 
   it('multiple choices: untitled enum and titled anyOf, 1 to 3 items, defaults', () => {
     const instruments = byName.get('untitledMultipleSelectEnum') as MultiChoiceField;
-    assert.deepEqual(instruments.options.map((o) => o.label), ['Guitar', 'Piano', 'Violin', 'Drums', 'Bass']);
+    assert.deepEqual(
+      instruments.options.map((o) => o.label),
+      ['Guitar', 'Piano', 'Violin', 'Drums', 'Bass'],
+    );
     assert.deepEqual([instruments.minItems, instruments.maxItems, instruments.default], [1, 3, ['Guitar']]);
     const fish = byName.get('titledMultipleSelectEnum') as MultiChoiceField;
     assert.deepEqual(fish.options, [
@@ -427,7 +504,10 @@ describe('normalize: rejections name the property and the problem', () => {
   });
 
   it('required naming something that is not a property, or not a list of strings', () => {
-    rejects(schemaWith({ a: { type: 'string' } }, { required: ['a', 'ghost'] }), 'requestedSchema.required names "ghost", which is not a property');
+    rejects(
+      schemaWith({ a: { type: 'string' } }, { required: ['a', 'ghost'] }),
+      'requestedSchema.required names "ghost", which is not a property',
+    );
     rejects(schemaWith({ a: { type: 'string' } }, { required: 'a' }), 'requestedSchema.required must be an array');
     rejects(schemaWith({ a: { type: 'string' } }, { required: [1] }), 'requestedSchema.required must contain only strings');
     rejects({ type: 'object', required: ['toString'] }, '"toString", which is not a property');
@@ -467,7 +547,16 @@ describe('normalize: rejections name the property and the problem', () => {
 
   it('duplicate options', () => {
     rejectsProp({ type: 'string', enum: ['a', 'b', 'a'] }, 'repeats an option');
-    rejectsProp({ type: 'string', oneOf: [{ const: 'a', title: 'A' }, { const: 'a', title: 'Also A' }] }, 'repeats an option');
+    rejectsProp(
+      {
+        type: 'string',
+        oneOf: [
+          { const: 'a', title: 'A' },
+          { const: 'a', title: 'Also A' },
+        ],
+      },
+      'repeats an option',
+    );
     rejectsProp({ type: 'array', items: { anyOf: [{ const: 'x' }, { const: 'x' }] } }, 'items repeats an option');
   });
 
@@ -574,7 +663,7 @@ describe('normalize: rejections name the property and the problem', () => {
   });
 });
 
-describe('normalize: defaults that break their own field\'s rules', () => {
+describe("normalize: defaults that break their own field's rules", () => {
   // An untouched field's default is sent as the answer, so one that breaks the
   // field's rules is refused up front with an InvalidRequestError.
   const cases: Array<[string, Record<string, unknown>]> = [
@@ -650,44 +739,147 @@ function weirdValues(): unknown[] {
   const huge = 'h'.repeat(1_000_000);
 
   values.push(
-    undefined, null, 0, -0, NaN, Infinity, 1n, true, '', huge, Symbol('s'), () => ({}), [], [[]], new Date(0), /re/, new Map(), new Set(),
-    Object.create(null), Object.create({ type: 'object', properties: { inherited: { type: 'string' } } }),
-    Object.assign(Object.create(null), { type: 'object', properties: Object.assign(Object.create(null), { a: Object.assign(Object.create(null), { type: 'string' }) }) }),
-    new (class Weird { type = 'object'; properties = { a: { type: 'string' } }; })(),
-    throwing('type'), throwing('properties'), { type: 'object', properties: throwing('a') }, { type: 'object', properties: { a: throwing('type') } },
+    undefined,
+    null,
+    0,
+    -0,
+    NaN,
+    Infinity,
+    1n,
+    true,
+    '',
+    huge,
+    Symbol('s'),
+    () => ({}),
+    [],
+    [[]],
+    new Date(0),
+    /re/,
+    new Map(),
+    new Set(),
+    Object.create(null),
+    Object.create({ type: 'object', properties: { inherited: { type: 'string' } } }),
+    Object.assign(Object.create(null), {
+      type: 'object',
+      properties: Object.assign(Object.create(null), { a: Object.assign(Object.create(null), { type: 'string' }) }),
+    }),
+    new (class Weird {
+      type = 'object';
+      properties = { a: { type: 'string' } };
+    })(),
+    throwing('type'),
+    throwing('properties'),
+    { type: 'object', properties: throwing('a') },
+    { type: 'object', properties: { a: throwing('type') } },
     { type: 'object', properties: { a: { type: 'array', items: throwing('enum') } } },
-    { type: 'object', properties: { a: { type: 'string', enum: new Proxy(['a'], { get: () => { throw new Error('enum'); } }) } } },
-    hostileProxy, { type: 'object', properties: hostileProxy }, { type: 'object', properties: { a: hostileProxy } },
-    deep, cyclic, { type: 'object', properties: { d: deep } },
+    {
+      type: 'object',
+      properties: {
+        a: {
+          type: 'string',
+          enum: new Proxy(['a'], {
+            get: () => {
+              throw new Error('enum');
+            },
+          }),
+        },
+      },
+    },
+    hostileProxy,
+    { type: 'object', properties: hostileProxy },
+    { type: 'object', properties: { a: hostileProxy } },
+    deep,
+    cyclic,
+    { type: 'object', properties: { d: deep } },
     JSON.parse('{"__proto__":{"type":"array"},"type":"object","properties":{"a":{"type":"string"}}}'),
     JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"boolean"}}}'),
     JSON.parse('{"type":"object","properties":{"a":{"__proto__":{"type":"number"}}}}'),
     JSON.parse('{"type":"object","properties":{"a":{"type":"string","enum":["__proto__","constructor"]}}}'),
-    { type: 'object', properties: { [huge.slice(0, 199)]: { type: 'string', title: huge, description: huge, default: huge, pattern: 'h'.repeat(999) } } },
+    {
+      type: 'object',
+      properties: { [huge.slice(0, 199)]: { type: 'string', title: huge, description: huge, default: huge, pattern: 'h'.repeat(999) } },
+    },
     { type: 'object', properties: { a: { type: 'string', pattern: huge } } },
     { type: 'object', properties: { a: { type: 'string', enum: [huge, huge] } } },
-    { type: 'object', properties: { a: { type: 'number', minimum: Number.MAX_VALUE, maximum: Number.MAX_VALUE, default: -Number.MAX_VALUE } } },
+    {
+      type: 'object',
+      properties: { a: { type: 'number', minimum: Number.MAX_VALUE, maximum: Number.MAX_VALUE, default: -Number.MAX_VALUE } },
+    },
     { type: 'object', properties: { a: { type: 'integer', default: 2 ** 60 } } },
     { type: 'object', properties: { [Symbol('hidden')]: { type: 'object' } } },
   );
 
   const rand = random(20260131);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-  const atoms: unknown[] = [undefined, null, 0, 1, -1, 2.5, NaN, '', 'x', 'object', 'string', 'array', 'number', 'integer', 'boolean', true, false, [], {}, ['a', 'b'], ['a', 'a'], [1]];
-  const keys = ['type', 'properties', 'required', 'items', 'enum', 'enumNames', 'oneOf', 'anyOf', 'const', 'title', 'description', 'default',
-    'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'format', 'writeOnly', '$ref', 'allOf', '__proto__', 'constructor'];
+  const atoms: unknown[] = [
+    undefined,
+    null,
+    0,
+    1,
+    -1,
+    2.5,
+    NaN,
+    '',
+    'x',
+    'object',
+    'string',
+    'array',
+    'number',
+    'integer',
+    'boolean',
+    true,
+    false,
+    [],
+    {},
+    ['a', 'b'],
+    ['a', 'a'],
+    [1],
+  ];
+  const keys = [
+    'type',
+    'properties',
+    'required',
+    'items',
+    'enum',
+    'enumNames',
+    'oneOf',
+    'anyOf',
+    'const',
+    'title',
+    'description',
+    'default',
+    'minLength',
+    'maxLength',
+    'minimum',
+    'maximum',
+    'minItems',
+    'maxItems',
+    'pattern',
+    'format',
+    'writeOnly',
+    '$ref',
+    'allOf',
+    '__proto__',
+    'constructor',
+  ];
   const build = (depth: number): unknown => {
     const roll = rand();
     if (depth > 4 || roll < 0.3) return pick(atoms);
     if (roll < 0.4) return Array.from({ length: Math.floor(rand() * 4) }, () => build(depth + 1));
     const object: Record<string, unknown> = {};
     const count = Math.floor(rand() * 6);
-    for (let i = 0; i < count; i++) Object.defineProperty(object, pick(keys), { value: build(depth + 1), enumerable: true, configurable: true, writable: true });
+    for (let i = 0; i < count; i++)
+      Object.defineProperty(object, pick(keys), { value: build(depth + 1), enumerable: true, configurable: true, writable: true });
     return object;
   };
   const templates = [
-    { type: 'string' }, { type: 'number' }, { type: 'integer' }, { type: 'boolean' }, { type: 'array', items: { enum: ['a', 'b'] } },
-    { type: 'string', enum: ['a', 'b'] }, { type: 'string', oneOf: [{ const: 'a' }] },
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'integer' },
+    { type: 'boolean' },
+    { type: 'array', items: { enum: ['a', 'b'] } },
+    { type: 'string', enum: ['a', 'b'] },
+    { type: 'string', oneOf: [{ const: 'a' }] },
   ];
   for (let i = 0; i < 300; i++) {
     // Half fully random, half a valid field with one key replaced by something random.
@@ -760,7 +952,10 @@ describe('tryNormalize is total', () => {
     properties.own = { type: 'boolean' };
     const result = tryNormalize({ type: 'object', properties });
     assert.ok('form' in result);
-    assert.deepEqual(result.form.fields.map((f) => f.name), ['own']);
+    assert.deepEqual(
+      result.form.fields.map((f) => f.name),
+      ['own'],
+    );
   });
 });
 

@@ -31,14 +31,21 @@ describe('LoopbackRedirect', () => {
     assert.match(page.text, /You can close this tab and return to VS Code/);
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
     assert.match(page.headers.get('content-security-policy')!, /default-src 'none'/);
-    assert.deepEqual(await code, { code: 'c0de', iss: 'https://auth.example.com' }, 'the issuer comes back with the code, for the RFC 9207 check');
+    assert.deepEqual(
+      await code,
+      { code: 'c0de', iss: 'https://auth.example.com' },
+      'the issuer comes back with the code, for the RFC 9207 check',
+    );
   });
 
   it('rejects with the authorization server error, shown as text not HTML', async () => {
     const redirect = new LoopbackRedirect();
     await redirect.reserve();
     const { code } = await redirect.receive('s2', new AbortController().signal);
-    const rejected = assert.rejects(code, (e: Error) => e instanceof AuthorizationDeniedError && /access_denied: <b>no<\/b>/.test(e.message));
+    const rejected = assert.rejects(
+      code,
+      (e: Error) => e instanceof AuthorizationDeniedError && /access_denied: <b>no<\/b>/.test(e.message),
+    );
     const page = await get(`${redirect.url}?error=access_denied&error_description=${encodeURIComponent('<b>no</b>')}&state=s2`);
     assert.equal(page.status, 400);
     assert.match(page.text, /&#60;b&#62;no&#60;\/b&#62;/);

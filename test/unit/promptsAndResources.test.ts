@@ -33,10 +33,13 @@ describe('prompt arguments and template variables', () => {
       required: ['version'],
     });
     const form = normalize(schema);
-    assert.deepEqual(form.fields.map((f) => [f.name, f.kind, f.required]), [
-      ['version', 'text', true],
-      ['audience', 'text', false],
-    ]);
+    assert.deepEqual(
+      form.fields.map((f) => [f.name, f.kind, f.required]),
+      [
+        ['version', 'text', true],
+        ['audience', 'text', false],
+      ],
+    );
   });
 
   it('no arguments: an empty form without "required"', () => {
@@ -51,26 +54,37 @@ describe('prompt arguments and template variables', () => {
 
   it('a template’s variables are all required, each once; the URI is expanded with encoding', async () => {
     const template = { name: 'file', uriTemplate: 'repo://{owner}/{repo}/blob{/path*}{?ref,owner}' };
-    assert.deepEqual((await templateArguments(template)).map((a) => [a.name, a.required]), [
-      ['owner', true],
-      ['repo', true],
-      ['path', true],
-      ['ref', true],
-    ]);
-    assert.equal(await expandTemplate({ name: 'r', uriTemplate: 'notes://release/{version}' }, { version: '1.0 beta' }), 'notes://release/1.0%20beta');
+    assert.deepEqual(
+      (await templateArguments(template)).map((a) => [a.name, a.required]),
+      [
+        ['owner', true],
+        ['repo', true],
+        ['path', true],
+        ['ref', true],
+      ],
+    );
+    assert.equal(
+      await expandTemplate({ name: 'r', uriTemplate: 'notes://release/{version}' }, { version: '1.0 beta' }),
+      'notes://release/1.0%20beta',
+    );
   });
 });
 
 describe('formatPromptResult', () => {
   it('shows the arguments, then each message under its role, with non-text content described', () => {
-    const text = formatPromptResult('notes', 'release_notes', { version: '1.2.0' }, {
-      description: 'Drafts notes',
-      messages: [
-        { role: 'user', content: { type: 'text', text: 'Write notes for 1.2.0.' } },
-        { role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } },
-        { role: 'user', content: { type: 'resource', resource: { uri: 'notes://x', mimeType: 'text/plain', text: 'body' } } },
-      ],
-    });
+    const text = formatPromptResult(
+      'notes',
+      'release_notes',
+      { version: '1.2.0' },
+      {
+        description: 'Drafts notes',
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'Write notes for 1.2.0.' } },
+          { role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } },
+          { role: 'user', content: { type: 'resource', resource: { uri: 'notes://x', mimeType: 'text/plain', text: 'body' } } },
+        ],
+      },
+    );
     assert.equal(
       text,
       [

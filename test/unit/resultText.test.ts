@@ -10,7 +10,12 @@ function format(result: CallToolResult): string {
 
 describe('formatToolResult', () => {
   it('a heading naming server and tool, then text items as written', () => {
-    const markdown = format({ content: [{ type: 'text', text: 'Sunny, **22°C**' }, { type: 'text', text: 'Wind: 3 m/s' }] });
+    const markdown = format({
+      content: [
+        { type: 'text', text: 'Sunny, **22°C**' },
+        { type: 'text', text: 'Wind: 3 m/s' },
+      ],
+    });
     assert.equal(markdown, '# weather › get_forecast\n\nSunny, **22°C**\n\nWind: 3 m/s\n');
   });
 

@@ -11,11 +11,22 @@ const form = (message: string, properties: Record<string, unknown>) => ({
 });
 
 function round(inputRequests: Record<string, unknown>, requestState?: string): OpenRound {
-  return { server: 'songs', method: 'tools/call', params: { name: 'sketch', arguments: {} }, inputRequests, round: 1, earlier: [], ...(requestState ? { requestState } : {}) };
+  return {
+    server: 'songs',
+    method: 'tools/call',
+    params: { name: 'sketch', arguments: {} },
+    inputRequests,
+    round: 1,
+    earlier: [],
+    ...(requestState ? { requestState } : {}),
+  };
 }
 
 /** A context whose questions go to the real broker, answered by `answer`. */
-function context(answer: (request: ElicitRequest) => ElicitResult, extra: Partial<RoundContext> = {}): RoundContext & { asked: ElicitRequest[] } {
+function context(
+  answer: (request: ElicitRequest) => ElicitResult,
+  extra: Partial<RoundContext> = {},
+): RoundContext & { asked: ElicitRequest[] } {
   const asked: ElicitRequest[] = [];
   const broker = new Broker(
     { render: async (question) => answer(question.request) },
@@ -43,7 +54,10 @@ describe('answerRound', () => {
       round({ name: form('Name?', { name: { type: 'string' } }), bpm: form('BPM?', { bpm: { type: 'integer' } }) }),
       ctx,
     );
-    assert.deepEqual(responses, { name: { action: 'accept', content: { name: 'Amber' } }, bpm: { action: 'accept', content: { bpm: 90 } } });
+    assert.deepEqual(responses, {
+      name: { action: 'accept', content: { name: 'Amber' } },
+      bpm: { action: 'accept', content: { bpm: 90 } },
+    });
     assert.equal(ctx.asked.length, 1);
   });
 
@@ -57,13 +71,28 @@ describe('answerRound', () => {
 
   it('answers roots from the context, or an empty list without one', async () => {
     const roots = [{ uri: 'file:///w', name: 'w' }];
-    assert.deepEqual(await answerRound(round({ r: { method: 'roots/list' } }), context(() => assert.fail(), { roots: () => roots })), { r: { roots } });
-    assert.deepEqual(await answerRound(round({ r: { method: 'roots/list' } }), context(() => assert.fail())), { r: { roots: [] } });
+    assert.deepEqual(
+      await answerRound(
+        round({ r: { method: 'roots/list' } }),
+        context(() => assert.fail(), { roots: () => roots }),
+      ),
+      { r: { roots } },
+    );
+    assert.deepEqual(
+      await answerRound(
+        round({ r: { method: 'roots/list' } }),
+        context(() => assert.fail()),
+      ),
+      { r: { roots: [] } },
+    );
   });
 
   it('refuses an unknown method, an entry that is no request, and a schema Elicit cannot draw', async () => {
     const ctx = context(() => assert.fail('nothing is asked'));
-    await assert.rejects(answerRound(round({ x: { method: 'tools/call' } }), ctx), /songs asked for "tools\/call", which is not an input request Elicit knows/);
+    await assert.rejects(
+      answerRound(round({ x: { method: 'tools/call' } }), ctx),
+      /songs asked for "tools\/call", which is not an input request Elicit knows/,
+    );
     await assert.rejects(answerRound(round({ x: 'hello' }), ctx), /question "x": it is not a request object/);
     await assert.rejects(
       answerRound(round({ x: form('Nested?', { address: { type: 'object', properties: {} } }) }), ctx),
@@ -77,7 +106,10 @@ describe('answerRound', () => {
       return { action: 'decline' };
     });
     const responses = await answerRound(
-      round({ q: form('Name?', { name: { type: 'string' } }), link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } } }),
+      round({
+        q: form('Name?', { name: { type: 'string' } }),
+        link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } },
+      }),
       ctx,
     );
     assert.deepEqual(responses, { q: { action: 'decline' }, link: { action: 'decline' } });
@@ -89,11 +121,17 @@ describe('answerRound', () => {
       return { action: 'decline' };
     });
     assert.deepEqual(
-      await answerRound(round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } } }), ctx),
+      await answerRound(
+        round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } } }),
+        ctx,
+      ),
       { link: { action: 'decline' } },
     );
     await assert.rejects(
-      answerRound(round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'javascript:alert(1)' } } }), ctx),
+      answerRound(
+        round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'javascript:alert(1)' } } }),
+        ctx,
+      ),
       /songs sent a link Elicit will not open/,
     );
   });
@@ -101,7 +139,10 @@ describe('answerRound', () => {
   it('cancelling the Done step ends the flow', async () => {
     const ctx = context((request) => (request.mode === 'url' ? { action: 'accept' } : { action: 'cancel' }));
     await assert.rejects(
-      answerRound(round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } } }), ctx),
+      answerRound(
+        round({ link: { method: 'elicitation/create', params: { mode: 'url', message: 'Go', url: 'https://a.example.com/x' } } }),
+        ctx,
+      ),
       FlowCancelled,
     );
   });
@@ -109,7 +150,12 @@ describe('answerRound', () => {
   it(`refuses more than ${MAX_INPUT_REQUESTS} requests in one round`, async () => {
     const many = Object.fromEntries(Array.from({ length: MAX_INPUT_REQUESTS + 1 }, (_, i) => [`k${i}`, { method: 'roots/list' }]));
     await assert.rejects(
-      completeRounds({ resultType: 'input_required', inputRequests: many }, async () => ({}), { method: 'tools/call', params: {} }, context(() => assert.fail())),
+      completeRounds(
+        { resultType: 'input_required', inputRequests: many },
+        async () => ({}),
+        { method: 'tools/call', params: {} },
+        context(() => assert.fail()),
+      ),
       new RegExp(`songs sent ${MAX_INPUT_REQUESTS + 1} input requests in one round`),
     );
   });
@@ -124,14 +170,17 @@ describe('completeRounds', () => {
     ];
     const kept: OpenRound[] = [];
     let released = 0;
-    const ctx = context((request) => ({ action: 'accept', content: request.mode === 'group' ? { [`0:${request.sections[0]!.key}`]: 'x' } : {} }), {
-      keeper: {
-        keep: (open) => {
-          kept.push(open);
-          return { id: `kept-${kept.length}`, release: () => void released++ };
+    const ctx = context(
+      (request) => ({ action: 'accept', content: request.mode === 'group' ? { [`0:${request.sections[0]!.key}`]: 'x' } : {} }),
+      {
+        keeper: {
+          keep: (open) => {
+            kept.push(open);
+            return { id: `kept-${kept.length}`, release: () => void released++ };
+          },
         },
       },
-    });
+    );
     const state = ' {"opaque":"\u00e9\u0000"} ';
     const final = await completeRounds(
       { resultType: 'input_required', inputRequests: { a: form('A?', { a: { type: 'string' } }) }, requestState: state },
@@ -145,10 +194,13 @@ describe('completeRounds', () => {
     assert.equal(final.resultType, 'complete');
     assert.equal(legs[0]!.requestState, state, 'byte for byte');
     assert.equal('requestState' in legs[1]!, false, 'no state when the server sent none');
-    assert.deepEqual(kept.map((k) => [k.round, k.requestState, Object.keys(k.inputRequests)]), [
-      [1, state, ['a']],
-      [2, undefined, ['b']],
-    ]);
+    assert.deepEqual(
+      kept.map((k) => [k.round, k.requestState, Object.keys(k.inputRequests)]),
+      [
+        [1, state, ['a']],
+        [2, undefined, ['b']],
+      ],
+    );
     assert.equal(released, 2);
     assert.deepEqual(kept[1]!.earlier, [{ message: 'A?', lines: ['a: x'] }], 'the second round knows what the first answered');
   });
@@ -172,6 +224,14 @@ describe('completeRounds', () => {
 
   it('returns a complete result untouched (2025-era servers never send input_required)', async () => {
     const result = { content: [{ type: 'text', text: 'hi' }] };
-    assert.equal(await completeRounds(result, async () => assert.fail('no retry'), { method: 'tools/call', params: {} }, context(() => assert.fail())), result);
+    assert.equal(
+      await completeRounds(
+        result,
+        async () => assert.fail('no retry'),
+        { method: 'tools/call', params: {} },
+        context(() => assert.fail()),
+      ),
+      result,
+    );
   });
 });

@@ -39,11 +39,19 @@ describe('saved secret keys', () => {
   it('the same command in another config file is another origin', () => {
     const moved = { ...userGithub, origin: { file: 'file:///other/.vscode/mcp.json' } };
     assert.notEqual(serverOrigin(moved), serverOrigin(userGithub));
-    assert.notEqual(serverOrigin({ ...userGithub, transport: { ...userGithub.transport, args: ['@github/mcp', '--x'] } as ServerConfig['transport'] }), serverOrigin(userGithub));
+    assert.notEqual(
+      serverOrigin({ ...userGithub, transport: { ...userGithub.transport, args: ['@github/mcp', '--x'] } as ServerConfig['transport'] }),
+      serverOrigin(userGithub),
+    );
   });
 
   it('an http server is its URL origin: another path is the same server, another host is not', () => {
-    const http = (url: string): ServerConfig => ({ name: 'api', source: 'f', transport: { type: 'http', url, headers: {} }, origin: { file: 'f' } });
+    const http = (url: string): ServerConfig => ({
+      name: 'api',
+      source: 'f',
+      transport: { type: 'http', url, headers: {} },
+      origin: { file: 'f' },
+    });
     assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
     assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com.evil.io/mcp')));
     assert.notEqual(urlOrigin('f', 'not a url'), urlOrigin('f', 'not a url either'));
@@ -56,14 +64,21 @@ describe('saved secret keys', () => {
   });
 
   it('is a digest: a token in the arguments never lands in a key (keys reach state files)', () => {
-    const withToken: ServerConfig = { ...userGithub, transport: { type: 'stdio', command: 'gh-mcp', args: ['--token', 'ghp_in_args_123'], env: {} } };
+    const withToken: ServerConfig = {
+      ...userGithub,
+      transport: { type: 'stdio', command: 'gh-mcp', args: ['--token', 'ghp_in_args_123'], env: {} },
+    };
     const key = savedSecretKey(mcp(withToken), 'token')!;
     assert.ok(!key.includes('ghp_in_args_123') && !key.includes('gh-mcp'), key);
     assert.match(serverOrigin(withToken), /^[0-9a-f]{64}$/);
   });
 
   it('agents are keyed by their command too', () => {
-    const agent = (command: string): Asker => ({ kind: 'acp', name: 'claude', origin: commandOrigin('the elicit.agents setting', command, []) });
+    const agent = (command: string): Asker => ({
+      kind: 'acp',
+      name: 'claude',
+      origin: commandOrigin('the elicit.agents setting', command, []),
+    });
     assert.notEqual(savedSecretKey(agent('claude-code-acp'), 'key'), savedSecretKey(agent('./fake-claude'), 'key'));
   });
 
@@ -72,7 +87,7 @@ describe('saved secret keys', () => {
     assert.equal(savedSecretKey({ kind: 'gateway', name: 'claude-code' }, 'openai-api-key'), 'elicit.secret:["named","","openai-api-key"]');
   });
 
-  it('withOrigin sets the origin on the request\'s asker only', () => {
+  it("withOrigin sets the origin on the request's asker only", () => {
     const request: FormRequest = { mode: 'form', asker: { kind: 'mcp', name: 'github' }, message: 'm', requestedSchema: {} };
     const bound = withOrigin(request, 'o');
     assert.deepEqual(bound.asker, { kind: 'mcp', name: 'github', origin: 'o' });

@@ -41,10 +41,15 @@ describe('SerialMemento', () => {
 
   it('a failed update rejects its caller and does not stop the ones after it', async () => {
     const inner = new SlowMemento();
-    const failing = new SerialMemento({ ...inner, keys: () => inner.keys(), get: inner.get.bind(inner), update: async (key: string, value: unknown) => {
-      if (key === 'bad') throw new Error('storage full');
-      return inner.update(key, value);
-    } } as vscode.Memento);
+    const failing = new SerialMemento({
+      ...inner,
+      keys: () => inner.keys(),
+      get: inner.get.bind(inner),
+      update: async (key: string, value: unknown) => {
+        if (key === 'bad') throw new Error('storage full');
+        return inner.update(key, value);
+      },
+    } as vscode.Memento);
     await assert.rejects(failing.update('bad', 1), /storage full/);
     await failing.update('good', 2);
     assert.equal(inner.get('good'), 2);

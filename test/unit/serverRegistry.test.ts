@@ -27,7 +27,10 @@ describe('ServerRegistry (over the vscode stand-in)', () => {
   beforeEach(() => {
     standIn.reset();
     standIn.setFolders('/ws/app', '/ws/tools');
-    standIn.files.set('/ws/app/.vscode/mcp.json', mcpJson({ db: { command: 'node', args: ['db.js'] }, docs: { url: 'https://docs.example/mcp' } }));
+    standIn.files.set(
+      '/ws/app/.vscode/mcp.json',
+      mcpJson({ db: { command: 'node', args: ['db.js'] }, docs: { url: 'https://docs.example/mcp' } }),
+    );
     standIn.files.set('/ws/tools/.vscode/mcp.json', mcpJson({ db: { command: 'python3', args: ['db.py'] } }));
     standIn.settings.set('elicit.servers', { notes: { command: 'notes-mcp' } });
     registry = new ServerRegistry(ask, vscode.window.createOutputChannel('Elicit', { log: true }) as unknown as vscode.LogOutputChannel);

@@ -38,7 +38,17 @@ describe('setting limits', () => {
       contributes: { configuration: { properties: Record<string, { minimum?: number; maximum?: number; restricted?: boolean }> } };
     };
     const props = manifest.contributes.configuration.properties;
-    assert.deepEqual(props['elicit.timeoutSeconds'], { ...props['elicit.timeoutSeconds'], minimum: 10, maximum: 604_800, restricted: true });
-    assert.deepEqual(props['elicit.maxPendingPerAsker'], { ...props['elicit.maxPendingPerAsker'], minimum: 1, maximum: 50, restricted: true });
+    assert.deepEqual(props['elicit.timeoutSeconds'], {
+      ...props['elicit.timeoutSeconds'],
+      minimum: 10,
+      maximum: 604_800,
+      restricted: true,
+    });
+    assert.deepEqual(props['elicit.maxPendingPerAsker'], {
+      ...props['elicit.maxPendingPerAsker'],
+      minimum: 1,
+      maximum: 50,
+      restricted: true,
+    });
   });
 });

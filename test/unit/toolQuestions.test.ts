@@ -35,7 +35,10 @@ describe('readToolQuestion', () => {
     [{ kind: 'choice', question: 'x', options: [1, 2] }, /"options" must be a list of strings/],
   ] as const) {
     it(`refuses ${JSON.stringify(input)}`, () => {
-      assert.throws(() => readToolQuestion(input), (e: unknown) => e instanceof InvalidRequestError && message.test(e.message));
+      assert.throws(
+        () => readToolQuestion(input),
+        (e: unknown) => e instanceof InvalidRequestError && message.test(e.message),
+      );
     });
   }
 });
@@ -60,7 +63,13 @@ describe('toRequestedSchema', () => {
   });
 
   it('refuses a form schema that cannot be drawn', () => {
-    assert.throws(() => toRequestedSchema(readToolQuestion({ kind: 'form', question: 'q', schema: { type: 'object', properties: { a: { type: 'object' } } } })), InvalidRequestError);
+    assert.throws(
+      () =>
+        toRequestedSchema(
+          readToolQuestion({ kind: 'form', question: 'q', schema: { type: 'object', properties: { a: { type: 'object' } } } }),
+        ),
+      InvalidRequestError,
+    );
   });
 });
 
@@ -69,7 +78,10 @@ describe('toToolAnswer and askToolQuestion', () => {
     const saved: Record<string, string> = {};
     const q = readToolQuestion({ kind: 'secret', question: 'Paste your key', secretName: 'openai-api-key' });
     const answer = await askToolQuestion(
-      { ask: async () => ({ action: 'accept', content: { 'openai-api-key': 'sk-live-999' } }), saveSecret: async (n, v) => void (saved[n] = v) },
+      {
+        ask: async () => ({ action: 'accept', content: { 'openai-api-key': 'sk-live-999' } }),
+        saveSecret: async (n, v) => void (saved[n] = v),
+      },
       asker,
       q,
     );
@@ -78,7 +90,7 @@ describe('toToolAnswer and askToolQuestion', () => {
     assert.deepEqual(saved, { 'openai-api-key': 'sk-live-999' });
   });
 
-  it('replaces a form\'s secret fields by references', () => {
+  it("replaces a form's secret fields by references", () => {
     const q = readToolQuestion({
       kind: 'form',
       question: 'Account',
@@ -92,9 +104,16 @@ describe('toToolAnswer and askToolQuestion', () => {
 
   it('asks a follow-up for "Other…" and passes decline/cancel through', async () => {
     const asked: ElicitRequest[] = [];
-    const replies: ElicitResult[] = [{ action: 'accept', content: { answer: OTHER_VALUE } }, { action: 'accept', content: { answer: 'Lydian' } }];
+    const replies: ElicitResult[] = [
+      { action: 'accept', content: { answer: OTHER_VALUE } },
+      { action: 'accept', content: { answer: 'Lydian' } },
+    ];
     const q = readToolQuestion({ kind: 'choice', question: 'Mode?', options: ['Ionian', 'Dorian'], allowOther: true });
-    const answer = await askToolQuestion({ ask: async (r) => (asked.push(r), replies.shift()!), saveSecret: async () => undefined }, asker, q);
+    const answer = await askToolQuestion(
+      { ask: async (r) => (asked.push(r), replies.shift()!), saveSecret: async () => undefined },
+      asker,
+      q,
+    );
     assert.deepEqual(answer, { action: 'accept', answer: 'Lydian' });
     assert.equal(asked.length, 2);
     assert.deepEqual(toToolAnswer(q, { action: 'decline' }), { action: 'decline' });
@@ -122,14 +141,23 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     };
     return { state, access };
   }
-  const noForms = { ask: async (): Promise<ElicitResult> => assert.fail('a device question is not a form'), saveSecret: async () => undefined };
+  const noForms = {
+    ask: async (): Promise<ElicitResult> => assert.fail('a device question is not a form'),
+    saveSecret: async () => undefined,
+  };
 
   it('reads the inputs: clipboardWrite needs text (at most 100 000 characters); clipboardRead only a question', () => {
-    assert.equal(readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the command?', text: 'npm run deploy' }).text, 'npm run deploy');
+    assert.equal(
+      readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the command?', text: 'npm run deploy' }).text,
+      'npm run deploy',
+    );
     assert.equal(readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' }).kind, 'clipboardRead');
     assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x' }), /needs "text"/);
     assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 7 }), /"text" must be a string/);
-    assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 'a'.repeat(100_001) }), /at most 100000 characters/);
+    assert.throws(
+      () => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 'a'.repeat(100_001) }),
+      /at most 100000 characters/,
+    );
     assert.ok((TOOL_QUESTION_SCHEMA.properties.kind.enum as readonly string[]).includes('clipboardRead'));
   });
 
@@ -138,14 +166,20 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     const q = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' });
     const answer = await askToolQuestion({ ...noForms, device: access }, asker, q);
     assert.deepEqual(answer, { action: 'accept', note: 'Copied 23 characters to the clipboard.' });
-    assert.deepEqual(state.approvals, [{ kind: 'clipboardWrite', asker, question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' }]);
+    assert.deepEqual(state.approvals, [
+      { kind: 'clipboardWrite', asker, question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' },
+    ]);
     assert.equal(state.clipboard, 'npm run deploy\n  --prod');
   });
 
   it('a refusal is decline and closing is cancel; the clipboard is untouched either way', async () => {
     for (const choice of ['decline', 'cancel'] as const) {
       const { state, access } = device(choice, 'before');
-      const answer = await askToolQuestion({ ...noForms, device: access }, asker, readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' }));
+      const answer = await askToolQuestion(
+        { ...noForms, device: access },
+        asker,
+        readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' }),
+      );
       assert.deepEqual(answer, { action: choice });
       assert.deepEqual([state.clipboard, state.writes], ['before', 0]);
     }
@@ -154,7 +188,10 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
   it('returns the clipboard text the person saw, only when approved', async () => {
     const approved = device('accept', 'TypeError: x is undefined');
     const q = readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' });
-    assert.deepEqual(await askToolQuestion({ ...noForms, device: approved.access }, asker, q), { action: 'accept', answer: 'TypeError: x is undefined' });
+    assert.deepEqual(await askToolQuestion({ ...noForms, device: approved.access }, asker, q), {
+      action: 'accept',
+      answer: 'TypeError: x is undefined',
+    });
     assert.equal(approved.state.approvals[0]!.text, 'TypeError: x is undefined', 'the approval showed what would be returned');
     const refused = device('decline', 'my password');
     const answer = await askToolQuestion({ ...noForms, device: refused.access }, asker, q);
@@ -174,7 +211,10 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
   });
 
   it('is refused where no clipboard is given', async () => {
-    await assert.rejects(askToolQuestion(noForms, asker, readToolQuestion({ kind: 'clipboardRead', question: 'x' })), /clipboardRead is not available here/);
+    await assert.rejects(
+      askToolQuestion(noForms, asker, readToolQuestion({ kind: 'clipboardRead', question: 'x' })),
+      /clipboardRead is not available here/,
+    );
   });
 });
 
@@ -187,7 +227,13 @@ describe('describeApproval', () => {
     });
     const long = describeApproval({ kind: 'clipboardRead', asker, question: 'Read?', text: 'x'.repeat(2500) });
     assert.equal(long.message, 'AI agent wants to read your clipboard');
-    assert.match(long.detail, /^Read\?\n\nYour clipboard holds \(2500 characters, the first 2000 shown\), and this is what would be returned:\nx{2000}\n…$/);
-    assert.equal(describeApproval({ kind: 'clipboardRead', asker, question: 'Read?', text: '' }).detail, 'Read?\n\nYour clipboard holds no text.');
+    assert.match(
+      long.detail,
+      /^Read\?\n\nYour clipboard holds \(2500 characters, the first 2000 shown\), and this is what would be returned:\nx{2000}\n…$/,
+    );
+    assert.equal(
+      describeApproval({ kind: 'clipboardRead', asker, question: 'Read?', text: '' }).detail,
+      'Read?\n\nYour clipboard holds no text.',
+    );
   });
 });

@@ -76,7 +76,8 @@ describe('satisfyUrlElicitations', () => {
         satisfyUrlElicitations(data('a', 'b'), options),
         (error: Error) =>
           error instanceof UrlElicitationNotCompleted &&
-          error.message === `build_report needs a step in your browser first (auth.example.com), which was ${action === 'decline' ? 'declined' : 'cancelled'}`,
+          error.message ===
+            `build_report needs a step in your browser first (auth.example.com), which was ${action === 'decline' ? 'declined' : 'cancelled'}`,
       );
       assert.equal(asked.length, 1);
     }
@@ -84,14 +85,20 @@ describe('satisfyUrlElicitations', () => {
 
   it('declining the retry question stops too', async () => {
     const { options } = setup((request) => (request.mode === 'url' ? { action: 'accept' } : { action: 'decline' }));
-    await assert.rejects(satisfyUrlElicitations(data('a'), options), /was not run again: you chose decline while waiting for auth\.example\.com/);
+    await assert.rejects(
+      satisfyUrlElicitations(data('a'), options),
+      /was not run again: you chose decline while waiting for auth\.example\.com/,
+    );
   });
 
   it('refuses error data without URL elicitations', async () => {
     const { asked, options } = setup(() => ({ action: 'accept' }));
     await assert.rejects(satisfyUrlElicitations({}, options), /sent none/);
     await assert.rejects(satisfyUrlElicitations({ elicitations: [{ mode: 'form', message: 'x' }] }, options), /not in URL mode/);
-    await assert.rejects(satisfyUrlElicitations({ elicitations: [{ mode: 'url', url: 'https://x' }] }, options), /needs a "url" and an "elicitationId"/);
+    await assert.rejects(
+      satisfyUrlElicitations({ elicitations: [{ mode: 'url', url: 'https://x' }] }, options),
+      /needs a "url" and an "elicitationId"/,
+    );
     assert.equal(asked.length, 0);
   });
 
@@ -101,6 +108,9 @@ describe('satisfyUrlElicitations', () => {
       setTimeout(() => controller.abort(), 5);
       return { action: 'accept' };
     });
-    await assert.rejects(satisfyUrlElicitations(data('a'), { ...options, graceMs: 60_000, signal: controller.signal }), /build_report was cancelled/);
+    await assert.rejects(
+      satisfyUrlElicitations(data('a'), { ...options, graceMs: 60_000, signal: controller.signal }),
+      /build_report was cancelled/,
+    );
   });
 });

@@ -33,7 +33,13 @@ function odd(value: unknown): AnswerValue {
 
 describe('checkField sentences', () => {
   it('"Required" for a missing or empty required value, nothing for an optional one', () => {
-    for (const prop of [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { enum: ['a'] }, { type: 'array', items: { enum: ['a'] } }]) {
+    for (const prop of [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { enum: ['a'] },
+      { type: 'array', items: { enum: ['a'] } },
+    ]) {
       assert.equal(checkField(field(prop, true), undefined), 'Required', JSON.stringify(prop));
       assert.equal(checkField(field(prop, true), ''), 'Required', JSON.stringify(prop));
       assert.equal(checkField(field(prop), undefined), undefined, JSON.stringify(prop));
@@ -68,8 +74,18 @@ describe('checkField sentences', () => {
   });
 
   it('a format hint for each format', () => {
-    const bad: Record<TextFormat, string> = { email: 'not-an-email', uri: 'example.com', date: '31/01/2026', 'date-time': '2026-01-31 09:30' };
-    const good: Record<TextFormat, string> = { email: 'ada@example.com', uri: 'https://example.com/x?y=1', date: '2026-01-31', 'date-time': '2026-01-31T09:30:00Z' };
+    const bad: Record<TextFormat, string> = {
+      email: 'not-an-email',
+      uri: 'example.com',
+      date: '31/01/2026',
+      'date-time': '2026-01-31 09:30',
+    };
+    const good: Record<TextFormat, string> = {
+      email: 'ada@example.com',
+      uri: 'https://example.com/x?y=1',
+      date: '2026-01-31',
+      'date-time': '2026-01-31T09:30:00Z',
+    };
     for (const format of ['email', 'uri', 'date', 'date-time'] as const) {
       const f = field({ type: 'string', format });
       assert.equal(checkField(f, bad[format]), FORMAT_HINTS[format], format);
@@ -82,7 +98,8 @@ describe('checkField sentences', () => {
   });
 
   it('a multi-select states its rule, and one with minItems asks for that many when nothing is chosen', () => {
-    const rule = (prop: Record<string, unknown>): string => multiChoiceRule(field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, ...prop }) as MultiChoiceField);
+    const rule = (prop: Record<string, unknown>): string =>
+      multiChoiceRule(field({ type: 'array', items: { enum: ['a', 'b', 'c'] }, ...prop }) as MultiChoiceField);
     assert.equal(rule({ minItems: 1, maxItems: 2 }), 'Choose 1 to 2');
     assert.equal(rule({ minItems: 2, maxItems: 2 }), 'Choose 2');
     assert.equal(rule({ minItems: 1 }), 'Choose at least 1');
@@ -95,16 +112,26 @@ describe('checkField sentences', () => {
   });
 
   it("a pattern mismatch says the field's description, so the person learns the form without seeing the pattern", () => {
-    const code = field({ type: 'string', description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042', pattern: '^[A-Z]{3}-\\d{3}$' });
-    assert.equal(checkField(code, 'SNG042'), 'Not in the form this field asks for: Three capital letters, a hyphen and three digits, e.g. SNG-042');
+    const code = field({
+      type: 'string',
+      description: 'Three capital letters, a hyphen and three digits, e.g. SNG-042',
+      pattern: '^[A-Z]{3}-\\d{3}$',
+    });
+    assert.equal(
+      checkField(code, 'SNG042'),
+      'Not in the form this field asks for: Three capital letters, a hyphen and three digits, e.g. SNG-042',
+    );
     assert.equal(checkField(code, 'SNG-042'), undefined);
     // On one line and cut: it is shown in an InputBox's validation line too.
     const long = field({ type: 'string', description: `First line\n${'x'.repeat(400)}`, pattern: '^a$' });
     const message = checkField(long, 'b')!;
-    assert.ok(message.startsWith('Not in the form this field asks for: First line x') && message.endsWith('…') && message.length < 260, message);
+    assert.ok(
+      message.startsWith('Not in the form this field asks for: First line x') && message.endsWith('…') && message.length < 260,
+      message,
+    );
   });
 
-  it('a pattern mismatch gives the first of the schema\'s examples that fits, when there is no description', () => {
+  it("a pattern mismatch gives the first of the schema's examples that fits, when there is no description", () => {
     const code = field({ type: 'string', pattern: '^[A-Z]{3}-\\d{3}$', examples: [42, 'sng-042', 'SNG-042', 'ABC-123'] });
     assert.equal(checkField(code, 'x'), 'Not in the form this field asks for, e.g. SNG-042');
     const both = field({ type: 'string', description: 'Your catalog code', pattern: '^[A-Z]{3}-\\d{3}$', examples: ['SNG-042'] });
@@ -253,7 +280,11 @@ describe('checkAnswer and completeAnswer', () => {
     const chosen = { untitledMultipleSelectEnum: ['Guitar'], titledMultipleSelectEnum: ['fish-1'] };
     assert.deepEqual(checkAnswer(form, { name: 'Ada', extra: 'x', ...chosen }), {});
     const inherited = Object.create({ name: 'Ada', ...chosen }) as ElicitContent;
-    assert.deepEqual(checkAnswer(form, inherited), { name: 'Required', untitledMultipleSelectEnum: 'Choose at least 1 option', titledMultipleSelectEnum: 'Choose at least 1 option' });
+    assert.deepEqual(checkAnswer(form, inherited), {
+      name: 'Required',
+      untitledMultipleSelectEnum: 'Choose at least 1 option',
+      titledMultipleSelectEnum: 'Choose at least 1 option',
+    });
   });
 
   it('completeAnswer fills the default of every untouched field', () => {
@@ -333,7 +364,7 @@ describe('validateAnswer (host side, ajv)', () => {
     });
   });
 
-  it('uses the field rules\' sentences, and flags fields the form did not ask for', () => {
+  it("uses the field rules' sentences, and flags fields the form did not ask for", () => {
     const form = normalize({ type: 'object', properties: { n: { type: 'integer', minimum: 60 } }, required: ['n'] });
     assert.deepEqual(validateAnswer(form, { n: 12 }), { n: 'Must be at least 60' });
     assert.deepEqual(validateAnswer(form, {}), { n: 'Required' });
@@ -350,7 +381,10 @@ describe('validateAnswer (host side, ajv)', () => {
 
   it('keeps an ajv error for a field named like an Object.prototype member', () => {
     // Was a bug: `key in errors` is true for "constructor", so ajv's verdict was dropped.
-    const form = normalize({ type: 'object', properties: { constructor: { type: 'number' }, toString: { type: 'string', format: 'email' } } });
+    const form = normalize({
+      type: 'object',
+      properties: { constructor: { type: 'number' }, toString: { type: 'string', format: 'email' } },
+    });
     const errors = validateAnswer(form, { constructor: '', toString: '' });
     assert.deepEqual(Object.keys(errors).sort(), ['constructor', 'toString']);
     assert.deepEqual(validateAnswer(form, {}), {});
@@ -387,10 +421,24 @@ const lengths = { type: 'string', minLength: 3, maxLength: 5 };
 const pattern = { type: 'string', pattern: '^[A-Z]{3}$' };
 const range = { type: 'integer', minimum: 60, maximum: 180 };
 const decimal = { type: 'number', minimum: -1.5, maximum: 2.5 };
-const choice = { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] };
+const choice = {
+  type: 'string',
+  oneOf: [
+    { const: 'r', title: 'Red' },
+    { const: 'g', title: 'Green' },
+  ],
+};
 const legacy = { type: 'string', enum: ['p1', 'p2'], enumNames: ['Cats', 'Dogs'] };
 const multi = { type: 'array', items: { enum: ['a', 'b', 'c', 'd', 'e'] }, minItems: 1, maxItems: 3 };
-const anyMulti = { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }, { const: 'y', title: 'Y' }] } };
+const anyMulti = {
+  type: 'array',
+  items: {
+    anyOf: [
+      { const: 'x', title: 'X' },
+      { const: 'y', title: 'Y' },
+    ],
+  },
+};
 
 const TABLE: Row[] = [
   // Presence
@@ -496,7 +544,8 @@ function verdicts(row: Row): { form: FormModel; content: ElicitContent } {
 }
 
 function label(row: Row): string {
-  const value = typeof row.value === 'string' && row.value.length > 40 ? `${row.value.slice(0, 10)}…(${row.value.length})` : JSON.stringify(row.value);
+  const value =
+    typeof row.value === 'string' && row.value.length > 40 ? `${row.value.slice(0, 10)}…(${row.value.length})` : JSON.stringify(row.value);
   return `${JSON.stringify(row.prop)}${row.required ? ' required' : ''} ← ${value} is ${row.valid ? 'valid' : 'invalid'}`;
 }
 

@@ -10,7 +10,10 @@ import { commandQuery, completedPrompt, matchCommands } from '../../src/core/com
 import { el } from '../shared/dom';
 
 export class CommandMenu {
-  readonly element = el('ul', { className: 'command-menu', attrs: { role: 'listbox', id: 'command-menu', 'aria-label': 'Agent commands' } });
+  readonly element = el('ul', {
+    className: 'command-menu',
+    attrs: { role: 'listbox', id: 'command-menu', 'aria-label': 'Agent commands' },
+  });
   private commands: CommandView[] = [];
   private shown: CommandView[] = [];
   private active = 0;
@@ -97,7 +100,10 @@ export class CommandMenu {
         const id = `command-${index}`;
         const row = el(
           'li',
-          { className: 'command', attrs: { role: 'option', id, 'aria-selected': String(index === this.active), 'data-name': command.name } },
+          {
+            className: 'command',
+            attrs: { role: 'option', id, 'aria-selected': String(index === this.active), 'data-name': command.name },
+          },
           el('span', { className: 'command-name', text: `/${cleanText(command.name)}` }),
           ...(command.hint ? [el('span', { className: 'command-hint', text: cleanText(command.hint) })] : []),
           el('span', { className: 'command-description', text: cleanText(command.description) }),

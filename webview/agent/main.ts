@@ -58,7 +58,10 @@ class AgentPage {
   private readonly status = el('span', { className: 'status', attrs: { role: 'status' } });
   private readonly cwd = el('span', { className: 'cwd' });
   private readonly error = el('div', { className: 'error-banner', attrs: { role: 'alert' } });
-  private readonly log = el('section', { className: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript', 'aria-live': 'polite' } });
+  private readonly log = el('section', {
+    className: 'transcript',
+    attrs: { role: 'log', 'aria-label': 'Transcript', 'aria-live': 'polite' },
+  });
   private readonly empty = el('div', { className: 'empty', text: 'Type a prompt below to start.' });
   private readonly input = el('textarea', { className: 'prompt', attrs: { rows: '3', 'aria-label': 'Prompt' } });
   private readonly send = button('Send', 'send', () => this.submit());
@@ -104,7 +107,13 @@ class AgentPage {
       }
     });
     const hint = el('span', { className: 'hint', text: 'Enter to send · Shift+Enter for a new line' });
-    const composer = el('footer', { className: 'composer' }, this.commands.element, this.input, el('div', { className: 'composer-actions' }, hint, this.send));
+    const composer = el(
+      'footer',
+      { className: 'composer' },
+      this.commands.element,
+      this.input,
+      el('div', { className: 'composer-actions' }, hint, this.send),
+    );
     this.log.append(this.empty);
     app.replaceChildren(header, this.error, this.log, composer);
     app.removeAttribute('aria-busy');
@@ -185,7 +194,12 @@ function render(item: TranscriptItem): HTMLElement {
       const list = el('ol', { className: 'plan-entries' });
       for (const entry of item.entries) {
         list.append(
-          el('li', { attrs: { 'data-status': entry.status } }, el('span', { className: 'glyph', text: PLAN_GLYPHS[entry.status] ?? '○', attrs: { 'aria-label': entry.status } }), document.createTextNode(` ${t(entry.content)}`)),
+          el(
+            'li',
+            { attrs: { 'data-status': entry.status } },
+            el('span', { className: 'glyph', text: PLAN_GLYPHS[entry.status] ?? '○', attrs: { 'aria-label': entry.status } }),
+            document.createTextNode(` ${t(entry.content)}`),
+          ),
         );
       }
       return block('plan', 'Plan', list);
@@ -195,8 +209,15 @@ function render(item: TranscriptItem): HTMLElement {
         item.outcome === undefined
           ? el('div', { className: 'pending', text: 'Waiting for your choice in the permission prompt…' })
           : el('div', { className: 'outcome', text: item.outcome === 'cancelled' ? 'Cancelled' : `Chosen: ${t(item.outcome)}` });
-      const options = item.options.length > 0 ? el('div', { className: 'options', text: `Options: ${item.options.map(t).join(' · ')}` }) : undefined;
-      return block('permission', 'Permission request', el('div', { className: 'subject', text: t(item.title) }), ...(options ? [options] : []), outcome);
+      const options =
+        item.options.length > 0 ? el('div', { className: 'options', text: `Options: ${item.options.map(t).join(' · ')}` }) : undefined;
+      return block(
+        'permission',
+        'Permission request',
+        el('div', { className: 'subject', text: t(item.title) }),
+        ...(options ? [options] : []),
+        outcome,
+      );
     }
     case 'question':
       return renderQuestion(item);
@@ -208,7 +229,11 @@ function render(item: TranscriptItem): HTMLElement {
         ...(item.error ? [el('div', { className: 'file-error', text: t(item.error) })] : []),
       );
     case 'notice':
-      return el('div', { className: `item notice ${item.severity}`, attrs: item.severity === 'error' ? { role: 'alert' } : {} }, text(item.text));
+      return el(
+        'div',
+        { className: `item notice ${item.severity}`, attrs: item.severity === 'error' ? { role: 'alert' } : {} },
+        text(item.text),
+      );
     case 'turn':
       return el('div', { className: 'item turn', text: STOP_WORDS[item.stopReason] ?? `Turn ended (${t(item.stopReason)})` });
   }
@@ -251,7 +276,12 @@ function renderToolContent(content: ToolContentView): HTMLElement {
         lines.append(el('div', { className: `diff-line ${cls}`, text: `${line.op} ${t(line.text)}` }));
       }
       if (content.omitted > 0) lines.append(el('div', { className: 'diff-line more', text: `… ${content.omitted} more lines` }));
-      return el('div', { className: 'diff' }, el('div', { className: 'diff-path', text: `${t(content.path)}${content.isNew ? ' (new file)' : ''}` }), lines);
+      return el(
+        'div',
+        { className: 'diff' },
+        el('div', { className: 'diff-path', text: `${t(content.path)}${content.isNew ? ' (new file)' : ''}` }),
+        lines,
+      );
     }
   }
 }

@@ -74,7 +74,15 @@ class Row {
     this.error = el('div', { className: 'field-error', id: `${this.id}-error` });
     this.error.hidden = true;
     this.body = el('div', { className: 'field-control' });
-    this.element = el('div', { className: `field field-${field.kind}`, attrs: { 'data-name': field.name } }, title, this.description, this.hint, this.body, this.error);
+    this.element = el(
+      'div',
+      { className: `field field-${field.kind}`, attrs: { 'data-name': field.name } },
+      title,
+      this.description,
+      this.hint,
+      this.body,
+      this.error,
+    );
   }
 
   private describers: HTMLElement[] = [];

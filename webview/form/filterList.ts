@@ -244,7 +244,10 @@ export class FilterList {
 
 /** Case- and accent-insensitive matching. */
 function fold(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 function formatCount(n: number): string {

@@ -58,7 +58,9 @@ class FormPage {
 
   constructor(private readonly view: FormView) {
     // The page's own draft (it was hidden and reloaded), else one the host kept across a window reload.
-    const draft = readDraft(view.form, view.questionId, vscode.getState()) ?? readDraft(view.form, view.questionId, view.draft && { questionId: view.questionId, values: view.draft });
+    const draft =
+      readDraft(view.form, view.questionId, vscode.getState()) ??
+      readDraft(view.form, view.questionId, view.draft && { questionId: view.questionId, values: view.draft });
     const raws = startingValues(view.form, view.initial, draft);
     const saved = new Set(view.savedSecrets ?? []);
 
@@ -80,7 +82,10 @@ class FormPage {
       sections.forEach((section, index) => {
         const box = sectionBox(section.message, index, sections.length);
         fields.append(box);
-        addControls(box, view.form.fields.filter((f) => f.section === index));
+        addControls(
+          box,
+          view.form.fields.filter((f) => f.section === index),
+        );
       });
     } else {
       addControls(fields, view.form.fields);
@@ -90,7 +95,10 @@ class FormPage {
     this.formError.hidden = true;
     // Not a <form>: form-associated components submit it on a plain Enter, and
     // only Ctrl/Cmd+Enter or the Submit button should send a half-filled form.
-    const form = el('div', { className: 'form', attrs: { role: 'form', 'aria-labelledby': 'title', 'data-question': String(view.questionId) } });
+    const form = el('div', {
+      className: 'form',
+      attrs: { role: 'form', 'aria-labelledby': 'title', 'data-question': String(view.questionId) },
+    });
     const hasRequired = view.form.fields.some((f) => f.required && f.kind !== 'boolean');
     form.append(header(view, hasRequired), fields, this.footer());
     app.replaceChildren(form);
@@ -189,7 +197,10 @@ class FormPage {
     const showing = this.shown.has(name);
     if (kind === 'input' && !showing && !this.submitted) {
       // Let the person finish typing before pointing at a problem.
-      this.timers.set(name, setTimeout(() => this.check(control), SETTLE_MS));
+      this.timers.set(
+        name,
+        setTimeout(() => this.check(control), SETTLE_MS),
+      );
       return;
     }
     if (kind === 'blur' && !this.touched.has(name) && !this.submitted) return; // just passing through
@@ -267,7 +278,10 @@ function header(view: FormView, hasRequired: boolean): HTMLElement {
   if (view.message.trim() !== '' && !shownSections(view)) parts.push(longText('message', view.message));
   if (hasRequired) {
     const note = el('div', { className: 'required-note' });
-    note.append(el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }), document.createTextNode(' Required'));
+    note.append(
+      el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }),
+      document.createTextNode(' Required'),
+    );
     parts.push(note);
   }
   return el('header', { className: 'header' }, ...parts);
@@ -331,7 +345,8 @@ window.addEventListener(
 function escapeBelongsToWidget(event: KeyboardEvent): boolean {
   return event.composedPath().some((node) => {
     if (!(node instanceof HTMLElement)) return false;
-    if ((node.localName === 'vscode-single-select' || node.localName === 'vscode-multi-select') && (node as { open?: boolean }).open) return true;
+    if ((node.localName === 'vscode-single-select' || node.localName === 'vscode-multi-select') && (node as { open?: boolean }).open)
+      return true;
     return node instanceof HTMLInputElement && node.hasAttribute('data-escape-clears') && node.value !== '';
   });
 }

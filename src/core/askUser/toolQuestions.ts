@@ -40,14 +40,15 @@ export const TOOL_QUESTION_SCHEMA = {
       type: 'string',
       enum: ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'],
       description:
-        'text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference · clipboardWrite: copy text to the clipboard once the user has seen and approved it · clipboardRead: the clipboard\'s text, once the user approves',
+        "text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference · clipboardWrite: copy text to the clipboard once the user has seen and approved it · clipboardRead: the clipboard's text, once the user approves",
     },
     question: { type: 'string', description: 'The question, in one or two sentences.' },
     options: { type: 'array', items: { type: 'string' }, description: 'For choice and multiChoice.' },
     allowOther: { type: 'boolean', description: 'For choice: also let the user type an answer not in options.' },
     schema: {
       type: 'object',
-      description: 'For form: a flat JSON Schema object whose properties are strings, numbers, integers, booleans, enums or arrays of enums.',
+      description:
+        'For form: a flat JSON Schema object whose properties are strings, numbers, integers, booleans, enums or arrays of enums.',
     },
     secretName: {
       type: 'string',
@@ -158,9 +159,7 @@ export function toToolAnswer(q: ToolQuestion, result: ElicitResult): ToolAnswer 
       };
     case 'form': {
       const secrets = secretFieldNames(normalize(q.schema));
-      const answer = Object.fromEntries(
-        Object.entries(content).map(([k, v]) => [k, secrets.has(k) ? secretReference(k) : v]),
-      );
+      const answer = Object.fromEntries(Object.entries(content).map(([k, v]) => [k, secrets.has(k) ? secretReference(k) : v]));
       return { action: 'accept', answer };
     }
     default:
@@ -192,7 +191,11 @@ export async function askToolQuestion(deps: ToolQuestionDeps, asker: Asker, q: T
       mode: 'form',
       asker,
       message: q.question,
-      requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Your answer', minLength: 1 } }, required: ['answer'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { answer: { type: 'string', title: 'Your answer', minLength: 1 } },
+        required: ['answer'],
+      },
       signal,
     });
     return toToolAnswer({ ...q, kind: 'text' }, other);

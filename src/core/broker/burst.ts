@@ -65,7 +65,12 @@ export class BurstGrouper {
         this.flush();
       }
       const fresh = this.fresh;
-      if (fresh && !fresh.member.settled && this.now() - fresh.askedAt < FRESH_MS && fresh.member.fields + member.fields <= LIMITS.maxFields) {
+      if (
+        fresh &&
+        !fresh.member.settled &&
+        this.now() - fresh.askedAt < FRESH_MS &&
+        fresh.member.fields + member.fields <= LIMITS.maxFields
+      ) {
         // A burst: the question just asked comes back to be asked with the others.
         this.fresh = undefined;
         fresh.withdraw.abort(WITHDRAWN);
@@ -131,7 +136,11 @@ export class BurstGrouper {
       signal?.addEventListener('abort', onAbort, { once: true });
       return () => signal?.removeEventListener('abort', onAbort);
     });
-    const sections = members.map((m, index) => ({ key: String(index), message: m.request.message, requestedSchema: m.request.requestedSchema }));
+    const sections = members.map((m, index) => ({
+      key: String(index),
+      message: m.request.message,
+      requestedSchema: m.request.requestedSchema,
+    }));
     const group: GroupRequest = {
       mode: 'group',
       asker: commonAsker(members),

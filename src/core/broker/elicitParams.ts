@@ -16,7 +16,8 @@ export function elicitRequestFrom(method: string, params: unknown, asker: Asker,
   const mode = p.mode ?? 'form';
   if (mode === 'url') {
     if (typeof p.url !== 'string') throw new InvalidRequestError('a URL elicitation needs a "url" string');
-    if (typeof p.elicitationId !== 'string' || p.elicitationId === '') throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
+    if (typeof p.elicitationId !== 'string' || p.elicitationId === '')
+      throw new InvalidRequestError('a URL elicitation needs an "elicitationId" string');
     return { mode: 'url', asker, message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
   }
   if (mode !== 'form') throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);

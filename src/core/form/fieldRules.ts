@@ -41,9 +41,7 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Must be yes or no';
     case 'choice':
-      return typeof value === 'string' && optionValues(field.options).has(value)
-        ? undefined
-        : 'Choose one of the listed options';
+      return typeof value === 'string' && optionValues(field.options).has(value) ? undefined : 'Choose one of the listed options';
     case 'multiChoice': {
       const offered = optionValues(field.options);
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && offered.has(v))) {

@@ -33,7 +33,8 @@ export function composeGroup(sections: readonly GroupSection[]): FormModel {
       const reason = errorText(error);
       throw new InvalidRequestError(`question "${section.key}": ${reason}`);
     }
-    for (const field of model.fields) fields.push({ ...field, name: composedName(index, field.name), property: field.name, section: index });
+    for (const field of model.fields)
+      fields.push({ ...field, name: composedName(index, field.name), property: field.name, section: index });
   });
   if (fields.length > LIMITS.maxFields) {
     throw new InvalidRequestError(`the questions have ${fields.length} fields together; at most ${LIMITS.maxFields} are supported`);
@@ -84,7 +85,8 @@ function describeValue(field: Field, value: AnswerValue | undefined): string {
   if (value === undefined) return '(empty)';
   if (field.kind === 'text' && field.secret) return '(hidden)';
   if (field.kind === 'boolean') return value === true ? 'Yes' : 'No';
-  const label = (v: string): string => (field.kind === 'choice' || field.kind === 'multiChoice' ? field.options.find((o) => o.value === v)?.label ?? v : v);
+  const label = (v: string): string =>
+    field.kind === 'choice' || field.kind === 'multiChoice' ? (field.options.find((o) => o.value === v)?.label ?? v) : v;
   return Array.isArray(value) ? value.map(label).join(', ') : label(String(value));
 }
 

@@ -26,11 +26,7 @@ export class UnsupportedPatternError extends Error {}
 export const MAX_PATTERN_STATES = 2_000;
 
 type Assertion = '^' | '$' | 'b' | 'B';
-type Node =
-  | { char: (cp: number) => boolean }
-  | { assert: Assertion }
-  | { branches: Node[][] }
-  | { repeat: Node; min: number; max: number };
+type Node = { char: (cp: number) => boolean } | { assert: Assertion } | { branches: Node[][] } | { repeat: Node; min: number; max: number };
 
 /** Every state has the same shape (V8 keeps the loop fast on one shape). */
 interface State {
@@ -86,7 +82,7 @@ function run(start: State, text: string): boolean {
   let current: State[] = [];
   let prev = -1;
   let cp = text.length > 0 ? text.codePointAt(0)! : -1;
-  for (let pos = 0; ; ) {
+  for (let pos = 0; ;) {
     // Unanchored: a match may also begin here. `current` holds every thread at this position.
     if (follow(start, current, clock, prev, cp)) return true;
     if (cp < 0) return false;

@@ -6,16 +6,7 @@
 import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
 import { checkField, compilePattern } from './fieldRules';
-import type {
-  ChoiceField,
-  ChoiceOption,
-  Field,
-  FormModel,
-  MultiChoiceField,
-  NumberField,
-  TextField,
-  TextFormat,
-} from './fields';
+import type { ChoiceField, ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
 export const LIMITS = Object.freeze({
@@ -98,7 +89,10 @@ function firstExample(field: TextField, examples: unknown): string | undefined {
   if (!Array.isArray(examples)) return undefined;
   return examples
     .slice(0, LIMITS.maxExamples)
-    .find((e): e is string => typeof e === 'string' && e.length <= LIMITS.maxExampleLength && checkField({ ...field, required: false }, e) === undefined);
+    .find(
+      (e): e is string =>
+        typeof e === 'string' && e.length <= LIMITS.maxExampleLength && checkField({ ...field, required: false }, e) === undefined,
+    );
 }
 
 function fieldOfType(prop: Json, base: Base, where: string): Field {

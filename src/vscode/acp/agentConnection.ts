@@ -59,6 +59,9 @@ export function signInUi(context: AgentContext): SignInUi {
 }
 
 /** withSignIn with the VS Code UI and this agent's saved keys. */
-export function signedIn<T>(context: AgentContext, options: Pick<SignInOptions<T>, 'start' | 'started' | 'attempt' | 'signInFirst' | 'notice' | 'signal'>) {
+export function signedIn<T>(
+  context: AgentContext,
+  options: Pick<SignInOptions<T>, 'start' | 'started' | 'attempt' | 'signInFirst' | 'notice' | 'signal'>,
+) {
   return withSignIn<T>({ ...options, agent: context.agent, ui: signInUi(context), keys: context.keys.for(context.agent) });
 }

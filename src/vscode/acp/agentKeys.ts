@@ -48,7 +48,10 @@ export class AgentKeys implements vscode.Disposable {
         return values;
       },
       save: async (values) => {
-        const saved = Object.entries(values).map(([variable, value]) => ({ entry: { agent: agent.name, binding, variable, savedAt: Date.now() }, value }));
+        const saved = Object.entries(values).map(([variable, value]) => ({
+          entry: { agent: agent.name, binding, variable, savedAt: Date.now() },
+          value,
+        }));
         for (const { entry, value } of saved) await this.secrets.store(storageKey(entry), value);
         const names = new Set(Object.keys(values));
         const others = this.list().filter((k) => !(k.agent === agent.name && k.binding === binding && names.has(k.variable)));
@@ -95,7 +98,10 @@ export class AgentKeys implements vscode.Disposable {
 }
 
 export function bindingOf(agent: AgentConfig): string {
-  return createHash('sha256').update(JSON.stringify([agent.command, agent.args])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([agent.command, agent.args]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** JSON keeps "a:b" + "c" apart from "a" + "b:c". */

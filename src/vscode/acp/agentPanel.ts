@@ -88,7 +88,15 @@ export class AgentPanel implements vscode.Disposable {
     const { agent, services, cwd } = this.options;
     this.sessionId = undefined;
     this.controls = new SessionControls();
-    this.setState({ status: 'starting', error: undefined, canRestart: false, canSignIn: false, modes: undefined, commands: undefined, canSignOut: false });
+    this.setState({
+      status: 'starting',
+      error: undefined,
+      canRestart: false,
+      canSignIn: false,
+      modes: undefined,
+      commands: undefined,
+      canSignOut: false,
+    });
     const started = this.started;
     this.started = undefined;
     if (started) this.adopt(started);
@@ -161,7 +169,10 @@ export class AgentPanel implements vscode.Disposable {
     const offers = offersOf(connection.initializeResponse);
     if (!offers.load && !offers.resume) {
       this.resume = undefined;
-      this.notice('info', vscode.l10n.t('{0} cannot resume a session, so this is a new one. The earlier conversation is not shown.', agent.name));
+      this.notice(
+        'info',
+        vscode.l10n.t('{0} cannot resume a session, so this is a new one. The earlier conversation is not shown.', agent.name),
+      );
       return fresh();
     }
     let reopened: Awaited<ReturnType<typeof reopenSession>>;
@@ -174,8 +185,12 @@ export class AgentPanel implements vscode.Disposable {
       return fresh();
     }
     this.resume = undefined;
-    const how = resume.why === 'reload' ? vscode.l10n.t('Resumed the session after the window reloaded.') : vscode.l10n.t('Resumed the session.');
-    this.notice('info', reopened.replayed ? how : `${how} ${vscode.l10n.t('{0} continues it without showing the earlier messages.', agent.name)}`);
+    const how =
+      resume.why === 'reload' ? vscode.l10n.t('Resumed the session after the window reloaded.') : vscode.l10n.t('Resumed the session.');
+    this.notice(
+      'info',
+      reopened.replayed ? how : `${how} ${vscode.l10n.t('{0} continues it without showing the earlier messages.', agent.name)}`,
+    );
     return { sessionId: resume.sessionId, response: reopened.response };
   }
 
@@ -191,7 +206,10 @@ export class AgentPanel implements vscode.Disposable {
     this.transcript.apply(event);
     if (event.kind === 'update' && this.controls.apply(event.update)) {
       if (event.update.sessionUpdate === 'current_mode_update') {
-        this.notice('info', vscode.l10n.t('{0} switched to the {1} mode.', this.options.agent.name, this.controls.modeName(event.update.currentModeId)));
+        this.notice(
+          'info',
+          vscode.l10n.t('{0} switched to the {1} mode.', this.options.agent.name, this.controls.modeName(event.update.currentModeId)),
+        );
       }
       this.setState(this.controlsState());
     }
@@ -268,7 +286,10 @@ export class AgentPanel implements vscode.Disposable {
     const signOut = vscode.l10n.t('Sign Out');
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('Sign out of {0}?', agent.name),
-      { modal: true, detail: vscode.l10n.t('This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.') },
+      {
+        modal: true,
+        detail: vscode.l10n.t('This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.'),
+      },
       signOut,
     );
     if (choice !== signOut || this.disposed) return;

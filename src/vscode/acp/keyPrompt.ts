@@ -35,7 +35,13 @@ export function keyBoxTitle(agent: string, variable: string): string {
   return inertText(`${oneLine(agent, 80)} · ${variable}`);
 }
 
-function askOne(agent: string, method: EnvVarAuthMethod, variable: EnvVarView, reason: string | undefined, signal: AbortSignal): Promise<string | undefined> {
+function askOne(
+  agent: string,
+  method: EnvVarAuthMethod,
+  variable: EnvVarView,
+  reason: string | undefined,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   box.title = keyBoxTitle(agent, variable.name);
   box.password = variable.secret;

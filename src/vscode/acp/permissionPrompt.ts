@@ -57,7 +57,12 @@ function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Prom
   pick.title = permissionTitle(prompt);
   pick.placeholder = inertText(
     prompt.toolKind
-      ? vscode.l10n.t('Allow {0} to: {1} ({2})? Escape cancels.', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 200), oneLine(prompt.toolKind, 40))
+      ? vscode.l10n.t(
+          'Allow {0} to: {1} ({2})? Escape cancels.',
+          oneLine(prompt.agent, 80),
+          oneLine(prompt.toolTitle, 200),
+          oneLine(prompt.toolKind, 40),
+        )
       : vscode.l10n.t('Allow {0} to: {1}? Escape cancels.', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 200)),
   );
   pick.items = prompt.options.map(optionItem);

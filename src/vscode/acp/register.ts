@@ -101,7 +101,9 @@ class AgentSessions implements vscode.Disposable {
     if (!inWorkspaceFolder(saved.cwd)) {
       panel.dispose();
       void vscode.window.showWarningMessage(
-        inertText(vscode.l10n.t('Elicit: {0} is no longer a folder of this window, so the "{1}" session was not resumed.', saved.cwd, saved.agent)),
+        inertText(
+          vscode.l10n.t('Elicit: {0} is no longer a folder of this window, so the "{1}" session was not resumed.', saved.cwd, saved.agent),
+        ),
       );
       return;
     }
@@ -109,11 +111,16 @@ class AgentSessions implements vscode.Disposable {
     if (!agent) {
       panel.dispose();
       void vscode.window.showWarningMessage(
-        inertText(vscode.l10n.t('Elicit: the agent "{0}" is no longer in {1}, so its session was not resumed.', saved.agent, AGENTS_SETTING_SOURCE)),
+        inertText(
+          vscode.l10n.t('Elicit: the agent "{0}" is no longer in {1}, so its session was not resumed.', saved.agent, AGENTS_SETTING_SOURCE),
+        ),
       );
       return;
     }
-    this.open(agent, saved.cwd, { panel, ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}) });
+    this.open(agent, saved.cwd, {
+      panel,
+      ...(saved.sessionId !== undefined ? { resume: { sessionId: saved.sessionId, why: 'reload' as const } } : {}),
+    });
   }
 
   private async refuseUntrusted(): Promise<void> {
@@ -140,12 +147,18 @@ class AgentSessions implements vscode.Disposable {
   private async pickAgent(agents: AgentConfig[], requested: string | undefined, title: string): Promise<AgentConfig | undefined> {
     if (requested !== undefined) {
       const found = agents.find((a) => a.name === requested);
-      if (!found) void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: no agent named "{0}" in {1}.', requested, AGENTS_SETTING_SOURCE)));
+      if (!found)
+        void vscode.window.showErrorMessage(
+          inertText(vscode.l10n.t('Elicit: no agent named "{0}" in {1}.', requested, AGENTS_SETTING_SOURCE)),
+        );
       return found;
     }
     if (agents.length === 0) {
       void this.offerSettings(
-        vscode.window.showInformationMessage(vscode.l10n.t('Elicit: no agents are configured. Add one to the elicit.agents setting.'), openSettings()),
+        vscode.window.showInformationMessage(
+          vscode.l10n.t('Elicit: no agents are configured. Add one to the elicit.agents setting.'),
+          openSettings(),
+        ),
       );
       return undefined;
     }

@@ -48,7 +48,8 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
             if (!offers.list) {
               throw new CannotResumeError(vscode.l10n.t('{0} cannot list its past sessions (it does not offer session/list).', agent.name));
             }
-            if (!offers.load && !offers.resume) throw new CannotResumeError(vscode.l10n.t('{0} lists its sessions but cannot resume them.', agent.name));
+            if (!offers.load && !offers.resume)
+              throw new CannotResumeError(vscode.l10n.t('{0} lists its sessions but cannot resume them.', agent.name));
             return listSessions(c);
           },
           notice: (_severity, text) => context.log.info(`[elicit] ${text}`),
@@ -70,7 +71,11 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
     await connection.stop();
     void vscode.window.showInformationMessage(
       sessions.length > 0
-        ? vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders (it has {1} in other folders).", agent.name, sessions.length)
+        ? vscode.l10n.t(
+            "Elicit: {0} has no past sessions in this window's folders (it has {1} in other folders).",
+            agent.name,
+            sessions.length,
+          )
         : vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders.", agent.name),
     );
     return undefined;

@@ -25,7 +25,12 @@ export function askSignIn(
   return broker.exclusive((turn) => showSignInPick(agent, methods, problem, turn), signal, undefined);
 }
 
-function showSignInPick(agent: string, methods: AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined> {
+function showSignInPick(
+  agent: string,
+  methods: AuthMethodView[],
+  problem: string | undefined,
+  signal: AbortSignal,
+): Promise<AuthMethodView | undefined> {
   const pick = vscode.window.createQuickPick<MethodItem>();
   pick.title = inertText(vscode.l10n.t('{0} asks you to sign in', oneLine(agent, 80)));
   pick.placeholder = problem

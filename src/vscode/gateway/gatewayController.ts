@@ -76,7 +76,10 @@ export class GatewayController implements vscode.Disposable {
     this.status.show();
     this.definitionsChanged.fire();
     if (interactive) {
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Elicit gateway running at {0}.', server.url), vscode.l10n.t('Copy Config'));
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Elicit gateway running at {0}.', server.url),
+        vscode.l10n.t('Copy Config'),
+      );
       if (choice) await this.copyConfig();
     }
   }
@@ -91,7 +94,10 @@ export class GatewayController implements vscode.Disposable {
 
   async copyConfig(): Promise<void> {
     if (!this.server?.running) {
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('The Elicit gateway is not running.'), vscode.l10n.t('Start Gateway'));
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t('The Elicit gateway is not running.'),
+        vscode.l10n.t('Start Gateway'),
+      );
       if (!choice) return;
       await this.start(false);
       if (!this.server?.running) return;
@@ -171,7 +177,11 @@ export class GatewayController implements vscode.Disposable {
         onDidChangeMcpServerDefinitions: this.definitionsChanged.event,
         provideMcpServerDefinitions: () =>
           this.server?.running
-            ? [new vscode.McpHttpServerDefinition('Elicit gateway', vscode.Uri.parse(this.server.url), { Authorization: `Bearer ${this.token}` })]
+            ? [
+                new vscode.McpHttpServerDefinition('Elicit gateway', vscode.Uri.parse(this.server.url), {
+                  Authorization: `Bearer ${this.token}`,
+                }),
+              ]
             : [],
       }),
     );

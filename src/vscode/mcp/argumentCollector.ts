@@ -37,7 +37,12 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
   }
   const result = await broker.ask({
     mode: 'form',
-    asker: { kind: 'mcp', name: request.server.name, detail: `arguments for ${request.subject}`, origin: serverOrigin(request.server.config) },
+    asker: {
+      kind: 'mcp',
+      name: request.server.name,
+      detail: `arguments for ${request.subject}`,
+      origin: serverOrigin(request.server.config),
+    },
     onBehalf: { title: request.title },
     message: request.message,
     requestedSchema: argumentFormSchema(request.args),
@@ -55,7 +60,7 @@ const DEBOUNCE_MS = 150;
 
 async function completionSteps(request: ArgumentRequest, signal: AbortSignal): Promise<Record<string, string> | undefined> {
   const values: Record<string, string> = {};
-  for (let i = 0; i < request.args.length; ) {
+  for (let i = 0; i < request.args.length;) {
     const arg = request.args[i]!;
     const outcome = await askWithSuggestions(request, arg, i, values, signal);
     if (outcome.kind === 'cancel') return undefined;
@@ -114,7 +119,8 @@ function askWithSuggestions(
         render();
       })
       .catch((error: unknown) => {
-        if (mine === generation) request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${(error as Error).message}`);
+        if (mine === generation)
+          request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${(error as Error).message}`);
       })
       .finally(() => {
         if (mine === generation) pick.busy = false;

@@ -31,7 +31,8 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
           placeholder: vscode.l10n.t('Pick a prompt'),
         });
   if (!prompt) {
-    if (typeof promptName === 'string') void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no prompt "{1}".', server.name, promptName)));
+    if (typeof promptName === 'string')
+      void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no prompt "{1}".', server.name, promptName)));
     return;
   }
   const values = isStringRecord(args)

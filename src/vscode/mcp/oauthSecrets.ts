@@ -27,7 +27,10 @@ export class OAuthSecrets implements SecretStore {
 
   async delete(key: string): Promise<void> {
     await this.secrets.delete(key);
-    await this.state.update(INDEX_KEY, this.keys().filter((k) => k !== key));
+    await this.state.update(
+      INDEX_KEY,
+      this.keys().filter((k) => k !== key),
+    );
   }
 
   /** The servers Elicit holds OAuth credentials for. */

@@ -25,7 +25,11 @@ export interface FormWatch {
 export function serverForms(broker: Broker, server: string): FormWatch {
   return {
     showing: () =>
-      broker.pending().some((q) => q.state === 'showing' && q.presentation === 'form' && q.request.asker.kind === 'mcp' && q.request.asker.name === server),
+      broker
+        .pending()
+        .some(
+          (q) => q.state === 'showing' && q.presentation === 'form' && q.request.asker.kind === 'mcp' && q.request.asker.name === server,
+        ),
     onDidChange: (listener) => broker.onDidChange(listener),
   };
 }

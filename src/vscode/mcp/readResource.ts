@@ -47,14 +47,20 @@ export async function readChoice(services: Services, server: McpConnection, choi
   await readAndShow(services, server, await expandTemplate(template, values));
 }
 
-async function pickResource(server: McpConnection, resources: Resource[], templates: ResourceTemplate[]): Promise<ResourceChoice | undefined> {
+async function pickResource(
+  server: McpConnection,
+  resources: Resource[],
+  templates: ResourceTemplate[],
+): Promise<ResourceChoice | undefined> {
   if (resources.length === 0 && templates.length === 0) {
     void vscode.window.showInformationMessage(inertText(vscode.l10n.t('Elicit: {0} offers no resources.', server.name)));
     return undefined;
   }
   type Item = vscode.QuickPickItem & { choice?: ResourceChoice };
   const items: Item[] = [
-    ...(resources.length > 0 && templates.length > 0 ? [{ label: vscode.l10n.t('Resources'), kind: vscode.QuickPickItemKind.Separator }] : []),
+    ...(resources.length > 0 && templates.length > 0
+      ? [{ label: vscode.l10n.t('Resources'), kind: vscode.QuickPickItemKind.Separator }]
+      : []),
     ...resources.map((resource) => ({
       label: `$(file) ${inertText(oneLine(resource.title ?? resource.name, 120))}`,
       description: inertText(oneLine(resource.uri, 200)),

@@ -18,7 +18,9 @@ export function registerMcp(context: vscode.ExtensionContext, services: Services
   services.registry.setInputResolver((config) => inputs.resolve(config));
   const view = new ServersView(services.registry);
   context.subscriptions.push(
-    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) => runTool(services, server, tool, args)),
+    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
+      runTool(services, server, tool, args),
+    ),
     view,
     ...registerServerCommands(services.registry, view, services.log),
     vscode.commands.registerCommand('elicit.getPrompt', (server?: unknown, prompt?: unknown, args?: unknown) =>
@@ -27,7 +29,9 @@ export function registerMcp(context: vscode.ExtensionContext, services: Services
     vscode.commands.registerCommand('elicit.readResource', (server?: unknown, uri?: unknown) => readResourceCommand(services, server, uri)),
     // Tree items pass themselves to their commands.
     vscode.commands.registerCommand('elicit.view.runTool', (node: ToolNode) => runTool(services, node.server, node.tool.name)),
-    vscode.commands.registerCommand('elicit.view.getPrompt', (node: PromptNode) => getPromptCommand(services, node.server, node.prompt.name)),
+    vscode.commands.registerCommand('elicit.view.getPrompt', (node: PromptNode) =>
+      getPromptCommand(services, node.server, node.prompt.name),
+    ),
     vscode.commands.registerCommand('elicit.view.readResource', async (node: ResourceNode) => {
       const server = await services.registry.get(node.server);
       if (!server) return;

@@ -33,7 +33,8 @@ export async function runTool(deps: RunToolDeps, serverName?: unknown, toolName?
   if (!tools) return;
   const tool = typeof toolName === 'string' ? tools.find((t) => t.name === toolName) : await pickTool(server, tools);
   if (!tool) {
-    if (typeof toolName === 'string') void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no tool "{1}".', server.name, toolName)));
+    if (typeof toolName === 'string')
+      void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} has no tool "{1}".', server.name, toolName)));
     return;
   }
   const toolArgs = isObject(args) ? args : await collectArguments(deps.broker, server, tool);

@@ -29,39 +29,57 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
   const withServer =
     (title: () => string, action: (name: string) => Promise<void> | void) =>
     async (arg: ServerArgument): Promise<void> => {
-      const name = typeof arg === 'string' ? arg : arg?.name ?? (await pickServer(registry, title()))?.name;
+      const name = typeof arg === 'string' ? arg : (arg?.name ?? (await pickServer(registry, title()))?.name);
       if (name === undefined) return;
       try {
         await action(name);
       } catch (error) {
         log.error(`${name}: ${(error as Error).message}`);
-        const choice = await vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', (error as Error).message)), vscode.l10n.t('Show Output'));
+        const choice = await vscode.window.showErrorMessage(
+          inertText(vscode.l10n.t('Elicit: {0}', (error as Error).message)),
+          vscode.l10n.t('Show Output'),
+        );
         if (choice) registry.showOutput(name);
       }
     };
   return [
     vscode.commands.registerCommand(
       'elicit.startServer',
-      withServer(() => vscode.l10n.t('Start MCP Server'), async (name) => {
-        view.markStopped(name, false);
-        await registry.start(name);
-      }),
+      withServer(
+        () => vscode.l10n.t('Start MCP Server'),
+        async (name) => {
+          view.markStopped(name, false);
+          await registry.start(name);
+        },
+      ),
     ),
     vscode.commands.registerCommand(
       'elicit.restartServer',
-      withServer(() => vscode.l10n.t('Restart MCP Server'), async (name) => {
-        view.markStopped(name, false);
-        await registry.restart(name);
-      }),
+      withServer(
+        () => vscode.l10n.t('Restart MCP Server'),
+        async (name) => {
+          view.markStopped(name, false);
+          await registry.restart(name);
+        },
+      ),
     ),
     vscode.commands.registerCommand(
       'elicit.stopServer',
-      withServer(() => vscode.l10n.t('Stop MCP Server'), async (name) => {
-        view.markStopped(name, true);
-        await registry.stop(name);
-      }),
+      withServer(
+        () => vscode.l10n.t('Stop MCP Server'),
+        async (name) => {
+          view.markStopped(name, true);
+          await registry.stop(name);
+        },
+      ),
     ),
-    vscode.commands.registerCommand('elicit.showServerOutput', withServer(() => vscode.l10n.t('Show MCP Server Output'), (name) => registry.showOutput(name))),
+    vscode.commands.registerCommand(
+      'elicit.showServerOutput',
+      withServer(
+        () => vscode.l10n.t('Show MCP Server Output'),
+        (name) => registry.showOutput(name),
+      ),
+    ),
     vscode.commands.registerCommand('elicit.refreshServers', async () => {
       await registry.reload();
       view.reload();
@@ -82,7 +100,9 @@ async function createMcpJson(): Promise<void> {
     const openFolder = vscode.l10n.t('Open Folder');
     const openSettings = vscode.l10n.t('Open Settings');
     const choice = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Elicit reads MCP servers from .vscode/mcp.json in a workspace folder. Open a folder first, or use the elicit.servers setting.'),
+      vscode.l10n.t(
+        'Elicit reads MCP servers from .vscode/mcp.json in a workspace folder. Open a folder first, or use the elicit.servers setting.',
+      ),
       openFolder,
       openSettings,
     );
@@ -91,7 +111,9 @@ async function createMcpJson(): Promise<void> {
     return;
   }
   const folder =
-    folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .vscode/mcp.json?') });
+    folders.length === 1
+      ? folders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .vscode/mcp.json?') });
   if (!folder) return;
   const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
   if (!(await fileExists(file))) {

@@ -13,7 +13,8 @@ import type { ServerRegistry } from './serverRegistry';
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
   if (typeof serverName !== 'string') return pickServer(registry, title);
   const server = await registry.get(serverName);
-  if (!server) void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: no MCP server named "{0}" is configured.', serverName)));
+  if (!server)
+    void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: no MCP server named "{0}" is configured.', serverName)));
   return server;
 }
 
@@ -23,14 +24,22 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
     if (registry.untrustedSources.length > 0) {
       const choice = await vscode.window.showWarningMessage(
         inertText(
-          vscode.l10n.t('Elicit does not start the MCP servers in {0} because this workspace is not trusted.', registry.untrustedSources.join(', ')),
+          vscode.l10n.t(
+            'Elicit does not start the MCP servers in {0} because this workspace is not trusted.',
+            registry.untrustedSources.join(', '),
+          ),
         ),
         vscode.l10n.t('Manage Workspace Trust'),
       );
       if (choice) await vscode.commands.executeCommand('workbench.trust.manage');
     } else if (registry.leftToVsCode.length > 0) {
       const choice = await vscode.window.showInformationMessage(
-        inertText(vscode.l10n.t("Elicit leaves {0} to VS Code's own MCP support (the elicit.mcpJsonServers setting).", registry.leftToVsCode.join(', '))),
+        inertText(
+          vscode.l10n.t(
+            "Elicit leaves {0} to VS Code's own MCP support (the elicit.mcpJsonServers setting).",
+            registry.leftToVsCode.join(', '),
+          ),
+        ),
         vscode.l10n.t('Open Setting'),
       );
       if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.mcpJsonServers);
@@ -71,7 +80,11 @@ export function statusWord(status: McpConnection['status']): string {
 }
 
 /** Runs `list` (which starts the server if needed) with a status bar indicator; shows a failure and returns undefined. */
-export async function listWithProgress<T>(server: McpConnection, log: vscode.LogOutputChannel, list: () => Promise<T>): Promise<T | undefined> {
+export async function listWithProgress<T>(
+  server: McpConnection,
+  log: vscode.LogOutputChannel,
+  list: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: inertText(vscode.l10n.t('Connecting to {0}…', server.name)) },

@@ -258,9 +258,11 @@ export class ServerRegistry implements vscode.Disposable {
       if (this.reportedProblems.has(problem.message)) continue;
       const file = this.sourceFiles.get(problem.source);
       const openFile = vscode.l10n.t('Open File');
-      void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', problem.message)), ...(file ? [openFile] : [])).then((choice) => {
-        if (choice === openFile && file) void vscode.window.showTextDocument(file);
-      });
+      void vscode.window
+        .showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', problem.message)), ...(file ? [openFile] : []))
+        .then((choice) => {
+          if (choice === openFile && file) void vscode.window.showTextDocument(file);
+        });
     }
     this.reportedProblems = current;
   }

@@ -19,7 +19,8 @@ export type ServerNode = { kind: 'server'; name: string };
 type GroupNode = { kind: 'group'; server: string; group: 'tools' | 'prompts' | 'resources'; count: number };
 export type ToolNode = { kind: 'tool'; server: string; tool: Tool };
 export type PromptNode = { kind: 'prompt'; server: string; prompt: Prompt };
-export type ResourceNode = { kind: 'resource'; server: string; resource: Resource } | { kind: 'template'; server: string; template: ResourceTemplate };
+export type ResourceNode =
+  { kind: 'resource'; server: string; resource: Resource } | { kind: 'template'; server: string; template: ResourceTemplate };
 type MessageNode = { kind: 'message'; text: string; tooltip?: string; icon: string; command?: vscode.Command };
 type ProblemNode = { kind: 'problem'; problem: ConfigProblem };
 export type ServersViewNode = ServerNode | GroupNode | ToolNode | PromptNode | ResourceNode | MessageNode | ProblemNode;
@@ -82,7 +83,9 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       if (node.group === 'tools') return catalog.tools.map((tool) => ({ kind: 'tool', server: node.server, tool }));
       if (node.group === 'prompts') return catalog.prompts.map((prompt) => ({ kind: 'prompt', server: node.server, prompt }));
       return catalog.resources.map((r) =>
-        'resource' in r ? { kind: 'resource', server: node.server, resource: r.resource } : { kind: 'template', server: node.server, template: r.template },
+        'resource' in r
+          ? { kind: 'resource', server: node.server, resource: r.resource }
+          : { kind: 'template', server: node.server, template: r.template },
       );
     }
     return [];
@@ -157,7 +160,9 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       return [errorMessage(server, this.registry.nextRestartAt(name))];
     }
     if (server.status === 'stopped' && this.stoppedByPerson.has(name)) {
-      return [{ kind: 'message', text: vscode.l10n.t('Stopped. Start it to see its tools.'), icon: 'debug-start', command: startCommand(name) }];
+      return [
+        { kind: 'message', text: vscode.l10n.t('Stopped. Start it to see its tools.'), icon: 'debug-start', command: startCommand(name) },
+      ];
     }
     let catalog = this.catalogs.get(name);
     if (!catalog) {
@@ -296,7 +301,10 @@ function transportSummary(server: McpConnection): string {
 function errorMessage(server: McpConnection, restartAt: number | undefined): MessageNode {
   return {
     kind: 'message',
-    text: restartAt !== undefined ? vscode.l10n.t('Stopped unexpectedly; restarting soon') : vscode.l10n.t('Not running. Restart it to try again.'),
+    text:
+      restartAt !== undefined
+        ? vscode.l10n.t('Stopped unexpectedly; restarting soon')
+        : vscode.l10n.t('Not running. Restart it to try again.'),
     tooltip: server.error,
     icon: restartAt !== undefined ? 'history' : 'debug-restart',
     command: restartAt !== undefined ? undefined : startCommand(server.name, true),

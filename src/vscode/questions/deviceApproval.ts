@@ -12,7 +12,8 @@ import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../
 
 export function deviceAccess(broker: Broker): DeviceAccess {
   return {
-    approve: (approval, signal) => broker.exclusive(() => showApproval(approval), signal ?? new AbortController().signal, 'cancel' as const),
+    approve: (approval, signal) =>
+      broker.exclusive(() => showApproval(approval), signal ?? new AbortController().signal, 'cancel' as const),
     readClipboard: async () => vscode.env.clipboard.readText(),
     writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
   };

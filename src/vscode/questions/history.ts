@@ -41,7 +41,10 @@ export class QuestionHistory implements vscode.Disposable {
       vscode.l10n.t("Forget Elicit's question history?"),
       {
         modal: true,
-        detail: vscode.l10n.t('{0} past questions with their answers (secret answers masked). Questions still waiting stay.', this.entries().length),
+        detail: vscode.l10n.t(
+          '{0} past questions with their answers (secret answers masked). Questions still waiting stay.',
+          this.entries().length,
+        ),
       },
       forget,
     );

@@ -76,7 +76,10 @@ export class LostQuestions implements vscode.Disposable {
 
   private async writeOpen(): Promise<void> {
     if (this.frozen) return;
-    const open = this.broker.pending().filter((q) => !survivesReload(q)).map((q) => this.record(q));
+    const open = this.broker
+      .pending()
+      .filter((q) => !survivesReload(q))
+      .map((q) => this.record(q));
     const text = JSON.stringify(open);
     if (text === this.written) return;
     this.written = text;
@@ -110,6 +113,8 @@ function read(state: vscode.Memento, key: string): LostQuestion[] {
   if (!Array.isArray(value)) return [];
   return value.filter((q): q is LostQuestion => {
     const v = q as Partial<LostQuestion> | undefined;
-    return typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.message === 'string' && typeof v.asker?.name === 'string';
+    return (
+      typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.message === 'string' && typeof v.asker?.name === 'string'
+    );
   });
 }

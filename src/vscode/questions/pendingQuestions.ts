@@ -51,9 +51,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       broker.onDidChange(() => this.update()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),
-      vscode.commands.registerCommand('elicit.showPendingQuestions', () =>
-        vscode.commands.executeCommand(`${PENDING_VIEW}.focus`),
-      ),
+      vscode.commands.registerCommand('elicit.showPendingQuestions', () => vscode.commands.executeCommand(`${PENDING_VIEW}.focus`)),
       vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
       vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
       vscode.commands.registerCommand('elicit.laterQuestion', (item?: PendingItem) => item && isLive(item) && broker.later(item.id)),
@@ -100,7 +98,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     }
     void vscode.window.showInformationMessage(
       inertText(
-        vscode.l10n.t('{0} asked this before the window reloaded, and the reload ended it: run what asked it again.', oneLine(item.question.asker.name, 60)),
+        vscode.l10n.t(
+          '{0} asked this before the window reloaded, and the reload ended it: run what asked it again.',
+          oneLine(item.question.asker.name, 60),
+        ),
       ),
     );
   }
@@ -113,7 +114,8 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private answer(question: Question): void {
     if (question.state === 'later') this.broker.resume(question.id);
     else if (question.state === 'showing') this.reveal(question);
-    else void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
+    else
+      void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
   }
 
   private update(): void {

@@ -16,11 +16,7 @@ import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
 type StepOutcome =
-  | { kind: 'value'; value: AnswerValue | undefined }
-  | { kind: 'back' }
-  | { kind: 'decline' }
-  | { kind: 'later' }
-  | { kind: 'cancel' };
+  { kind: 'value'; value: AnswerValue | undefined } | { kind: 'back' } | { kind: 'decline' } | { kind: 'later' } | { kind: 'cancel' };
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
 export interface SavedSecrets {
@@ -78,7 +74,7 @@ export class QuickInputRenderer {
     }
 
     const content: ElicitContent = {};
-    for (let i = 0; i < form.fields.length; ) {
+    for (let i = 0; i < form.fields.length;) {
       const field = form.fields[i]!;
       const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
@@ -170,10 +166,16 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
 
 /** A secret answered before: reuse it without showing it, or type a new one. */
 async function askSavedSecret(field: TextField, ctx: StepContext): Promise<StepOutcome> {
-  const choice = await askOne(field, ctx, [
-    { label: `$(key) ${vscode.l10n.t('Use saved value')}`, description: vscode.l10n.t('saved in VS Code SecretStorage'), value: 'saved' },
-    { label: `$(edit) ${vscode.l10n.t('Enter a new value')}`, value: 'new' },
-  ], 'saved', false);
+  const choice = await askOne(
+    field,
+    ctx,
+    [
+      { label: `$(key) ${vscode.l10n.t('Use saved value')}`, description: vscode.l10n.t('saved in VS Code SecretStorage'), value: 'saved' },
+      { label: `$(edit) ${vscode.l10n.t('Enter a new value')}`, value: 'new' },
+    ],
+    'saved',
+    false,
+  );
   if (choice.kind !== 'value') return choice;
   if (choice.value === 'saved') {
     const value = await ctx.saved!.get(ctx.asker, field.property ?? field.name);
@@ -222,7 +224,11 @@ function askOne(
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
   if (allowSkip) extras.push({ label: `$(dash) ${vscode.l10n.t('Leave empty')}`, skip: true });
   if (!ctx.onBehalf) {
-    extras.push({ label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell the asker you will not answer'), decline: true });
+    extras.push({
+      label: `$(circle-slash) ${vscode.l10n.t('Decline')}`,
+      description: vscode.l10n.t('tell the asker you will not answer'),
+      decline: true,
+    });
   }
   pick.items = [...options, ...(extras.length > 1 ? extras : [])];
   const active = options.find((o) => o.value === current);

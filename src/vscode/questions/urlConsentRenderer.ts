@@ -24,16 +24,18 @@ export class UrlConsentRenderer implements Renderer {
     const request = question.request;
     if (!review || request.mode !== 'url' || signal.aborted) return CANCELLED;
     const host = review.displayHost ? `${review.displayHost}  (${review.host})` : review.host;
-    const detail = inertText([
-      oneLine(request.message, 1000),
-      '',
-      vscode.l10n.t('Host: {0}', host),
-      vscode.l10n.t('Full URL: {0}', review.url),
-      // The warnings are the core's (urlSafety.ts), in English.
-      ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
-      '',
-      vscode.l10n.t('Elicit opens it in your browser. Nothing is loaded before you choose Open.'),
-    ].join('\n'));
+    const detail = inertText(
+      [
+        oneLine(request.message, 1000),
+        '',
+        vscode.l10n.t('Host: {0}', host),
+        vscode.l10n.t('Full URL: {0}', review.url),
+        // The warnings are the core's (urlSafety.ts), in English.
+        ...(review.warnings.length > 0 ? ['', ...review.warnings.map((w) => `⚠ ${w}`)] : []),
+        '',
+        vscode.l10n.t('Elicit opens it in your browser. Nothing is loaded before you choose Open.'),
+      ].join('\n'),
+    );
     const open = vscode.l10n.t('Open');
     const decline = vscode.l10n.t('Decline');
     // The first button is the default one: with a warning, Enter must not open the link.
@@ -48,7 +50,9 @@ export class UrlConsentRenderer implements Renderer {
       // A modal cannot be closed from code; if the person still chooses Open, say why nothing happens.
       void Promise.resolve(modal).then((late) => {
         if (late === open) {
-          void vscode.window.showInformationMessage(inertText(vscode.l10n.t('{0} no longer needs this link, so it was not opened.', request.asker.name)));
+          void vscode.window.showInformationMessage(
+            inertText(vscode.l10n.t('{0} no longer needs this link, so it was not opened.', request.asker.name)),
+          );
         }
       });
       return CANCELLED;
@@ -72,7 +76,11 @@ export class UrlConsentRenderer implements Renderer {
     const timer = setTimeout(() => stop.abort(), this.waitTimeoutMs());
     const waiting = this.waits.wait(key, elicitationId, stop.signal);
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: inertText(vscode.l10n.t('Waiting for {0} to finish…', host)), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: inertText(vscode.l10n.t('Waiting for {0} to finish…', host)),
+        cancellable: true,
+      },
       async (_progress, token) => {
         token.onCancellationRequested(() => stop.abort());
         const outcome = await waiting;

@@ -9,7 +9,11 @@ import type { AgentKeys, SavedAgentKey } from '../acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
 /** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
-export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKeys, forgetGrants?: (name: string) => Promise<void>): Promise<void> {
+export async function manageSavedSecrets(
+  vault: SecretVault,
+  agentKeys: AgentKeys,
+  forgetGrants?: (name: string) => Promise<void>,
+): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
   const keys = agentKeys.list();
@@ -26,7 +30,9 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
           label: `$(key) ${inertText(entry.field)}`,
           // `${secret:…}` goes in as an argument: its braces would be read as a placeholder.
           description: inertText(
-            entry.askerKind === 'named' ? vscode.l10n.t('used as {0}', `\${secret:${entry.field}}`) : `${entry.askerName} (${entry.askerKind})`,
+            entry.askerKind === 'named'
+              ? vscode.l10n.t('used as {0}', `\${secret:${entry.field}}`)
+              : `${entry.askerName} (${entry.askerKind})`,
           ),
           detail: vscode.l10n.t('Saved {0}', new Date(entry.savedAt).toLocaleString()),
           entry,
@@ -59,7 +65,9 @@ export async function manageSavedSecrets(vault: SecretVault, agentKeys: AgentKey
   const forget = vscode.l10n.t('Forget');
   const confirm = await vscode.window.showWarningMessage(
     count === 1
-      ? inertText(vscode.l10n.t('Forget the saved secret "{0}"?', entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable))
+      ? inertText(
+          vscode.l10n.t('Forget the saved secret "{0}"?', entries[0]?.field ?? forgottenInputs[0]?.id ?? forgottenKeys[0]!.variable),
+        )
       : vscode.l10n.t('Forget {0} saved secrets?', count),
     { modal: true, detail: vscode.l10n.t('The next time they are asked for, you will type them again.') },
     forget,

@@ -26,7 +26,12 @@ export interface ReportSource {
 
 const REWRITE_MS = 1000;
 
-export function writeTestReports(file: string, source: ReportSource, secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): vscode.Disposable {
+export function writeTestReports(
+  file: string,
+  source: ReportSource,
+  secrets: vscode.SecretStorage,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
   let writing = Promise.resolve();
   let lastKeys: string | undefined;
   const note = (line: string): Promise<void> => appendFile(`${file}.log`, `${new Date().toISOString()} ${line}\n`).catch(() => undefined);

@@ -93,9 +93,12 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   // A config file inside the temp dir keeps code-server away from ~/.config/code-server.
   const common = [
     entryJs,
-    '--config', path.join(userDataDir, 'config.yaml'),
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--config',
+    path.join(userDataDir, 'config.yaml'),
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
   ];
   for (const vsix of opts.vsixPaths) {
     try {
@@ -114,8 +117,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     node24,
     [
       ...common,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',

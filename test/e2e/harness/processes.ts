@@ -30,7 +30,7 @@ export function allProcesses(): ProcessInfo[] {
 export function descendants(root: number, processes = allProcesses()): ProcessInfo[] {
   const below: ProcessInfo[] = [];
   const parents = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of processes) {
       if (parents.has(p.ppid) && !parents.has(p.pid)) {

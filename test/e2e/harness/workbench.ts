@@ -70,7 +70,10 @@ export async function reloadWindow(page: Page): Promise<void> {
 
 /** Clicks the editor area so key presses go to the workbench, not the Chat view's input. */
 export async function focusEditorArea(page: Page): Promise<void> {
-  await page.locator('.part.editor').first().click({ position: { x: 200, y: 200 } });
+  await page
+    .locator('.part.editor')
+    .first()
+    .click({ position: { x: 200, y: 200 } });
 }
 
 /** Runs a command from the Command Palette by its exact title ("Category: Title"). */
@@ -144,54 +147,58 @@ async function openCommandPalette(page: Page): Promise<void> {
  * The list is virtualised: `items` holds the rendered rows only (about 15-20).
  */
 export async function readQuickInput(page: Page): Promise<QuickInputState | undefined> {
-  const state = await evaluate(page, (sel: string): QuickInputState | undefined => {
-    const root = document.querySelector<HTMLElement>(sel);
-    if (!root || root.style.display === 'none' || root.offsetParent === null) return undefined;
-    // While the close animation runs the widget stays displayed with this class.
-    if (root.classList.contains('quick-input-widget-closing')) return undefined;
-    const text = (el: Element | null | undefined): string | undefined => {
-      const t = el?.textContent?.trim();
-      return t ? t : undefined;
-    };
-    const visible = (el: Element | null): el is HTMLElement =>
-      !!el && (el as HTMLElement).offsetParent !== null && getComputedStyle(el).display !== 'none';
-    const input = root.querySelector<HTMLInputElement>('.quick-input-box input');
-    const titleEl = root.querySelector('.quick-input-title');
-    let title = visible(titleEl) ? text(titleEl) : undefined;
-    let step: string | undefined;
-    // VS Code renders step/totalSteps as a "(2/3)" suffix of the title.
-    const m = title?.match(/^(.*?)\s*\((\d+\/\d+)\)$/);
-    if (m) {
-      title = m[1] || undefined;
-      step = m[2];
-    }
-    const messageEl = root.querySelector('.quick-input-message');
-    const list = root.querySelector('.quick-input-list');
-    const rows = visible(list) ? Array.from(list.querySelectorAll('.monaco-list-row')) : [];
-    const items = rows
-      .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
-      .map((row) => {
-        // Multi-select rows carry a custom toggle (div[role=checkbox]) that reports aria-checked.
-        const box = row.querySelector('[role="checkbox"]');
-        return {
-          label: text(row.querySelector('.label-name')) ?? '',
-          description: text(row.querySelector('.label-description')),
-          detail: text(row.querySelector('.quick-input-list-label-meta')),
-          checked: box && visible(box) ? box.getAttribute('aria-checked') === 'true' : undefined,
-        };
-      });
-    return {
-      title,
-      step,
-      placeholder: input?.placeholder || undefined,
-      // InputBox prompts get VS Code's fixed hint appended; strip it so tests can compare the prompt.
-      message: visible(messageEl)
-        ? text(messageEl)?.replace(/\s*\(Press 'Enter' to confirm or 'Escape' to cancel\)$/, '') || undefined
-        : undefined,
-      value: input?.value ?? '',
-      items,
-    };
-  }, widget);
+  const state = await evaluate(
+    page,
+    (sel: string): QuickInputState | undefined => {
+      const root = document.querySelector<HTMLElement>(sel);
+      if (!root || root.style.display === 'none' || root.offsetParent === null) return undefined;
+      // While the close animation runs the widget stays displayed with this class.
+      if (root.classList.contains('quick-input-widget-closing')) return undefined;
+      const text = (el: Element | null | undefined): string | undefined => {
+        const t = el?.textContent?.trim();
+        return t ? t : undefined;
+      };
+      const visible = (el: Element | null): el is HTMLElement =>
+        !!el && (el as HTMLElement).offsetParent !== null && getComputedStyle(el).display !== 'none';
+      const input = root.querySelector<HTMLInputElement>('.quick-input-box input');
+      const titleEl = root.querySelector('.quick-input-title');
+      let title = visible(titleEl) ? text(titleEl) : undefined;
+      let step: string | undefined;
+      // VS Code renders step/totalSteps as a "(2/3)" suffix of the title.
+      const m = title?.match(/^(.*?)\s*\((\d+\/\d+)\)$/);
+      if (m) {
+        title = m[1] || undefined;
+        step = m[2];
+      }
+      const messageEl = root.querySelector('.quick-input-message');
+      const list = root.querySelector('.quick-input-list');
+      const rows = visible(list) ? Array.from(list.querySelectorAll('.monaco-list-row')) : [];
+      const items = rows
+        .sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')))
+        .map((row) => {
+          // Multi-select rows carry a custom toggle (div[role=checkbox]) that reports aria-checked.
+          const box = row.querySelector('[role="checkbox"]');
+          return {
+            label: text(row.querySelector('.label-name')) ?? '',
+            description: text(row.querySelector('.label-description')),
+            detail: text(row.querySelector('.quick-input-list-label-meta')),
+            checked: box && visible(box) ? box.getAttribute('aria-checked') === 'true' : undefined,
+          };
+        });
+      return {
+        title,
+        step,
+        placeholder: input?.placeholder || undefined,
+        // InputBox prompts get VS Code's fixed hint appended; strip it so tests can compare the prompt.
+        message: visible(messageEl)
+          ? text(messageEl)?.replace(/\s*\(Press 'Enter' to confirm or 'Escape' to cancel\)$/, '') || undefined
+          : undefined,
+        value: input?.value ?? '',
+        items,
+      };
+    },
+    widget,
+  );
   // Drop undefined fields so tests can deepStrictEqual against plain literals.
   return state && (JSON.parse(JSON.stringify(state)) as QuickInputState);
 }
@@ -269,11 +276,16 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
     await outer.waitFor({ state: 'visible' });
     return outer.contentFrame().frameLocator('iframe#active-frame');
   }
-  const tab = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) }).first();
+  const tab = page
+    .locator('.tabs-container .tab')
+    .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) })
+    .first();
   await tab.click();
   // Webviews float above the editor area, outside their group's DOM: with groups side by side,
   // take the visible one that lies inside the group of the clicked tab.
-  const group = await tab.locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " editor-group-container ")][1]').boundingBox();
+  const group = await tab
+    .locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " editor-group-container ")][1]')
+    .boundingBox();
   const deadline = Date.now() + 10_000;
   for (;;) {
     const frames = page.locator('iframe.webview:visible');
