@@ -208,9 +208,9 @@ describe('runtime strings (vscode.l10n.t)', () => {
     // It did look: the calls it knows of are there, in the files that show things.
     assert.ok(calls >= 200, `${calls} vscode.l10n.t calls`);
     for (const file of [
-      'src/vscode/quickInputRenderer.ts',
-      'src/vscode/pendingQuestions.ts',
-      'src/vscode/serversView.ts',
+      'src/vscode/questions/quickInputRenderer.ts',
+      'src/vscode/questions/pendingQuestions.ts',
+      'src/vscode/mcp/serversView.ts',
       'src/vscode/acp/agentPanel.ts',
     ]) {
       assert.ok(withCalls.includes(file), file);

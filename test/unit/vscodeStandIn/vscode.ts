@@ -172,3 +172,14 @@ export const extensions = {
     return undefined;
   },
 };
+
+/** The English bundle is the source text: placeholders `{0}` or `{name}` filled in, as VS Code does without a translation. */
+export const l10n = {
+  t(message: string, ...args: unknown[]): string {
+    const named = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? (args[0] as Record<string, unknown>) : undefined;
+    return message.replace(/\{(\w+)\}/g, (whole, key: string) => {
+      const value = named ? named[key] : args[Number(key)];
+      return value === undefined ? whole : String(value);
+    });
+  },
+};
