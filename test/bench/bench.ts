@@ -21,7 +21,9 @@
  *   shown webviews before (a new window on the same profile).
  * - answerMs: Submit pressed in a form (the page's clock) → the server has the answer (its clock).
  * - extensionKB / webviewKB / vsixKB: the production bundles (extension.js is what activation
- *   loads; the SDK and gateway bundles load when first used) and the VSIX.
+ *   loads; the SDK and gateway bundles load when first used) and the VSIX. webviewKB is what one
+ *   webview page loads: the heavier of the form's and the agent panel's bundles (each page loads
+ *   only its own, stylesheet included; the sum of the two is printed beside it).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -173,7 +175,13 @@ async function concurrent(): Promise<{ answered: number; lost: number; refused: 
 
 // ─── sizes ──────────────────────────────────────────────────────────────────
 
-function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number; lazyKB: Record<string, number> } {
+function sizes(): {
+  extensionKB: number;
+  webviewKB: number;
+  vsixKB: number;
+  lazyKB: Record<string, number>;
+  pageKB: Record<string, number>;
+} {
   const built = spawnSync('npm', ['run', '--silent', 'package'], { cwd: root, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`npm run package failed:\n${built.stdout}\n${built.stderr}`);
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -186,7 +194,8 @@ function sizes(): { extensionKB: number; webviewKB: number; vsixKB: number; lazy
   return {
     lazyKB: Object.fromEntries(lazy.map((f) => [f.replace(/\.js$/, ''), kb(path.join(root, 'dist', f))])),
     extensionKB: kb(path.join(root, 'dist', 'extension.js')),
-    webviewKB: webview.reduce((sum, f) => sum + kb(path.join(webviewDir, f)), 0),
+    webviewKB: Math.max(...webview.map((f) => kb(path.join(webviewDir, f)))),
+    pageKB: Object.fromEntries(webview.map((f) => [f.replace(/\.js$/, ''), kb(path.join(webviewDir, f))])),
     vsixKB: kb(path.join(root, `elicit-${version}.vsix`)),
   };
 }
@@ -287,7 +296,16 @@ async function main(): Promise<void> {
       .map(([name, kb]) => `${name}.js ${kb.toFixed(0)} KB`)
       .join(', ')}`,
   );
-  row('webviewKB', size.webviewKB, 'KB', 150, 'dist/webview/*, minified');
+  const pages = Object.entries(size.pageKB);
+  row(
+    'webviewKB',
+    size.webviewKB,
+    'KB',
+    150,
+    `the heavier page, minified, stylesheet included: ${pages.map(([name, kb]) => `${name}.js ${kb.toFixed(1)} KB`).join(', ')} (${pages
+      .reduce((sum, [, kb]) => sum + kb, 0)
+      .toFixed(1)} KB together; a page loads only its own)`,
+  );
   row('vsixKB', size.vsixKB, 'KB', 800);
 
   const c = await concurrent();
