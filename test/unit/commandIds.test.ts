@@ -8,22 +8,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-
-const root = path.join(__dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    return entry.isDirectory() ? sourceFiles(file) : entry.name.endsWith('.ts') ? [file] : [];
-  });
-}
+import { readRawManifest, repoRoot } from '../support/manifest';
+import { typeScriptFiles } from '../support/sourceFiles';
 
 /** `registerCommand('elicit.x', …)`, also split over lines, and `registerCommand(NAME, …)` with `const NAME = 'elicit.x'` in the same file. */
 function registeredInCode(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of sourceFiles(path.join(root, 'src'))) {
+  for (const file of typeScriptFiles(path.join(repoRoot, 'src'))) {
     const text = fs.readFileSync(file, 'utf8');
-    const where = path.relative(root, file);
+    const where = path.relative(repoRoot, file);
     for (const [, id] of text.matchAll(/registerCommand\(\s*'(elicit\.[^']+)'/g)) found.set(id!, where);
     for (const [, name] of text.matchAll(/registerCommand\(\s*([A-Z][A-Z0-9_]*)\s*,/g)) {
       const value = new RegExp(`const ${name} = '([^']+)'`).exec(text)?.[1];
@@ -35,7 +28,7 @@ function registeredInCode(): Map<string, string> {
   return found;
 }
 
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+const manifest = readRawManifest() as {
   contributes: { commands: Array<{ command: string }> };
 };
 

@@ -6,13 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { readRawManifest, repoRoot as root } from '../support/manifest';
+import { typeScriptFiles } from '../support/sourceFiles';
 
-const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'node_modules', '@vscode', 'l10n-dev', 'dist', 'cli.js');
 
 function readJson(file: string): Record<string, unknown> {
@@ -21,16 +22,7 @@ function readJson(file: string): Record<string, unknown> {
 
 /** The files of the VS Code layer: src/vscode/** and src/extension.ts. */
 function vscodeLayerFiles(): string[] {
-  const files = [join(root, 'src', 'extension.ts')];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) files.push(path);
-    }
-  };
-  walk(join(root, 'src', 'vscode'));
-  return files.sort();
+  return [join(root, 'src', 'extension.ts'), ...typeScriptFiles(join(root, 'src', 'vscode'))].sort();
 }
 
 /** Notification and dialog methods whose string arguments a person reads. */
@@ -166,7 +158,7 @@ describe('runtime strings (vscode.l10n.t)', () => {
   });
 
   it('package.json points VS Code at the bundle, and the VSIX ships it', () => {
-    const manifest = readJson(join(root, 'package.json')) as { l10n?: string; scripts: Record<string, string> };
+    const manifest = readRawManifest() as { l10n?: string; scripts: Record<string, string> };
     assert.equal(manifest.l10n, './l10n');
     assert.match(manifest.scripts.l10n!, /^vscode-l10n-dev export --outDir l10n src$/);
     assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!l10n\/\*\*$/m);

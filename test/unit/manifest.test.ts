@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { readManifest } from '../support/manifest';
+import { readManifest, repoRoot as root } from '../support/manifest';
 
-const root = path.join(__dirname, '..', '..');
 const manifest = readManifest<{
   contributes: {
     commands: Array<{ command: string; title: string; category?: string }>;
