@@ -57,7 +57,12 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
   });
 
   after(async () => {
-    await session?.close();
+    try {
+      await session?.close();
+    } finally {
+      // The report and the terminal agent's login store live here: nothing is left in the temp directory, pass or fail.
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   const newAgentSession = (agent: string): Promise<void> => openAgentSession(session.workbench.page, agent);
