@@ -45,14 +45,15 @@ describe('saved secret keys', () => {
     );
   });
 
-  it('an http server is its URL origin: another path is the same server, another host is not', () => {
+  it('an http server is its whole URL: another path or host is another destination', () => {
     const http = (url: string): ServerConfig => ({
       name: 'api',
       source: 'f',
       transport: { type: 'http', url, headers: {} },
       origin: { file: 'f' },
     });
-    assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
+    assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/mcp')));
+    assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
     assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com.evil.io/mcp')));
     assert.notEqual(urlOrigin('f', 'not a url'), urlOrigin('f', 'not a url either'));
   });
