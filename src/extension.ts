@@ -19,6 +19,7 @@ import { LostQuestions } from './vscode/questions/lostQuestions';
 import { createRenderers, registerQuestions } from './vscode/questions/register';
 import { ResultDocuments } from './vscode/resultDocuments';
 import { registerSecrets } from './vscode/secrets/register';
+import { loadOriginKey } from './vscode/secrets/originKey';
 import { SecretVault } from './vscode/secrets/secretVault';
 import { SerialMemento } from './vscode/secrets/serialMemento';
 import type { Services } from './vscode/services';
@@ -30,6 +31,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const log = vscode.window.createOutputChannel('Elicit', { log: true });
   const globalState = new SerialMemento(context.globalState);
   const workspaceState = new SerialMemento(context.workspaceState);
+  // Before any server is read: every grant and saved answer is keyed by a digest under this key.
+  const originKeyLoaded = loadOriginKey(context.secrets, log);
   const vault = new SecretVault(context.secrets, globalState);
   const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
   const urlWaits = new UrlWaits();
@@ -48,11 +51,12 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     (name, destination) => grants.lookup(name, destination),
   );
   registry.keepRoundsIn(keptRounds);
+  registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
   const results = new ResultDocuments();
-  const services: Services = { log, broker, vault, urlWaits, registry, results, globalState, timeoutMs };
+  const services: Services = { log, broker, vault, grants, originKeyLoaded, urlWaits, registry, results, globalState, timeoutMs };
 
   context.subscriptions.push(
     { dispose: () => void closing?.() },
@@ -68,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
   registerMcp(context, services);
   const agentKeys = registerAcp(context, services);
-  registerSecrets(context, services, agentKeys, (name) => grants.forget(name));
+  registerSecrets(context, services, agentKeys);
   registerGateway(context, services);
   registerElicitTool(context, services);
 

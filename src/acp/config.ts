@@ -3,6 +3,7 @@
  * the same shape as a stdio entry of mcp.json (and the same `${workspaceFolder}`,
  * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
  */
+import { destinationOrigin } from '../core/origin';
 import { parseServerTable, type ConfigProblem, type VariableContext } from '../core/serverConfig';
 import { isObject } from '../core/json';
 
@@ -13,12 +14,28 @@ export interface AgentConfig {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** The settings file (and setting) it comes from: user and workspace entries are apart (see agentOrigin). */
+  file?: string;
 }
 
 export const AGENTS_SETTING_SOURCE = 'the elicit.agents setting';
 
-export function parseAgents(value: unknown, vars: VariableContext): { agents: AgentConfig[]; problems: ConfigProblem[] } {
-  const source = AGENTS_SETTING_SOURCE;
+/**
+ * Where an agent's saved answers and sign-in keys may go: its settings file,
+ * command, args, env and cwd (core/origin.ts). A workspace that adds
+ * `NODE_OPTIONS` to an agent, or an entry of the same name, is another destination.
+ */
+export function agentOrigin(agent: AgentConfig): string {
+  const destination = { file: agent.file ?? AGENTS_SETTING_SOURCE, command: agent.command, args: agent.args, env: agent.env };
+  return destinationOrigin(agent.cwd === undefined ? destination : { ...destination, cwd: agent.cwd });
+}
+
+export function parseAgents(
+  value: unknown,
+  vars: VariableContext,
+  source = AGENTS_SETTING_SOURCE,
+  file?: string,
+): { agents: AgentConfig[]; problems: ConfigProblem[] } {
   if (value === undefined || value === null) return { agents: [], problems: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return { agents: [], problems: [{ source, message: `${source}: expected an object of named agents` }] };
@@ -47,6 +64,7 @@ export function parseAgents(value: unknown, vars: VariableContext): { agents: Ag
     if (t.type !== 'stdio') continue;
     const agent: AgentConfig = { name: server.name, command: t.command, args: t.args, env: t.env };
     if (t.cwd !== undefined) agent.cwd = t.cwd;
+    if (file !== undefined) agent.file = file;
     agents.push(agent);
   }
   return { agents, problems };

@@ -6,10 +6,12 @@
  * written). Done at start time, so an edited `.env` applies on the next restart.
  */
 import { readFile } from 'node:fs/promises';
-import * as path from 'node:path';
+import { destinationOrigin, type Destination } from '../core/origin';
 import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from '../core/serverConfig';
 import { parseDotenv } from './dotenv';
-import { serverOrigin } from './serverOrigin';
+import { envFilePath, serverDestination } from './serverOrigin';
+
+export { envFilePath } from './serverOrigin';
 
 export type LaunchConfig = StdioServerConfig | HttpServerConfig;
 
@@ -25,8 +27,10 @@ export interface LaunchOptions {
 
 /** Who would receive a secret, as the person is told before it goes there. */
 export interface SecretDestination {
-  /** The server's origin (serverOrigin.ts): what an answer is remembered for. */
+  /** The destination's key (core/origin.ts): what an answer is remembered for. */
   origin: string;
+  /** The whole destination as written (references unfilled, envFile contents as read now): shown, and compared with a grant's. */
+  destination: Destination;
   server: string;
   /** The config file (or setting) that puts the reference there. */
   source: string;
@@ -40,13 +44,16 @@ const SECRET_REFERENCE = /\$\{secret:([A-Za-z0-9][A-Za-z0-9._-]{0,63})\}/g;
 
 export async function resolveLaunch(config: ServerConfig, options: LaunchOptions = {}): Promise<LaunchConfig> {
   const transport = resolveInputs(config.transport, options.inputValues ?? {});
+  // Read once: the grant is for the contents this process gets.
+  const envFileText = await readEnvFile(config, transport, options);
+  const destination = serverDestination(config, envFileText);
   // Secrets first, in the configured env only: an envFile is not a place the person reviewed.
-  const withSecrets = await resolveSecrets(transport, options.secret, (keys) => secretDestination(config, transport, keys));
-  return readEnvFile(config, withSecrets, options);
+  const withSecrets = await resolveSecrets(transport, options.secret, (keys) => secretDestination(config, destination, keys));
+  return envFileText === undefined ? withSecrets : withEnvFile(withSecrets, envFileText);
 }
 
-async function readEnvFile(config: ServerConfig, transport: LaunchConfig, options: LaunchOptions): Promise<LaunchConfig> {
-  if (transport.type !== 'stdio' || transport.envFile === undefined) return transport;
+async function readEnvFile(config: ServerConfig, transport: LaunchConfig, options: LaunchOptions): Promise<string | undefined> {
+  if (transport.type !== 'stdio' || transport.envFile === undefined) return undefined;
   const file = envFilePath(transport.envFile, config.origin?.folder ?? transport.cwd);
   let text: string;
   try {
@@ -57,9 +64,14 @@ async function readEnvFile(config: ServerConfig, transport: LaunchConfig, option
       code === 'ENOENT' ? `envFile not found: ${file}` : `envFile ${file} could not be read (${code ?? (error as Error).message})`,
     );
   }
-  const parsed = parseDotenv(text);
-  for (const problem of parsed.problems) options.log?.(`envFile ${file}: ${problem} (skipped)`);
-  return { ...transport, env: { ...parsed.env, ...transport.env } };
+  for (const problem of parseDotenv(text).problems) options.log?.(`envFile ${file}: ${problem} (skipped)`);
+  return text;
+}
+
+/** The configured `env` wins over the file. */
+function withEnvFile(transport: LaunchConfig, text: string): LaunchConfig {
+  if (transport.type !== 'stdio') return transport;
+  return { ...transport, env: { ...parseDotenv(text).env, ...transport.env } };
 }
 
 /**
@@ -91,25 +103,36 @@ export async function resolveSecrets(
   return transport.type === 'stdio' ? { ...transport, env: resolved } : { ...transport, headers: resolved };
 }
 
-function secretDestination(config: ServerConfig, transport: LaunchConfig, keys: string[]): SecretDestination {
+/** Who would receive the value of `${input:id}`: the places of the config that name it, told as written. */
+export function inputDestination(config: ServerConfig, id: string, destination: Destination): SecretDestination {
+  const reference = `\${input:${id}}`;
+  const written = config.transport;
+  const names = (map: Record<string, string>): string[] => Object.keys(map).filter((key) => map[key]!.includes(reference));
+  const places =
+    written.type === 'stdio'
+      ? [
+          ...names(written.env).map((key) => `env ${key}`),
+          ...([written.command, ...written.args].some((part) => part.includes(reference)) ? ['the command line'] : []),
+          ...(written.cwd?.includes(reference) ? ['cwd'] : []),
+          ...(written.envFile?.includes(reference) ? ['envFile'] : []),
+        ]
+      : [...names(written.headers).map((key) => `header ${key}`), ...(written.url.includes(reference) ? ['the URL'] : [])];
+  const where = written.type === 'stdio' ? `\`${[written.command, ...written.args].join(' ')}\`` : written.url;
+  return {
+    origin: destinationOrigin(destination),
+    destination,
+    server: config.name,
+    source: config.source,
+    target: `${where} (as ${places.join(', ')})`,
+  };
+}
+
+/** Who would receive a value placed in `keys` of env (stdio) or headers (http), told as written: no input value shows. */
+export function secretDestination(config: ServerConfig, destination: Destination, keys: readonly string[]): SecretDestination {
+  const written = config.transport;
   const target =
-    transport.type === 'stdio'
-      ? `the environment (${keys.join(', ')}) of \`${[transport.command, ...transport.args].join(' ')}\``
-      : `a header (${keys.join(', ')}) sent to ${urlOriginText(transport.url)}`;
-  return { origin: serverOrigin(config), server: config.name, source: config.source, target };
-}
-
-function urlOriginText(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
-
-/** A relative `envFile` is relative to the workspace folder (or, without one, to `cwd`). */
-export function envFilePath(envFile: string, base: string | undefined): string {
-  if (path.isAbsolute(envFile)) return envFile;
-  if (base === undefined) throw new Error(`envFile "${envFile}" is relative, but there is no workspace folder to resolve it against`);
-  return path.resolve(base, envFile);
+    written.type === 'stdio'
+      ? `the environment (${keys.join(', ')}) of \`${[written.command, ...written.args].join(' ')}\``
+      : `a header (${keys.join(', ')}) sent to ${written.url}`;
+  return { origin: destinationOrigin(destination), destination, server: config.name, source: config.source, target };
 }

@@ -1,25 +1,36 @@
 /**
- * A saved secret goes only where the person allowed it. `${secret:NAME}` in a
+ * A saved secret goes only where the person allowed it: the one rule for a
+ * saved `${secret:NAME}` and a saved `${input:id}` password. A reference in a
  * config is an address anyone who can edit that config (an agent with file
- * access, too) may write; so the first time a server would receive a secret,
- * the person is asked, naming the secret, the server and where the value goes,
- * and the answer is remembered per secret and destination (the server's
- * origin: config file plus command and args, or URL origin).
+ * access, too) may write; so the first time a destination would receive a
+ * saved value, the person is asked, naming the value, the server and where it
+ * goes, and the answer is remembered per value and destination: the whole
+ * destination (core/origin.ts), so a changed env, cwd, envFile, URL or header
+ * is asked about again, with what changed since it was allowed.
  */
+import { destinationChanges, destinationDigests } from '../core/origin';
 import type { SecretDestination } from './launch';
 
-/** The shape of `vscode.Memento`: the remembered answers (names and origins only, never values). */
+/** The shape of `vscode.Memento`: the remembered answers (names and digests only, never values). */
 export interface GrantStore {
   get<T>(key: string, defaultValue: T): T;
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-/** true: allowed, false: refused, undefined: the person closed the question without answering. */
-export type AskGrant = (name: string, destination: SecretDestination) => Promise<boolean | undefined>;
+/** What would be given: a named secret, or a password input saved for a config file. */
+export type GrantSubject = { kind: 'secret'; name: string } | { kind: 'input'; file: string; id: string };
+
+/**
+ * true: allowed, false: refused, undefined: the person closed the question without answering.
+ * `changes`: what differs from where this value was allowed before for the same server (empty the first time).
+ */
+export type AskGrant = (subject: GrantSubject, destination: SecretDestination, changes: readonly string[]) => Promise<boolean | undefined>;
 
 export class SecretNotGrantedError extends Error {}
 
 const GRANTS_KEY = 'elicit.secretGrants';
+/** Per value, file and server: the digests of the destination last allowed, to say what changed. */
+const ALLOWED_KEY = 'elicit.allowedDestinations';
 
 export class SecretGrants {
   /** One question at a time: two servers starting together must not ask twice for the same grant. */
@@ -33,36 +44,89 @@ export class SecretGrants {
 
   /** The secret's value for this destination, asking the person the first time; throws when refused. */
   lookup(name: string, destination: SecretDestination): Promise<string | undefined> {
-    const run = this.queue.then(() => this.decide(name, destination));
+    return this.release({ kind: 'secret', name }, destination, () => this.read(name));
+  }
+
+  /** A saved value (`read`) for this destination, asking the person the first time; throws when refused. */
+  release(subject: GrantSubject, destination: SecretDestination, read: () => Promise<string | undefined>): Promise<string | undefined> {
+    const run = this.queue.then(() => this.decide(subject, destination, read));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  /** Forgets every answer about a secret (when the secret itself is forgotten). */
-  async forget(name: string): Promise<void> {
-    const kept = Object.entries(this.grants()).filter(([key]) => (JSON.parse(key) as string[])[0] !== name);
-    await this.store.update(GRANTS_KEY, Object.fromEntries(kept));
+  /** Records that the person gave this value for this very destination (they typed it when it asked). */
+  async allow(subject: GrantSubject, destination: SecretDestination): Promise<void> {
+    await this.remember(subject, destination, true);
   }
 
-  private async decide(name: string, destination: SecretDestination): Promise<string | undefined> {
-    const value = await this.read(name);
-    if (value === undefined) return undefined; // launch.ts says it is not saved
-    const key = JSON.stringify([name, destination.origin]);
-    let allowed: boolean | undefined = this.grants()[key];
+  /** Forgets every answer about a secret (when the secret itself is forgotten). */
+  async forget(name: string): Promise<void> {
+    await this.forgetSubject(subjectId({ kind: 'secret', name }));
+  }
+
+  /** Forgets every answer about a saved input (when the input is forgotten). */
+  async forgetInput(file: string, id: string): Promise<void> {
+    await this.forgetSubject(subjectId({ kind: 'input', file, id }));
+  }
+
+  private async forgetSubject(id: string): Promise<void> {
+    const mine = (key: string): boolean => (JSON.parse(key) as string[])[0] === id;
+    await this.store.update(GRANTS_KEY, Object.fromEntries(Object.entries(this.grants()).filter(([key]) => !mine(key))));
+    await this.store.update(ALLOWED_KEY, Object.fromEntries(Object.entries(this.allowed()).filter(([key]) => !mine(key))));
+  }
+
+  private async decide(
+    subject: GrantSubject,
+    destination: SecretDestination,
+    read: () => Promise<string | undefined>,
+  ): Promise<string | undefined> {
+    const value = await read();
+    if (value === undefined) return undefined; // the caller says it is not saved
+    let allowed: boolean | undefined = this.grants()[grantKey(subject, destination)];
     if (allowed === undefined) {
-      allowed = await this.ask(name, destination);
+      const before = this.allowed()[allowedKey(subject, destination)];
+      allowed = await this.ask(subject, destination, before ? destinationChanges(before, destination.destination) : []);
       if (allowed === undefined)
-        throw new SecretNotGrantedError(`\${secret:${name}} was not given to it: the question was closed unanswered`);
-      await this.store.update(GRANTS_KEY, { ...this.grants(), [key]: allowed });
+        throw new SecretNotGrantedError(`${reference(subject)} was not given to it: the question was closed unanswered`);
+      await this.remember(subject, destination, allowed);
     }
     if (!allowed)
       throw new SecretNotGrantedError(
-        `\${secret:${name}} was not given to it: you refused (Elicit: Manage Saved Secrets forgets the answer)`,
+        `${reference(subject)} was not given to it: you refused (Elicit: Manage Saved Secrets forgets the answer)`,
       );
     return value;
+  }
+
+  private async remember(subject: GrantSubject, destination: SecretDestination, allowed: boolean): Promise<void> {
+    await this.store.update(GRANTS_KEY, { ...this.grants(), [grantKey(subject, destination)]: allowed });
+    if (allowed) {
+      const digests = destinationDigests(destination.destination);
+      await this.store.update(ALLOWED_KEY, { ...this.allowed(), [allowedKey(subject, destination)]: digests });
+    }
   }
 
   private grants(): Record<string, boolean> {
     return this.store.get<Record<string, boolean>>(GRANTS_KEY, {});
   }
+
+  private allowed(): Record<string, Record<string, string>> {
+    return this.store.get<Record<string, Record<string, string>>>(ALLOWED_KEY, {});
+  }
+}
+
+/** A secret by its name (as before); an input by its file and id, under a prefix no secret name can have. */
+function subjectId(subject: GrantSubject): string {
+  return subject.kind === 'secret' ? subject.name : `input:${JSON.stringify([subject.file, subject.id])}`;
+}
+
+function grantKey(subject: GrantSubject, destination: SecretDestination): string {
+  return JSON.stringify([subjectId(subject), destination.origin]);
+}
+
+function allowedKey(subject: GrantSubject, destination: SecretDestination): string {
+  return JSON.stringify([subjectId(subject), destination.destination.file, destination.server]);
+}
+
+function reference(subject: GrantSubject): string {
+  return subject.kind === 'secret' ? `\${secret:${subject.name}}` : `the saved input \${input:${subject.id}}`;
 }

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { Broker } from '../core/broker/broker';
 import type { UrlWaits } from '../core/broker/urlWaits';
+import type { SecretGrants } from '../mcp/secretGrants';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretVault } from './secrets/secretVault';
 import type { ServerRegistry } from './mcp/serverRegistry';
@@ -13,6 +14,10 @@ export interface Services {
   log: vscode.LogOutputChannel;
   broker: Broker;
   vault: SecretVault;
+  /** Where saved secrets and saved password inputs may go (the one rule: mcp/secretGrants.ts). */
+  grants: SecretGrants;
+  /** Settled once destination digests use the install's key (secrets/originKey.ts). */
+  originKeyLoaded: Promise<void>;
   urlWaits: UrlWaits;
   registry: ServerRegistry;
   results: ResultDocuments;

@@ -3,6 +3,13 @@
  * one place. Each read asks VS Code afresh, so a changed setting counts from
  * the next question, server start or agent session; numbers are clamped by
  * core/settingLimits.ts, the lists and tables are checked where they are parsed.
+ *
+ * VS Code deep-merges object settings across scopes, so a workspace's
+ * `.vscode/settings.json` could slip an `env` into the user's own entry of
+ * `elicit.servers` or `elicit.agents`. Those tables are read per scope instead
+ * (`inspect()`), each as a source of its own named by its settings file. The
+ * gateway's settings open a listener: they are `application` settings, read
+ * from the user's settings only.
  */
 import * as vscode from 'vscode';
 import type { PresentationSetting } from '../core/form/presentation';
@@ -22,6 +29,49 @@ export const SETTING = {
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
 
+/** One scope's value of an object setting, named by the settings file it comes from. */
+export interface ScopedTable {
+  scope: 'user' | 'workspace';
+  /** What a destination is keyed by: the settings file and the setting. */
+  file: string;
+  /** For messages: "the elicit.servers setting (User settings)". */
+  source: string;
+  value: Record<string, unknown>;
+}
+
+/**
+ * The user's and the workspace's values of an object setting, apart. A
+ * workspace value counts only in a trusted workspace (these settings are
+ * `restricted`; `inspect()` does not apply that as `get()` does).
+ */
+function scopedTables(id: SettingId): ScopedTable[] {
+  const inspected = vscode.workspace.getConfiguration('elicit').inspect<unknown>(id.slice('elicit.'.length));
+  const tables: ScopedTable[] = [];
+  const table = (value: unknown): Record<string, unknown> | undefined =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const user = table(inspected?.globalValue);
+  if (user) tables.push({ scope: 'user', file: `settings:user#${id}`, source: `the ${id} setting (User settings)`, value: user });
+  const workspace = table(inspected?.workspaceValue);
+  const settingsFile = workspaceSettingsFile();
+  if (workspace && vscode.workspace.isTrusted && settingsFile) {
+    const name = vscode.workspace.asRelativePath(settingsFile, true);
+    tables.push({ scope: 'workspace', file: `${settingsFile.toString()}#${id}`, source: `the ${id} setting (${name})`, value: workspace });
+  }
+  return tables;
+}
+
+/** Where workspace settings live: the .code-workspace file, or the one folder's .vscode/settings.json. */
+function workspaceSettingsFile(): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return vscode.workspace.workspaceFile ?? (folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json') : undefined);
+}
+
+/** An `application` setting: the user's value or the default, never a workspace's. */
+function userOnly<T>(id: SettingId, fallback: T): T {
+  const inspected = vscode.workspace.getConfiguration('elicit').inspect<T>(id.slice('elicit.'.length));
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+}
+
 function read<T>(id: SettingId): T | undefined;
 function read<T>(id: SettingId, fallback: T): T;
 function read<T>(id: SettingId, fallback?: T): T | undefined {
@@ -36,13 +86,13 @@ export const settings = {
   /** `elicit.timeoutSeconds` in milliseconds. */
   timeoutMs: (): number => timeoutMsFromSetting(read(SETTING.timeoutSeconds)),
   maxPendingPerAsker: (): number => maxPendingFromSetting(read(SETTING.maxPendingPerAsker)),
-  /** `elicit.servers`: the user's server table, in mcp.json's `servers` shape (parsed by mcp/config.ts). */
-  servers: (): Record<string, unknown> => read<Record<string, unknown>>(SETTING.servers) ?? {},
+  /** `elicit.servers` per scope, each in mcp.json's `servers` shape (parsed by core/serverConfig.ts). */
+  servers: (): ScopedTable[] => scopedTables(SETTING.servers),
   /** `elicit.mcpJsonServers`: which servers of mcp.json Elicit connects (read by mcp/mcpJsonSelection.ts). */
   mcpJsonServers: (): unknown => read(SETTING.mcpJsonServers),
-  gatewayEnabled: (): boolean => read(SETTING.gatewayEnabled, false),
+  gatewayEnabled: (): boolean => userOnly(SETTING.gatewayEnabled, false),
   /** `elicit.gateway.port`; 0 is any free port. */
-  gatewayPort: (): number => read(SETTING.gatewayPort, 0),
-  /** `elicit.agents`: the agent table (parsed by acp/config.ts). */
-  agents: (): unknown => read(SETTING.agents),
+  gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
+  /** `elicit.agents` per scope (parsed by acp/config.ts). */
+  agents: (): ScopedTable[] => scopedTables(SETTING.agents),
 };

@@ -6,6 +6,8 @@
  * nothing is lost or left pending.
  */
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
@@ -203,10 +205,15 @@ describe('hostile requests through McpConnection and the broker', () => {
  */
 describe('a saved secret referenced by a server that echoes its env', () => {
   const SECRET_VALUE = 'sk-live-integration-4471';
-  const config = (args: string[]) => ({
+  const config = (args: string[], env: Record<string, string> = {}) => ({
     name: 'echo',
     source: '.vscode/mcp.json',
-    transport: { type: 'stdio' as const, command: process.execPath, args: [server, ...args], env: { LEAK: '${secret:deploy-token}' } },
+    transport: {
+      type: 'stdio' as const,
+      command: process.execPath,
+      args: [server, ...args],
+      env: { LEAK: '${secret:deploy-token}', ...env },
+    },
     origin: { file: 'file:///cloned/.vscode/mcp.json', folder: '/cloned' },
   });
   const store = (() => {
@@ -217,17 +224,19 @@ describe('a saved secret referenced by a server that echoes its env', () => {
     };
   })();
   const asked: string[] = [];
+  const changes: Array<readonly string[]> = [];
   const answers: boolean[] = [];
   const grants = new SecretGrants(
     store,
     async (name) => (name === 'deploy-token' ? SECRET_VALUE : undefined),
-    async (name, destination) => {
-      asked.push(`${name} → ${destination.server}: ${destination.target}`);
+    async (subject, destination, changed) => {
+      asked.push(`${subject.kind === 'secret' ? subject.name : subject.id} → ${destination.server}: ${destination.target}`);
+      changes.push(changed);
       return answers.shift();
     },
   );
-  const connect = (args: string[]): McpConnection =>
-    new McpConnection(config(args), {
+  const connect = (args: string[], env?: Record<string, string>): McpConnection =>
+    new McpConnection(config(args, env), {
       ask: () => Promise.resolve({ action: 'cancel' }),
       log: () => undefined,
       prepare: (c) => resolveLaunch(c, { secret: (n, d) => grants.lookup(n, d) }),
@@ -259,6 +268,26 @@ describe('a saved secret referenced by a server that echoes its env', () => {
       assert.equal(asked.length, 2);
     } finally {
       await connection.stop();
+    }
+  });
+
+  // Issue #21, finding 4: the destination was file + command + args only.
+  it('allowed, then NODE_OPTIONS=--require added to that server: asked again, naming it; refused, the preload never runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'elicit-preload-'));
+    const stolen = join(dir, 'stolen.txt');
+    const preload = join(dir, 'x.cjs');
+    writeFileSync(preload, `require('node:fs').writeFileSync(${JSON.stringify(stolen)}, process.env.LEAK ?? '');\n`);
+    answers.push(false);
+    const before = asked.length;
+    const connection = connect(['--another-destination'], { NODE_OPTIONS: `--require ${preload}` });
+    try {
+      await assert.rejects(connection.callTool('hostile_echo_env', {}), /you refused/);
+      assert.equal(asked.length, before + 1, 'the changed destination was asked about');
+      assert.ok(changes.at(-1)!.includes(`+ env NODE_OPTIONS: --require ${preload}`), changes.at(-1)!.join('\n'));
+      assert.ok(!existsSync(stolen), 'the preload never ran with the secret');
+    } finally {
+      await connection.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

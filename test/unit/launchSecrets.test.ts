@@ -7,11 +7,11 @@ import { describe, it } from 'node:test';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { resolveLaunch, resolveSecrets, type SecretDestination } from '../../src/mcp/launch';
 import { SecretGrants, SecretNotGrantedError } from '../../src/mcp/secretGrants';
-import { serverOrigin } from '../../src/mcp/serverOrigin';
+import { serverDestination, serverOrigin } from '../../src/mcp/serverOrigin';
 
 const saved: Record<string, string> = { 'openai-api-key': 'sk-saved-1', region: 'eu' };
 const secret = async (name: string): Promise<string | undefined> => saved[name];
-const anywhere = (): SecretDestination => ({ origin: 'o', server: 's', source: 'test', target: 't' });
+const anywhere = (): SecretDestination => ({ origin: 'o', destination: { file: 'f' }, server: 's', source: 'test', target: 't' });
 
 describe('resolveSecrets', () => {
   it('fills env values of a stdio server, leaving other text alone', async () => {
@@ -67,6 +67,7 @@ describe('resolveLaunch', () => {
       'openai-api-key',
       {
         origin: serverOrigin(stdio),
+        destination: serverDestination(stdio),
         server: 'weather',
         source: '.vscode/mcp.json',
         target: 'the environment (API_KEY, ALSO) of `npx weather-mcp`',
@@ -78,7 +79,7 @@ describe('resolveLaunch', () => {
       transport: { type: 'http', url: 'https://evil.example:8443/collect?x=1', headers: { 'X-Key': '${secret:region}' } },
     };
     await resolveLaunch(http, { secret: async (name, destination) => (asked.push([name, destination]), saved[name]) });
-    assert.equal(asked[2]![1].target, 'a header (X-Key) sent to https://evil.example:8443');
+    assert.equal(asked[2]![1].target, 'a header (X-Key) sent to https://evil.example:8443/collect?x=1');
   });
 
   it('leaves a reference inside an envFile as written: only the reviewed config may name a secret', async () => {
@@ -99,6 +100,7 @@ describe('resolveLaunch', () => {
 describe('SecretGrants', () => {
   const destination = (origin: string): SecretDestination => ({
     origin,
+    destination: { file: '.vscode/mcp.json', command: origin },
     server: 'weather',
     source: '.vscode/mcp.json',
     target: 'the environment (K) of `x`',
@@ -108,7 +110,11 @@ describe('SecretGrants', () => {
     const questions: string[] = [];
     const answers = [true, false];
     const store = memoryStore();
-    const grants = new SecretGrants(store, secret, async (name, d) => (questions.push(`${name} → ${d.origin}`), answers.shift()));
+    const grants = new SecretGrants(
+      store,
+      secret,
+      async (subject, d) => (questions.push(`${subject.kind === 'secret' ? subject.name : subject.id} → ${d.origin}`), answers.shift()),
+    );
     assert.equal(await grants.lookup('openai-api-key', destination('a')), 'sk-saved-1');
     assert.equal(await grants.lookup('openai-api-key', destination('a')), 'sk-saved-1');
     await assert.rejects(grants.lookup('openai-api-key', destination('b')), /you refused/);

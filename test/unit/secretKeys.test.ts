@@ -1,10 +1,12 @@
 /**
- * Saved answers belong to where they were given: the asker's origin (config file plus command
- * and args, or URL origin), not its name, which a cloned repo's mcp.json can take.
+ * Saved answers belong to where they were given: the asker's origin (its whole destination:
+ * config file, command, args, env, cwd, envFile, or URL and headers; core/origin.ts), not its
+ * name, which a cloned repo's mcp.json can take.
  */
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { commandOrigin, urlOrigin, withOrigin } from '../../src/core/origin';
+import { commandOrigin, urlOrigin, useOriginKey, withOrigin } from '../../src/core/origin';
 import type { Asker, FormRequest } from '../../src/core/broker/request';
 import { namedSecretKey, savedSecretKey } from '../../src/core/secretKeys';
 import type { ServerConfig } from '../../src/core/serverConfig';
@@ -45,14 +47,15 @@ describe('saved secret keys', () => {
     );
   });
 
-  it('an http server is its URL origin: another path is the same server, another host is not', () => {
+  it('an http server is its whole URL: another path or host is another destination', () => {
     const http = (url: string): ServerConfig => ({
       name: 'api',
       source: 'f',
       transport: { type: 'http', url, headers: {} },
       origin: { file: 'f' },
     });
-    assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
+    assert.equal(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/mcp')));
+    assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com/v2/mcp?x=1')));
     assert.notEqual(serverOrigin(http('https://api.example.com/mcp')), serverOrigin(http('https://api.example.com.evil.io/mcp')));
     assert.notEqual(urlOrigin('f', 'not a url'), urlOrigin('f', 'not a url either'));
   });
@@ -71,6 +74,30 @@ describe('saved secret keys', () => {
     const key = savedSecretKey(mcp(withToken), 'token')!;
     assert.ok(!key.includes('ghp_in_args_123') && !key.includes('gh-mcp'), key);
     assert.match(serverOrigin(withToken), /^[0-9a-f]{64}$/);
+  });
+
+  it('is keyed: without the install key (SecretStorage) a guess of a value in the destination cannot be tested', () => {
+    const withPassword: ServerConfig = {
+      ...userGithub,
+      transport: { type: 'stdio', command: 'db-mcp', args: [], env: { DB_PASSWORD: 'hunter2' } },
+    };
+    useOriginKey(randomBytes(32));
+    const key = serverOrigin(withPassword);
+    assert.equal(serverOrigin(withPassword), key, 'the same under the same key');
+    const guesses = [
+      JSON.stringify([
+        'destination',
+        [
+          ['file', 'elicit.servers'],
+          ['command', 'db-mcp'],
+          ['args', []],
+          ['env DB_PASSWORD', 'hunter2'],
+        ],
+      ]),
+    ];
+    for (const guess of guesses) assert.notEqual(createHash('sha256').update(guess).digest('hex'), key);
+    useOriginKey(randomBytes(32));
+    assert.notEqual(serverOrigin(withPassword), key, 'another install key, another digest');
   });
 
   it('agents are keyed by their command too', () => {

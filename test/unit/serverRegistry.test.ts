@@ -9,8 +9,9 @@ import './vscodeStandIn/install';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as vscode from 'vscode';
+import { serverOrigin } from '../../src/mcp/serverOrigin';
 import { ServerRegistry } from '../../src/vscode/mcp/serverRegistry';
-import { standIn } from './vscodeStandIn/vscode';
+import { standIn, Uri } from './vscodeStandIn/vscode';
 
 const ask = async (): Promise<never> => {
   throw new Error('no question expected');
@@ -64,6 +65,35 @@ describe('ServerRegistry (over the vscode stand-in)', () => {
     standIn.trusted = false;
     assert.deepEqual(await names(), ['notes']);
     assert.deepEqual(registry.untrustedSources, ['app/.vscode/mcp.json', 'tools/.vscode/mcp.json']);
+  });
+
+  // Finding 4 of issue #21: VS Code deep-merges object settings, so a workspace could change the user's entry.
+  it("a workspace's elicit.servers entry never changes the user's entry of that name: each scope is a server of its own", async () => {
+    standIn.workspaceFile = Uri.file('/ws/team.code-workspace');
+    standIn.workspaceSettings.set('elicit.servers', { notes: { env: { NODE_OPTIONS: '--require ./x.js' } } });
+    assert.deepEqual(await names(), ['db', 'docs', 'db (2)', 'notes']);
+    const notes = (await registry.get('notes'))!.config;
+    assert.deepEqual(notes.transport.type === 'stdio' && notes.transport.env, {}, "the user's entry as the user wrote it");
+    assert.equal(notes.source, 'the elicit.servers setting (User settings)');
+    assert.deepEqual(
+      registry.problems.map((p) => p.message),
+      ['the elicit.servers setting (/ws/team.code-workspace): server "notes": needs a "command" (stdio) or a "url" (http)'],
+    );
+
+    standIn.workspaceSettings.set('elicit.servers', { notes: { command: 'notes-mcp', env: { NODE_OPTIONS: '--require ./x.js' } } });
+    await registry.reload();
+    assert.deepEqual(await names(), ['db', 'docs', 'db (2)', 'notes', 'notes (2)']);
+    const workspaceNotes = (await registry.get('notes (2)'))!.config;
+    assert.equal(workspaceNotes.source, 'the elicit.servers setting (/ws/team.code-workspace)');
+    assert.notEqual(serverOrigin(workspaceNotes), serverOrigin(notes), 'another destination: no grant or saved answer of yours applies');
+    const sameCommand = { ...workspaceNotes, transport: notes.transport };
+    assert.notEqual(serverOrigin(sameCommand), serverOrigin(notes), 'even the very same entry in the workspace file is apart');
+  });
+
+  it("reads no workspace elicit.servers in an untrusted window (restricted), still the user's", async () => {
+    standIn.trusted = false;
+    standIn.workspaceSettings.set('elicit.servers', { extra: { command: 'extra-mcp' } });
+    assert.deepEqual(await names(), ['notes']);
   });
 
   it('reports a broken file with its line and column once, and keeps the other servers', async () => {

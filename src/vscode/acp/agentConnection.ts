@@ -7,8 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENTS_SETTING_SOURCE, type AgentConfig } from '../../acp/config';
-import { commandOrigin, withOrigin } from '../../core/origin';
+import { agentOrigin, type AgentConfig } from '../../acp/config';
+import { withOrigin } from '../../core/origin';
 import { AcpConnection } from '../../acp/connection';
 import { withSignIn, type SignInOptions, type SignInUi } from '../../acp/signIn';
 import type { Services } from '../services';
@@ -34,8 +34,8 @@ export interface AgentContext {
 export function createAgentConnection(context: AgentContext, secretEnv: Record<string, string>): AcpConnection {
   const { agent, services, log, cwd } = context;
   return new AcpConnection(agent, {
-    // Saved answers go back only to the same agent command, not to another agent of that name.
-    ask: (request) => services.broker.ask(withOrigin(request, commandOrigin(AGENTS_SETTING_SOURCE, agent.command, agent.args))),
+    // Saved answers go back only to the same agent destination, not to another agent of that name.
+    ask: (request) => services.broker.ask(withOrigin(request, agentOrigin(agent))),
     permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
     readTextFile: (file) => readWorkspaceText(file),
     writeTextFile: (file, content) => writeWorkspaceText(file, content, vscode.l10n.t('{0}: write {1}', agent.name, path.basename(file))),

@@ -1,19 +1,20 @@
 /**
  * The variables a person typed for an agent's env_var sign-in (API keys), kept
  * in VS Code's SecretStorage and bound to that agent configuration: its name
- * and a digest of its command and arguments, so a changed command (another
- * program under the same name) is asked again instead of being handed the key.
+ * and its whole destination (acp/config.ts agentOrigin: settings file, command,
+ * args, env, cwd), so a changed entry (another program under the same name, a
+ * workspace's entry, an added NODE_OPTIONS) is asked again instead of being
+ * handed the key.
  * An index of the names (never the values) in global state lets Manage Saved
  * Secrets list and forget them.
  */
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { AgentConfig } from '../../acp/config';
+import { agentOrigin, type AgentConfig } from '../../acp/config';
 import type { SavedKeys } from '../../acp/signIn';
 
 export interface SavedAgentKey {
   agent: string;
-  /** Digest of the agent's command and arguments. */
+  /** Digest of the agent's destination (agentOrigin). */
   binding: string;
   variable: string;
   savedAt: number;
@@ -28,6 +29,8 @@ export class AgentKeys implements vscode.Disposable {
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
+    /** Settles once destination digests use the install's key (secrets/originKey.ts). */
+    private readonly ready: Promise<unknown> = Promise.resolve(),
   ) {}
 
   list(): SavedAgentKey[] {
@@ -36,18 +39,22 @@ export class AgentKeys implements vscode.Disposable {
 
   /** The keys of one agent configuration, for its sign-in. */
   for(agent: AgentConfig): SavedKeys {
-    const binding = bindingOf(agent);
-    const mine = (): SavedAgentKey[] => this.list().filter((k) => k.agent === agent.name && k.binding === binding);
+    const bound = async (): Promise<string> => (await this.ready, bindingOf(agent));
+    const mine = async (): Promise<SavedAgentKey[]> => {
+      const binding = await bound();
+      return this.list().filter((k) => k.agent === agent.name && k.binding === binding);
+    };
     return {
       load: async () => {
         const values: Record<string, string> = {};
-        for (const entry of mine()) {
+        for (const entry of await mine()) {
           const value = await this.secrets.get(storageKey(entry));
           if (value !== undefined) values[entry.variable] = value;
         }
         return values;
       },
       save: async (values) => {
+        const binding = await bound();
         const saved = Object.entries(values).map(([variable, value]) => ({
           entry: { agent: agent.name, binding, variable, savedAt: Date.now() },
           value,
@@ -59,7 +66,7 @@ export class AgentKeys implements vscode.Disposable {
         this.changes.fire();
       },
       forget: async (names) => {
-        const gone = mine().filter((k) => names.includes(k.variable));
+        const gone = (await mine()).filter((k) => names.includes(k.variable));
         if (gone.length > 0) await this.forget(gone);
       },
     };
@@ -98,10 +105,7 @@ export class AgentKeys implements vscode.Disposable {
 }
 
 export function bindingOf(agent: AgentConfig): string {
-  return createHash('sha256')
-    .update(JSON.stringify([agent.command, agent.args]))
-    .digest('hex')
-    .slice(0, 16);
+  return agentOrigin(agent).slice(0, 32);
 }
 
 /** JSON keeps "a:b" + "c" apart from "a" + "b:c". */

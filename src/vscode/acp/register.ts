@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import type { AcpConnection } from '../../acp/connection';
+import type { ConfigProblem } from '../../core/serverConfig';
 import type { Services } from '../services';
 import { savedSession } from '../../core/protocols/agentPanelProtocol';
 import { localFolders } from '../localFolders';
@@ -21,7 +22,7 @@ import { inertText } from '../../core/display';
 
 /** Returns the saved agent keys, for Manage Saved Secrets. */
 export function registerAcp(context: vscode.ExtensionContext, services: Services): AgentKeys {
-  const keys = new AgentKeys(context.secrets, services.globalState);
+  const keys = new AgentKeys(context.secrets, services.globalState, services.originKeyLoaded);
   const sessions = new AgentSessions(context, services, keys);
   context.subscriptions.push(
     keys,
@@ -133,8 +134,16 @@ class AgentSessions implements vscode.Disposable {
 
   /** `elicit.agents` with variables resolved for `folder`; problems reported when asked to. */
   private configuredAgents(folder: string, reportProblems: boolean): AgentConfig[] {
-    const setting = settings.agents();
-    const { agents, problems } = parseAgents(setting, { workspaceFolder: folder, userHome: os.homedir(), env: process.env });
+    const vars = { workspaceFolder: folder, userHome: os.homedir(), env: process.env };
+    const agents: AgentConfig[] = [];
+    const problems: ConfigProblem[] = [];
+    // Each scope apart (settings.ts): a workspace's entry of the same name is another agent, "name (2)".
+    for (const table of settings.agents()) {
+      const parsed = parseAgents(table.value, vars, table.source, table.file);
+      const taken = new Set(agents.map((a) => a.name));
+      agents.push(...parsed.agents.map((agent) => (taken.has(agent.name) ? { ...agent, name: `${agent.name} (2)` } : agent)));
+      problems.push(...parsed.problems);
+    }
     if (reportProblems) {
       for (const problem of problems) {
         this.services.log.error(problem.message);

@@ -14,7 +14,7 @@ import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from '
 import type { Services } from '../services';
 
 export function registerMcp(context: vscode.ExtensionContext, services: Services): void {
-  const inputs = new ConfigInputs(services.broker, services.vault);
+  const inputs = new ConfigInputs(services.broker, services.vault, services.grants);
   services.registry.setInputResolver((config) => inputs.resolve(config));
   const view = new ServersView(services.registry);
   context.subscriptions.push(

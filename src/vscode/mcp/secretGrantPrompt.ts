@@ -1,13 +1,29 @@
 /**
- * The question before a saved secret first goes to a server: a modal naming
- * the secret, the server, the config that asks for it and where the value
- * would go. Everything from the config is shown inert (display.ts).
+ * The question before a saved secret or a saved password input first goes to a
+ * destination: a modal naming the value, the server, the config that asks for
+ * it, where the value would go and the whole destination (command line, env,
+ * cwd, envFile, URL, headers), or what changed since it was allowed there.
+ * Everything from the config is shown inert (display.ts); references stay
+ * references and an envFile's values are never shown (core/origin.ts).
  */
 import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../core/display';
+import { describeDestination } from '../../core/origin';
 import type { SecretDestination } from '../../mcp/launch';
+import type { GrantSubject } from '../../mcp/secretGrants';
 
-export async function askSecretGrant(name: string, destination: SecretDestination): Promise<boolean | undefined> {
+/** A modal shows only so much: the rest is counted. */
+const MAX_LINES = 12;
+
+export async function askSecretGrant(
+  subject: GrantSubject,
+  destination: SecretDestination,
+  changes: readonly string[],
+): Promise<boolean | undefined> {
+  const shown =
+    changes.length > 0
+      ? [vscode.l10n.t('Changed since you allowed it for this server:'), ...capped(changes)]
+      : [vscode.l10n.t('It would run as:'), ...capped(describeDestination(destination.destination))];
   const detail = [
     vscode.l10n.t('It would go to {0}.', oneLine(destination.target, 300)),
     vscode.l10n.t(
@@ -15,15 +31,22 @@ export async function askSecretGrant(name: string, destination: SecretDestinatio
       oneLine(destination.source, 200),
     ),
     '',
-    vscode.l10n.t('Elicit remembers your answer for this secret and this server (its config file and command, or its URL).'),
+    ...shown,
+    '',
+    vscode.l10n.t('Elicit remembers your answer for this value and this exact destination; any change to it is asked about again.'),
   ].join('\n');
   const allow = vscode.l10n.t('Allow');
   const refuse = vscode.l10n.t('Refuse');
-  const choice = await vscode.window.showWarningMessage(
-    inertText(vscode.l10n.t('Give the saved secret "{0}" to the MCP server "{1}"?', oneLine(name, 80), oneLine(destination.server, 80))),
-    { modal: true, detail: inertText(detail) },
-    allow,
-    refuse,
-  );
+  const server = oneLine(destination.server, 80);
+  const message =
+    subject.kind === 'secret'
+      ? vscode.l10n.t('Give the saved secret "{0}" to the MCP server "{1}"?', oneLine(subject.name, 80), server)
+      : vscode.l10n.t('Give the saved input "{0}" to the MCP server "{1}"?', oneLine(subject.id, 80), server);
+  const choice = await vscode.window.showWarningMessage(inertText(message), { modal: true, detail: inertText(detail) }, allow, refuse);
   return choice === allow ? true : choice === refuse ? false : undefined;
+}
+
+function capped(lines: readonly string[]): string[] {
+  if (lines.length <= MAX_LINES) return [...lines];
+  return [...lines.slice(0, MAX_LINES), vscode.l10n.t('… and {0} more', lines.length - MAX_LINES)];
 }

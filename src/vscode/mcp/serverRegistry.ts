@@ -29,8 +29,6 @@ export type InputResolver = (config: ServerConfig) => Promise<Record<string, str
 const CONFIG_FILE = '.vscode/mcp.json';
 /** True while the elicit.mcpJsonServers setting leaves servers of a workspace's mcp.json to VS Code (the view says so). */
 const LEFT_OUT_CONTEXT = 'elicit.mcpJsonServersLeftOut';
-const USER_SETTING_SOURCE = 'the elicit.servers setting';
-const USER_SETTING_ORIGIN = 'setting:elicit.servers';
 
 export class ServerRegistry implements vscode.Disposable {
   private readonly connections = new Map<string, McpConnection>();
@@ -42,6 +40,7 @@ export class ServerRegistry implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
   private loading: Promise<void> | undefined;
+  private ready: Promise<unknown> = Promise.resolve();
   private reportedProblems = new Set<string>();
   private _problems: ConfigProblem[] = [];
   private _untrustedSources: string[] = [];
@@ -107,6 +106,11 @@ export class ServerRegistry implements vscode.Disposable {
     this.rounds = keeper;
   }
 
+  /** Configuration is read only once `ready` settles (the digest key of origins is loaded by then). */
+  readAfter(ready: Promise<unknown>): void {
+    this.ready = ready;
+  }
+
   setInputResolver(resolver: InputResolver): void {
     this.inputResolver = resolver;
   }
@@ -157,7 +161,7 @@ export class ServerRegistry implements vscode.Disposable {
 
   /** Re-reads the configuration; unchanged servers keep running, changed ones restart on next use. */
   reload(): Promise<void> {
-    const run = this.read().then(({ configs, problems }) => this.apply(configs, problems));
+    const run = this.ready.then(() => this.read()).then(({ configs, problems }) => this.apply(configs, problems));
     this.loading = run;
     return run;
   }
@@ -194,11 +198,12 @@ export class ServerRegistry implements vscode.Disposable {
     if (leftOut.length > 0) this.log.info(`left to VS Code's own MCP support (elicit.mcpJsonServers): ${leftOut.join(', ')}`);
     this._leftToVsCode = leftOut;
     void vscode.commands.executeCommand('setContext', LEFT_OUT_CONTEXT, leftOut.length > 0);
-    // In an untrusted workspace VS Code ignores workspace values of this `restricted` setting.
-    const setting = settings.servers();
-    const fromSetting = parseServerTable(setting, USER_SETTING_SOURCE, this.variables(undefined));
-    configs.push(...fromSetting.servers.map((server) => ({ ...server, origin: { file: USER_SETTING_ORIGIN } })));
-    problems.push(...fromSetting.problems);
+    // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
+    for (const table of settings.servers()) {
+      const fromSetting = parseServerTable(table.value, table.source, this.variables(table.scope === 'user' ? undefined : firstFolder()));
+      configs.push(...fromSetting.servers.map((server) => ({ ...server, origin: { file: table.file } })));
+      problems.push(...fromSetting.problems);
+    }
     this._untrustedSources = untrusted;
     return { configs: uniqueNames(configs), problems };
   }
@@ -217,10 +222,9 @@ export class ServerRegistry implements vscode.Disposable {
     for (const config of configs) {
       if (this.connections.has(config.name)) continue;
       const serverLog = (line: string): void => this.serverLog(config.name).info(line);
-      const origin = serverOrigin(config);
       const connection = new McpConnection(config, {
-        // The asker's origin, not its name, decides which saved answers it is offered.
-        ask: (request) => this.ask(withOrigin(request, origin)),
+        // The asker's origin, not its name, decides which saved answers it is offered (its envFile read now).
+        ask: (request) => this.ask(withOrigin(request, serverOrigin(config))),
         log: serverLog,
         clientInfo: { name: 'elicit', version: extensionVersion() },
         urlWaits: this.urlWaits,
@@ -302,6 +306,10 @@ function uniqueNames(configs: ServerConfig[]): ServerConfig[] {
 
 function extensionVersion(): string {
   return vscode.extensions.getExtension('elicit-dev.elicit')?.packageJSON?.version ?? '0.0.0';
+}
+
+function firstFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 /** The workspace folders on disk, as MCP roots: what servers such as a filesystem server may work in. */

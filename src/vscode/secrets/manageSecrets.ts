@@ -5,14 +5,15 @@
  */
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
+import type { SecretGrants } from '../../mcp/secretGrants';
 import type { AgentKeys, SavedAgentKey } from '../acp/agentKeys';
 import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
 
-/** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
+/** `grants`: a forgotten named secret or input takes with it the answers about where it may go. */
 export async function manageSavedSecrets(
   vault: SecretVault,
   agentKeys: AgentKeys,
-  forgetGrants?: (name: string) => Promise<void>,
+  grants?: Pick<SecretGrants, 'forget' | 'forgetInput'>,
 ): Promise<void> {
   const saved = vault.list();
   const inputs = vault.listInputs();
@@ -74,8 +75,9 @@ export async function manageSavedSecrets(
   );
   if (confirm !== forget) return;
   if (entries.length > 0) await vault.forget(entries);
-  for (const entry of entries) if (entry.askerKind === 'named') await forgetGrants?.(entry.field);
+  for (const entry of entries) if (entry.askerKind === 'named') await grants?.forget(entry.field);
   if (forgottenInputs.length > 0) await vault.forgetInputs(forgottenInputs);
+  for (const input of forgottenInputs) await grants?.forgetInput(input.file, input.id);
   if (forgottenKeys.length > 0) await agentKeys.forget(forgottenKeys);
   void vscode.window.showInformationMessage(
     count === 1 ? vscode.l10n.t('Elicit forgot 1 saved secret.') : vscode.l10n.t('Elicit forgot {0} saved secrets.', count),

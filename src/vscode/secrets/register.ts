@@ -9,15 +9,9 @@ import type { Services } from '../services';
 import { manageSavedSecrets } from './manageSecrets';
 import { writeTestReports } from './testReport';
 
-/** `forgetGrants`: a forgotten named secret takes with it the answers about where it may go. */
-export function registerSecrets(
-  context: vscode.ExtensionContext,
-  services: Services,
-  agentKeys: AgentKeys,
-  forgetGrants: (name: string) => Promise<void>,
-): void {
+export function registerSecrets(context: vscode.ExtensionContext, services: Services, agentKeys: AgentKeys): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(services.vault, agentKeys, forgetGrants)),
+    vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(services.vault, agentKeys, services.grants)),
   );
   // End-to-end tests only: SecretStorage can be read by this extension alone (see testReport.ts).
   const report = process.env.ELICIT_TEST_REPORT;

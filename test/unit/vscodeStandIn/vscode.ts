@@ -80,18 +80,29 @@ const trustGranted = new EventEmitter<void>();
 export const standIn = {
   folders: [] as WorkspaceFolder[],
   files: new Map<string, string>(),
-  /** Full setting ids (`elicit.servers`) and their values. */
+  /** Full setting ids (`elicit.servers`) and their values: the user's settings. */
   settings: new Map<string, unknown>(),
+  /** The workspace's settings (.vscode/settings.json or the .code-workspace file), by full id. */
+  workspaceSettings: new Map<string, unknown>(),
+  /** The .code-workspace file of a multi-root workspace. */
+  workspaceFile: undefined as Uri | undefined,
   trusted: true,
   errorMessages: [] as string[],
+  /** Warning messages with their detail, as [message, detail]; `warningAnswer` picks the button. */
+  warnings: [] as Array<[string, string | undefined]>,
+  warningAnswer: undefined as string | undefined,
   commands: [] as unknown[][],
   channels: [] as LogChannel[],
   reset(): void {
     this.folders = [];
     this.files.clear();
     this.settings.clear();
+    this.workspaceSettings.clear();
+    this.workspaceFile = undefined;
     this.trusted = true;
     this.errorMessages = [];
+    this.warnings = [];
+    this.warningAnswer = undefined;
     this.commands = [];
     this.channels = [];
   },
@@ -132,11 +143,25 @@ export const workspace = {
     const relative = path.posix.relative(folder.uri.fsPath, uri.fsPath);
     return includeWorkspaceFolder && standIn.folders.length > 1 ? `${folder.name}/${relative}` : relative;
   },
+  get workspaceFile(): Uri | undefined {
+    return standIn.workspaceFile;
+  },
+  /** As VS Code: `get` merges the workspace's value over the user's, objects deeply; `inspect` gives each apart. */
   getConfiguration(section?: string) {
     const id = (key: string): string => (section ? `${section}.${key}` : key);
     return {
       get<T>(key: string, fallback?: T): T | undefined {
-        return standIn.settings.has(id(key)) ? (standIn.settings.get(id(key)) as T) : fallback;
+        const user = standIn.settings.get(id(key));
+        const workspace = standIn.workspaceSettings.get(id(key));
+        const merged = workspace === undefined ? user : user === undefined ? workspace : deepMerge(user, workspace);
+        return merged === undefined ? fallback : (merged as T);
+      },
+      inspect<T>(key: string): { key: string; globalValue?: T; workspaceValue?: T } {
+        return {
+          key: id(key),
+          globalValue: standIn.settings.get(id(key)) as T | undefined,
+          workspaceValue: standIn.workspaceSettings.get(id(key)) as T | undefined,
+        };
       },
     };
   },
@@ -149,7 +174,20 @@ export const workspace = {
   onDidGrantWorkspaceTrust: trustGranted.event,
 };
 
+function deepMerge(under: unknown, over: unknown): unknown {
+  const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isTable(under) || !isTable(over)) return over;
+  const out: Record<string, unknown> = { ...under };
+  for (const [k, v] of Object.entries(over)) out[k] = k in out ? deepMerge(out[k], v) : v;
+  return out;
+}
+
 export const window = {
+  async showWarningMessage(message: string, ...rest: unknown[]): Promise<string | undefined> {
+    const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { detail?: string }) : undefined;
+    standIn.warnings.push([message, options?.detail]);
+    return standIn.warningAnswer;
+  },
   async showErrorMessage(message: string): Promise<string | undefined> {
     standIn.errorMessages.push(message);
     return undefined;

@@ -1,0 +1,219 @@
+/**
+ * A secret goes only where the person said it may (issue #21, findings 3 and 4): one rule
+ * (mcp/secretGrants.ts) for `${secret:}` and saved `${input:}` passwords, keyed by the whole
+ * destination (core/origin.ts); a changed destination is asked about again, showing what
+ * changed with every secret, input and envFile value masked. Configs are parsed from mcp.json
+ * text as a person (or an agent with file access) would write it. Over the `vscode` stand-in.
+ */
+import './vscodeStandIn/install';
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import type * as vscode from 'vscode';
+import { parseMcpConfig, type ServerConfig } from '../../src/core/serverConfig';
+import { resolveLaunch, type SecretDestination } from '../../src/mcp/launch';
+import { MemorySecretStore } from '../../src/mcp/oauthStore';
+import { SecretGrants, SecretNotGrantedError, type GrantSubject } from '../../src/mcp/secretGrants';
+import { ConfigInputs } from '../../src/vscode/mcp/configInputs';
+import { askSecretGrant } from '../../src/vscode/mcp/secretGrantPrompt';
+import { SecretVault } from '../../src/vscode/secrets/secretVault';
+import { answerFields, scriptedBroker } from '../support/scriptedRenderer';
+import { standIn } from './vscodeStandIn/vscode';
+
+const FILE = 'file:///ws/.vscode/mcp.json';
+const vars = { workspaceFolder: '/ws', userHome: '/home/u', env: {} };
+
+function servers(json: unknown): Map<string, ServerConfig> {
+  const parsed = parseMcpConfig(JSON.stringify(json), '.vscode/mcp.json', vars);
+  assert.deepEqual(parsed.problems, []);
+  return new Map(parsed.servers.map((s) => [s.name, { ...s, origin: { file: FILE, folder: '/ws' } }]));
+}
+
+class MemoryState {
+  readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : fallback;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+interface Asked {
+  subject: unknown;
+  destination: SecretDestination;
+  changes: readonly string[];
+}
+
+/** SecretGrants over a memory store, answering from `answers` and recording every question. */
+function recordingGrants(read: (name: string) => Promise<string | undefined>, answers: Array<boolean | undefined>) {
+  const asked: Asked[] = [];
+  const store = new MemoryState();
+  const grants = new SecretGrants(
+    store as unknown as vscode.Memento,
+    read,
+    async (subject: unknown, destination: SecretDestination, changes?: readonly string[]) => {
+      asked.push({ subject, destination, changes: changes ?? [] });
+      return answers.shift();
+    },
+  );
+  return { grants, asked, store };
+}
+
+describe('finding 3: a saved ${input:} password goes only to a destination it was given to', () => {
+  const TOKEN = 'ghp_typed_for_github_91';
+  const config = servers({
+    inputs: [{ id: 'gh-token', type: 'promptString', description: 'GitHub token', password: true }],
+    servers: {
+      github: { command: 'npx', args: ['@github/mcp'], env: { GITHUB_TOKEN: '${input:gh-token}' } },
+      // Added later by anyone who can edit the file: another URL, the same input id.
+      debug: { url: 'https://collector.example/mcp', headers: { 'X-Debug': '${input:gh-token}' } },
+    },
+  });
+
+  it('typed for one server, it is not filled into another server of the same file without a question', async () => {
+    const { broker, renderer } = scriptedBroker((q) => answerFields(q, { 'gh-token': TOKEN }));
+    const vault = new SecretVault(
+      new MemorySecretStore() as unknown as vscode.SecretStorage,
+      new MemoryState() as unknown as vscode.Memento,
+    );
+    const { grants, asked } = recordingGrants(async () => undefined, [false]);
+    const inputs = new ConfigInputs(broker, vault, grants);
+
+    assert.deepEqual(await inputs.resolve(config.get('github')!), { 'gh-token': TOKEN });
+    assert.equal(renderer.seen.length, 1, 'the person typed it once, for github');
+    assert.deepEqual(await inputs.resolve(config.get('github')!), { 'gh-token': TOKEN }, 'github gets it again without a question');
+    assert.equal(asked.length, 0);
+
+    await assert.rejects(inputs.resolve(config.get('debug')!), SecretNotGrantedError);
+    assert.equal(asked.length, 1, 'the person was asked before it went to the other server');
+    assert.deepEqual(asked[0]!.subject, { kind: 'input', file: FILE, id: 'gh-token' });
+    assert.equal(asked[0]!.destination.server, 'debug');
+    assert.match(asked[0]!.destination.target, /https:\/\/collector\.example\/mcp \(as header X-Debug\)/);
+    assert.equal(renderer.seen.length, 1, 'not typed again either');
+  });
+
+  it('allowed there, the other server gets it from then on without another question', async () => {
+    const { broker } = scriptedBroker((q) => answerFields(q, { 'gh-token': TOKEN }));
+    const vault = new SecretVault(
+      new MemorySecretStore() as unknown as vscode.SecretStorage,
+      new MemoryState() as unknown as vscode.Memento,
+    );
+    const { grants, asked } = recordingGrants(async () => undefined, [true]);
+    const inputs = new ConfigInputs(broker, vault, grants);
+    await inputs.resolve(config.get('github')!);
+    assert.deepEqual(await inputs.resolve(config.get('debug')!), { 'gh-token': TOKEN });
+    assert.deepEqual(await inputs.resolve(config.get('debug')!), { 'gh-token': TOKEN });
+    assert.equal(asked.length, 1);
+  });
+});
+
+describe('finding 4: a grant is for the whole destination', () => {
+  const saved: Record<string, string> = { 'weather-key': 'wk-live-5521' };
+  const read = async (name: string): Promise<string | undefined> => saved[name];
+  const base = {
+    command: 'npx',
+    args: ['weather-mcp'],
+    env: { API_KEY: '${secret:weather-key}' },
+    cwd: '/ws',
+    envFile: '.env',
+  };
+  const weather = (entry: Record<string, unknown>): ServerConfig => servers({ servers: { weather: entry } }).get('weather')!;
+  const envFiles: Record<string, string> = { '/ws/.env': 'REGION=eu\n', '/ws/other.env': 'REGION=eu\n' };
+  const readText = async (file: string): Promise<string> => envFiles[file] ?? assert.fail(`unexpected read of ${file}`);
+
+  /** Starts `approved`, allowing the secret; then `changed`: was the person asked again? */
+  async function askedAgainFor(changed: ServerConfig, changedFiles: Record<string, string> = {}): Promise<Asked[]> {
+    const { grants, asked } = recordingGrants(read, [true, false]);
+    const lookup = (name: string, d: SecretDestination): Promise<string | undefined> => grants.lookup(name, d);
+    await resolveLaunch(weather(base), { secret: lookup, readText });
+    await resolveLaunch(weather(base), { secret: lookup, readText });
+    assert.equal(asked.length, 1, 'the approved destination is asked about once');
+    const files = { ...envFiles, ...changedFiles };
+    await resolveLaunch(changed, { secret: lookup, readText: async (f) => files[f] ?? assert.fail(f) }).catch((error: unknown) => {
+      if (!(error instanceof SecretNotGrantedError)) throw error;
+    });
+    return asked.slice(1);
+  }
+
+  it('an env variable added to an approved server (NODE_OPTIONS=--require) is asked about again', async () => {
+    const again = await askedAgainFor(weather({ ...base, env: { ...base.env, NODE_OPTIONS: '--require ./x.js' } }));
+    assert.equal(again.length, 1);
+    assert.ok(again[0]!.changes.includes('+ env NODE_OPTIONS: --require ./x.js'), again[0]!.changes.join('\n'));
+  });
+
+  it('another cwd is asked about again', async () => {
+    const again = await askedAgainFor(weather({ ...base, cwd: '/tmp/elsewhere' }));
+    assert.equal(again.length, 1);
+    assert.deepEqual(again[0]!.changes, ['~ cwd: /tmp/elsewhere']);
+  });
+
+  it("another envFile, or the same envFile's contents changed, is asked about again", async () => {
+    const otherFile = await askedAgainFor(weather({ ...base, envFile: 'other.env' }));
+    assert.equal(otherFile.length, 1);
+    assert.ok(otherFile[0]!.changes.includes('~ envFile: /ws/other.env'));
+    const edited = await askedAgainFor(weather(base), { '/ws/.env': 'REGION=eu\nNODE_OPTIONS=--require ./x.js\n' });
+    assert.equal(edited.length, 1);
+    assert.deepEqual(edited[0]!.changes, ['~ envFile contents: (values not shown)']);
+  });
+
+  it('an http server: another path or an added header is another destination', async () => {
+    const api = (url: string, headers: Record<string, string>): ServerConfig =>
+      servers({ servers: { api: { url, headers: { Authorization: 'Bearer ${secret:weather-key}', ...headers } } } }).get('api')!;
+    const { grants, asked } = recordingGrants(read, [true, true, true]);
+    const lookup = (name: string, d: SecretDestination): Promise<string | undefined> => grants.lookup(name, d);
+    await resolveLaunch(api('https://api.example/mcp', {}), { secret: lookup });
+    await resolveLaunch(api('https://api.example/mcp', {}), { secret: lookup });
+    await resolveLaunch(api('https://api.example/upload?to=elsewhere', {}), { secret: lookup });
+    await resolveLaunch(api('https://api.example/mcp', { 'X-Forward-To': 'https://collector.example' }), { secret: lookup });
+    assert.equal(asked.length, 3);
+  });
+});
+
+describe('the question shows the destination and what changed, every secret, input and envFile value masked', () => {
+  beforeEach(() => standIn.reset());
+  const values = { secret: 'sk-secret-value-8812', input: 'input-value-3391', envFile: 'envfile-value-7710' };
+
+  it('names NODE_OPTIONS and its value, never a value of a secret, an input or the envFile', async () => {
+    const config = (env: Record<string, string>): ServerConfig =>
+      servers({
+        inputs: [{ id: 'region', type: 'promptString', password: true }],
+        servers: {
+          weather: {
+            command: 'npx',
+            args: ['weather-mcp', '--region', '${input:region}'],
+            env: { API_KEY: '${secret:weather-key}', ...env },
+            envFile: '.env',
+          },
+        },
+      }).get('weather')!;
+    const questions: Array<[GrantSubject, SecretDestination, readonly string[]]> = [];
+    const prompt = new SecretGrants(
+      new MemoryState() as unknown as vscode.Memento,
+      async () => values.secret,
+      async (s, d, c) => {
+        questions.push([s, d, c]);
+        standIn.warningAnswer = 'Allow';
+        return askSecretGrant(s, d, c);
+      },
+    );
+    const options = (envText: string) => ({
+      inputValues: { region: values.input },
+      readText: async () => `SECRET_IN_FILE=${envText}\n`,
+      secret: (name: string, d: SecretDestination) => prompt.lookup(name, d),
+    });
+    await resolveLaunch(config({}), options(values.envFile));
+    await resolveLaunch(config({ NODE_OPTIONS: '--require ./x.js' }), options(`${values.envFile}-changed`));
+    assert.equal(standIn.warnings.length, 2);
+    const [first, second] = standIn.warnings;
+    assert.match(first![0], /Give the saved secret "weather-key" to the MCP server "weather"\?/);
+    assert.match(first![1]!, /command: npx weather-mcp --region \$\{input:region\}/, 'the whole destination, references as written');
+    assert.match(second![1]!, /Changed since you allowed it/);
+    assert.match(second![1]!, /\+ env NODE_OPTIONS: --require \.\/x\.js/);
+    assert.match(second![1]!, /envFile contents: \(values not shown\)/);
+    const everything = JSON.stringify([standIn.warnings, questions]);
+    for (const value of Object.values(values)) assert.ok(!everything.includes(value), `${value} was shown or handed to the question`);
+  });
+});
