@@ -31,7 +31,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const globalState = new SerialMemento(context.globalState);
   const workspaceState = new SerialMemento(context.workspaceState);
   const vault = new SecretVault(context.secrets, globalState);
-  const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
+  const keptRounds = new KeptRounds(context.secrets, workspaceState, globalState, log);
+  void keptRounds.sweepOrphans();
   const urlWaits = new UrlWaits();
   const timeoutMs = settings.timeoutMs;
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });

@@ -84,6 +84,7 @@ export const standIn = {
   settings: new Map<string, unknown>(),
   trusted: true,
   errorMessages: [] as string[],
+  warningMessages: [] as string[],
   commands: [] as unknown[][],
   channels: [] as LogChannel[],
   reset(): void {
@@ -92,6 +93,7 @@ export const standIn = {
     this.settings.clear();
     this.trusted = true;
     this.errorMessages = [];
+    this.warningMessages = [];
     this.commands = [];
     this.channels = [];
   },
@@ -152,6 +154,10 @@ export const workspace = {
 export const window = {
   async showErrorMessage(message: string): Promise<string | undefined> {
     standIn.errorMessages.push(message);
+    return undefined;
+  },
+  async showWarningMessage(message: string): Promise<string | undefined> {
+    standIn.warningMessages.push(message);
     return undefined;
   },
   createOutputChannel(name: string): LogChannel {
