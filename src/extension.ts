@@ -34,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   // Before any server is read: every grant and saved answer is keyed by a digest under this key.
   const originKeyLoaded = loadOriginKey(context.secrets, log);
   const vault = new SecretVault(context.secrets, globalState);
-  const keptRounds = new KeptRounds(context.secrets, workspaceState, log);
+  const keptRounds = new KeptRounds(context.secrets, workspaceState, globalState, log);
+  void keptRounds.sweepOrphans();
   const urlWaits = new UrlWaits();
   const timeoutMs = settings.timeoutMs;
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });

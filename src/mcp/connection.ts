@@ -39,7 +39,18 @@ import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
-import { completeRounds, subjectOf, type Leg, type OpenRound, type RoundContext, type RoundKeeper, type RoundMethod } from './rounds';
+import { serverOrigin } from './serverOrigin';
+import {
+  completeRounds,
+  isRoundOf,
+  RoundOfAnotherServer,
+  subjectOf,
+  type Leg,
+  type OpenRound,
+  type RoundContext,
+  type RoundKeeper,
+  type RoundMethod,
+} from './rounds';
 import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult, Result, Tool } from './types';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
@@ -222,9 +233,16 @@ export class McpConnection {
   /**
    * Answers a round kept from before a window reload: the person answers it now,
    * then the original request is retried with the kept state, round after round
-   * as usual. Resolves with the final result of that request.
+   * as usual. Resolves with the final result of that request. Only the server
+   * that asked it may have it: any other (the same name after a reload, another
+   * command, URL or file) is refused before it is even started.
    */
   async resumeRound(round: OpenRound, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    if (!this.ownsRound(round)) {
+      throw new RoundOfAnotherServer(
+        `the question kept from before the reload was asked by a server that is not ${this.name} as configured now, so it is not the server that asked it: nothing was sent`,
+      );
+    }
     const client = await this.connect();
     const leg = this.legFor(client, round.method, round.params, signal);
     const context = this.roundContext(subjectOf(round), signal);
@@ -239,6 +257,11 @@ export class McpConnection {
       earlier: round.earlier,
       draft: round.draft,
     });
+  }
+
+  /** Whether a kept round was asked by this server, as configured now. */
+  ownsRound(round: OpenRound): boolean {
+    return isRoundOf(round, serverOrigin(this.config));
   }
 
   async stop(): Promise<void> {
@@ -483,6 +506,7 @@ export class McpConnection {
     const signals = [this.lifetime.signal, ...(signal ? [signal] : [])];
     return {
       server: this.name,
+      origin: serverOrigin(this.config),
       asker: { kind: 'mcp', name: this.name, detail },
       ask: this.options.ask,
       roots: this.options.roots,

@@ -25,6 +25,12 @@ export type RoundMethod = 'tools/call' | 'prompts/get' | 'resources/read';
 /** One round waiting for the person: plain data, so it can outlive a window reload. */
 export interface OpenRound {
   server: string;
+  /**
+   * The origin of the server that asked (serverOrigin.ts). A kept round is
+   * answered only on a server of this origin: after a reload another server may
+   * have the name, and the state, arguments and answers are not its to read.
+   */
+  origin: string;
   method: RoundMethod;
   /** The original request's params (without inputResponses / requestState). */
   params: Record<string, unknown>;
@@ -46,11 +52,14 @@ export interface KeptRound {
 
 /** Keeps open rounds somewhere that survives a reload (the extension's storage). */
 export interface RoundKeeper {
-  keep(round: OpenRound): KeptRound;
+  /** Undefined when the round is not kept (too large): it ends with the window, and the keeper has told the person. */
+  keep(round: OpenRound): KeptRound | undefined;
 }
 
 export interface RoundContext {
   server: string;
+  /** The server's origin, kept with each round (OpenRound.origin). */
+  origin: string;
   asker: Asker;
   ask: (request: ElicitRequest) => Promise<ElicitResult>;
   /** The workspace folders as MCP roots; without it `roots/list` gets an empty list. */
@@ -66,6 +75,16 @@ export type Leg = (extra: { inputResponses?: Record<string, unknown>; requestSta
 /** The person ended the flow (Cancel while waiting for a browser step): nothing is retried. */
 export class FlowCancelled extends Error {
   override readonly name = 'FlowCancelled';
+}
+
+/** A kept round is the server's only if the server has the origin that asked it (an older record has none). */
+export function isRoundOf(round: Pick<OpenRound, 'origin'>, origin: string): boolean {
+  return typeof round.origin === 'string' && round.origin === origin;
+}
+
+/** A kept round offered to a server other than the one that asked it: nothing was sent. */
+export class RoundOfAnotherServer extends Error {
+  override readonly name = 'RoundOfAnotherServer';
 }
 
 /** What a request is about, for titles: "tool song_sketch", "prompt greeting", "resource notes://private". */
@@ -106,6 +125,7 @@ export async function completeRounds(
     const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
     const open: OpenRound = {
       server: context.server,
+      origin: context.origin,
       ...request,
       inputRequests,
       round,

@@ -5,8 +5,9 @@
  * Streamable HTTP: a four-question round shown as one question, a two-round
  * chain with requestState echoed byte for byte, a link in a round, roots
  * answered without asking, sampling refused with a sentence, the round cap,
- * prompts and resources with rounds, and a modern-only server. The assertions
- * are on what the server recorded.
+ * prompts and resources with rounds, a modern-only server, and a round kept
+ * across a reload answered only on the server that asked it (never on another
+ * server that now has its name). The assertions are on what the server recorded.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,7 +16,7 @@ import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
-import { MAX_ROUNDS } from '../../src/mcp/rounds';
+import { MAX_ROUNDS, type OpenRound, type RoundKeeper } from '../../src/mcp/rounds';
 import { fixture, freePort, httpServer, stdioServer, textOf } from '../support/mcpServers';
 import { newRecordFile, readRecords } from '../support/records';
 import { answerFields, scriptedBroker, type Script } from '../support/scriptedRenderer';
@@ -234,5 +235,48 @@ describe('a 2026-07-28 server and a 2025-era conversation', () => {
     assert.equal(renderer.seen.length, 1, 'one question for the four requests');
     assert.equal(renderer.seen[0]!.request.mode, 'group');
     assert.equal(renderer.seen[0]!.form!.sections!.length, 4);
+  });
+});
+
+/** Keeps each round as KeptRounds does (through JSON), as it would be read back after a reload. */
+class KeptAcrossReload implements RoundKeeper {
+  readonly rounds: OpenRound[] = [];
+  keep(round: OpenRound): { id: string; release(): void } {
+    this.rounds.push(JSON.parse(JSON.stringify(round)) as OpenRound);
+    return { id: `kept-${this.rounds.length}`, release: () => undefined };
+  }
+}
+
+describe('a round kept across a reload (finding 5 of issue #21)', () => {
+  it('is answered only on the server that asked it: a namesake with another command gets nothing', async () => {
+    const realRecord = newRecordFile();
+    const impostorRecord = newRecordFile();
+    const keeper = new KeptAcrossReload();
+    const real = stdioServer('songs', serverFile, { RECORD_FILE: realRecord });
+    // Before the reload: round 1 answered, round 2 (with its state) open when the window goes.
+    const { broker } = scriptedBroker((q) =>
+      q.form!.fields[0]!.property === 'title' ? answerGroup(q, { title: 'Nocturne' }) : { action: 'cancel' },
+    );
+    const before = new McpConnection(real, { ask: (r) => broker.ask(r), log: () => undefined, rounds: keeper });
+    opened.push(before);
+    await before.callTool('two_rounds', {});
+    const kept = keeper.rounds.at(-1)!;
+    assert.equal(kept.round, 2);
+    assert.match(kept.requestState ?? '', /^round-2:/);
+
+    // After the reload another server is called "songs": same name, another command line.
+    const impostor = connect(stdioServer('songs', serverFile, { RECORD_FILE: impostorRecord, FIXTURE_NAME: 'impostor' }, ['--other']), () =>
+      assert.fail('the impostor must not ask the kept question'),
+    );
+    await assert.rejects(impostor.connection.resumeRound(kept), /not the server that asked it/);
+    assert.deepEqual(readRecords(impostorRecord), [], 'the impostor received no leg: no arguments, no state, no answers');
+    assert.equal(impostor.connection.status, 'stopped', 'the impostor was not even started');
+    assert.equal(impostor.seen.length, 0);
+
+    // The server that asked it, configured as before, gets it with its state byte for byte.
+    const after = connect(real, (q) => answerGroup(q, { tempo: 72 }));
+    const result = await after.connection.resumeRound(kept);
+    assert.equal(textOf(result), '"Nocturne" at 72');
+    assert.equal(readRecords(realRecord).at(-1)!.requestState, kept.requestState);
   });
 });

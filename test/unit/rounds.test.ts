@@ -13,6 +13,7 @@ const form = (message: string, properties: Record<string, unknown>) => ({
 function round(inputRequests: Record<string, unknown>, requestState?: string): OpenRound {
   return {
     server: 'songs',
+    origin: 'origin-of-songs',
     method: 'tools/call',
     params: { name: 'sketch', arguments: {} },
     inputRequests,
@@ -34,6 +35,7 @@ function context(
   );
   return {
     server: 'songs',
+    origin: 'origin-of-songs',
     asker,
     ask: (request) => {
       asked.push(request);

@@ -8,7 +8,7 @@ import { inertText, oneLine } from '../../core/display';
 import { formatPromptResult } from '../../mcp/promptText';
 import { formatResourceResult } from '../../mcp/resourceText';
 import { formatToolResult } from '../../mcp/resultText';
-import type { OpenRound } from '../../mcp/rounds';
+import { subjectOf, type OpenRound } from '../../mcp/rounds';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../mcp/types';
 import { callAndShow } from './callAndShow';
 import type { KeptRounds, KeptRoundSummary } from '../questions/keptRounds';
@@ -28,15 +28,31 @@ export async function answerKeptRound(services: Services, kept: KeptRounds, summ
     );
     return;
   }
-  const round = await kept.take(summary.id);
+  const round = await kept.read(summary.id);
   if (!round) {
+    await kept.dismiss(summary.id);
     void vscode.window.showErrorMessage(vscode.l10n.t('Elicit: this question is no longer available.'));
     return;
   }
+  // The name is not the server: after the reload another server may have it. The round stays listed.
+  if (!server.ownsRound(round)) {
+    void vscode.window.showErrorMessage(
+      inertText(
+        vscode.l10n.t(
+          'Elicit: {0} as configured now is not the server that asked this question (it is started or reached differently, or comes from another file), so nothing was sent to it. Dismiss the question from Pending Questions, or answer it once {0} is configured as before.',
+          oneLine(summary.server, 80),
+        ),
+      ),
+    );
+    return;
+  }
+  // Answering it keeps it again, under a new id, until the server has its answers.
+  await kept.dismiss(summary.id);
+  const subject = subjectOf(round);
   await callAndShow(services, {
-    progress: vscode.l10n.t('Answering {0} › {1}', server.name, oneLine(summary.subject, 80)),
+    progress: vscode.l10n.t('Answering {0} › {1}', server.name, oneLine(subject, 80)),
     server: server.name,
-    what: `${server.name} › ${summary.subject} (kept across a reload)`,
+    what: `${server.name} › ${oneLine(subject, 80)} (kept across a reload)`,
     call: (signal) => server.resumeRound(round, signal),
     document: documentTitle(round),
     format: (result) => formatResult(round, result),

@@ -170,12 +170,12 @@ function isLive(item: PendingItem): item is Question {
 function fromBeforeItem(item: FromBefore): vscode.TreeItem {
   if (item.kind === 'kept') {
     const { round } = item;
-    const tree = new vscode.TreeItem(inertText(oneLine(round.message, 80)));
+    const tree = new vscode.TreeItem(inertText(oneLine(round.title, 80)));
     tree.id = `kept:${round.id}`;
     tree.description = `${inertText(oneLine(round.server, 40))} · ${vscode.l10n.t('kept from before the reload')} · ${age(round.keptAt)}`;
     tree.tooltip = [
-      vscode.l10n.t('{0} asks · {1}', oneLine(round.server, 80), oneLine(round.subject, 80)),
-      round.message,
+      inertText(vscode.l10n.t('{0} asks', oneLine(round.server, 80))),
+      inertText(oneLine(round.title, 80)),
       vscode.l10n.t('Asked before the window reloaded. Answer it now: Elicit then sends the original request again with your answers.'),
     ].join('\n\n');
     tree.iconPath = new vscode.ThemeIcon('history');
