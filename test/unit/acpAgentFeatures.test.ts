@@ -126,6 +126,19 @@ describe('readAuthMethods', () => {
     assert.deepEqual(readAuthMethods(undefined), []);
   });
 
+  it("holds a terminal method's env to the env_var rule: one that sets what a method may not is left out", () => {
+    const terminal = (id: string, env: Record<string, unknown>) => ({ id, name: id, type: 'terminal', args: ['--login'], env });
+    const methods = readAuthMethods([
+      terminal('ok', { FIXTURE_LOGIN: 'terminal', COUNT: 3 }),
+      ...['LD_PRELOAD', 'ld_audit', 'DYLD_INSERT_LIBRARIES', 'PATH', 'NODE_OPTIONS', 'BASH_ENV', 'ENV', 'PYTHONSTARTUP', 'A B'].map(
+        (name) => terminal(`sets ${name}`, { [name]: '/tmp/x' }),
+      ),
+    ]);
+    assert.deepEqual(methods, [{ kind: 'terminal', id: 'ok', name: 'ok', args: ['--login'], env: { FIXTURE_LOGIN: 'terminal' } }]);
+    // env_var's variables follow the same rule.
+    assert.deepEqual(readAuthMethods([{ id: 'b', name: 'B', vars: [{ name: 'BASH_ENV' }] }]), []);
+  });
+
   it('finds the saved values a method needs; an optional one may be missing', () => {
     const [method] = readAuthMethods([
       { id: 'k', name: 'K', vars: [{ name: 'KEY' }, { name: 'ORG', optional: true }] },
