@@ -6,7 +6,8 @@
  *              the agent's environment before `authenticate` (ACP's auth-methods
  *              RFD; codex-acp sends it, the stable schema does not have it yet);
  *  - terminal: the client runs the agent's own command, with the method's args
- *              and env, in an interactive terminal; a zero exit status is success.
+ *              and env (held to the same rule as env_var's variables), in an
+ *              interactive terminal; a zero exit status is success.
  * A method of a type Elicit does not know is left out. Pure.
  */
 import { isObject } from '../core/json';
@@ -33,8 +34,35 @@ export type AuthMethodView = AgentAuthMethod | EnvVarAuthMethod | TerminalAuthMe
 
 /** A portable environment variable name: an agent cannot have Elicit set `PATH=…` or `a b`. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-/** Variables whose value changes how every program, not just the agent, runs. */
-const NOT_SETTABLE = new Set(['PATH', 'HOME', 'NODE_OPTIONS', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'SHELL']);
+/** Variables whose value changes how every program, not just the agent, runs: what it loads, where it looks, what a shell runs first. */
+const NOT_SETTABLE = new Set([
+  'PATH',
+  'HOME',
+  'SHELL',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'PROMPT_COMMAND',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PERL5OPT',
+  'PERL5LIB',
+  'RUBYOPT',
+]);
+/** The dynamic loader's variables (LD_PRELOAD, LD_AUDIT, DYLD_INSERT_LIBRARIES…). */
+const LOADER_VARIABLE = /^(?:LD|DYLD)_/;
+
+/**
+ * The one rule for a variable an agent's sign-in method may set, an env_var
+ * method's and a terminal method's alike: a portable name that does not
+ * change how every program runs.
+ */
+export function settableVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return VARIABLE_NAME.test(name) && !NOT_SETTABLE.has(upper) && !LOADER_VARIABLE.test(upper);
+}
 
 export function readAuthMethods(raw: unknown): AuthMethodView[] {
   if (!Array.isArray(raw)) return [];
@@ -63,7 +91,12 @@ function readAuthMethod(entry: unknown): AuthMethodView | undefined {
     const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === 'string') : [];
     const env: Record<string, string> = {};
     if (isObject(entry.env)) {
-      for (const [name, value] of Object.entries(entry.env)) if (typeof value === 'string') env[name] = value;
+      for (const [name, value] of Object.entries(entry.env)) {
+        if (typeof value !== 'string') continue;
+        // As for env_var: a method that sets what it may not is left out whole.
+        if (!settableVariable(name)) return undefined;
+        env[name] = value;
+      }
     }
     return { ...base, kind: 'terminal', args, env };
   }
@@ -76,7 +109,7 @@ function readVars(raw: unknown): EnvVarView[] | undefined {
   const vars: EnvVarView[] = [];
   for (const entry of raw) {
     if (!isObject(entry) || typeof entry.name !== 'string') return undefined;
-    if (!VARIABLE_NAME.test(entry.name) || NOT_SETTABLE.has(entry.name.toUpperCase())) return undefined;
+    if (!settableVariable(entry.name)) return undefined;
     if (vars.some((v) => v.name === entry.name)) continue;
     const view: EnvVarView = { name: entry.name, secret: entry.secret !== false, optional: entry.optional === true };
     if (typeof entry.label === 'string' && entry.label.trim() !== '') view.label = entry.label;

@@ -26,6 +26,8 @@ export interface TerminalLogin {
   args: string[];
   /** The configured env with the method's env over it (never saved keys). */
   env: Record<string, string>;
+  /** The variables the agent's method adds: shown to the person before the terminal opens. */
+  methodEnv: Record<string, string>;
   cwd?: string;
 }
 
@@ -34,8 +36,11 @@ export interface SignInUi {
   pickMethod(methods: readonly AuthMethodView[], problem: string | undefined, signal: AbortSignal): Promise<AuthMethodView | undefined>;
   /** The method's variables as the person typed them, or undefined when they give up. `reason`: why the agent refused the last ones. */
   askVariables(method: EnvVarAuthMethod, reason: string | undefined, signal: AbortSignal): Promise<Record<string, string> | undefined>;
-  /** Runs the login where the person can type; its exit code, or undefined when it ended without one (closed). */
-  runTerminalLogin(login: TerminalLogin, signal: AbortSignal): Promise<number | undefined>;
+  /**
+   * Shows the person what the login runs and, once they agree, runs it where they can type: its exit code, undefined when
+   * it ended without one (closed), `declined` when they did not agree.
+   */
+  runTerminalLogin(login: TerminalLogin, signal: AbortSignal): Promise<number | undefined | 'declined'>;
 }
 
 /** The variables saved for one agent configuration (SecretStorage in VS Code). */
@@ -177,11 +182,13 @@ class SignIn<T> {
       command: agent.command,
       args: [...agent.args, ...method.args],
       env: { ...agent.env, ...method.env },
+      methodEnv: { ...method.env },
     };
     if (agent.cwd !== undefined) login.cwd = agent.cwd;
     this.o.notice('info', `${method.name}: sign in in the terminal that opened; ${agent.name} continues when that program exits.`);
     const code = await this.o.ui.runTerminalLogin(login, this.o.signal);
     this.throwIfGone();
+    if (code === 'declined') return { ok: false }; // back to the choice of methods
     if (code !== 0) {
       return {
         ok: false,

@@ -63,3 +63,41 @@ export function inertText(text: string): string {
 
 /** @deprecated the same as inertText, which also breaks links: call that. */
 export const noIcons = inertText;
+
+/**
+ * What may follow each Markdown opener for the link to stay: a target written
+ * literally as an http(s) or file URL (a definition's after spaces, either in
+ * `<…>`). Sticky, to test in place without copying the rest of the text.
+ */
+const SAFE_TARGET = {
+  '](': /<?(?:https?|file):\/\//iy,
+  ']:': /[ \t]*<?(?:https?|file):\/\//iy,
+  '<': /(?:https?|file):\/\//iy,
+} as const;
+/**
+ * Where Markdown starts a link or raw HTML: an inline link's `](`, a reference
+ * definition's `]:`, and `<` before an autolink or a tag (`<command:x>`,
+ * `<a href=…>`, `<!-- -->`). Every link syntax needs one of these, written
+ * literally, right before its target.
+ */
+const LINK_OPENER = /\]\(|\]:|<(?=[A-Za-z/!?])/g;
+
+/**
+ * Text for a result document (a tool, prompt or resource result, the question
+ * history), which VS Code opens as Markdown: its editor follows links on
+ * Ctrl/Cmd+click and its preview on a click, `command:` ones included. The same
+ * rule as inertText, for Markdown: cleaned, and every link or tag broken by a
+ * zero-width space unless its target is written literally as an http(s) or
+ * file URL. Checking the literal text, not what it decodes to, is what keeps
+ * `command&#58;x` or `command\:x` from passing. The editor's own link detection
+ * finds only http(s):// and file:// in plain text, so those are all the links
+ * left.
+ */
+export function inertMarkdown(text: string): string {
+  const clean = cleanText(text);
+  return clean.replace(LINK_OPENER, (opener: string, offset: number) => {
+    const safe = SAFE_TARGET[opener as keyof typeof SAFE_TARGET];
+    safe.lastIndex = offset + opener.length;
+    return safe.test(clean) ? opener : `${opener[0]}\u200b${opener.slice(1)}`;
+  });
+}

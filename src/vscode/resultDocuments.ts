@@ -1,5 +1,11 @@
-/** Tool results shown in read-only editors (a content provider's documents cannot be edited). */
+/**
+ * Tool, prompt and resource results and the question history, shown in
+ * read-only editors (a content provider's documents cannot be edited). Every
+ * document passes inertMarkdown here, the one door they all take: what servers
+ * and askers wrote cannot form a link that runs a command.
+ */
 import * as vscode from 'vscode';
+import { inertMarkdown } from '../core/display';
 
 export const RESULT_SCHEME = 'elicit-result';
 
@@ -24,7 +30,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   async show(title: string, markdown: string): Promise<vscode.TextEditor> {
     const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
     const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${++this.count}/${safeTitle}.md` });
-    this.contents.set(uri.toString(), markdown);
+    this.contents.set(uri.toString(), inertMarkdown(markdown));
     const doc = await vscode.workspace.openTextDocument(uri);
     return vscode.window.showTextDocument(doc, { preview: false });
   }

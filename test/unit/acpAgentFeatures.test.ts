@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentRequestError, describeAgentError, withDetails } from '../../src/acp/agentErrors';
 import { readAuthMethods, savedValuesFor, type EnvVarAuthMethod } from '../../src/acp/authMethods';
+import type { TerminalLogin } from '../../src/acp/signIn';
+import { MASK, terminalLoginText } from '../../src/acp/terminalLoginText';
 import { SessionControls } from '../../src/acp/sessionControls';
 import { isAgentPanelToHost } from '../../src/core/protocols/agentPanelProtocol';
 import { commandQuery, completedPrompt, matchCommands } from '../../src/core/commandCompletion';
@@ -124,6 +126,19 @@ describe('readAuthMethods', () => {
       ['a'],
     );
     assert.deepEqual(readAuthMethods(undefined), []);
+  });
+
+  it("holds a terminal method's env to the env_var rule: one that sets what a method may not is left out", () => {
+    const terminal = (id: string, env: Record<string, unknown>) => ({ id, name: id, type: 'terminal', args: ['--login'], env });
+    const methods = readAuthMethods([
+      terminal('ok', { FIXTURE_LOGIN: 'terminal', COUNT: 3 }),
+      ...['LD_PRELOAD', 'ld_audit', 'DYLD_INSERT_LIBRARIES', 'PATH', 'NODE_OPTIONS', 'BASH_ENV', 'ENV', 'PYTHONSTARTUP', 'A B'].map(
+        (name) => terminal(`sets ${name}`, { [name]: '/tmp/x' }),
+      ),
+    ]);
+    assert.deepEqual(methods, [{ kind: 'terminal', id: 'ok', name: 'ok', args: ['--login'], env: { FIXTURE_LOGIN: 'terminal' } }]);
+    // env_var's variables follow the same rule.
+    assert.deepEqual(readAuthMethods([{ id: 'b', name: 'B', vars: [{ name: 'BASH_ENV' }] }]), []);
   });
 
   it('finds the saved values a method needs; an optional one may be missing', () => {
@@ -257,5 +272,40 @@ describe('agent panel messages', () => {
     assert.equal(isAgentPanelToHost({ type: 'setMode' }), false);
     assert.equal(isAgentPanelToHost({ type: 'setMode', modeId: 7 }), false);
     assert.equal(isAgentPanelToHost({ type: 'setMode', modeId: 'x'.repeat(201) }), false);
+  });
+});
+
+describe('terminalLoginText', () => {
+  const login: TerminalLogin = {
+    agent: 'claude',
+    method: 'Log in',
+    command: '/usr/bin/claude',
+    args: ['--login', 'a b'],
+    env: { HOME_CONFIG: '/home/u/.cfg', FIXTURE_LOGIN: 'terminal', API_TOKEN: 'hunter2' },
+    methodEnv: { FIXTURE_LOGIN: 'terminal', API_TOKEN: 'hunter2', OPAQUE: 'sk1234567890abcdefXYZ', SHOWN: 'plain' },
+    cwd: '/work/app',
+  };
+
+  it("shows the command line, the folder and the method's variables, masking what looks secret", () => {
+    assert.equal(
+      terminalLoginText(login),
+      [
+        "Command: /usr/bin/claude --login 'a b'",
+        'In: /work/app',
+        'Environment variables it sets:',
+        '  FIXTURE_LOGIN=terminal',
+        `  API_TOKEN=${MASK}`,
+        `  OPAQUE=${MASK}`,
+        '  SHOWN=plain',
+      ].join('\n'),
+    );
+    assert.ok(!terminalLoginText(login).includes('hunter2'));
+    assert.ok(!terminalLoginText(login).includes('HOME_CONFIG'), "the person's own configured env is not the agent's");
+  });
+
+  it('keeps each part on one line, so an argument cannot fake another line', () => {
+    const text = terminalLoginText({ ...login, args: ['x\nEnvironment variables it sets: none'], methodEnv: {} });
+    assert.equal(text.split('\n').length, 3);
+    assert.match(text, /sets no environment variables/);
   });
 });

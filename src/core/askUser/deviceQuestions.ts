@@ -8,15 +8,27 @@
  * Pure: the clipboard and the approval prompt are passed in.
  */
 import { oneLine } from '../display';
+import { InvalidRequestError } from '../errors';
 import type { Asker } from '../broker/request';
 import type { QuestionKind, ToolAnswer, ToolQuestion } from './toolQuestions';
 
 export type DeviceKind = Extract<QuestionKind, 'clipboardWrite' | 'clipboardRead'>;
 
-/** The most text copied to or returned from the clipboard. */
+/** The most clipboard text returned to an agent (an approval shows SHOWN_CHARS of it). */
 export const MAX_CLIPBOARD_CHARS = 100_000;
 /** How much of the text an approval shows; the rest is counted. */
 export const SHOWN_CHARS = 2000;
+/** The most text an agent may have copied: all of it is shown, so what is pasted is what the person approved. */
+export const MAX_COPY_CHARS = SHOWN_CHARS;
+
+/** Refuses text to copy that the approval could not show whole. */
+export function checkCopyText(text: string): void {
+  if (text.length > MAX_COPY_CHARS) {
+    throw new InvalidRequestError(
+      `"text" to copy may be at most ${MAX_COPY_CHARS} characters (it has ${text.length}): the person sees all of it before it is copied`,
+    );
+  }
+}
 /** Characters that are invisible or reorder text: shown by their code, so nothing hides in the text. */
 const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
@@ -44,6 +56,7 @@ export async function askDeviceQuestion(device: DeviceAccess, asker: Asker, q: T
   const kind = q.kind as DeviceKind;
   if (kind === 'clipboardWrite') {
     const text = q.text ?? '';
+    checkCopyText(text);
     const choice = await device.approve({ kind, asker, question: q.question, text }, signal);
     // An approval that arrives after the agent gave up changes nothing.
     if (signal?.aborted) return { action: 'cancel' };

@@ -6,7 +6,7 @@
  * elicitation request schema, and the person's answer into what the agent
  * receives — for a secret only a `${secret:NAME}` reference, never the value.
  */
-import { askDeviceQuestion, isDeviceKind, MAX_CLIPBOARD_CHARS, type DeviceAccess } from './deviceQuestions';
+import { askDeviceQuestion, checkCopyText, isDeviceKind, MAX_COPY_CHARS, type DeviceAccess } from './deviceQuestions';
 import { InvalidRequestError } from '../errors';
 import { secretFieldNames } from '../form/fields';
 import { normalize } from '../form/normalize';
@@ -55,7 +55,11 @@ export const TOOL_QUESTION_SCHEMA = {
       description: 'For secret: a short name such as "openai-api-key"; the user can use ${secret:NAME} in mcp.json env or headers.',
     },
     defaultValue: { type: 'string', description: 'For text: a suggested answer.' },
-    text: { type: 'string', description: 'For clipboardWrite: the text to copy.' },
+    text: {
+      type: 'string',
+      maxLength: MAX_COPY_CHARS,
+      description: `For clipboardWrite: the text to copy, at most ${MAX_COPY_CHARS} characters (the user sees all of it).`,
+    },
   },
   required: ['kind', 'question'],
 } as const;
@@ -94,7 +98,7 @@ export function readToolQuestion(input: unknown): ToolQuestion {
   if (question.kind === 'secret' && !question.secretName) throw new InvalidRequestError('A secret question needs "secretName"');
   if (q.text !== undefined) {
     if (typeof q.text !== 'string') throw new InvalidRequestError('"text" must be a string');
-    if (q.text.length > MAX_CLIPBOARD_CHARS) throw new InvalidRequestError(`"text" may be at most ${MAX_CLIPBOARD_CHARS} characters`);
+    checkCopyText(q.text);
     question.text = q.text;
   }
   if (question.kind === 'clipboardWrite' && !question.text) throw new InvalidRequestError('A clipboardWrite question needs "text"');

@@ -285,7 +285,7 @@ export class AgentPanel implements vscode.Disposable {
     const { agent, keys } = this.options;
     const signOut = vscode.l10n.t('Sign Out');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Sign out of {0}?', agent.name),
+      inertText(vscode.l10n.t('Sign out of {0}?', agent.name)),
       {
         modal: true,
         detail: vscode.l10n.t('This session ends, and the key Elicit saved for this agent (if any) is forgotten. Restart signs in again.'),

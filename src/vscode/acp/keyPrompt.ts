@@ -63,7 +63,9 @@ function askOne(
           oneLine(agent, 80),
         ),
   );
-  box.placeholder = variable.optional ? vscode.l10n.t('Optional: leave empty to skip') : vscode.l10n.t('Enter {0}', variable.name);
+  box.placeholder = variable.optional
+    ? vscode.l10n.t('Optional: leave empty to skip')
+    : inertText(vscode.l10n.t('Enter {0}', variable.name));
   if (reason) {
     box.validationMessage = {
       message: inertText(vscode.l10n.t('{0} refused the last value: {1}', oneLine(agent, 80), oneLine(reason, 300))),
@@ -88,7 +90,7 @@ function askOne(
       box.onDidAccept(() => {
         const value = box.value.trim();
         if (value === '' && !variable.optional) {
-          box.validationMessage = vscode.l10n.t('{0} is needed to sign in this way; Escape chooses another way.', variable.name);
+          box.validationMessage = inertText(vscode.l10n.t('{0} is needed to sign in this way; Escape chooses another way.', variable.name));
           return;
         }
         finish(value);

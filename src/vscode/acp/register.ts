@@ -174,7 +174,7 @@ class AgentSessions implements vscode.Disposable {
     if (agents.length === 1) return agents[0];
     const picked = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: inertText(agent.name), description: inertText([agent.command, ...agent.args].join(' ')), agent })),
-      { title, placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true },
+      { title: inertText(title), placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true },
     );
     return picked?.agent;
   }

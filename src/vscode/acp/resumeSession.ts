@@ -34,7 +34,7 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
   let sessions: PastSession[];
   try {
     const listed = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Asking {0} for its sessions', agent.name) },
+      { location: vscode.ProgressLocation.Window, title: inertText(vscode.l10n.t('Asking {0} for its sessions', agent.name)) },
       () =>
         signedIn<PastSession[]>(context, {
           start: async (secretEnv) => {
@@ -63,20 +63,22 @@ export async function pickPastSession(context: AgentContext): Promise<PickedSess
     const message = errorText(error);
     context.services.log.error(`${agent.name}: ${message}`);
     // Giving up the sign-in needs no message; anything else does.
-    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(vscode.l10n.t('Elicit: {0}', message));
+    if (!(error instanceof NotSignedInError)) void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', message)));
     return undefined;
   }
   const here = sessions.filter((s) => inWorkspaceFolder(s.cwd));
   if (here.length === 0) {
     await connection.stop();
     void vscode.window.showInformationMessage(
-      sessions.length > 0
-        ? vscode.l10n.t(
-            "Elicit: {0} has no past sessions in this window's folders (it has {1} in other folders).",
-            agent.name,
-            sessions.length,
-          )
-        : vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders.", agent.name),
+      inertText(
+        sessions.length > 0
+          ? vscode.l10n.t(
+              "Elicit: {0} has no past sessions in this window's folders (it has {1} in other folders).",
+              agent.name,
+              sessions.length,
+            )
+          : vscode.l10n.t("Elicit: {0} has no past sessions in this window's folders.", agent.name),
+      ),
     );
     return undefined;
   }
@@ -97,7 +99,7 @@ function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSe
   pick.items = sessions.map((session) => ({
     label: inertText(oneLine(session.title ?? vscode.l10n.t('Untitled session'), 120)),
     description: inertText(folderLabel(session.cwd)),
-    detail: [dateLabel(session.updatedAt), session.sessionId].filter(Boolean).join(' · '),
+    detail: inertText([dateLabel(session.updatedAt), oneLine(session.sessionId, 120)].filter(Boolean).join(' · ')),
     session,
   }));
   return pickOnce<SessionItem, PastSession | undefined>(pick, new AbortController().signal, (item) => item.session, undefined);

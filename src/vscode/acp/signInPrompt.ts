@@ -38,7 +38,7 @@ function showSignInPick(
     : vscode.l10n.t('Choose how to sign in. Escape gives up.');
   pick.items = methods.map((method) => ({
     label: `$(${KIND_ICONS[method.kind]}) ${inertText(oneLine(method.name, 120))}`,
-    description: kindWords(method),
+    description: inertText(kindWords(method)),
     detail: method.description ? inertText(oneLine(method.description, 300)) : undefined,
     method,
   }));

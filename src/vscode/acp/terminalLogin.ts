@@ -7,15 +7,31 @@
  */
 import * as vscode from 'vscode';
 import type { TerminalLogin } from '../../acp/signIn';
-import { oneLine } from '../../core/display';
+import { terminalLoginText } from '../../acp/terminalLoginText';
+import { inertText, oneLine } from '../../core/display';
 
 export function terminalLoginName(agent: string): string {
-  return vscode.l10n.t('{0} sign-in', oneLine(agent, 60));
+  return inertText(vscode.l10n.t('{0} sign-in', oneLine(agent, 60)));
 }
 
-/** Resolves with the exit code, or undefined when the terminal closed without one. */
-export function runTerminalLogin(login: TerminalLogin, defaultCwd: string, signal: AbortSignal): Promise<number | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
+/**
+ * Shows the command line and the method's variables first: the terminal opens only when the person agrees. Resolves with
+ * the exit code, undefined when the terminal closed without one, `declined` when the person did not agree.
+ */
+export async function runTerminalLogin(
+  login: TerminalLogin,
+  defaultCwd: string,
+  signal: AbortSignal,
+): Promise<number | undefined | 'declined'> {
+  if (signal.aborted) return undefined;
+  const open = vscode.l10n.t('Open Terminal');
+  const choice = await vscode.window.showWarningMessage(
+    inertText(vscode.l10n.t('{0} wants to run its sign-in "{1}" in a terminal', oneLine(login.agent, 80), oneLine(login.method, 120))),
+    { modal: true, detail: inertText(terminalLoginText({ ...login, cwd: login.cwd ?? defaultCwd })) },
+    open,
+  );
+  if (choice !== open) return 'declined';
+  if (signal.aborted) return undefined;
   const terminal = vscode.window.createTerminal({
     name: terminalLoginName(login.agent),
     shellPath: login.command,

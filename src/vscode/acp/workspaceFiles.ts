@@ -5,6 +5,7 @@
  * the path is inside a workspace folder.
  */
 import * as vscode from 'vscode';
+import { inertText } from '../../core/display';
 import { FileNotFoundError } from '../../acp/connection';
 import { fileExists } from '../fileExists';
 
@@ -20,7 +21,8 @@ export async function readWorkspaceText(file: string): Promise<string> {
 export async function writeWorkspaceText(file: string, content: string, label: string): Promise<void> {
   const uri = vscode.Uri.file(file);
   const edit = new vscode.WorkspaceEdit();
-  const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
+  // The label is shown in the undo history; it names the agent.
+  const metadata: vscode.WorkspaceEditEntryMetadata = { label: inertText(label), needsConfirmation: false };
   if (await fileExists(uri)) {
     const document = await vscode.workspace.openTextDocument(uri);
     const whole = new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length));

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { inertText } from '../../core/display';
 import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
@@ -44,7 +45,8 @@ export class GatewayController implements vscode.Disposable {
 
   async start(interactive: boolean): Promise<void> {
     if (this.server?.running) {
-      if (interactive) void vscode.window.showInformationMessage(vscode.l10n.t('The Elicit gateway is running at {0}.', this.server.url));
+      if (interactive)
+        void vscode.window.showInformationMessage(inertText(vscode.l10n.t('The Elicit gateway is running at {0}.', this.server.url)));
       return;
     }
     if (!vscode.workspace.isTrusted) {
@@ -63,7 +65,7 @@ export class GatewayController implements vscode.Disposable {
       await server.start();
     } catch (error) {
       if (configured || !preferred) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Elicit gateway could not start: {0}', (error as Error).message));
+        void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit gateway could not start: {0}', (error as Error).message)));
         return;
       }
       server = this.create(GatewayServer, 0);
@@ -72,12 +74,12 @@ export class GatewayController implements vscode.Disposable {
     this.server = server;
     await this.services.globalState.update(PORT_KEY, server.port);
     this.status.text = `$(broadcast) ${vscode.l10n.t('Elicit gateway')}`;
-    this.status.tooltip = vscode.l10n.t('Elicit gateway on {0} — click to copy a client configuration', server.url);
+    this.status.tooltip = inertText(vscode.l10n.t('Elicit gateway on {0} — click to copy a client configuration', server.url));
     this.status.show();
     this.definitionsChanged.fire();
     if (interactive) {
       const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t('Elicit gateway running at {0}.', server.url),
+        inertText(vscode.l10n.t('Elicit gateway running at {0}.', server.url)),
         vscode.l10n.t('Copy Config'),
       );
       if (choice) await this.copyConfig();
@@ -103,13 +105,17 @@ export class GatewayController implements vscode.Disposable {
       if (!this.server?.running) return;
     }
     const picked = await vscode.window.showQuickPick(
-      gatewaySnippets(this.server.url, this.token).map((snippet) => ({ label: snippet.label, detail: snippet.detail, snippet })),
+      gatewaySnippets(this.server.url, this.token).map((snippet) => ({
+        label: inertText(snippet.label),
+        detail: inertText(snippet.detail),
+        snippet,
+      })),
       { title: vscode.l10n.t('Copy Elicit Gateway Config'), placeHolder: vscode.l10n.t('Which client should use the gateway?') },
     );
     if (!picked) return;
     await vscode.env.clipboard.writeText(picked.snippet.text);
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('Copied the {0} configuration. It contains your gateway token: keep it private.', picked.label),
+      inertText(vscode.l10n.t('Copied the {0} configuration. It contains your gateway token: keep it private.', picked.label)),
     );
   }
 

@@ -9,6 +9,7 @@
  * never gets a toast at all.
  */
 import * as vscode from 'vscode';
+import { inertText } from '../../core/display';
 import type { Broker } from '../../core/broker/broker';
 
 /** Quiet time before the toast appears: at the start, and after the server's form closes. */
@@ -36,6 +37,8 @@ export function serverForms(broker: Broker, server: string): FormWatch {
 
 /** Shows `title` until `work` settles; Cancel in the notification aborts `controller`. */
 export async function progressAside(title: string, work: Promise<unknown>, controller: AbortController, forms: FormWatch): Promise<void> {
+  // Callers name servers, tools and URIs in it: made inert here, the one place it is shown.
+  const shown = inertText(title);
   let finished = false;
   const ended = work.then(
     () => void (finished = true),
@@ -43,12 +46,15 @@ export async function progressAside(title: string, work: Promise<unknown>, contr
   );
   let quiet = FIRST_TOAST_MS;
   while (!finished) {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, () => quietFor(quiet, ended, forms));
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: shown }, () => quietFor(quiet, ended, forms));
     if (finished) return;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
-      token.onCancellationRequested(() => controller.abort());
-      return untilFormShows(ended, forms);
-    });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: shown, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        return untilFormShows(ended, forms);
+      },
+    );
     quiet = TOAST_AGAIN_MS;
   }
 }

@@ -60,7 +60,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
-    { title, placeHolder: vscode.l10n.t('Pick an MCP server') },
+    { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server') },
   );
   return picked?.server;
 }
@@ -131,7 +131,7 @@ export async function pickOffered<T extends Offered>(
     }),
     {
       title: inertText(options.title),
-      placeHolder: options.placeholder,
+      placeHolder: inertText(options.placeholder),
       matchOnDescription: true,
       matchOnDetail: true,
     },

@@ -192,7 +192,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     if (!server) return item;
     const restartAt = this.registry.nextRestartAt(name);
     item.iconPath = statusIcon(server.status);
-    item.description = statusText(server, restartAt);
+    item.description = inertText(statusText(server, restartAt));
     item.tooltip = serverTooltip(server, restartAt);
     item.contextValue = `server.${server.status}`;
     return item;
@@ -264,19 +264,20 @@ function statusText(server: McpConnection, restartAt: number | undefined): strin
   return server.status === 'starting' ? vscode.l10n.t('starting…') : statusWord(server.status);
 }
 
+/** Untrusted Markdown, without HTML, of escaped text (appendText): it draws no link and no icon. */
 function serverTooltip(server: McpConnection, restartAt: number | undefined): vscode.MarkdownString {
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.isTrusted = false;
   tooltip.supportHtml = false;
-  tooltip.appendText(server.name);
+  tooltip.appendText(inertText(server.name));
   tooltip.appendMarkdown('\n\n');
   const revision = server.status === 'running' && server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
-  tooltip.appendText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`);
+  tooltip.appendText(inertText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`));
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(vscode.l10n.t('Status: {0}', statusWord(server.status)));
   if (server.error) {
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(server.error);
+    tooltip.appendText(inertText(server.error));
   }
   if (restartAt !== undefined) {
     tooltip.appendMarkdown('\n\n');
@@ -322,7 +323,7 @@ function groupItem(node: GroupNode): vscode.TreeItem {
   const icons = { tools: 'tools', prompts: 'comment-discussion', resources: 'files' } as const;
   const item = new vscode.TreeItem(titles[node.group], vscode.TreeItemCollapsibleState.Expanded);
   item.id = `group:${node.server}:${node.group}`;
-  item.description = String(node.count);
+  item.description = inertText(String(node.count));
   item.iconPath = new vscode.ThemeIcon(icons[node.group]);
   return item;
 }

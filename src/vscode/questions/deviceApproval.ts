@@ -7,6 +7,7 @@
  * Code's (the browser's in a remote window).
  */
 import * as vscode from 'vscode';
+import { inertText } from '../../core/display';
 import type { Broker } from '../../core/broker/broker';
 import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../core/askUser/deviceQuestions';
 
@@ -22,9 +23,10 @@ export function deviceAccess(broker: Broker): DeviceAccess {
 async function showApproval(approval: DeviceApproval): Promise<'accept' | 'decline' | 'cancel'> {
   // The message and detail are the core's (describeApproval), in English.
   const { message, detail } = describeApproval(approval);
+  // They quote the asker's reason and the text itself.
   const approve = approval.kind === 'clipboardWrite' ? vscode.l10n.t('Copy') : vscode.l10n.t('Share Clipboard');
   const decline = vscode.l10n.t('Decline');
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, approve, decline);
+  const choice = await vscode.window.showWarningMessage(inertText(message), { modal: true, detail: inertText(detail) }, approve, decline);
   if (choice === approve) return 'accept';
   return choice === decline ? 'decline' : 'cancel';
 }

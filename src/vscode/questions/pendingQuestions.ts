@@ -68,8 +68,8 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private liveItem(question: Question): vscode.TreeItem {
     const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
     item.id = String(question.id);
-    item.description = `${inertText(oneLine(question.request.asker.name, 40))} · ${stateText(question)} · ${age(question.receivedAt)}`;
-    item.tooltip = `${questionTitle(question.request)}\n\n${inertText(oneLine(question.request.message, 600))}\n\n${askedText(question)}`;
+    item.description = inertText(`${oneLine(question.request.asker.name, 40)} · ${stateText(question)} · ${age(question.receivedAt)}`);
+    item.tooltip = inertText(`${questionTitle(question.request)}\n\n${oneLine(question.request.message, 600)}\n\n${askedText(question)}`);
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
@@ -131,7 +131,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       const names = [...pending.map((q) => q.request.asker.name), ...this.before.kept.keptBeforeReload().map((r) => r.server)]
         .map((name) => inertText(oneLine(name, 40)))
         .join(', ');
-      this.statusItem.tooltip = pendingTooltip(count, later, kept, names);
+      this.statusItem.tooltip = inertText(pendingTooltip(count, later, kept, names));
       this.statusItem.show();
     }
     for (const question of pending) this.announce(question);
@@ -172,7 +172,7 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
     const { round } = item;
     const tree = new vscode.TreeItem(inertText(oneLine(round.title, 80)));
     tree.id = `kept:${round.id}`;
-    tree.description = `${inertText(oneLine(round.server, 40))} · ${vscode.l10n.t('kept from before the reload')} · ${age(round.keptAt)}`;
+    tree.description = inertText(`${oneLine(round.server, 40)} · ${vscode.l10n.t('kept from before the reload')} · ${age(round.keptAt)}`);
     tree.tooltip = [
       inertText(vscode.l10n.t('{0} asks', oneLine(round.server, 80))),
       inertText(oneLine(round.title, 80)),
@@ -186,14 +186,16 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
   const { question } = item;
   const tree = new vscode.TreeItem(inertText(oneLine(question.message, 80)));
   tree.id = `lost:${question.id}`;
-  tree.description = `${inertText(oneLine(question.asker.name, 40))} · ${vscode.l10n.t('ended by the reload')} · ${age(question.askedAt)}`;
-  tree.tooltip = [
-    askerTitle(question.asker),
-    question.message,
-    vscode.l10n.t(
-      'The window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.',
-    ),
-  ].join('\n\n');
+  tree.description = inertText(`${oneLine(question.asker.name, 40)} · ${vscode.l10n.t('ended by the reload')} · ${age(question.askedAt)}`);
+  tree.tooltip = inertText(
+    [
+      askerTitle(question.asker),
+      question.message,
+      vscode.l10n.t(
+        'The window reloaded while this question was open, which ended it: its asker was waiting on a connection the reload closed. Run what asked it again.',
+      ),
+    ].join('\n\n'),
+  );
   tree.iconPath = new vscode.ThemeIcon('debug-disconnect');
   tree.contextValue = 'lostQuestion';
   return tree;

@@ -6,13 +6,14 @@
  * placeholder only.
  */
 import * as vscode from 'vscode';
+import { inertText } from '../../core/display';
 import { versionAtLeast } from '../../core/vscodeVersion';
 
 /** Sets the prompt where VS Code shows one; false where it does not (say it in the placeholder then). */
 export function setPickPrompt(pick: vscode.QuickPick<vscode.QuickPickItem>, text: string | undefined): boolean {
   if (!versionAtLeast(vscode.version, 1, 108)) return false;
   try {
-    (pick as { prompt?: string }).prompt = text;
+    (pick as { prompt?: string }).prompt = text === undefined ? undefined : inertText(text);
     return true;
   } catch {
     return false;

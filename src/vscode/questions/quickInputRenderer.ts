@@ -131,7 +131,7 @@ function fieldPrompt(field: Field, ctx: StepContext): string {
 
 function askText(field: TextField | NumberField, ctx: StepContext): Promise<StepOutcome> {
   const box = vscode.window.createInputBox();
-  box.title = ctx.title;
+  box.title = inertText(ctx.title);
   box.prompt = fieldPrompt(field, ctx);
   // An empty box sends the default, as an empty form field does (completeAnswer); the placeholder says so.
   const fallback = field.default === undefined || field.default === '' ? undefined : field.default;
@@ -216,7 +216,7 @@ function askOne(
   allowSkip = !field.required && (field.default === undefined || field.default === ''),
 ): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
-  pick.title = ctx.title;
+  pick.title = inertText(ctx.title);
   pick.placeholder = fieldPrompt(field, ctx);
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
@@ -245,12 +245,12 @@ function askOne(
 
 function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome> {
   const pick = vscode.window.createQuickPick<ValueItem>();
-  pick.title = ctx.title;
+  pick.title = inertText(ctx.title);
   // The rule shows before the person errs: in the placeholder, and on the prompt line where VS Code has one.
   // The rule and the refusals are the core's (validate.ts), in English.
   const rule = multiChoiceRule(field);
   const prompt = rule ? `${fieldPrompt(field, ctx)} · ${rule}` : fieldPrompt(field, ctx);
-  pick.placeholder = prompt;
+  pick.placeholder = inertText(prompt);
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
@@ -269,7 +269,7 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
     const count = vscode.l10n.t('{0} chosen', selection().length);
     const line = error ? `⚠ ${error} (${count})` : rule ? `${rule} · ${count}` : undefined;
     const shown = setPickPrompt(pick, line);
-    pick.placeholder = error && !shown ? `⚠ ${error} — ${prompt}` : prompt;
+    pick.placeholder = inertText(error && !shown ? `⚠ ${error} — ${prompt}` : prompt);
   };
   show(undefined);
   return runStep(pick, ctx, (settle) => [
@@ -355,7 +355,7 @@ async function confirmOnly(
 ): Promise<RenderOutcome> {
   const field: BooleanField = { kind: 'boolean', name: '', label: vscode.l10n.t('Continue?'), required: true };
   const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape };
-  const outcome = await askOne(field, ctx, [{ label: `$(check) ${submitLabel}`, value: true }], true);
+  const outcome = await askOne(field, ctx, [{ label: `$(check) ${inertText(oneLine(submitLabel, 80))}`, value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
   if (outcome.kind === 'later') return LATER;
   return outcome.kind === 'decline' ? DECLINED : CANCELLED;

@@ -35,19 +35,19 @@ export async function manageSavedSecrets(
               ? vscode.l10n.t('used as {0}', `\${secret:${entry.field}}`)
               : `${entry.askerName} (${entry.askerKind})`,
           ),
-          detail: vscode.l10n.t('Saved {0}', new Date(entry.savedAt).toLocaleString()),
+          detail: inertText(vscode.l10n.t('Saved {0}', new Date(entry.savedAt).toLocaleString())),
           entry,
         })),
       ...inputs.map((input) => ({
         label: `$(key) ${inertText(input.id)}`,
         description: inertText(vscode.l10n.t('{0} in {1}', `\${input:${input.id}}`, fileLabel(input.file))),
-        detail: vscode.l10n.t('Saved {0} · first used by {1}', new Date(input.savedAt).toLocaleString(), inertText(input.server)),
+        detail: inertText(vscode.l10n.t('Saved {0} · first used by {1}', new Date(input.savedAt).toLocaleString(), input.server)),
         input,
       })),
       ...keys.map((key) => ({
         label: `$(key) ${inertText(key.variable)}`,
         description: inertText(vscode.l10n.t('sign-in key of the agent {0}', key.agent)),
-        detail: vscode.l10n.t('Saved {0}', new Date(key.savedAt).toLocaleString()),
+        detail: inertText(vscode.l10n.t('Saved {0}', new Date(key.savedAt).toLocaleString())),
         key,
       })),
     ],

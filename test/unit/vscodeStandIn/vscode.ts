@@ -39,6 +39,9 @@ export class Uri {
   static file(fsPath: string): Uri {
     return new Uri('file', path.posix.normalize(fsPath));
   }
+  static from(parts: { scheme: string; path: string }): Uri {
+    return new Uri(parts.scheme, parts.path);
+  }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     return new Uri(base.scheme, path.posix.join(base.path, ...segments));
   }
@@ -75,6 +78,7 @@ class LogChannel {
 const configurationChanges = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 const folderChanges = new EventEmitter<void>();
 const trustGranted = new EventEmitter<void>();
+const documentCloses = new EventEmitter<{ uri: Uri }>();
 
 /** The window the code under test sees, and what it did; `reset()` between tests. */
 export const standIn = {
@@ -93,7 +97,12 @@ export const standIn = {
   warningAnswer: undefined as string | undefined,
   commands: [] as unknown[][],
   channels: [] as LogChannel[],
+  /** Content providers by scheme, as `workspace.registerTextDocumentContentProvider` left them. */
+  contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
+  /** The documents `window.showTextDocument` opened, in order. */
+  shownDocuments: [] as Array<{ uri: Uri; getText(): string }>,
   reset(): void {
+    this.shownDocuments = [];
     this.folders = [];
     this.files.clear();
     this.settings.clear();
@@ -169,6 +178,17 @@ export const workspace = {
     const never = (): Disposable => new Disposable(() => undefined);
     return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };
   },
+  registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string }): Disposable {
+    standIn.contentProviders.set(scheme, provider);
+    return new Disposable(() => standIn.contentProviders.delete(scheme));
+  },
+  async openTextDocument(uri: Uri): Promise<{ uri: Uri; getText(): string }> {
+    const provider = standIn.contentProviders.get(uri.scheme);
+    if (!provider) throw new Error(`no content provider for ${uri.scheme}`);
+    const text = provider.provideTextDocumentContent(uri);
+    return { uri, getText: () => text };
+  },
+  onDidCloseTextDocument: documentCloses.event,
   onDidChangeConfiguration: configurationChanges.event,
   onDidChangeWorkspaceFolders: folderChanges.event,
   onDidGrantWorkspaceTrust: trustGranted.event,
@@ -195,7 +215,10 @@ export const window = {
   createOutputChannel(name: string): LogChannel {
     return standIn.logChannel(name);
   },
-  async showTextDocument(): Promise<void> {},
+  async showTextDocument(document?: { uri: Uri; getText(): string }): Promise<{ document?: { uri: Uri; getText(): string } }> {
+    if (document) standIn.shownDocuments.push(document);
+    return { document };
+  },
 };
 
 export const commands = {

@@ -1,0 +1,176 @@
+/**
+ * Result documents are inert: whatever a server writes in a tool, prompt or
+ * resource result, the document VS Code opens as Markdown holds no link but to
+ * an http(s) or file URL, and no raw HTML. Read with markdown-it, the parser of
+ * VS Code's Markdown preview (with HTML and linkify on, as the preview has
+ * them), and with the shapes the editor's Markdown link provider finds.
+ */
+import './vscodeStandIn/install';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { afterEach, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { standIn } from './vscodeStandIn/vscode';
+import { ResultDocuments } from '../../src/vscode/resultDocuments';
+import { inertMarkdown } from '../../src/core/display';
+import { formatToolResult } from '../../src/mcp/resultText';
+import { formatPromptResult } from '../../src/mcp/promptText';
+import { formatResourceResult } from '../../src/mcp/resourceText';
+
+interface Token {
+  type: string;
+  children: Token[] | null;
+  attrGet(name: string): string | null;
+}
+const markdownIt = createRequire(__filename)('markdown-it') as (options: object) => { parse(text: string, env: object): Token[] };
+const preview = markdownIt({ html: true, linkify: true });
+
+const SAFE = /^(?:https?|file):\/\//i;
+
+/** Every link target and raw HTML piece a reader of this Markdown would make clickable. */
+function linksIn(markdown: string): string[] {
+  const found: string[] = [];
+  const visit = (tokens: Token[]): void => {
+    for (const token of tokens) {
+      if (token.type === 'link_open') found.push(token.attrGet('href') ?? '');
+      if (token.type === 'image') found.push(token.attrGet('src') ?? '');
+      if (token.type === 'html_inline' || token.type === 'html_block') found.push(`html:${token.type}`);
+      if (token.children) visit(token.children);
+    }
+  };
+  visit(preview.parse(markdown, {}));
+  // The editor's Markdown link provider reads inline links, definitions (used or not) and autolinks from the text.
+  for (const m of markdown.matchAll(/\]\(\s*<?([^\s)>]*)/g)) found.push(m[1]!);
+  for (const m of markdown.matchAll(/\]:\s*<?([^\s>]*)/g)) found.push(m[1]!);
+  for (const m of markdown.matchAll(/<([A-Za-z][\w+.-]*:[^\s<>]*)>/g)) found.push(m[1]!);
+  return found;
+}
+
+function unsafeLinks(markdown: string): string[] {
+  return linksIn(markdown).filter((target) => !SAFE.test(target));
+}
+
+const HOSTILE = [
+  '[Open settings](command:workbench.action.openSettings)',
+  '[run](<command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D>)',
+  '![img](command:x)',
+  '<command:workbench.action.reloadWindow>',
+  '<vscode://vscode.git/clone?url=https%3A%2F%2Fevil>',
+  '[ref link][r]\n\n[r]: command:editor.action.x',
+  '[shortcut]\n\n[shortcut]:\n  <command:y>',
+  '<a href="command:z">click</a>',
+  '<img src="x" onerror="alert(1)">',
+  '[entity](command&#58;x)',
+  '[escaped](command\\:x)',
+  '[spaced]( command:x )',
+  '[CASE](COMMAND:x)',
+  '[invisible]\u200b(command:x)',
+  '[bidi]\u202e(command:x)',
+  '<!-- hidden --> text',
+].join('\n\n');
+
+describe('result documents', () => {
+  afterEach(() => standIn.reset());
+
+  async function shown(markdown: string): Promise<string> {
+    const documents = new ResultDocuments();
+    try {
+      await documents.show('result', markdown);
+      return standIn.shownDocuments.at(-1)!.getText();
+    } finally {
+      documents.dispose();
+    }
+  }
+
+  it('a tool result: no command link from its text, a resource_link or its name', async () => {
+    const markdown = formatToolResult('weather', 'get_forecast', {
+      content: [
+        { type: 'text', text: HOSTILE },
+        { type: 'resource_link', name: 'report', uri: 'command:workbench.action.terminal.new' },
+        { type: 'resource_link', name: '](command:x) [y', uri: 'vscode://evil', description: '<command:z>' },
+      ],
+    });
+    assert.ok(unsafeLinks(markdown).length > 10, 'the test input does hold links');
+    assert.deepEqual(unsafeLinks(await shown(markdown)), []);
+  });
+
+  it('a prompt and a resource result too', async () => {
+    const prompt = formatPromptResult(
+      'srv',
+      'p',
+      { a: '[x](command:y)' },
+      {
+        description: '[d](command:d)',
+        messages: [{ role: 'user', content: { type: 'resource_link', name: 'n', uri: 'command:x' } }],
+      },
+    );
+    const resource = formatResourceResult('srv', 'command:x', { contents: [{ uri: '<command:u>', text: 'ok' }] });
+    assert.deepEqual(unsafeLinks(await shown(prompt)), []);
+    assert.deepEqual(unsafeLinks(await shown(resource)), []);
+  });
+
+  it('http(s) and file links stay links, and the text reads the same', async () => {
+    const markdown = formatToolResult('weather', 'get_forecast', {
+      content: [
+        {
+          type: 'text',
+          text: 'See [the docs](https://example.com/docs "docs") or <https://example.com>.\n\n[ref]: <http://example.com/r>',
+        },
+        { type: 'resource_link', name: 'log', uri: 'file:///tmp/log.txt' },
+      ],
+    });
+    const text = await shown(markdown);
+    assert.equal(text, markdown);
+    assert.deepEqual(linksIn(text).filter((l) => l.startsWith('https://example.com/docs')).length > 0, true);
+  });
+});
+
+describe('inertMarkdown', () => {
+  it('leaves ordinary Markdown alone', () => {
+    for (const text of ['a < b and c > d', 'array[0] (first)', '**bold** `code` _em_', '# Title\n\n- item: value', 'x<3']) {
+      assert.equal(inertMarkdown(text), text);
+    }
+  });
+
+  it('reads the same but for zero-width spaces, and is idempotent', () => {
+    assert.equal(inertMarkdown(HOSTILE).replace(/\u200b/g, ''), HOSTILE.replace(/[\u200b\u202e]/g, ''));
+    assert.equal(inertMarkdown(inertMarkdown(HOSTILE)), inertMarkdown(HOSTILE));
+  });
+
+  it('no generated text keeps a link to another scheme or raw HTML', () => {
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '(',
+      ')',
+      '<',
+      '>',
+      ':',
+      ' ',
+      '\n',
+      '\\',
+      '&#58;',
+      'a',
+      'command:x',
+      'https://',
+      'file:',
+      'href=',
+      '\u200b',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 24 }).map((parts) => parts.join('')),
+        (text) => {
+          assert.deepEqual(unsafeLinks(inertMarkdown(text)), [], JSON.stringify(text));
+        },
+      ),
+      { seed: 20_261_121, numRuns: 3_000 },
+    );
+  });
+
+  it('takes linear time on a megabyte of openers', () => {
+    const start = performance.now();
+    inertMarkdown('](<'.repeat(350_000));
+    assert.ok(performance.now() - start < 2_000);
+  });
+});
