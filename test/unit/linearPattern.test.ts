@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { compileLinearPattern, MAX_PATTERN_STATES, UnsupportedPatternError } from '../../src/core/form/linearPattern';
+import { compileLinearPattern, MAX_PATTERN_COST, MAX_PATTERN_LENGTH, UnsupportedPatternError } from '../../src/core/form/linearPattern';
 import { fastestOfThree } from '../support/timing';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_261_122;
@@ -88,9 +88,17 @@ describe('linear pattern engine: the same verdicts as RegExp with the u flag', (
       }))
       .sequence.filter((p) => !/\(\?<g>.*\(\?<g>/.test(p)); // a group name once
     const input = fc.string({ unit: fc.constantFrom('a', 'b', '1', ' ', '-', '.', '_', '😀', '\n', 'é'), maxLength: 8 });
+    let tooLarge = 0;
     fc.assert(
       fc.property(pattern, fc.array(input, { minLength: 1, maxLength: 6 }), (p, inputs) => {
-        const linear = compileLinearPattern(p);
+        let linear;
+        try {
+          linear = compileLinearPattern(p);
+        } catch (error) {
+          // Nested counted repeats can exceed the cost bound; that refusal has tests of its own below.
+          if (error instanceof UnsupportedPatternError && /too large/.test(error.message)) return void tooLarge++;
+          throw error;
+        }
         const native = new RegExp(p, 'u');
         for (const text of inputs) {
           // V8 also tries \B between the two halves of an emoji (/\B/u.test('a😀a') is true at index 2);
@@ -101,6 +109,7 @@ describe('linear pattern engine: the same verdicts as RegExp with the u flag', (
       }),
       { seed, numRuns: Number(process.env.FC_RUNS ?? 3_000) },
     );
+    assert.ok(tooLarge < Number(process.env.FC_RUNS ?? 3_000) / 20, `${tooLarge} generated patterns were refused as too large`);
   });
 });
 
@@ -129,7 +138,7 @@ describe('linear pattern engine: never slow', () => {
     });
   }
 
-  it(`refuses a pattern that would compile to more than ${MAX_PATTERN_STATES} states`, () => {
+  it(`refuses a pattern that would compile to more than ${MAX_PATTERN_COST} states`, () => {
     for (const pattern of ['a{2001}', '(?:a{100}){100}', '(?:){100000000}', '(?:(?:(?:a{20}){20}){20})', `a{${'9'.repeat(30)}}`]) {
       assert.throws(
         () => compileLinearPattern(pattern),
@@ -138,6 +147,95 @@ describe('linear pattern engine: never slow', () => {
       );
     }
     assert.ok(compileLinearPattern('^[a-z]{1,255}$').test('abc'));
+  });
+});
+
+/**
+ * The bound, counted rather than timed: an accepted pattern of at most MAX_PATTERN_LENGTH characters
+ * costs at most MAX_PATTERN_COST steps an input character, and `measure` counts every step the run
+ * takes (each state visit, each thread moved, each native class test), so steps ≤ (n + 1) × cost holds
+ * on a machine of any speed. `npm run bench` (patternWorstMs) turns the steps into milliseconds.
+ */
+describe('linear pattern engine: bounded steps for adversarial patterns', () => {
+  const INPUT = 10_000;
+  const inputs = [
+    'a'.repeat(INPUT),
+    'ab'.repeat(INPUT / 2),
+    'a b-'.repeat(INPUT / 4),
+    'é'.repeat(INPUT),
+    Array.from({ length: INPUT }, (_, i) => String.fromCharCode(0x4e00 + i)).join(''),
+    '😀'.repeat(INPUT / 2),
+  ];
+  const within = (pattern: string): void => {
+    let linear;
+    try {
+      linear = compileLinearPattern(pattern);
+    } catch (error) {
+      assert.ok(error instanceof UnsupportedPatternError, `${pattern.slice(0, 60)}: ${String(error)}`);
+      return;
+    }
+    assert.ok(linear.cost <= MAX_PATTERN_COST, `${pattern.slice(0, 60)} costs ${linear.cost}`);
+    for (const input of inputs) {
+      const { matched, steps } = linear.measure(input);
+      assert.equal(matched, linear.test(input));
+      assert.ok(steps <= (input.length + 1) * linear.cost, `${pattern.slice(0, 60)}: ${steps} steps on ${input.slice(0, 4)}…`);
+    }
+  };
+
+  it('the review\'s empty alternatives, (?:||||…){666}b in 1,000 characters', () => {
+    const pattern = `(?:${'|'.repeat(993 - 6 - 5)}){666}b`.slice(0, MAX_PATTERN_LENGTH);
+    within(pattern);
+    // Empty alternatives share one way out: the whole pattern costs a few steps a character, not 220,000 edges.
+    const linear = compileLinearPattern(`(?:${'|'.repeat(300)}){3}b`);
+    assert.ok(linear.cost < 50, `cost ${linear.cost}`);
+    assert.ok(linear.measure('a'.repeat(1_000)).steps < 50 * 1_001);
+  });
+
+  it(`refuses a pattern longer than ${MAX_PATTERN_LENGTH} characters before reading it`, () => {
+    for (const pattern of ['a'.repeat(MAX_PATTERN_LENGTH + 1), `(?:${'|'.repeat(1_000_000)})`, '['.repeat(2_000)]) {
+      assert.throws(
+        () => compileLinearPattern(pattern),
+        (e: unknown) => e instanceof UnsupportedPatternError && /longer than 1000 characters/.test(e.message),
+      );
+    }
+    assert.ok(compileLinearPattern('[ab]'.repeat(MAX_PATTERN_LENGTH / 4)).test('ab'.repeat(MAX_PATTERN_LENGTH / 4)));
+  });
+
+  it('generated adversarial patterns: empty alternatives, nested counted repeats, huge classes, many classes, assertions', () => {
+    const count = fc.integer({ min: 0, max: 400 });
+    const small = fc.integer({ min: 1, max: 40 });
+    const klass = fc.constantFrom('a', '.', '[^b]', '\\w', '\\p{L}', '[a-z\\u00e0-\\u024f]', '[é-鿿]', '\\s', '😀', '[\\s\\S]');
+    const hugeClass = fc
+      .array(fc.tuple(fc.integer({ min: 0x20, max: 0xfff0 }), fc.integer({ min: 0, max: 15 })), { minLength: 1, maxLength: 60 })
+      .map((ranges) => `[${ranges.map(([lo, span]) => `\\u{${lo.toString(16)}}-\\u{${(lo + span).toString(16)}}`).join('')}]`);
+    const manyClasses = fc.integer({ min: 1, max: 120 }).map((n) =>
+      `(?:${Array.from({ length: n }, (_, i) => `[é${String.fromCharCode(0x100 + i)}a]`).join('|')})*`,
+    );
+    const emptyAlternatives = fc.tuple(small, count).map(([pipes, times]) => `(?:${'|'.repeat(pipes * 10)}){${times}}`);
+    const nested = fc.tuple(klass, small, small, small).map(([k, a, b, c]) => `(?:(?:(?:${k}{0,${a}}){${b}})?){0,${c}}`);
+    const optionalRun = fc.tuple(klass, count).map(([k, n]) => `${k}{0,${n}}`);
+    const assertions = fc.tuple(fc.constantFrom('\\b', '\\B', '^', '$', '\\b|\\B', '^|$'), count).map(([a, n]) => `(?:${a}){${n}}`);
+    const emptyLoops = fc.tuple(count, small).map(([n, k]) => `(?:(?:){0,${k}}|(?:)*){${n}}`);
+    const piece = fc.oneof(emptyAlternatives, nested, optionalRun, assertions, emptyLoops, manyClasses, hugeClass.map((c) => `${c}*`));
+    const pattern = fc
+      .array(piece, { minLength: 1, maxLength: 4 })
+      .map((pieces) => pieces.join(''))
+      .filter((p) => p.length <= MAX_PATTERN_LENGTH);
+    let accepted = 0;
+    fc.assert(
+      fc.property(pattern, fc.constantFrom('', '$', 'b', '!'), (body, tail) => {
+        const p = body + tail;
+        try {
+          compileLinearPattern(p);
+          accepted++;
+        } catch {
+          // within() checks the refusal is the engine's own
+        }
+        within(p);
+      }),
+      { seed, numRuns: Number(process.env.FC_ADVERSARIAL_RUNS ?? 150) },
+    );
+    assert.ok(accepted > 40, `only ${accepted} adversarial patterns were accepted: the bound was hardly tested`);
   });
 });
 

@@ -8,22 +8,16 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ElicitContent } from '../broker/request';
 import type { Field, FormModel } from './fields';
-import { checkAnswer, compilePattern, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';
+import { boundedRegExp } from './ajvPatterns';
+import { checkAnswer, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';
 
 /**
- * ajv runs `pattern` itself too: with the same linear-time engine and on no
- * more text than the field rules (MAX_PATTERN_INPUT), so host and webview agree
+ * ajv runs `pattern` itself too: with the same bounded engine and on no more
+ * text than the field rules (MAX_PATTERN_INPUT), so host and webview agree
  * and no answer from any caller can make a pattern take long. Longer text fails,
  * as checkField already says.
  */
-export const linearRegExp = Object.assign(
-  (pattern: string) => {
-    const compiled = compilePattern(pattern);
-    // ajv caches compiled patterns under toString().
-    return { test: (text: string) => text.length <= MAX_PATTERN_INPUT && compiled.test(text), toString: () => `linear:${pattern}` };
-  },
-  { code: 'linearRegExp' },
-);
+export const linearRegExp = boundedRegExp(MAX_PATTERN_INPUT);
 
 /**
  * ajv as the host uses it. ownProperties: a field named like an

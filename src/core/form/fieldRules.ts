@@ -19,9 +19,9 @@ export const FORMAT_HINTS: Record<TextFormat, string> = {
 };
 
 /**
- * Longest text a pattern is run against. Patterns run in linear time
- * (linearPattern.ts), at most MAX_PATTERN_STATES steps a character: this keeps
- * one check within a few milliseconds on the UI thread.
+ * Longest answer a pattern is run against. Patterns run in bounded time
+ * (linearPattern.ts), at most MAX_PATTERN_COST steps a character: this keeps
+ * one check of an answer within a few milliseconds, per keystroke in the webview.
  */
 export const MAX_PATTERN_INPUT = 1_000;
 

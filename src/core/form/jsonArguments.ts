@@ -6,10 +6,10 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { linearRegExp } from './ajvAnswerCheck';
+import { boundedRegExp } from './ajvPatterns';
 
-// Patterns (also in patternProperties) run as in forms: linear time, capped input.
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: linearRegExp } });
+// Patterns (also in patternProperties and propertyNames) run in bounded time, on at most MAX_BOUNDED_INPUT characters.
+const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: boundedRegExp() } });
 addFormats(ajv);
 const cache = new WeakMap<object, ValidateFunction | Error>();
 

@@ -1,145 +1,332 @@
 /**
  * JSON Schema `pattern` (ECMA-262 syntax, `u` flag, as ajv compiles it) run in
- * time linear in the input, in the host and in the webview alike. V8's RegExp
+ * bounded time and memory, in the host and in the webview alike. V8's RegExp
  * backtracks: `^(a|a){40}$` on 30 characters froze the extension host for a
  * minute. Here the pattern becomes a Thompson automaton that follows every
- * way of matching at once (a Pike VM without captures), so each input
- * character costs at most one step per state.
+ * way of matching at once (a Pike VM without captures).
+ *
+ * Linear in the input is not enough: the cost of one input character is the
+ * number of states and edges a position can visit, which the pattern chooses
+ * (a 1,000-character `(?:||||…){666}` once made 220,000 edges, 15 s a check).
+ * So a compiled pattern knows its worst cost per character (`cost`: states,
+ * edges and native class tests, each counted once per position) and a pattern
+ * over MAX_PATTERN_COST is refused before it runs: any accepted pattern on any
+ * input of n characters takes at most (n + 1) × MAX_PATTERN_COST steps, which
+ * `measure()` counts so tests can assert it without a clock.
  *
  * Exact ECMAScript meaning is kept by asking the native RegExp only about one
  * character at a time (`[a-z]`, `\p{Ll}`, `.`, `\u00e9` against a single code
  * point), which cannot backtrack. No eval, so the webview's CSP holds. What no
  * automaton can do (backreferences, lookaround) is refused, with the reason.
- *
- * re2js (the RE2 port) was the other choice: 150 KB minified, which the
- * extension (600 KB) and webview (150 KB) budgets cannot take, and RE2's
- * syntax is not ECMAScript's (`\u00e9`, `\s`), so answers could be judged
- * unlike the asker's own check.
+ * Why not re2js: CONTRIBUTING.md, "Security".
  */
 
 export class UnsupportedPatternError extends Error {}
 
+/** Longest pattern compiled at all: a longer one is refused before it is parsed. */
+export const MAX_PATTERN_LENGTH = 1_000;
+
 /**
- * States one pattern may compile to (`x{0,100}` is 200): each input character costs at most one
- * visit of each, about 30 ns, so a check of MAX_PATTERN_INPUT characters stays under 100 ms.
+ * Most steps one input character may cost (see `cost`). At about 3 ns a step
+ * this keeps any check of 10,000 characters near 30 ms; `x{0,255}` costs
+ * about 1,300, `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,63}$` about 400.
  */
-export const MAX_PATTERN_STATES = 2_000;
+export const MAX_PATTERN_COST = 1_000;
+
+/** Longest input the bound is stated for; every caller caps what it checks at this or less. */
+export const MAX_BOUNDED_INPUT = 10_000;
+
+/** What one test of a code point against a character class by the native RegExp counts, in steps. */
+export const CLASS_TEST_COST = 16;
+
+/** States one pattern may compile to before its cost is even counted: compiling stays small too. */
+const MAX_BUILD_STATES = MAX_PATTERN_COST;
 
 type Assertion = '^' | '$' | 'b' | 'B';
-type Node = { char: (cp: number) => boolean } | { assert: Assertion } | { branches: Node[][] } | { repeat: Node; min: number; max: number };
-
-/** Every state has the same shape (V8 keeps the loop fast on one shape). */
-interface State {
-  /** A character to read; null for a split, an assertion or "matched". */
-  char: ((cp: number) => boolean) | null;
-  assert: Assertion | null;
-  /** Where to go next: one state after a character or assertion, any number after a split; none for "matched". */
-  next: State[];
-  mark: number;
-}
+type Node = { char: number } | { assert: Assertion } | { branches: Node[][] } | { repeat: Node; min: number; max: number };
 
 export interface LinearPattern {
   test(text: string): boolean;
+  /** The verdict and the steps it took: at most (text.length + 1) × cost. */
+  measure(text: string): { matched: boolean; steps: number };
+  /** Worst steps per input character: 1 + edges + character states + CLASS_TEST_COST × distinct classes. */
+  readonly cost: number;
 }
 
-/** Throws SyntaxError for an invalid pattern and UnsupportedPatternError for what an automaton cannot run. */
+const enum Kind {
+  Char,
+  Split,
+  Assert,
+  Match,
+}
+
+/** Build-time state; flattened into typed arrays once built. */
+interface BuildState {
+  kind: Kind;
+  /** Class index for Char, assertion code for Assert. */
+  arg: number;
+  next: BuildState[];
+  id: number;
+}
+
+/** In the order of the bits of a position's context in run(). */
+const ASSERTIONS: Assertion[] = ['^', '$', 'b', 'B'];
+
+/** Throws SyntaxError for an invalid pattern and UnsupportedPatternError for what cannot run in bounded time. */
 export function compileLinearPattern(pattern: string): LinearPattern {
-  new RegExp(pattern, 'u'); // the syntax check (compiling is safe; running is what backtracks)
-  const parser = new Parser(pattern);
-  const tree = parser.alternatives();
-  let states = 0;
-  const state = (next: State[], char: State['char'] = null, assert: Assertion | null = null): State => {
-    if (++states > MAX_PATTERN_STATES) throw new UnsupportedPatternError('its repetitions make it too large to check');
-    return { char, assert, next, mark: -1 };
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new UnsupportedPatternError(`it is longer than ${MAX_PATTERN_LENGTH} characters`);
+  // eslint-disable-next-line no-restricted-syntax -- the syntax check: compiling is safe, running is what backtracks
+  new RegExp(pattern, 'u');
+  const classes = new ClassTable();
+  const tree = new Parser(pattern, classes).alternatives();
+  const built: BuildState[] = [];
+  const state = (kind: Kind, next: BuildState[], arg = 0): BuildState => {
+    if (built.length >= MAX_BUILD_STATES) throw tooLarge();
+    const s: BuildState = { kind, arg, next, id: built.length };
+    built.push(s);
+    return s;
   };
-  const sequence = (nodes: Node[], then: State): State => nodes.reduceRight((next, node) => build(node, next), then);
-  const build = (node: Node, then: State): State => {
-    if ('char' in node) return state([then], node.char);
-    if ('assert' in node) return state([then], null, node.assert);
-    if ('branches' in node) return state(node.branches.map((b) => sequence(b, then)));
+  const split = (next: BuildState[]): BuildState => state(Kind.Split, [...new Set(next)]); // empty alternatives share one edge
+  const sequence = (nodes: Node[], then: BuildState): BuildState => nodes.reduceRight((next, node) => build(node, next), then);
+  const build = (node: Node, then: BuildState): BuildState => {
+    if ('char' in node) return state(Kind.Char, [then], node.char);
+    if ('assert' in node) return state(Kind.Assert, [then], ASSERTIONS.indexOf(node.assert));
+    if ('branches' in node) return split(node.branches.map((b) => sequence(b, then)));
     let entry = then;
     if (node.max === Infinity) {
-      const loop = state([]);
-      loop.next.push(build(node.repeat, loop), then);
+      const loop = state(Kind.Split, []);
+      loop.next.push(build(node.repeat, loop));
+      if (!loop.next.includes(then)) loop.next.push(then);
       entry = loop;
     } else {
       // Optional copies, innermost first: x{0,2} is (x(x)?)?.
-      for (let i = node.min; i < node.max; i++) entry = state([build(node.repeat, entry), then]);
+      for (let i = node.min; i < node.max; i++) entry = split([build(node.repeat, entry), then]);
     }
     // A state per copy, even for an empty group: `(?:){100000000}` must not loop unseen.
-    for (let i = 0; i < node.min; i++) entry = build(node.repeat, state([entry]));
+    for (let i = 0; i < node.min; i++) entry = build(node.repeat, state(Kind.Split, [entry]));
     return entry;
   };
-  const start = sequence(tree, { char: null, assert: null, next: [], mark: -1 });
-  return { test: (text) => run(start, text) };
+  const match = state(Kind.Match, []);
+  const start = sequence(tree, match);
+  const program = flatten(built, start, classes);
+  if (program.cost > MAX_PATTERN_COST) throw tooLarge();
+  return {
+    cost: program.cost,
+    test: (text) => run(program, text).matched,
+    measure: (text) => run(program, text),
+  };
 }
 
-/** Marks which states a position already holds; it only grows, so marks left by an earlier run never count. */
-let clock = 0;
+function tooLarge(): UnsupportedPatternError {
+  return new UnsupportedPatternError('its repetitions and alternatives make it too large to check');
+}
 
-function run(start: State, text: string): boolean {
-  clock++;
-  let current: State[] = [];
-  let prev = -1;
-  let cp = text.length > 0 ? text.codePointAt(0)! : -1;
-  for (let pos = 0; ;) {
-    // Unanchored: a match may also begin here. `current` holds every thread at this position.
-    if (follow(start, current, clock, prev, cp)) return true;
-    if (cp < 0) return false;
-    pos += cp > 0xffff ? 2 : 1;
-    const next: State[] = [];
-    const after = pos < text.length ? text.codePointAt(pos)! : -1;
-    clock++;
-    for (const s of current) if (s.char!(cp) && follow(s.next[0]!, next, clock, cp, after)) return true;
-    current = next;
-    prev = cp;
-    cp = after;
-  }
+/** The automaton as flat arrays: the loop below touches only numbers. */
+interface Program {
+  kind: Uint8Array;
+  arg: Int32Array;
+  /** Edges of state s: edges[edgeStart[s] .. edgeStart[s + 1]). */
+  edgeStart: Int32Array;
+  edges: Int32Array;
+  start: number;
+  classes: ClassTable;
+  cost: number;
+  /** Scratch space, reused by every run of this program (runs never overlap: JavaScript is single-threaded). */
+  mark: Int32Array;
+  generation: number;
+  /** The character states a position holds. */
+  current: Int32Array;
+  stack: Int32Array;
 }
 
 /**
- * Adds `from` and every state reachable from it without reading a character
- * to `list` (each once per position). True when "matched" is reachable.
+ * The reachable automaton as flat arrays, the loop below touching only numbers.
+ * A split with one way out (a group, a copy's marker) is passed through: it would
+ * cost a visit per position and decide nothing. A character followed by a
+ * two-way split (`x?`, `x*`, each copy of `x{0,n}`) goes both ways itself,
+ * which saves the split's visit: a quarter of the cost of `.{1,255}`.
  */
-function follow(from: State, list: State[], mark: number, prev: number, cp: number): boolean {
-  const stack = [from];
-  while (stack.length > 0) {
-    const s = stack.pop()!;
-    if (s.mark === mark) continue;
-    s.mark = mark;
-    if (s.char) list.push(s);
-    else if (s.next.length === 0) return true;
-    else if (!s.assert || holds(s.assert, prev, cp)) for (const n of s.next) if (n.mark !== mark) stack.push(n);
+function flatten(built: BuildState[], entry: BuildState, classes: ClassTable): Program {
+  const through = (s: BuildState): BuildState => {
+    for (let hops = 0; s.kind === Kind.Split && s.next.length === 1 && hops < built.length; hops++) s = s.next[0]!;
+    return s;
+  };
+  const order: BuildState[] = [];
+  const index = new Map<BuildState, number>();
+  const visit = (s: BuildState): number => {
+    let i = index.get(s);
+    if (i === undefined) {
+      index.set(s, (i = order.length));
+      order.push(s);
+    }
+    return i;
+  };
+  const start = visit(through(entry));
+  const targets: number[][] = [];
+  const outs = (s: BuildState): BuildState[] => {
+    const next = s.next.map(through);
+    const only = next[0];
+    return s.kind === Kind.Char && only?.kind === Kind.Split && only.next.length === 2 ? only.next.map(through) : next;
+  };
+  for (let i = 0; i < order.length; i++) targets.push([...new Set(outs(order[i]!).map(visit))]);
+  const n = order.length;
+  const kind = new Uint8Array(n);
+  const arg = new Int32Array(n);
+  const edgeStart = new Int32Array(n + 1);
+  const edges = new Int32Array(targets.reduce((sum, t) => sum + t.length, 0));
+  let charStates = 0;
+  for (let i = 0, e = 0; i < n; i++) {
+    kind[i] = order[i]!.kind;
+    arg[i] = order[i]!.arg;
+    if (kind[i] === Kind.Char) charStates++;
+    edgeStart[i] = e;
+    for (const t of targets[i]!) edges[e++] = t;
+    edgeStart[i + 1] = e;
   }
-  return false;
+  return {
+    kind,
+    arg,
+    edgeStart,
+    edges,
+    start,
+    classes,
+    cost: 1 + edges.length + charStates + CLASS_TEST_COST * classes.size,
+    mark: new Int32Array(n),
+    generation: 0,
+    current: new Int32Array(n),
+    stack: new Int32Array(edges.length + 1),
+  };
 }
 
-function holds(assertion: Assertion, prev: number, cp: number): boolean {
-  if (assertion === '^') return prev < 0;
-  if (assertion === '$') return cp < 0;
-  return (isWordChar(prev) !== isWordChar(cp)) === (assertion === 'b');
+/** Steps of the run under way (runs never overlap: JavaScript is single-threaded). */
+let steps = 0;
+
+function run(p: Program, text: string): { matched: boolean; steps: number } {
+  steps = 0;
+  const { kind, arg, edges, edgeStart, mark, stack, classes } = p;
+  classes.newRun();
+  const ascii = classes.ascii;
+  const current = p.current;
+  let prev = -1;
+  let cp = text.length > 0 ? text.codePointAt(0)! : -1;
+  // A position's threads, moved in from the last one, and a match begun here share one generation:
+  // every state is expanded at most once per position.
+  let generation = nextGeneration(p);
+  let top = 0;
+  stack[top++] = p.start;
+  for (let pos = 0; ; ) {
+    // The epsilon closure of the stack, under this position's assertions: bit 0 `^`, 1 `$`, 2 `\b`, 3 `\B`.
+    const boundary = isWordChar(prev) !== isWordChar(cp);
+    const context = (prev < 0 ? 1 : 0) | (cp < 0 ? 2 : 0) | (boundary ? 4 : 8);
+    let length = 0;
+    while (top > 0) {
+      const s = stack[--top]!;
+      steps++;
+      if (mark[s] === generation) continue;
+      mark[s] = generation;
+      const k = kind[s]!;
+      if (k === Kind.Char) current[length++] = s;
+      else if (k === Kind.Match) return { matched: true, steps };
+      else if (k === Kind.Split || (context >> arg[s]!) & 1) {
+        for (let e = edgeStart[s]!, end = edgeStart[s + 1]!; e < end; e++) {
+          const t = edges[e]!;
+          if (mark[t] !== generation) stack[top++] = t;
+        }
+      }
+    }
+    if (cp < 0) return { matched: false, steps };
+    pos += cp > 0xffff ? 2 : 1;
+    generation = nextGeneration(p);
+    for (let i = 0; i < length; i++) {
+      const s = current[i]!;
+      steps++;
+      const known = cp < 128 ? ascii[arg[s]! * 128 + cp]! : 0;
+      if (known === 2 || (known === 0 && classes.test(arg[s]!, cp, pos))) {
+        for (let e = edgeStart[s]!, end = edgeStart[s + 1]!; e < end; e++) stack[top++] = edges[e]!;
+      }
+    }
+    stack[top++] = p.start; // unanchored: a match may also begin at the next position
+    prev = cp;
+    cp = pos < text.length ? text.codePointAt(pos)! : -1;
+  }
+}
+
+function nextGeneration(p: Program): number {
+  if (p.generation === 0x7fffffff) {
+    p.mark.fill(0);
+    p.generation = 0;
+  }
+  return ++p.generation;
 }
 
 /** `\w` of the `u` flag without `i`: ASCII letters, digits and `_`. */
 function isWordChar(cp: number): boolean {
-  return cp >= 0 && /\w/.test(String.fromCodePoint(cp));
+  return (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95;
 }
 
-/** One character class (`[a-z]`, `\d`, `.`, a literal) as a test of one code point, by the native engine. */
-function charTest(source: string): (cp: number) => boolean {
-  const regex = new RegExp(`^(?:${source})$`, 'u');
-  const ascii = new Int8Array(128); // 0 not asked yet, 1 no, 2 yes
-  return (cp) => {
-    if (cp >= 128) return regex.test(String.fromCodePoint(cp));
-    if (ascii[cp] === 0) ascii[cp] = regex.test(String.fromCharCode(cp)) ? 2 : 1;
-    return ascii[cp] === 2;
-  };
+/**
+ * The distinct character classes of a pattern (`[a-z]`, `\d`, `.`, a literal),
+ * each a test of one code point by the native engine. ASCII answers are kept
+ * for good; any other code point is asked at most once per class per position.
+ */
+class ClassTable {
+  private readonly sources = new Map<string, number>();
+  private readonly regexes: RegExp[] = [];
+  /** ASCII answers, 128 a class: 0 not asked yet, 1 no, 2 yes. Read by run() directly. */
+  ascii = new Int8Array(0);
+  /** For code points beyond ASCII: the position a class was last asked at (+1), and its answer. */
+  private askedAt = new Int32Array(0);
+  private answer = new Uint8Array(0);
+
+  get size(): number {
+    return this.regexes.length;
+  }
+
+  add(source: string): number {
+    let index = this.sources.get(source);
+    if (index === undefined) {
+      index = this.regexes.length;
+      this.sources.set(source, index);
+      // eslint-disable-next-line no-restricted-syntax -- one character class tested against one code point cannot backtrack
+      this.regexes.push(new RegExp(`^(?:${source})$`, 'u'));
+      const ascii = new Int8Array((index + 1) * 128);
+      ascii.set(this.ascii);
+      this.ascii = ascii;
+      this.askedAt = new Int32Array(index + 1);
+      this.answer = new Uint8Array(index + 1);
+    }
+    return index;
+  }
+
+  newRun(): void {
+    this.askedAt.fill(0);
+  }
+
+  test(index: number, cp: number, pos: number): boolean {
+    if (cp < 128) {
+      const slot = index * 128 + cp;
+      if (this.ascii[slot] === 0) {
+        steps += CLASS_TEST_COST;
+        this.ascii[slot] = this.regexes[index]!.test(String.fromCharCode(cp)) ? 2 : 1;
+      }
+      return this.ascii[slot] === 2;
+    }
+    if (this.askedAt[index] !== pos) {
+      steps += CLASS_TEST_COST;
+      this.askedAt[index] = pos;
+      this.answer[index] = this.regexes[index]!.test(String.fromCodePoint(cp)) ? 1 : 0;
+    }
+    return this.answer[index] === 1;
+  }
 }
 
 /** The `u`-flag grammar, reading a pattern the native RegExp has already accepted. */
 class Parser {
   private i = 0;
-  constructor(private readonly p: string) {}
+  constructor(
+    private readonly p: string,
+    private readonly classes: ClassTable,
+  ) {}
 
   alternatives(): Node[] {
     const branches: Node[][] = [[]];
@@ -164,7 +351,7 @@ class Parser {
     const atom = this.read(
       /\\(?:u\{[0-9a-fA-F]+\}|u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|c[A-Za-z]|[\s\S])|\[(?:\\[\s\S]|[^\]\\])*\]|[\ud800-\udbff][\udc00-\udfff]|[\s\S]/y,
     )!;
-    return this.quantified({ char: charTest(atom) });
+    return this.quantified({ char: this.classes.add(atom) });
   }
 
   private quantified(node: Node): Node {
