@@ -182,7 +182,7 @@ describe('linear pattern engine: bounded steps for adversarial patterns', () => 
     }
   };
 
-  it('the review\'s empty alternatives, (?:||||…){666}b in 1,000 characters', () => {
+  it("the review's empty alternatives, (?:||||…){666}b in 1,000 characters", () => {
     const pattern = `(?:${'|'.repeat(993 - 6 - 5)}){666}b`.slice(0, MAX_PATTERN_LENGTH);
     within(pattern);
     // Empty alternatives share one way out: the whole pattern costs a few steps a character, not 220,000 edges.
@@ -208,15 +208,23 @@ describe('linear pattern engine: bounded steps for adversarial patterns', () => 
     const hugeClass = fc
       .array(fc.tuple(fc.integer({ min: 0x20, max: 0xfff0 }), fc.integer({ min: 0, max: 15 })), { minLength: 1, maxLength: 60 })
       .map((ranges) => `[${ranges.map(([lo, span]) => `\\u{${lo.toString(16)}}-\\u{${(lo + span).toString(16)}}`).join('')}]`);
-    const manyClasses = fc.integer({ min: 1, max: 120 }).map((n) =>
-      `(?:${Array.from({ length: n }, (_, i) => `[é${String.fromCharCode(0x100 + i)}a]`).join('|')})*`,
-    );
+    const manyClasses = fc
+      .integer({ min: 1, max: 120 })
+      .map((n) => `(?:${Array.from({ length: n }, (_, i) => `[é${String.fromCharCode(0x100 + i)}a]`).join('|')})*`);
     const emptyAlternatives = fc.tuple(small, count).map(([pipes, times]) => `(?:${'|'.repeat(pipes * 10)}){${times}}`);
     const nested = fc.tuple(klass, small, small, small).map(([k, a, b, c]) => `(?:(?:(?:${k}{0,${a}}){${b}})?){0,${c}}`);
     const optionalRun = fc.tuple(klass, count).map(([k, n]) => `${k}{0,${n}}`);
     const assertions = fc.tuple(fc.constantFrom('\\b', '\\B', '^', '$', '\\b|\\B', '^|$'), count).map(([a, n]) => `(?:${a}){${n}}`);
     const emptyLoops = fc.tuple(count, small).map(([n, k]) => `(?:(?:){0,${k}}|(?:)*){${n}}`);
-    const piece = fc.oneof(emptyAlternatives, nested, optionalRun, assertions, emptyLoops, manyClasses, hugeClass.map((c) => `${c}*`));
+    const piece = fc.oneof(
+      emptyAlternatives,
+      nested,
+      optionalRun,
+      assertions,
+      emptyLoops,
+      manyClasses,
+      hugeClass.map((c) => `${c}*`),
+    );
     const pattern = fc
       .array(piece, { minLength: 1, maxLength: 4 })
       .map((pieces) => pieces.join(''))

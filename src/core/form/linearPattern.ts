@@ -214,7 +214,7 @@ function run(p: Program, text: string): { matched: boolean; steps: number } {
   let generation = nextGeneration(p);
   let top = 0;
   stack[top++] = p.start;
-  for (let pos = 0; ; ) {
+  for (let pos = 0; ;) {
     // The epsilon closure of the stack, under this position's assertions: bit 0 `^`, 1 `$`, 2 `\b`, 3 `\B`.
     const boundary = isWordChar(prev) !== isWordChar(cp);
     const context = (prev < 0 ? 1 : 0) | (cp < 0 ? 2 : 0) | (boundary ? 4 : 8);
