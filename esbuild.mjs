@@ -55,6 +55,17 @@ const loadLazily = {
   },
 };
 
+/**
+ * The MCP client SDK's platform shim, replaced by Elicit's (src/mcp/sdkShims.ts): its default
+ * JSON Schema validator becomes the bounded-pattern one, and the SDK's own ajv is not bundled.
+ */
+const boundedSdkValidator = {
+  name: 'bounded-sdk-validator',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, () => ({ path: path.resolve('src/mcp/sdkShims.ts') }));
+  },
+};
+
 const node = {
   ...common,
   outdir: 'dist',
@@ -68,7 +79,11 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, plugins: [loadLazily] },
-  { ...node, entryPoints: Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])) },
+  {
+    ...node,
+    entryPoints: Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])),
+    plugins: [boundedSdkValidator],
+  },
   {
     ...common,
     entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts' },

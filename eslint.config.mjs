@@ -32,6 +32,26 @@ const noVscodeNoDom = (adapter) => ({
   ],
 });
 
+/**
+ * Text from a server or agent never reaches V8's backtracking RegExp: a pattern from
+ * elsewhere runs only through the bounded engine (src/core/form/linearPattern.ts), and
+ * every ajv engine gets it as `code.regExp` (src/core/form/ajvPatterns.ts).
+ */
+const boundedPatternsOnly = {
+  'no-restricted-syntax': [
+    'error',
+    ...['NewExpression', 'CallExpression'].map((node) => ({
+      selector: `${node}[callee.name='RegExp']:not([arguments.0.type='Literal'])`,
+      message: 'A RegExp built from a string backtracks: run the pattern with compilePattern() (src/core/form/fieldRules.ts).',
+    })),
+    {
+      selector: "NewExpression[callee.name=/^Ajv(2019|2020)?$/]:not(:has(Property[key.name='regExp']))",
+      message:
+        'ajv runs schema patterns with V8 RegExp unless told: pass code: { regExp: boundedRegExp() } (src/core/form/ajvPatterns.ts).',
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'out/**', '**/*.vsix', 'test/e2e/.runs/**'] },
   ...tseslint.configs.recommended,
@@ -54,6 +74,7 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: boundedPatternsOnly },
   { files: ['src/core/**/*.ts', 'src/process/**/*.ts'], rules: noVscodeNoDom(undefined) },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {

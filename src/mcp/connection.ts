@@ -299,6 +299,8 @@ export class McpConnection {
       },
       // Rounds are answered here, whole, from their raw schemas (rounds.ts).
       inputRequired: { autoFulfill: false },
+      // Tool results are checked against the server's outputSchema with bounded-time patterns.
+      jsonSchemaValidator: new sdk.BoundedSchemaValidator(),
     });
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     client.fallbackRequestHandler = async (request, ctx) => {

@@ -17,3 +17,5 @@ export {
   extractWWWAuthenticateParams,
   serializeMessage,
 } from '@modelcontextprotocol/client';
+// Elicit's own, here so it loads with the SDK: result schemas checked with bounded patterns.
+export { BoundedSchemaValidator } from './resultSchemaValidator';

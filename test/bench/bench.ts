@@ -20,6 +20,9 @@
  * - formFirstMs: the first form of a window, in a fresh browser profile and in one that has
  *   shown webviews before (a new window on the same profile).
  * - answerMs: Submit pressed in a form (the page's clock) → the server has the answer (its clock).
+ * - patternWorstMs: the longest one pattern check takes, for the worst of several families of
+ *   adversarial patterns at the engine's caps on 10,000-character inputs (patternTimings.ts);
+ *   the unit tests bound its steps, this turns them into time on this machine.
  * - extensionKB / webviewKB / vsixKB: the production bundles (extension.js is what activation
  *   loads; the SDK and gateway bundles load when first used) and the VSIX. webviewKB is what one
  *   webview page loads: the heavier of the form's and the agent panel's bundles (each page loads
@@ -36,6 +39,7 @@ import type { ElicitResult } from '../../src/core/broker/request';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
+import { worstPattern } from './patternTimings';
 
 const root = path.join(__dirname, '..', '..');
 const benchServer = path.join(__dirname, 'bench-server.mjs');
@@ -236,6 +240,16 @@ async function main(): Promise<void> {
     '×',
     1.15,
     `${REQUESTS} forms: Elicit ${o.oursMs.toFixed(0)} ms, bare SDK ${o.bareMs.toFixed(0)} ms (median of ${ROUNDS} rounds: ${o.rounds.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+
+  const p = worstPattern();
+  bench.patternWorstMs = round(p.worstMs);
+  row(
+    'patternWorstMs',
+    p.worstMs,
+    'ms',
+    50,
+    `median of 7: ${p.family} \`${p.pattern}\` (cost ${p.cost}) on 10,000 characters, ${(p.steps / 1e6).toFixed(1)} M steps, ${p.nsPerStep.toFixed(1)} ns a step`,
   );
 
   if (!skipVscode) {

@@ -6,9 +6,11 @@
  * nothing is lost or left pending.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import { askerTitle, cleanText, oneLine } from '../../src/core/display';
@@ -24,6 +26,7 @@ import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
 
 const server = join(__dirname, '..', 'fixtures', 'hostile-server.mjs');
+const execFileAsync = promisify(execFile);
 
 describe('hostile requests through McpConnection and the broker', () => {
   const record = newRecordFile();
@@ -289,5 +292,21 @@ describe('a saved secret referenced by a server that echoes its env', () => {
       await connection.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// Issue #21, finding 2: the SDK checked tool results against the server's outputSchema with
+// V8's backtracking RegExp, so a result stalled the host for as long as the server liked.
+describe('a tool result checked against an exponential outputSchema pattern', () => {
+  it('is refused at once with a message that names the field, not the pattern', async () => {
+    // In a process of its own: the old code blocks its event loop for hours on this result,
+    // and a test cannot time out a call that never yields. 120 s is many times what it needs.
+    const once = join(__dirname, '..', 'fixtures', 'call-tool-once.ts');
+    const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', once, 'hostile_output_pattern'], {
+      timeout: 120_000,
+      killSignal: 'SIGKILL',
+    });
+    const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as { error?: string };
+    assert.equal(outcome.error, "Structured content does not match the tool's output schema: code is not in the form the schema asks for");
   });
 });

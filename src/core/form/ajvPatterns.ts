@@ -12,7 +12,13 @@ export type AjvRegExpEngine = ((pattern: string) => { test(text: string): boolea
 export function boundedRegExp(maxInput: number = MAX_BOUNDED_INPUT): AjvRegExpEngine {
   return Object.assign(
     (pattern: string) => {
-      const compiled = compilePattern(pattern);
+      let compiled: ReturnType<typeof compilePattern>;
+      try {
+        compiled = compilePattern(pattern);
+      } catch (error) {
+        // Say which part of the schema failed: the engine's own message only says why.
+        throw new Error(`A pattern in the schema cannot be used: ${(error as Error).message}`);
+      }
       // ajv caches compiled patterns under toString().
       return { test: (text: string) => text.length <= maxInput && compiled.test(text), toString: () => `bounded:${maxInput}:${pattern}` };
     },
