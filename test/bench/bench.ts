@@ -22,7 +22,8 @@
  * - answerMs: Submit pressed in a form (the page's clock) → the server has the answer (its clock).
  * - patternWorstMs: the longest one pattern check takes, for the worst of several families of
  *   adversarial patterns at the engine's caps on 10,000-character inputs (patternTimings.ts);
- *   the unit tests bound its steps, this turns them into time on this machine.
+ *   the unit tests bound its steps, this turns them into time on this machine. patternWorstMB:
+ *   the most memory one compile and check of them took.
  * - extensionKB / webviewKB / vsixKB: the production bundles (extension.js is what activation
  *   loads; the SDK and gateway bundles load when first used) and the VSIX. webviewKB is what one
  *   webview page loads: the heavier of the form's and the agent panel's bundles (each page loads
@@ -244,6 +245,7 @@ async function main(): Promise<void> {
 
   const p = worstPattern();
   bench.patternWorstMs = round(p.worstMs);
+  bench.patternWorstMB = round(p.worstMB, 2);
   row(
     'patternWorstMs',
     p.worstMs,
@@ -251,6 +253,7 @@ async function main(): Promise<void> {
     50,
     `median of 7: ${p.family} \`${p.pattern}\` (cost ${p.cost}) on 10,000 characters, ${(p.steps / 1e6).toFixed(1)} M steps, ${p.nsPerStep.toFixed(1)} ns a step`,
   );
+  row('patternWorstMB', p.worstMB, 'MB', 16, 'the most heap and buffer memory one compile and check of those patterns took');
 
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');

@@ -6,6 +6,8 @@
  * The unit tests bound the steps on any machine; this turns steps into milliseconds on this one.
  */
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { compileLinearPattern, MAX_BOUNDED_INPUT, type LinearPattern } from '../../src/core/form/linearPattern';
 
 const RUNS = 7;
@@ -49,14 +51,35 @@ export interface PatternTiming {
   steps: number;
   cost: number;
   nsPerStep: number;
+  /** The most memory one compile and check took, over every family's largest pattern and every input. */
+  worstMB: number;
+}
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/** Heap and array buffers gained by compiling a pattern and checking one input, after a full collection. */
+function memoryMB(pattern: string, input: string): number {
+  collectGarbage();
+  const used = (): number => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const before = used();
+  const compiled = compileLinearPattern(pattern);
+  compiled.test(input);
+  const after = used();
+  return Math.max(0, after - before) / (1024 * 1024);
 }
 
 export function worstPattern(): PatternTiming {
   let worst: { family: string; pattern: string; compiled: LinearPattern; input: string; steps: number } | undefined;
+  let worstMB = 0;
   for (const [family, make] of FAMILIES) {
     const found = largest(make);
     if (!found) continue;
     for (const input of INPUTS) {
+      worstMB = Math.max(worstMB, memoryMB(found.pattern, input));
       const { steps } = found.compiled.measure(input);
       if (!worst || steps > worst.steps) worst = { family, ...found, input, steps };
     }
@@ -76,5 +99,6 @@ export function worstPattern(): PatternTiming {
     steps: worst.steps,
     cost: worst.compiled.cost,
     nsPerStep: (worstMs * 1e6) / worst.steps,
+    worstMB,
   };
 }

@@ -69,7 +69,12 @@ describe('codex-acp 0.16.0 in code-server, offline', { timeout: 900_000 }, () =>
   });
 
   after(async () => {
-    await session?.close();
+    try {
+      await session?.close();
+    } finally {
+      // The tap record, codex's home and the secrets report live here: nothing is left in the temp directory, pass or fail.
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   const codexPanel = (): Promise<FrameLocator> => agentPanel(session.workbench.page, 'codex', 60_000);

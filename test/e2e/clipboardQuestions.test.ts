@@ -32,7 +32,12 @@ describe('Clipboard questions of the elicit_ask_user tool, in code-server', { ti
   });
 
   after(async () => {
-    await session?.close();
+    try {
+      await session?.close();
+    } finally {
+      // What the companion extension wrote live here: nothing is left in the temp directory, pass or fail.
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   const clipboard = (): Promise<string> => session.workbench.page.evaluate(() => navigator.clipboard.readText());

@@ -27,9 +27,10 @@ export class UnsupportedPatternError extends Error {}
 export const MAX_PATTERN_LENGTH = 1_000;
 
 /**
- * Most steps one input character may cost (see `cost`). At about 3 ns a step
- * this keeps any check of 10,000 characters near 30 ms; `x{0,255}` costs
- * about 1,300, `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,63}$` about 400.
+ * Most steps one input character may cost (see `cost`). At about 4 ns a step
+ * this keeps any check of 10,000 characters near 40 ms (`npm run bench`,
+ * patternWorstMs); `x{0,255}` costs 783, `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,63}$`
+ * 286, `^[A-Z]{3}-\d{3}$` 65; `.{0,500}` is refused.
  */
 export const MAX_PATTERN_COST = 1_000;
 
