@@ -162,6 +162,14 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await waitForQuickInput(page, (q) => q.title === 'terminal asks you to sign in');
     await pickQuickPickItem(page, 'Terminal login');
     await waitForNoQuickInput(page, 'the method pick to close');
+    // Issue #21, finding 8: the command line and the variables it sets are shown before a terminal opens.
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 20_000 });
+    const consent = (await dialog.textContent()) ?? '';
+    assert.match(consent, /terminal wants to run its sign-in "Terminal login" in a terminal/);
+    assert.match(consent, /FIXTURE_LOGIN=terminal/);
+    assert.match(consent, /--login/);
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Open Terminal' }).click();
     const tab = page.locator('.terminal-tabs-entry, .single-terminal-tab', { hasText: 'terminal sign-in' }).first();
     await tab.waitFor({ timeout: 30_000 });
     const xterm = page.locator('.terminal-wrapper.active .xterm, .terminal .xterm').first();

@@ -70,3 +70,35 @@ describe('layering lint rule', () => {
     assert.deepEqual(messages, []);
   });
 });
+
+// Issue #21: text from a server or agent never reaches V8's backtracking RegExp.
+describe('bounded patterns lint rule', () => {
+  const restricted = (messages: string[]): string[] => messages.filter((m) => m.startsWith('no-restricted-syntax'));
+
+  it('rejects a RegExp built from a string, with or without new, in src and webview', async () => {
+    const cases: [string, string][] = [
+      ['src/core/example.ts', 'export const r = (p: string) => new RegExp(p);\n'],
+      ['src/vscode/example.ts', 'export const r = (p: string) => RegExp(p, "u");\n'],
+      ['webview/form/example.ts', 'export const r = (p: string) => new RegExp(`^${p}$`);\n'],
+    ];
+    for (const [file, code] of cases) {
+      const messages = restricted(await lint(file, code));
+      assert.equal(messages.length, 1, `${file}: ${messages.join('\n')}`);
+      assert.match(messages[0]!, /compilePattern/);
+    }
+  });
+
+  it('allows a RegExp from a literal', async () => {
+    assert.deepEqual(restricted(await lint('src/core/example.ts', "export const r = new RegExp('^a+$', 'u');\n")), []);
+  });
+
+  it('rejects an ajv engine without the bounded engine, and allows one with it', async () => {
+    const without = "import Ajv from 'ajv';\nexport const ajv = new Ajv({ strict: false });\n";
+    const messages = restricted(await lint('src/mcp/example.ts', without));
+    assert.equal(messages.length, 1, messages.join('\n'));
+    assert.match(messages[0]!, /boundedRegExp/);
+    const withIt =
+      "import Ajv2020 from 'ajv/dist/2020';\nimport { boundedRegExp } from '../core/form/ajvPatterns';\nexport const ajv = new Ajv2020({ code: { regExp: boundedRegExp() } });\n";
+    assert.deepEqual(restricted(await lint('src/mcp/example.ts', withIt)), []);
+  });
+});

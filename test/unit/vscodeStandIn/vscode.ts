@@ -78,6 +78,29 @@ class LogChannel {
 const configurationChanges = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 const folderChanges = new EventEmitter<void>();
 const trustGranted = new EventEmitter<void>();
+
+/** A terminal `window.createTerminal` opened; `close(code)` ends it as its process exiting would. */
+export class StandInTerminal {
+  exitStatus: { code: number | undefined } | undefined;
+  shown = false;
+  disposed = false;
+  constructor(readonly creationOptions: Record<string, unknown>) {}
+  show(): void {
+    this.shown = true;
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+  close(code: number | undefined): void {
+    this.exitStatus = { code };
+    terminalCloses.fire(this);
+  }
+}
+const terminalCloses = new EventEmitter<StandInTerminal>();
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
 const documentCloses = new EventEmitter<{ uri: Uri }>();
 
 /** The window the code under test sees, and what it did; `reset()` between tests. */
@@ -101,8 +124,11 @@ export const standIn = {
   contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
   /** The documents `window.showTextDocument` opened, in order. */
   shownDocuments: [] as Array<{ uri: Uri; getText(): string }>,
+  /** The terminals `window.createTerminal` opened, in order. */
+  terminals: [] as StandInTerminal[],
   reset(): void {
     this.shownDocuments = [];
+    this.terminals = [];
     this.folders = [];
     this.files.clear();
     this.settings.clear();
@@ -215,6 +241,12 @@ export const window = {
   createOutputChannel(name: string): LogChannel {
     return standIn.logChannel(name);
   },
+  createTerminal(options: Record<string, unknown>): StandInTerminal {
+    const terminal = new StandInTerminal(options);
+    standIn.terminals.push(terminal);
+    return terminal;
+  },
+  onDidCloseTerminal: terminalCloses.event,
   async showTextDocument(document?: { uri: Uri; getText(): string }): Promise<{ document?: { uri: Uri; getText(): string } }> {
     if (document) standIn.shownDocuments.push(document);
     return { document };
