@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -13,7 +14,7 @@ const bundle = join(__dirname, '..', '..', 'dist', 'mcp-sdk.js');
 
 describe('the built MCP SDK bundle', () => {
   it("defaults every Client to the bounded validator: an exponential pattern is judged at once, in Elicit's words", () => {
-    const sdk = require(bundle) as { Client: new (info: { name: string; version: string }) => object };
+    const sdk = createRequire(__filename)(bundle) as { Client: new (info: { name: string; version: string }) => object };
     // No jsonSchemaValidator given: what the SDK falls back to is what the shim provides.
     const client = new sdk.Client({ name: 'bundle-test', version: '0.0.0' });
     const validator = (
