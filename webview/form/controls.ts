@@ -15,6 +15,7 @@ import { cleanText } from '../../src/core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
+import { listedOptions, OTHER_CHOICE } from '../../src/core/form/otherAnswer';
 import { describeBy, el } from '../shared/dom';
 import { FilterList } from './filterList';
 
@@ -24,6 +25,14 @@ export const COMBOBOX_OVER = 8;
 export const SELECT_MAX_OPTIONS = 1000;
 /** More options than this and a column of checkboxes is too long: FilterList instead. */
 export const CHECKBOXES_MAX_OPTIONS = 12;
+/** Elicit's own answer of an agent's question that takes free text (otherAnswer.ts); it reveals the text box. */
+export const OTHER_LABEL = 'Other…';
+
+/** The options a choice widget lists: the asker's, then "Other…" where the question has one. */
+function shownOptions(field: ChoiceField | MultiChoiceField): Array<{ label: string; value: string }> {
+  const options = listedOptions(field).map((o) => ({ label: cleanText(o.label), value: o.value }));
+  return field.other ? [...options, { label: OTHER_LABEL, value: OTHER_CHOICE }] : options;
+}
 
 export type ChangeKind = 'input' | 'commit' | 'blur';
 
@@ -274,7 +283,7 @@ function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): 
   const row = new Row(field, '');
   const select = document.createElement('vscode-single-select') as VscodeSingleSelect;
   select.label = cleanText(field.label);
-  const options = field.options.map((o) => ({ label: cleanText(o.label), value: o.value }));
+  const options = shownOptions(field);
   // Without a default there must be a way to have chosen nothing yet (and, if optional, to leave it so).
   if (field.default === undefined) options.unshift({ label: '— choose —', value: '' });
   if (field.options.length > COMBOBOX_OVER) {
@@ -311,7 +320,8 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
   group.setAttribute('aria-labelledby', `${row.id}-label`);
   let touched = Array.isArray(raw);
   const chosen = new Set(Array.isArray(raw) ? raw : []);
-  const boxes = field.options.map((option) => {
+  const shown = shownOptions(field);
+  const boxes = shown.map((option) => {
     const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
     box.label = cleanText(option.label);
     box.checked = chosen.has(option.value);
@@ -332,7 +342,7 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
     field,
     row: row.element,
     // In the options' order, whatever order they were clicked in.
-    raw: () => (touched ? field.options.map((o) => o.value).filter((v) => chosen.has(v)) : null),
+    raw: () => (touched ? shown.map((o) => o.value).filter((v) => chosen.has(v)) : null),
     inputError: () => undefined,
     usingSaved: () => false,
     stopUsingSaved: () => undefined,
@@ -351,7 +361,7 @@ function bigListControl(field: ChoiceField | MultiChoiceField, raw: RawValue, ct
   let touched = multiple ? Array.isArray(raw) : true;
   const list = new FilterList({
     label: cleanText(field.label),
-    options: field.options.map((o) => ({ value: o.value, label: cleanText(o.label) })),
+    options: shownOptions(field),
     multiple,
     allowNone: !multiple && field.default === undefined,
     selected: Array.isArray(raw) ? raw : typeof raw === 'string' && raw !== '' ? [raw] : [],

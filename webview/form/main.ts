@@ -14,7 +14,7 @@ import { cleanText, oneLine } from '../../src/core/display';
 import type { Field, FormSection } from '../../src/core/form/fields';
 import type { EarlierAnswer } from '../../src/core/broker/request';
 import {
-  fieldProblem,
+  fieldProblemIn,
   collectAnswer,
   errorOf,
   makeDraft,
@@ -24,6 +24,7 @@ import {
   type RawValues,
 } from '../../src/core/form/formState';
 import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/formProtocol';
+import { isOtherChosen, otherOwner, otherTextField, questionFields } from '../../src/core/form/otherAnswer';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
 import { connectToHost } from '../shared/host';
@@ -65,14 +66,20 @@ class FormPage {
     const saved = new Set(view.savedSecrets ?? []);
 
     const fields = el('div', { className: 'fields' });
+    const addControl = (into: HTMLElement, field: Field): void => {
+      const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
+        changed: (c, kind) => this.onChange(c, kind),
+      });
+      this.controls.push(control);
+      this.byName.set(field.name, control);
+      into.append(control.row);
+    };
     const addControls = (into: HTMLElement, list: readonly Field[]): void => {
-      for (const field of list) {
-        const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
-          changed: (c, kind) => this.onChange(c, kind),
-        });
-        this.controls.push(control);
-        this.byName.set(field.name, control);
-        into.append(control.row);
+      // An agent's "Other…" text is drawn right under its question, shown while "Other…" is chosen.
+      for (const field of questionFields({ fields: [...list] })) {
+        addControl(into, field);
+        const text = otherTextField(view.form, field);
+        if (text) addControl(into, otherAnswerField(text, field.label));
       }
     };
     const sections = shownSections(view);
@@ -103,7 +110,21 @@ class FormPage {
     form.append(header(view, hasRequired), fields, this.footer());
     app.replaceChildren(form);
     app.removeAttribute('aria-busy');
+    this.syncOtherAnswers(undefined);
     this.saveDraft();
+  }
+
+  /** Shows each "Other…" text while its question has "Other…" chosen; focuses it when `chosenIn` just chose it. */
+  private syncOtherAnswers(chosenIn: Control | undefined): void {
+    for (const control of this.controls) {
+      const owner = otherOwner(this.view.form, control.field);
+      if (!owner) continue;
+      const on = isOtherChosen(owner, this.byName.get(owner.name)?.raw());
+      const wasHidden = control.row.hidden;
+      control.row.hidden = !on;
+      if (!on) this.setError(control, undefined);
+      if (on && wasHidden && chosenIn?.field.name === owner.name) void whenRendered(control.row).then(() => control.focus());
+    }
   }
 
   private footer(): HTMLElement {
@@ -183,13 +204,14 @@ class FormPage {
 
   private problem(control: Control): string | undefined {
     if (control.usingSaved()) return undefined;
-    return control.inputError() ?? fieldProblem(control.field, control.raw());
+    return control.inputError() ?? fieldProblemIn(this.view.form, this.raws(), control.field);
   }
 
   private onChange(control: Control, kind: ChangeKind): void {
     const name = control.field.name;
     if (kind !== 'blur') {
       this.touched.add(name);
+      if (kind === 'commit') this.syncOtherAnswers(control);
       this.saveDraft();
     }
     clearTimeout(this.timers.get(name));
@@ -227,6 +249,16 @@ class FormPage {
     clearTimeout(this.draftTimer);
     this.draftTimer = setTimeout(() => post({ type: 'draft', values: draft.values }), DRAFT_POST_MS);
   }
+}
+
+/**
+ * An "Other…" text as the page draws it: named after its question, so it is
+ * clear (on screen and to a screen reader) what the text answers.
+ */
+function otherAnswerField(text: Field, question: string): Field {
+  const label = `Your answer to “${oneLine(question, 120)}”`;
+  const { description: _omitted, ...rest } = text;
+  return { ...rest, label };
 }
 
 /** The sections to draw as headings: only when there are several questions. */

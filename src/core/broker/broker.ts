@@ -12,7 +12,7 @@ import { Emitter } from '../events';
 import type { FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
-import { choosePresentation, type Presentation, type PresentationSetting } from '../form/presentation';
+import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
 import { CANCELLED, DECLINED, WITHDRAWN, type ElicitRequest, type ElicitResult } from './request';
 import { timerDelay } from '../settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
@@ -111,7 +111,7 @@ export class Broker {
       request,
       form,
       url,
-      presentation: form ? choosePresentation(form, this.options.presentation()) : 'url',
+      presentation: form ? choosePresentation(form, this.options.presentation(), presentationContext(request)) : 'url',
       receivedAt: Date.now(),
       state: 'waiting',
     };
@@ -316,6 +316,12 @@ export class Broker {
 function sameLimit(a: ElicitRequest['asker'], b: ElicitRequest['asker']): boolean {
   if (a.limitGroup !== undefined || b.limitGroup !== undefined) return a.limitGroup === b.limitGroup;
   return a.kind === b.kind && a.name === b.name;
+}
+
+/** A later round lists the earlier answers (request.ts, EarlierAnswer): it stays a form. */
+function presentationContext(request: ElicitRequest): PresentationContext {
+  const followUp = request.mode === 'group' && (request.earlier?.length ?? 0) > 0;
+  return { message: request.message, followUp };
 }
 
 function formOf(request: ElicitRequest): FormModel | undefined {

@@ -6,6 +6,7 @@
 import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
+import { otherAnswerProblems } from './otherAnswer';
 import type { AnswerValue, ElicitContent } from '../broker/request';
 import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
@@ -130,6 +131,7 @@ export function checkAnswer(form: FormModel, content: ElicitContent): FieldError
     const problem = checkField(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined);
     if (problem !== undefined) errors[field.name] = problem;
   }
+  for (const [name, problem] of Object.entries(otherAnswerProblems(form, content))) errors[name] ??= problem;
   return errors;
 }
 

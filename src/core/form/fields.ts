@@ -32,8 +32,31 @@ export interface TextField extends FieldBase {
    */
   example?: string;
   default?: string;
-  /** `format: "password"` or `writeOnly: true`: masked, stored in SecretStorage, never logged. */
+  /**
+   * `format: "password"`, `writeOnly: true` or an agent's `_meta.codex.isSecret`:
+   * masked, stored in SecretStorage, never logged or kept in a draft.
+   */
   secret: boolean;
+  /**
+   * The choice field whose "Other…" answer this text is (otherAnswer.ts): drawn
+   * inside that question, not as a question of its own, and sent only when
+   * "Other…" is chosen.
+   */
+  otherOf?: string;
+}
+
+/**
+ * An agent's choice question paired with its own free-text companion, asked as
+ * one question with an "Other…" answer (see otherAnswer.ts).
+ */
+export interface OtherAnswer {
+  /** The text field that carries the typed answer (codex `<id>_note`, claude `question_N_custom`). */
+  text: string;
+  /**
+   * The option that means "my own answer" (codex "None of the above"): sent with
+   * the text, and not listed beside "Other…". Absent when the text alone is the answer.
+   */
+  option?: string;
 }
 
 export interface NumberField extends FieldBase {
@@ -58,6 +81,7 @@ export interface ChoiceField extends FieldBase {
   kind: 'choice';
   options: ChoiceOption[];
   default?: string;
+  other?: OtherAnswer;
 }
 
 export interface MultiChoiceField extends FieldBase {
@@ -66,6 +90,7 @@ export interface MultiChoiceField extends FieldBase {
   minItems?: number;
   maxItems?: number;
   default?: string[];
+  other?: OtherAnswer;
 }
 
 export type Field = TextField | NumberField | BooleanField | ChoiceField | MultiChoiceField;

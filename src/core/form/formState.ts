@@ -7,11 +7,13 @@
 import type { Field, FormModel } from './fields';
 import type { AnswerValue, ElicitContent } from '../broker/request';
 import { checkField, parseTextInput, type FieldErrors } from './fieldRules';
+import { isOtherChosen, OTHER_CHOICE, OTHER_TEXT_MISSING, otherOwner } from './otherAnswer';
 
 /**
  * What a widget holds: the text typed (text, number), the checkbox state
  * (boolean; null = an optional box nobody touched), the chosen value ('' =
- * none) or the chosen values (null = nobody touched an optional list).
+ * none) or the chosen values (null = nobody touched an optional list); for a
+ * question with an "Other…" answer, OTHER_CHOICE among them while it is chosen.
  */
 export type RawValue = string | boolean | string[] | null;
 export type RawValues = Record<string, RawValue>;
@@ -42,11 +44,13 @@ export function toRaw(field: Field, value: AnswerValue | undefined): RawValue {
       // A required yes/no is answered by the box as it stands; an optional one only once touched.
       return typeof value === 'boolean' ? value : field.required ? false : null;
     case 'choice':
+      // codex's "None of the above" is what the "Other…" answer sends.
+      if (field.other?.option !== undefined && value === field.other.option) return OTHER_CHOICE;
       return typeof value === 'string' && field.options.some((o) => o.value === value) ? value : '';
     case 'multiChoice': {
       if (!Array.isArray(value)) return null;
       const known = new Set(field.options.map((o) => o.value));
-      return [...new Set(value.filter((v) => known.has(v)))];
+      return [...new Set(value.filter((v) => known.has(v) || (field.other !== undefined && v === OTHER_CHOICE)))];
     }
   }
 }
@@ -61,9 +65,10 @@ export function fromRaw(field: Field, raw: RawValue | undefined): { value?: Answ
       if (typeof raw === 'boolean') return { value: raw };
       return field.required ? { value: false } : {};
     case 'choice':
+      if (raw === OTHER_CHOICE && field.other) return field.other.option === undefined ? {} : { value: field.other.option };
       return typeof raw === 'string' && raw !== '' ? { value: raw } : {};
     case 'multiChoice':
-      return Array.isArray(raw) ? { value: [...raw] } : {};
+      return Array.isArray(raw) ? { value: raw.filter((v) => v !== OTHER_CHOICE) } : {};
   }
 }
 
@@ -91,12 +96,25 @@ export function collectAnswer(
   for (const field of form.fields) {
     if (skip.has(field.name)) continue;
     const raw = Object.hasOwn(raws, field.name) ? raws[field.name] : undefined;
+    const owner = otherOwner(form, field);
+    // An "Other…" text is sent only with "Other…" chosen; then it is the answer, so it is needed.
+    if (owner && !isOtherChosen(owner, raws[owner.name])) continue;
     const { value, error } = fromRaw(field, raw);
-    const problem = error ?? checkField(field, value ?? field.default);
+    const problem = owner && value === undefined ? OTHER_TEXT_MISSING : (error ?? checkField(field, value ?? field.default));
     if (problem !== undefined) errors[field.name] = problem;
     if (value !== undefined) content[field.name] = value;
   }
   return { content, errors };
+}
+
+/**
+ * One field's problem with every widget's value at hand: an "Other…" text is
+ * judged by whether its question has "Other…" chosen (see collectAnswer).
+ */
+export function fieldProblemIn(form: FormModel, raws: RawValues, field: Field): string | undefined {
+  const owner = otherOwner(form, field);
+  if (!owner) return fieldProblem(field, raws[field.name]);
+  return errorOf(collectAnswer({ fields: [owner, field] }, raws).errors, field.name);
 }
 
 /**
@@ -155,7 +173,10 @@ function isRawFor(field: Field, raw: unknown): raw is RawValue {
     case 'boolean':
       return typeof raw === 'boolean' || (raw === null && !field.required);
     case 'choice':
-      return typeof raw === 'string' && (raw === '' || field.options.some((o) => o.value === raw));
+      return (
+        typeof raw === 'string' &&
+        (raw === '' || (raw === OTHER_CHOICE && field.other !== undefined) || field.options.some((o) => o.value === raw))
+      );
     case 'multiChoice':
       return raw === null || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'));
   }

@@ -9,6 +9,7 @@
 import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
 import { normalize, LIMITS } from './normalize';
+import { renamePair } from './otherAnswer';
 import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
 
 /** More sections than this are not one question any more. */
@@ -33,8 +34,10 @@ export function composeGroup(sections: readonly GroupSection[]): FormModel {
       const reason = errorText(error);
       throw new InvalidRequestError(`question "${section.key}": ${reason}`);
     }
-    for (const field of model.fields)
-      fields.push({ ...field, name: composedName(index, field.name), property: field.name, section: index });
+    for (const field of model.fields) {
+      const composed = renamePair(field, (name) => composedName(index, name));
+      fields.push({ ...composed, name: composedName(index, field.name), property: field.name, section: index });
+    }
   });
   if (fields.length > LIMITS.maxFields) {
     throw new InvalidRequestError(`the questions have ${fields.length} fields together; at most ${LIMITS.maxFields} are supported`);
@@ -76,7 +79,9 @@ export function summarizeAnswers(form: FormModel, result: ElicitResult, fallback
   return sections.map((section, index) => {
     const fields = form.fields.filter((f) => (form.sections ? f.section === index : true));
     if (result.action !== 'accept') return { message: section.message, lines: [result.action === 'decline' ? 'Declined' : 'Cancelled'] };
-    const lines = fields.map((field) => `${field.label}: ${describeValue(field, result.content?.[field.name])}`);
+    // An "Other…" text left out (a listed option was chosen) is no line of its own.
+    const shown = fields.filter((f) => !(f.kind === 'text' && f.otherOf !== undefined && result.content?.[f.name] === undefined));
+    const lines = shown.map((field) => `${field.label}: ${describeValue(field, result.content?.[field.name])}`);
     return { message: section.message, lines: lines.length > 0 ? lines : ['Answered'] };
   });
 }

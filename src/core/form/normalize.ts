@@ -7,6 +7,7 @@ import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
 import { checkField, compilePattern } from './fieldRules';
 import type { ChoiceField, ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
+import { codexMeta, pairOtherAnswers } from './otherAnswer';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
 export const LIMITS = Object.freeze({
@@ -44,6 +45,8 @@ export function normalize(requestedSchema: unknown): FormModel {
     if (name === '__proto__') throw invalid(`property "__proto__" cannot be used as a field name`);
     return normalizeField(name, properties[name], required.has(name));
   });
+  // An agent's choice and its free-text companion become one question with an "Other…" answer.
+  pairOtherAnswers(fields, properties);
   return { fields };
 }
 
@@ -119,7 +122,8 @@ function fieldOfType(prop: Json, base: Base, where: string): Field {
 type Base = Pick<Field, 'name' | 'label' | 'description' | 'required'>;
 
 function text(prop: Json, base: Base, where: string): TextField {
-  const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true };
+  // codex marks a question whose answer is a secret (`isSecret`) in its own `_meta`.
+  const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true || codexMeta(prop)?.isSecret === true };
   if (typeof prop.format === 'string') {
     if (SECRET_FORMATS.has(prop.format)) field.secret = true;
     else if (TEXT_FORMATS.has(prop.format)) field.format = prop.format as TextFormat;

@@ -12,11 +12,17 @@ import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/broker/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
+import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
 import { setPickPrompt } from './pickPrompt';
 import type { QuickInputEscape } from './quickInputEscape';
 
+/** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =
-  { kind: 'value'; value: AnswerValue | undefined } | { kind: 'back' } | { kind: 'decline' } | { kind: 'later' } | { kind: 'cancel' };
+  | { kind: 'value'; value: AnswerValue | undefined; other?: string }
+  | { kind: 'back' }
+  | { kind: 'decline' }
+  | { kind: 'later' }
+  | { kind: 'cancel' };
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
 export interface SavedSecrets {
@@ -32,11 +38,15 @@ interface StepContext {
   step: number;
   totalSteps: number;
   current: AnswerValue | undefined;
+  /** The text given before for the question's "Other…" answer (after Back). */
+  currentOther?: string;
   signal: AbortSignal;
   /** Without it, every hide counts as Escape. */
   escape?: QuickInputEscape;
   /** Elicit asks for the person (a tool's arguments): no Later or Decline, and being hidden cancels. */
   onBehalf?: boolean;
+  /** The prompt line, made inert, when the step is not one field's own (the "Other…" text). */
+  promptOverride?: string;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -74,23 +84,32 @@ export class QuickInputRenderer {
     }
 
     const content: ElicitContent = {};
-    for (let i = 0; i < form.fields.length;) {
-      const field = form.fields[i]!;
+    // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
+    const steps = questionFields(form);
+    for (let i = 0; i < steps.length;) {
+      const field = steps[i]!;
       const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
+      const otherText = otherTextField(form, field);
+      const currentOther = otherText && typeof content[otherText.name] === 'string' ? (content[otherText.name] as string) : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
       const section = field.section === undefined ? undefined : form.sections?.[field.section];
-      const outcome = await askField(field, {
-        asker: question.request.asker,
-        saved: this.saved,
-        title,
-        message: section ? oneLine(section.message, 500) : message,
-        step: i + 1,
-        totalSteps: form.fields.length,
-        current,
-        signal,
-        escape: this.escape,
-        onBehalf,
-      });
+      const outcome = await askField(
+        field,
+        {
+          asker: question.request.asker,
+          saved: this.saved,
+          title,
+          message: section ? oneLine(section.message, 500) : message,
+          step: i + 1,
+          totalSteps: steps.length,
+          current,
+          currentOther,
+          signal,
+          escape: this.escape,
+          onBehalf,
+        },
+        otherText,
+      );
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
       if (outcome.kind === 'later') return LATER;
@@ -100,13 +119,18 @@ export class QuickInputRenderer {
       }
       if (outcome.value === undefined) delete content[field.name];
       else content[field.name] = outcome.value;
+      if (otherText) {
+        if (outcome.other === undefined) delete content[otherText.name];
+        else content[otherText.name] = outcome.other;
+      }
       i++;
     }
     return { action: 'accept', content };
   }
 }
 
-function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
+function askField(field: Field, ctx: StepContext, otherText?: TextField): Promise<StepOutcome> {
+  if (otherText && (field.kind === 'choice' || field.kind === 'multiChoice')) return askWithOther(field, otherText, ctx);
   switch (field.kind) {
     case 'text':
       return field.secret && ctx.saved?.has(ctx.asker, field.property ?? field.name) ? askSavedSecret(field, ctx) : askText(field, ctx);
@@ -122,6 +146,7 @@ function askField(field: Field, ctx: StepContext): Promise<StepOutcome> {
 }
 
 function fieldPrompt(field: Field, ctx: StepContext): string {
+  if (ctx.promptOverride !== undefined) return ctx.promptOverride;
   // With one field the message says it all; with steps each field needs its own name.
   if (ctx.totalSteps === 1 && !field.description) return inertText(ctx.message);
   const label = field.required ? oneLine(field.label, 120) : vscode.l10n.t('{0} (optional)', oneLine(field.label, 120));
@@ -188,6 +213,8 @@ interface ValueItem extends vscode.QuickPickItem {
   value?: AnswerValue;
   decline?: boolean;
   skip?: boolean;
+  /** The "Other…" answer of a question with a free-text companion. */
+  other?: boolean;
 }
 
 function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome> {
@@ -198,14 +225,57 @@ function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome>
   return askOne(field, ctx, items, ctx.current);
 }
 
-function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
-  const items: ValueItem[] = field.options.map((o) => ({
+function choiceItems(field: ChoiceField | MultiChoiceField): ValueItem[] {
+  return listedOptions(field).map((o) => ({
     label: inertText(oneLine(o.label, 200)),
     description: o.label === o.value ? undefined : inertText(oneLine(o.value, 80)),
     value: o.value,
   }));
-  return askOne(field, ctx, items, ctx.current);
 }
+
+function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
+  return askOne(field, ctx, choiceItems(field), ctx.current);
+}
+
+function otherItem(): ValueItem {
+  return { label: `$(edit) ${vscode.l10n.t('Other…')}`, description: vscode.l10n.t('type your own answer'), other: true };
+}
+
+/**
+ * A choice question with its agent's free-text companion: the options and
+ * "Other…", which asks for the text next (Back returns to the options).
+ */
+async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextField, ctx: StepContext): Promise<StepOutcome> {
+  let current = ctx.current;
+  let otherChosen = ctx.currentOther !== undefined;
+  for (;;) {
+    const choice =
+      field.kind === 'choice'
+        ? await askOne(field, { ...ctx, current }, [...choiceItems(field), otherItem()], otherChosen ? OTHER_PICKED : current)
+        : await askMany(field, { ...ctx, current }, otherChosen);
+    if (choice.kind !== 'value') return choice;
+    const picked = field.kind === 'choice' ? choice.value === OTHER_PICKED : choice.other !== undefined;
+    if (!picked) return { kind: 'value', value: choice.value };
+    current = field.kind === 'choice' ? current : choice.value;
+    otherChosen = true;
+    // The question stays on the prompt line: "<message> — <question>: your own answer".
+    const typed = await askText(
+      { ...text, required: true, description: undefined },
+      {
+        ...ctx,
+        current: ctx.currentOther,
+        promptOverride: inertText(`${ctx.message} — ${vscode.l10n.t('{0}: your own answer', oneLine(field.label, 120))}`),
+      },
+    );
+    if (typed.kind === 'back') continue;
+    if (typed.kind !== 'value') return typed;
+    const value = field.kind === 'choice' ? field.other?.option : current;
+    return { kind: 'value', value, other: typeof typed.value === 'string' ? typed.value : undefined };
+  }
+}
+
+/** The value an "Other…" item stands for inside askOne; never sent. */
+const OTHER_PICKED = '\u0000other-picked';
 
 function askOne(
   field: Field,
@@ -218,6 +288,7 @@ function askOne(
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = inertText(ctx.title);
   pick.placeholder = fieldPrompt(field, ctx);
+  keepInView(pick, fieldPrompt(field, ctx), ctx);
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
   setSteps(pick, ctx);
@@ -231,19 +302,22 @@ function askOne(
     });
   }
   pick.items = [...options, ...(extras.length > 1 ? extras : [])];
-  const active = options.find((o) => o.value === current);
+  const active = options.find((o) => (o.other ? current === OTHER_PICKED : o.value === current));
   if (active) pick.activeItems = [active];
   return runStep(pick, ctx, (settle) => [
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
       if (!chosen) return;
       if (chosen.decline) settle({ kind: 'decline' });
+      else if (chosen.other) settle({ kind: 'value', value: OTHER_PICKED });
       else settle({ kind: 'value', value: chosen.skip ? undefined : chosen.value });
     }),
   ]);
 }
 
-function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome> {
+/** `withOther`: the question has an "Other…" answer (ticked when `otherTicked`); choosing it asks for the text next. */
+function askMany(field: MultiChoiceField, ctx: StepContext, otherTicked?: boolean): Promise<StepOutcome> {
+  const withOther = otherTicked !== undefined;
   const pick = vscode.window.createQuickPick<ValueItem>();
   pick.title = inertText(ctx.title);
   // The rule shows before the person errs: in the placeholder, and on the prompt line where VS Code has one.
@@ -255,21 +329,20 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
   pick.matchOnDescription = true;
   pick.ignoreFocusOut = true;
   setSteps(pick, ctx);
-  const items: ValueItem[] = field.options.map((o) => ({
-    label: inertText(oneLine(o.label, 200)),
-    description: o.label === o.value ? undefined : inertText(oneLine(o.value, 80)),
-    value: o.value,
-  }));
+  const items: ValueItem[] = withOther ? [...choiceItems(field), otherItem()] : choiceItems(field);
   pick.items = items;
   const chosen = new Set(Array.isArray(ctx.current) ? ctx.current : []);
-  pick.selectedItems = items.filter((i) => chosen.has(i.value as string));
-  const selection = (): string[] => pick.selectedItems.map((i) => i.value as string);
+  pick.selectedItems = items.filter((i) => (i.other ? otherTicked === true : chosen.has(i.value as string)));
+  const selection = (): string[] => pick.selectedItems.filter((i) => !i.other).map((i) => i.value as string);
+  const otherOn = (): boolean => pick.selectedItems.some((i) => i.other);
   /** The refusal on the prompt line, which shows it whole; the placeholder (cut off, gone once typing starts) where there is none. */
   const show = (error: string | undefined): void => {
     const count = vscode.l10n.t('{0} chosen', selection().length);
-    const line = error ? `⚠ ${error} (${count})` : rule ? `${rule} · ${count}` : undefined;
+    // The question stays on the line too: the placeholder is gone once the person types.
+    const line = error ? `${prompt} · ⚠ ${error} (${count})` : rule ? `${prompt} · ${count}` : prompt;
     const shown = setPickPrompt(pick, line);
     pick.placeholder = inertText(error && !shown ? `⚠ ${error} — ${prompt}` : prompt);
+    if (!shown) pick.title = inertText(`${ctx.title} — ${oneLine(prompt, 200)}`);
   };
   show(undefined);
   return runStep(pick, ctx, (settle) => [
@@ -279,11 +352,22 @@ function askMany(field: MultiChoiceField, ctx: StepContext): Promise<StepOutcome
     }),
     pick.onDidAccept(() => {
       const values = selection();
-      const error = checkField(field, values.length === 0 ? undefined : values);
+      // With "Other…" ticked the typed answer counts too: no list at all is then a fine answer.
+      const error =
+        otherOn() && values.length === 0 && !field.required ? undefined : checkField(field, values.length === 0 ? undefined : values);
       if (error) show(error);
-      else settle({ kind: 'value', value: values.length === 0 ? undefined : values });
+      else settle({ kind: 'value', value: values.length === 0 ? undefined : values, ...(otherOn() ? { other: '' } : {}) });
     }),
   ]);
+}
+
+/**
+ * A question's text is never only in a placeholder (presentation.ts): the pick's
+ * prompt line keeps it in view while the person types; where VS Code has no such
+ * line (before 1.108), the title carries it.
+ */
+function keepInView(pick: vscode.QuickPick<ValueItem>, prompt: string, ctx: StepContext): void {
+  if (!setPickPrompt(pick, prompt)) pick.title = inertText(`${ctx.title} — ${oneLine(prompt, 200)}`);
 }
 
 function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInputButton[] }, ctx: StepContext): void {
