@@ -45,7 +45,7 @@ interface StepContext {
   escape?: QuickInputEscape;
   /** Elicit asks for the person (a tool's arguments): no Later or Decline, and being hidden cancels. */
   onBehalf?: boolean;
-  /** The prompt line, made inert, when the step is not one field's own (the "Other…" text). */
+  /** The prompt line (made inert when shown) when the step is not one field's own (the "Other…" text). */
   promptOverride?: string;
 }
 
@@ -146,7 +146,7 @@ function askField(field: Field, ctx: StepContext, otherText?: TextField): Promis
 }
 
 function fieldPrompt(field: Field, ctx: StepContext): string {
-  if (ctx.promptOverride !== undefined) return ctx.promptOverride;
+  if (ctx.promptOverride !== undefined) return inertText(ctx.promptOverride);
   // With one field the message says it all; with steps each field needs its own name.
   if (ctx.totalSteps === 1 && !field.description) return inertText(ctx.message);
   const label = field.required ? oneLine(field.label, 120) : vscode.l10n.t('{0} (optional)', oneLine(field.label, 120));
@@ -264,7 +264,7 @@ async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextFie
       {
         ...ctx,
         current: ctx.currentOther,
-        promptOverride: inertText(`${ctx.message} — ${vscode.l10n.t('{0}: your own answer', oneLine(field.label, 120))}`),
+        promptOverride: `${ctx.message} — ${vscode.l10n.t('{0}: your own answer', oneLine(field.label, 120))}`,
       },
     );
     if (typed.kind === 'back') continue;

@@ -1,0 +1,120 @@
+/**
+ * Today's agents' questions through the ACP client: the fixture agent (official
+ * SDK) sends codex-acp's blocking and non-blocking forms and claude-agent-acp's
+ * AskUserQuestion form exactly as those agents do (test/fixtures/agent-questions.mjs);
+ * the real broker draws them; a scripted person answers as the form page does
+ * (widget values, "Other…" chosen and text typed, collected by formState); the
+ * assertions are on the answer the agent recorded.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AcpConnection } from '../../src/acp/connection';
+import type { Question } from '../../src/core/broker/broker';
+import type { ElicitResult } from '../../src/core/broker/request';
+import { collectAnswer, startingValues, type RawValues } from '../../src/core/form/formState';
+import { OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
+import { NONE_OF_THE_ABOVE } from '../fixtures/agent-questions.mjs';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { scriptedBroker } from '../support/scriptedRenderer';
+
+const agentFile = join(__dirname, '..', 'fixtures', 'acp-agent.mjs');
+const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'elicit-acp-questions-')));
+
+/** A person at the form: starts from what the page shows, changes these widgets, submits. */
+function answerAsPerson(question: Question, changes: RawValues): ElicitResult {
+  const form = question.form!;
+  const { content, errors } = collectAnswer(form, { ...startingValues(form, {}, undefined), ...changes });
+  assert.deepEqual(errors, {}, 'the page would refuse this answer');
+  return { action: 'accept', content };
+}
+
+describe('today’s agents’ questions through the ACP client', () => {
+  let connection: AcpConnection;
+  let record: string;
+  let sessionId: string;
+  const answers: Array<(q: Question) => ElicitResult> = [];
+  const seen: Question[] = [];
+
+  before(async () => {
+    record = newRecordFile();
+    const { broker } = scriptedBroker((q) => {
+      seen.push(q);
+      const next = answers.shift();
+      assert.ok(next, `an unexpected question arrived: ${q.request.message}`);
+      return next(q);
+    });
+    connection = new AcpConnection(
+      { name: 'fixture', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
+      {
+        ask: (request) => broker.ask(request),
+        permission: () => Promise.reject(new Error('no permission expected')),
+        readTextFile: () => Promise.reject(new Error('no file expected')),
+        writeTextFile: () => Promise.reject(new Error('no file expected')),
+        roots: () => [workspace],
+        log: () => undefined,
+        defaultCwd: workspace,
+      },
+    );
+    await connection.start();
+    ({ sessionId } = await connection.newSession(workspace));
+  });
+  after(async () => {
+    await connection.stop();
+  });
+
+  async function ask(shape: string): Promise<unknown> {
+    const turns = readRecords(record).filter((r) => r.kind === 'turn-end').length;
+    await connection.prompt(sessionId, `agent-question ${shape}`);
+    await waitForRecords(record, turns + 1, (r) => r.kind === 'turn-end');
+    const got = readRecords(record).filter((r) => r.kind === 'agent-question');
+    assert.ok(got.length > 0, 'the agent recorded no answer');
+    const last = got[got.length - 1]!;
+    assert.equal(last.error, undefined, `the agent got an error: ${JSON.stringify(last.error)}`);
+    return last.result;
+  }
+
+  it('codex blocking question: Other… reaches codex as "None of the above" with the note; the secret as typed', async () => {
+    answers.push((q) => {
+      assert.deepEqual(
+        questionFields(q.form!).map((f) => f.name),
+        ['next_step', 'deploy_token'],
+        'two questions, the note inside the first',
+      );
+      return answerAsPerson(q, { next_step: OTHER_CHOICE, next_step_note: 'Inspect flaky logs', deploy_token: 'tok-7' });
+    });
+    assert.deepEqual(await ask('codex-blocking'), {
+      action: 'accept',
+      content: { next_step: NONE_OF_THE_ABOVE, next_step_note: 'Inspect flaky logs', deploy_token: 'tok-7' },
+    });
+  });
+
+  it('codex non-blocking question: one answered with an option, one with Other…, each question’s own fields', async () => {
+    answers.push((q) => {
+      assert.equal(questionFields(q.form!).length, 2);
+      return answerAsPerson(q, { question_0: 'SQLite', question_1: OTHER_CHOICE, question_1_note: 'Only if the schema changes' });
+    });
+    assert.deepEqual(await ask('codex-async'), {
+      action: 'accept',
+      content: { question_0: 'SQLite', question_1: NONE_OF_THE_ABOVE, question_1_note: 'Only if the schema changes' },
+    });
+  });
+
+  it('claude AskUserQuestion: Other… on the single-select, options plus Other… on the multi-select', async () => {
+    answers.push((q) => {
+      assert.equal(questionFields(q.form!).length, 2);
+      return answerAsPerson(q, {
+        question_0: OTHER_CHOICE,
+        question_0_custom: 'yarn',
+        question_1: ['Lint', 'Tests', OTHER_CHOICE],
+        question_1_custom: 'Format check',
+      });
+    });
+    assert.deepEqual(await ask('claude-ask'), {
+      action: 'accept',
+      content: { question_0_custom: 'yarn', question_1: ['Lint', 'Tests'], question_1_custom: 'Format check' },
+    });
+  });
+});
