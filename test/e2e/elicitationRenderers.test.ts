@@ -188,13 +188,16 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       ['Piano'],
       'the default is pre-selected',
     );
-    // The rule before any mistake, on the line under the input (and in the placeholder).
-    assert.equal(pick.message, 'Choose 1 to 2 · 1 chosen');
+    // The question and its rule before any mistake, on the line under the input (and in the placeholder).
+    assert.equal(pick.message, 'Which instruments play the intro? · Choose 1 to 2 · 1 chosen');
     assert.equal(pick.placeholder, 'Which instruments play the intro? · Choose 1 to 2');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Drums' }).locator('[role="checkbox"]').click();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Bass' }).locator('[role="checkbox"]').click();
     // The refusal where it can be read whole, not cut off in the placeholder.
-    await waitForQuickInput(page, (q) => q.message === '⚠ Choose at most 2 options (3 chosen)');
+    await waitForQuickInput(
+      page,
+      (q) => q.message === 'Which instruments play the intro? · Choose 1 to 2 · ⚠ Choose at most 2 options (3 chosen)',
+    );
     const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click();
     await page.waitForTimeout(300);
@@ -210,12 +213,15 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_arrangement');
     const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'Guitar'));
     assert.equal(first.placeholder, 'How should the song be arranged? — Instruments · Choose at least 1');
-    assert.equal(first.message, 'Choose at least 1 · 1 chosen');
+    assert.equal(first.message, 'How should the song be arranged? — Instruments · Choose at least 1 · 1 chosen');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
-    await waitForQuickInput(page, (q) => q.message === 'Choose at least 1 · 0 chosen');
+    await waitForQuickInput(page, (q) => q.message === 'How should the song be arranged? — Instruments · Choose at least 1 · 0 chosen');
     const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
     await ok.click();
-    await waitForQuickInput(page, (q) => q.message === '⚠ Choose at least 1 option (0 chosen)');
+    await waitForQuickInput(
+      page,
+      (q) => q.message === 'How should the song be arranged? — Instruments · Choose at least 1 · ⚠ Choose at least 1 option (0 chosen)',
+    );
     await page.waitForTimeout(300);
     assert.equal(readRecords(record).length, recorded, 'none chosen was not sent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Guitar' }).locator('[role="checkbox"]').click();

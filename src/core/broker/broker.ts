@@ -321,7 +321,7 @@ function sameLimit(a: ElicitRequest['asker'], b: ElicitRequest['asker']): boolea
 /** A later round lists the earlier answers (request.ts, EarlierAnswer): it stays a form. */
 function presentationContext(request: ElicitRequest): PresentationContext {
   const followUp = request.mode === 'group' && (request.earlier?.length ?? 0) > 0;
-  return { message: request.message, followUp };
+  return { followUp };
 }
 
 function formOf(request: ElicitRequest): FormModel | undefined {

@@ -3,12 +3,13 @@
  * without VS Code.
  *
  * The rule: a short question is asked with VS Code's quick input (up to three
- * questions as steps with Back), anything larger as a form, and two things
- * always hold. A question's text stays in view wherever it is drawn: a step
- * shows it on its prompt line, never only in a placeholder (which is cut off,
- * and gone once typing starts), so a question whose text does not fit that
- * line is a form. And a later round of a request is a form: it lists the
- * earlier answers above it, in the same tab, which a quick input cannot.
+ * questions as steps with Back, an agent's "Other…" text inside its question's
+ * step), anything larger as a form, and two things always hold. A question's
+ * text stays in view wherever it is drawn: a quick-input step shows it on its
+ * prompt line (the quick input renderer), never only in a placeholder, which is
+ * cut off and gone once typing starts. And a later round of a request is a
+ * form: it lists the earlier answers above it, in the same tab, which a quick
+ * input cannot.
  */
 import type { Field, FormModel } from './fields';
 import { questionFields } from './otherAnswer';
@@ -18,8 +19,6 @@ export type Presentation = 'quickInput' | 'form';
 
 /** What the decision needs to know besides the fields. */
 export interface PresentationContext {
-  /** The question's message, shown on every step's prompt line with the step's own question. */
-  message?: string;
   /** A later round of a request, shown with the answers already given. */
   followUp?: boolean;
 }
@@ -28,8 +27,6 @@ export interface PresentationContext {
 export const MAX_QUICK_INPUT_STEPS = 3;
 /** Descriptions longer than this do not fit a quick input's one-line prompt. */
 export const MAX_QUICK_INPUT_DESCRIPTION = 200;
-/** A step's whole text (message, question, description) longer than this does not stay in view on its prompt line. */
-export const MAX_QUICK_INPUT_PROMPT = 300;
 
 export function choosePresentation(
   form: FormModel,
@@ -43,11 +40,9 @@ export function choosePresentation(
   // An agent's "Other…" text is part of its question's step, not a step of its own.
   const steps = questionFields(form);
   if (steps.length > MAX_QUICK_INPUT_STEPS) return 'form';
-  return steps.every((field) => fitsQuickInput(field, context.message ?? '')) ? 'quickInput' : 'form';
+  return steps.every(fitsQuickInput) ? 'quickInput' : 'form';
 }
 
-function fitsQuickInput(field: Field, message: string): boolean {
-  const description = field.description?.length ?? 0;
-  if (description > MAX_QUICK_INPUT_DESCRIPTION) return false;
-  return message.length + field.label.length + description <= MAX_QUICK_INPUT_PROMPT;
+function fitsQuickInput(field: Field): boolean {
+  return (field.description?.length ?? 0) <= MAX_QUICK_INPUT_DESCRIPTION;
 }

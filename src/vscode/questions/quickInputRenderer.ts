@@ -147,8 +147,11 @@ function askField(field: Field, ctx: StepContext, otherText?: TextField): Promis
 
 function fieldPrompt(field: Field, ctx: StepContext): string {
   if (ctx.promptOverride !== undefined) return inertText(ctx.promptOverride);
-  // With one field the message says it all; with steps each field needs its own name.
-  if (ctx.totalSteps === 1 && !field.description) return inertText(ctx.message);
+  // With one field the message says it all; with steps each field needs its own name. An agent
+  // may put its question in the field's title under a notice of its own (codex's non-blocking
+  // questions): the title is the question then, and stays on the line.
+  const titledByAgent = ctx.asker.kind === 'acp' && field.label !== field.name;
+  if (ctx.totalSteps === 1 && !field.description && !titledByAgent) return inertText(ctx.message);
   const label = field.required ? oneLine(field.label, 120) : vscode.l10n.t('{0} (optional)', oneLine(field.label, 120));
   const description = field.description ? `: ${oneLine(field.description, 300)}` : '';
   return inertText(`${ctx.message} — ${label}${description}`);
