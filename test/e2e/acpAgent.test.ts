@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, screenshot, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { pickQuickPickItem, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
 import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -144,6 +144,34 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await terminal.locator('.terminal-head', { hasText: 'exit code 0' }).waitFor({ timeout: 20_000 });
     assert.match((await terminal.locator('.terminal-output').textContent()) ?? '', /built 3 targets\n(.|\n)*one warning/);
     await screenshot(page, 'acp-terminal');
+  });
+
+  it("asks codex's non-blocking questions as two steps, each question on its line, Other… asking for the text", async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    await send(panel, 'agent-question codex-async');
+    // codex's notice is the message; the question (the field's title) is on the line that stays while typing.
+    const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label.includes('Other…')));
+    assert.match(first.message ?? '', /Codex keeps working while you answer.* — Which database should the service use\?/);
+    assert.deepEqual(
+      first.items
+        .filter((i) => !i.label.includes('Leave empty') && !i.label.includes('Decline'))
+        .map((i) => i.label.replace(/^\S*\s*(?=Other)/, '')),
+      ['Postgres', 'SQLite', 'Other…'],
+      '"None of the above" is what Other… sends, not an option of its own',
+    );
+    await pickQuickPickItem(page, 'Other…');
+    const box = await waitForQuickInput(page, (q) => (q.message ?? '').includes('Which database should the service use?: your own answer'));
+    assert.equal(box.step, '1/2');
+    await screenshot(page, 'acp-question-other');
+    await typeAndSubmit(page, 'DuckDB, embedded');
+    await waitForQuickInput(page, (q) => q.step === '2/2' && (q.message ?? '').includes('Should I add a migration?'));
+    await pickQuickPickItem(page, 'No');
+    const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'agent-question');
+    assert.deepEqual(answer!.result, {
+      action: 'accept',
+      content: { question_0: 'None of the above', question_0_note: 'DuckDB, embedded', question_1: 'No' },
+    });
   });
 
   it('Stop sends session/cancel and closes the pending permission prompt as cancelled', async () => {

@@ -47,6 +47,8 @@ interface StepContext {
   onBehalf?: boolean;
   /** The prompt line (made inert when shown) when the step is not one field's own (the "Other…" text). */
   promptOverride?: string;
+  /** Back returns to the options even on the first step (the "Other…" text). */
+  backToOptions?: boolean;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -267,6 +269,7 @@ async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextFie
       {
         ...ctx,
         current: ctx.currentOther,
+        backToOptions: true,
         promptOverride: `${ctx.message} — ${vscode.l10n.t('{0}: your own answer', oneLine(field.label, 120))}`,
       },
     );
@@ -379,7 +382,7 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.totalSteps = ctx.totalSteps;
   }
   const answers = ctx.onBehalf ? [] : [buttons().later, buttons().decline];
-  input.buttons = ctx.step > 1 ? [vscode.QuickInputButtons.Back, ...answers] : answers;
+  input.buttons = ctx.step > 1 || ctx.backToOptions ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
 /**
