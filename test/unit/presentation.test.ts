@@ -5,6 +5,7 @@ import type { Field, FormModel } from '../../src/core/form/fields';
 import { normalize } from '../../src/core/form/normalize';
 import { choosePresentation, MAX_QUICK_INPUT_DESCRIPTION, MAX_QUICK_INPUT_STEPS } from '../../src/core/form/presentation';
 import { everythingSchema } from '../support/everythingSchema';
+import { scriptedBroker } from '../support/scriptedRenderer';
 
 function textFields(count: number, description?: string): FormModel {
   const fields: Field[] = Array.from({ length: count }, (_, i) => ({
@@ -89,5 +90,33 @@ describe('choosePresentation', () => {
       assert.equal(choosePresentation(textFields(1), 'form'), 'form');
       assert.equal(choosePresentation(textFields(50), 'form'), 'form');
     });
+  });
+});
+
+describe('a later round of a request through the broker', () => {
+  const sections = [
+    {
+      key: 'r2',
+      message: 'And the tempo?',
+      requestedSchema: { type: 'object', properties: { tempo: { type: 'integer' }, key: { type: 'string' } } },
+    },
+  ];
+  const asker = { kind: 'mcp' as const, name: 'songs' };
+
+  it('stays a form, with the earlier answers listed (issue #25 item 7); the first round of the same size is quick input', async () => {
+    const seen: string[] = [];
+    const { broker } = scriptedBroker((q) => {
+      seen.push(q.presentation);
+      return { action: 'decline' };
+    });
+    await broker.ask({ mode: 'group', asker, message: 'And the tempo?', sections });
+    await broker.ask({
+      mode: 'group',
+      asker,
+      message: 'And the tempo?',
+      sections,
+      earlier: [{ message: 'About the piece', lines: ['Title: Étude'] }],
+    });
+    assert.deepEqual(seen, ['quickInput', 'form']);
   });
 });
