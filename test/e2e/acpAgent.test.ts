@@ -174,6 +174,34 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     });
   });
 
+  it("draws claude's AskUserQuestion in a form: Other… reveals a text box named after its question, in the single- and the multi-select", async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    await send(panel, 'agent-question claude-ask-four');
+    const form = await webviewFrame(page, 'fixture asks');
+    const single = form.locator('.field[data-name="question_0"] vscode-single-select');
+    await single.waitFor({ timeout: 30_000 });
+    const customRow = form.locator('.field[data-name="question_0_custom"]');
+    assert.equal(await customRow.isVisible(), false, 'the text waits until Other… is chosen');
+    await single.click();
+    await form.getByRole('option', { name: 'Other…' }).click();
+    const custom = customRow.locator('input');
+    await custom.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match((await customRow.locator('.field-title').textContent()) ?? '', /Your answer to “Tooling”/);
+    await custom.fill('yarn');
+    const multi = form.locator('.field[data-name="question_1"]');
+    await multi.locator('vscode-checkbox', { hasText: 'Lint' }).click();
+    await multi.locator('vscode-checkbox', { hasText: 'Other…' }).click();
+    await form.locator('.field[data-name="question_1_custom"] input').fill('Format check');
+    await screenshot(page, 'acp-question-other-form');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const answers = await waitForRecords(record, 2, (r) => r.kind === 'agent-question');
+    assert.deepEqual(answers.at(-1)!.result, {
+      action: 'accept',
+      content: { question_0_custom: 'yarn', question_1: ['Lint'], question_1_custom: 'Format check' },
+    });
+  });
+
   it('Stop sends session/cancel and closes the pending permission prompt as cancelled', async () => {
     const { page } = session.workbench;
     const panel = await agentPanel();
