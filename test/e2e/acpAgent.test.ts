@@ -178,7 +178,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     const panel = await agentPanel();
     await send(panel, 'agent-question claude-ask-four');
-    const form = await webviewFrame(page, 'fixture asks');
+    const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
     const single = form.locator('.field[data-name="question_0"] vscode-single-select');
     await single.waitFor({ timeout: 30_000 });
     const customRow = form.locator('.field[data-name="question_0_custom"]');

@@ -157,6 +157,11 @@ describe('an agent question with an Other answer: the answer the agent receives'
     assert.deepEqual(errors, {});
     assert.deepEqual(content, { question_1: ['Lint'], question_1_custom: 'Format' });
     assert.deepEqual(validateAnswer(form, content), {});
+    assert.deepEqual(
+      collectAnswer(form, raws(form, { question_1: [OTHER_CHOICE], question_1_custom: 'Format' })).content,
+      { question_1_custom: 'Format' },
+      'Other… alone: the text is the whole answer',
+    );
   });
 
   it('a group (a burst, a round) keeps the pair under composed names and splits it back to the agent’s names', () => {

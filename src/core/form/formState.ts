@@ -67,8 +67,12 @@ export function fromRaw(field: Field, raw: RawValue | undefined): { value?: Answ
     case 'choice':
       if (raw === OTHER_CHOICE && field.other) return field.other.option === undefined ? {} : { value: field.other.option };
       return typeof raw === 'string' && raw !== '' ? { value: raw } : {};
-    case 'multiChoice':
-      return Array.isArray(raw) ? { value: raw.filter((v) => v !== OTHER_CHOICE) } : {};
+    case 'multiChoice': {
+      if (!Array.isArray(raw)) return {};
+      const picks = raw.filter((v) => v !== OTHER_CHOICE);
+      // "Other…" alone: the typed text is the whole answer, as in the quick input.
+      return picks.length === 0 && picks.length !== raw.length ? {} : { value: picks };
+    }
   }
 }
 
