@@ -263,14 +263,14 @@ async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextFie
     if (!picked) return { kind: 'value', value: choice.value };
     current = field.kind === 'choice' ? current : choice.value;
     otherChosen = true;
-    // The question stays on the prompt line: "<message> — <question>: your own answer".
+    // The question stays on the prompt line: "<message> — your own answer to “<question>”".
     const typed = await askText(
-      { ...text, required: true, description: undefined },
+      { ...text, label: vscode.l10n.t('Your answer'), required: true, description: undefined },
       {
         ...ctx,
         current: ctx.currentOther,
         backToOptions: true,
-        promptOverride: `${ctx.message} — ${vscode.l10n.t('{0}: your own answer', oneLine(field.label, 120))}`,
+        promptOverride: `${ctx.message} — ${vscode.l10n.t('your own answer to “{0}”', oneLine(field.label, 120))}`,
       },
     );
     if (typed.kind === 'back') continue;
