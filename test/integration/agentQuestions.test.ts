@@ -7,7 +7,7 @@
  * assertions are on the answer the agent recorded.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -63,6 +63,7 @@ describe('today’s agents’ questions through the ACP client', () => {
   });
   after(async () => {
     await connection.stop();
+    rmSync(workspace, { recursive: true, force: true });
   });
 
   async function ask(shape: string): Promise<unknown> {
