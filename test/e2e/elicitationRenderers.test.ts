@@ -205,6 +205,24 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Drums', 'Bass'] } });
   });
 
+  // Issue #25, item 1: with the mouse only, OK after a refusal must still submit.
+  it('submits a multi-select with OK, clicked, after OK was refused for too few options', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_two_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
+    const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    await row('Guitar').click();
+    await waitForQuickInput(page, (q) => q.message === '⚠ Choose at least 2 options (1 chosen)');
+    await ok.click();
+    await page.waitForTimeout(300);
+    assert.equal(readRecords(record).length, recorded, 'one of at least two was not sent');
+    await row('Drums').click();
+    await waitForQuickInput(page, (q) => q.message === 'Choose at least 2 · 2 chosen');
+    await ok.click();
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
+  });
+
   it('never calls a multi-select with minItems 1 optional, and says its refusal on the line under the input', async () => {
     const { page } = session.workbench;
     await runAskTool('ask_arrangement');

@@ -50,7 +50,7 @@ function buttons(): { decline: vscode.QuickInputButton; later: vscode.QuickInput
     },
     later: {
       iconPath: new vscode.ThemeIcon('clock'),
-      tooltip: vscode.l10n.t('Later: put this question off and answer it from Pending Questions'),
+      tooltip: vscode.l10n.t('Later: put this question off; the asker keeps waiting until you answer it from Pending Questions'),
     },
   };
   return answerButtons;
