@@ -223,6 +223,39 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
   });
 
+  // Issue #25 item 2: Later keeps what was ticked or typed, never a secret.
+  it('brings a put-off multi-select back with its ticks, and a put-off secret back empty', async () => {
+    const { page } = session.workbench;
+    const later = page.locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
+    const resume = async (): Promise<void> => {
+      await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+      await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
+    };
+    await runAskTool('ask_two_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Bass' }).locator('[role="checkbox"]').click();
+    await later.click();
+    await resume();
+    const back = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass' && i.checked));
+    assert.deepEqual(
+      back.items.filter((i) => i.checked).map((i) => i.label),
+      ['Bass'],
+    );
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
+    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Piano', 'Bass'] } });
+
+    await runAskTool('ask_api_key');
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_api_key');
+    await typeText(page, 'sk-typed-then-put-off');
+    await later.click();
+    await resume();
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_api_key');
+    assert.equal((await readQuickInput(page))?.value, '', 'a secret is not kept in a draft');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
   it('never calls a multi-select with minItems 1 optional, and says its refusal on the line under the input', async () => {
     const { page } = session.workbench;
     await runAskTool('ask_arrangement');
