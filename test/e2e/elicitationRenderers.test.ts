@@ -290,6 +290,23 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
+  // Issue #25 item 2: a form put off comes back with what was typed.
+  it('brings a form put off with Later back with what was typed', async () => {
+    const { page } = session.workbench;
+    let form = await openForm();
+    await form.locator('.field[data-name="name"] input').fill('Grace Hopper');
+    await form.locator('.field[data-name="integer"] input').fill('7');
+    await form.getByRole('button', { name: 'Later' }).click();
+    await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+    await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
+    form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
+    await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+    assert.equal(await form.locator('.field[data-name="name"] input').inputValue(), 'Grace Hopper');
+    assert.equal(await form.locator('.field[data-name="integer"] input').inputValue(), '7');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
   it('steps through two fields with Back', async () => {
     const { page } = session.workbench;
     await runAskTool('ask_tempo_and_key');
