@@ -19,6 +19,7 @@ import { matchesFixture, repoRoot, startRealAgent, type RealAgent } from '../sup
 import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
+import { CANCELLED } from '../../src/core/broker/request';
 import { waitUntil } from '../support/waitUntil';
 
 const codexAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
@@ -82,6 +83,15 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
   async function newSession(): Promise<string> {
     return (await codex.connection.newSession(workspace)).sessionId;
   }
+
+  it('Elicit advertises form and URL elicitation: codex offers its device-code sign-in (a URL question)', async () => {
+    const initialize = codex.lines().find((l) => l.dir === 'in' && l.message?.method === 'initialize')!.message!.params!;
+    assert.deepEqual((initialize.clientCapabilities as Record<string, unknown>).elicitation, { form: {}, url: {} });
+    assert.deepEqual(
+      codex.connection.initializeResponse?.authMethods?.map((m) => ('id' in m ? m.id : undefined)),
+      ['api-key', 'chat-gpt-device-code'],
+    );
+  });
 
   it('an escalated command asks allow once / allow always / cancel; allowed once, it runs', async () => {
     const sessionId = await newSession();
@@ -197,6 +207,37 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       { question: 'Which colour for the logo?', answer: 'Blue\n\na dark blue' },
     );
   });
+  it('a non-blocking question still open when the turn ends is withdrawn by codex ($/cancel_request), and Elicit closes it', async () => {
+    const sessionId = await newSession();
+    const shown = gate();
+    model.script(
+      { tool: 'request_user_input_async', input: { questions: [{ title: 'Which font?', options: ['Serif', 'Sans'] }] } },
+      // The turn ends once the question is in front of the person, unanswered.
+      { text: 'Finished without an answer.', until: shown.opened },
+    );
+    let closedBy: unknown;
+    codex.answers.push(
+      (_q, signal) =>
+        new Promise((resolve) => {
+          shown.open();
+          signal.addEventListener('abort', () => ((closedBy = signal.reason ?? 'aborted'), resolve(CANCELLED)), { once: true });
+        }),
+    );
+    assert.equal(await codex.connection.prompt(sessionId, 'Pick a font'), 'end_turn');
+    await waitUntil(() => closedBy !== undefined, 'the question to close');
+
+    const asked = codex
+      .lines()
+      .filter((l) => l.dir === 'out' && l.message?.method === 'elicitation/create')
+      .at(-1)!.message!;
+    assert.equal(asked.params!.sessionId, sessionId);
+    const withdrawn = codex
+      .lines()
+      .find((l) => l.dir === 'out' && l.message?.method === '$/cancel_request' && l.message?.params?.requestId === asked.id);
+    assert.ok(withdrawn, 'codex withdrew the question when its turn ended');
+    const answered = codex.lines().find((l) => l.dir === 'in' && l.message?.id === asked.id && l.message?.method === undefined);
+    assert.deepEqual(answered?.message?.result, { action: 'cancel' });
+  });
 });
 
 describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout: 300_000 }, () => {
@@ -271,6 +312,16 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
       ],
     },
   };
+
+  it('Elicit advertises form elicitation: claude offers the model its AskUserQuestion tool', async () => {
+    const initialize = claude.lines().find((l) => l.dir === 'in' && l.message?.method === 'initialize')!.message!.params!;
+    assert.deepEqual((initialize.clientCapabilities as Record<string, unknown>).elicitation, { form: {}, url: {} });
+    const { sessionId } = await claude.connection.newSession(workspace);
+    model.script({ text: 'Hello.' });
+    assert.equal(await claude.connection.prompt(sessionId, 'Hello'), 'end_turn');
+    const tools = (model.turnRequests.at(-1)!.body.tools as Array<{ name: string }>).map((t) => t.name);
+    assert.ok(tools.includes('AskUserQuestion'), `AskUserQuestion among ${tools.join(', ')}`);
+  });
 
   it('AskUserQuestion with a single- and a multi-select comes as one form; the answer reaches the model intact', async () => {
     const { sessionId } = await claude.connection.newSession(workspace);
