@@ -15,7 +15,7 @@ import type { PermissionChoice } from '../../src/acp/connection';
 import { tempDir } from '../support/acpFixture';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
-import { matchesFixture, repoRoot, startRealAgent, type RealAgent } from '../support/realAgent';
+import { matchesFixture, repoRoot, startRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
 import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
@@ -235,8 +235,10 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       .lines()
       .find((l) => l.dir === 'out' && l.message?.method === '$/cancel_request' && l.message?.params?.requestId === asked.id);
     assert.ok(withdrawn, 'codex withdrew the question when its turn ended');
-    const answered = codex.lines().find((l) => l.dir === 'in' && l.message?.id === asked.id && l.message?.method === undefined);
-    assert.deepEqual(answered?.message?.result, { action: 'cancel' });
+    const answer = (): TapLine | undefined =>
+      codex.lines().find((l) => l.dir === 'in' && l.message?.id === asked.id && l.message?.method === undefined);
+    await waitUntil(() => answer() !== undefined, 'the answer to the withdrawn question');
+    assert.deepEqual(answer()!.message!.result, { action: 'cancel' });
   });
 });
 
