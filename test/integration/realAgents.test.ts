@@ -15,7 +15,7 @@ import type { PermissionChoice } from '../../src/acp/connection';
 import { tempDir } from '../support/acpFixture';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
-import { matchesFixture, repoRoot, startRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
+import { matchesFixture, repoRoot, startRealAgent, stopRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
 import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
@@ -73,7 +73,7 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
 
   after(async () => {
     try {
-      await codex?.connection.stop();
+      await stopRealAgent(codex);
       await model?.close();
     } finally {
       if (temp) rmSync(temp, { recursive: true, force: true });
@@ -174,6 +174,34 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
     assert.deepEqual(JSON.parse(String(output.output)), {
       answers: { database: { answers: ['SQLite', 'user_note: keep the file in data/'] } },
     });
+  });
+
+  it('a declined blocking question reaches the model as no answers, and the turn goes on', async () => {
+    const sessionId = await newSession();
+    await codex.connection.request('session/set_config_option', { sessionId, configId: 'collaboration_mode', value: 'plan' });
+    model.script(
+      {
+        tool: 'request_user_input',
+        input: {
+          questions: [
+            {
+              id: 'license',
+              header: 'License',
+              question: 'Which license?',
+              options: [
+                { label: 'MIT', description: 'Permissive.' },
+                { label: 'GPL-3.0', description: 'Copyleft.' },
+              ],
+            },
+          ],
+        },
+      },
+      { text: 'I will leave the license out.' },
+    );
+    codex.answers.push(() => ({ action: 'decline' }));
+    assert.equal(await codex.connection.prompt(sessionId, 'Plan the license'), 'end_turn');
+    const output = toolOutputs(model.turnRequests.at(-1)!.body).at(-1)!;
+    assert.deepEqual(JSON.parse(String(output.output)), { answers: {} });
   });
 
   it('a non-blocking question (request_user_input_async) answered while the turn runs is fed into that turn', async () => {
@@ -281,7 +309,7 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
 
   after(async () => {
     try {
-      await claude?.connection.stop();
+      await stopRealAgent(claude);
       await model?.close();
     } finally {
       if (temp) rmSync(temp, { recursive: true, force: true });
@@ -373,5 +401,29 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
     const result = toolResults(model.turnRequests.at(-1)!.body).at(-1)!;
     assert.equal(result.is_error, false);
     matchesFixture('claude-permission', claude.sent('session/request_permission').at(-1), temp);
+  });
+
+  it('a Bash command allowed always (allow-with-updates) runs again without a question', async () => {
+    const { sessionId } = await claude.connection.newSession(workspace);
+    await claude.connection.request('session/set_mode', { sessionId, modeId: 'default' });
+    const asked = claude.prompts.length;
+    model.script(
+      { tool: 'Bash', input: { command: 'node -p 6*7', description: 'Compute one' } },
+      { tool: 'Bash', input: { command: 'node -p 6*7', description: 'Compute it again' } },
+      { text: 'Said both.' },
+    );
+    // Answered "allow once" instead, the second command asks again (and, unanswered here, is refused).
+    claude.permits.push(select('allow-with-updates'));
+    assert.equal(await claude.connection.prompt(sessionId, 'Say two things'), 'end_turn');
+    assert.equal(claude.prompts.length, asked + 1, 'only the first command asked');
+    assert.match(claude.prompts.at(-1)!.options[1]!.name, /don't ask again for node -p 6\*7 commands/);
+    const results = toolResults(model.turnRequests.at(-1)!.body).slice(-2);
+    assert.deepEqual(
+      results.map((r) => [resultText(r.content).trim(), r.is_error]),
+      [
+        ['42', false],
+        ['42', false],
+      ],
+    );
   });
 });

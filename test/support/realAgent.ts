@@ -100,6 +100,28 @@ export async function startRealAgent(options: RealAgentOptions): Promise<RealAge
 }
 
 /**
+ * Stops the agent and waits until every process of its group has gone: codex's
+ * app-server still writes into CODEX_HOME while it shuts down, after the tap
+ * (the group's leader) has exited, and would recreate a temp folder just removed.
+ */
+export async function stopRealAgent(agent: RealAgent | undefined): Promise<void> {
+  const group = agent?.connection.pid;
+  await agent?.connection.stop();
+  if (group === undefined) return;
+  const deadline = Date.now() + 10_000;
+  while (groupAlive(group) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The agent's request params as they are kept in test/fixtures/agent-questions/:
  * session and tool call ids, and the test's temp folders, replaced by placeholders.
  */
