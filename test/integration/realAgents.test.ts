@@ -65,7 +65,14 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       name: 'codex',
       command: process.execPath,
       args: [codexAcp],
-      env: { CODEX_HOME: codexHome, SCRIPTED_MODEL_KEY: 'scripted', NO_BROWSER: '1', INITIAL_AGENT_MODE: 'workspace-write' },
+      env: {
+        CODEX_HOME: codexHome,
+        SCRIPTED_MODEL_KEY: 'scripted',
+        NO_BROWSER: '1',
+        INITIAL_AGENT_MODE: 'workspace-write',
+        // codex-acp's own log of its app-server traffic: shows when an answer was steered into a turn.
+        APP_SERVER_LOGS: join(temp, 'codex-logs'),
+      },
       workspace,
       record: join(temp, 'tap.jsonl'),
     });
@@ -79,6 +86,27 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       if (temp) rmSync(temp, { recursive: true, force: true });
     }
   });
+
+  /** Whether codex-acp's log shows a `turn/steer` of this session answered by its app-server. */
+  function steered(sessionId: string): boolean {
+    const log = join(temp, 'codex-logs', 'app-server.log');
+    if (!existsSync(log)) return false;
+    const messages = readFileSync(log, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        const json = line.indexOf(' {');
+        try {
+          return json < 0
+            ? []
+            : [JSON.parse(line.slice(json + 1)) as { id?: number; method?: string; params?: { threadId?: string }; result?: unknown }];
+        } catch {
+          return [];
+        }
+      });
+    // The steer request, then the app-server's answer to it (a turn id), later in the log.
+    const at = messages.findIndex((m) => m.method === 'turn/steer' && m.params?.threadId === sessionId);
+    return at >= 0 && messages.slice(at + 1).some((m) => m.id === messages[at]!.id && m.method === undefined && m.result !== undefined);
+  }
 
   async function newSession(): Promise<string> {
     return (await codex.connection.newSession(workspace)).sessionId;
@@ -215,12 +243,8 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
     );
     codex.answers.push((q) => answerFields(q, { question_0: 'Blue', question_0_note: 'a dark blue' }));
     const turn = codex.connection.prompt(sessionId, 'Draw a logo');
-    // Open the gate once the answer is on its way back to codex (codex steers it into the running turn).
-    await waitUntil(
-      () => codex.events.some((e) => e.kind === 'question' && e.sessionId === sessionId && e.result !== undefined),
-      'the answer',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The model's response stays open until codex has steered the answer into the running turn.
+    await waitUntil(() => steered(sessionId), 'codex to steer the answer into the turn', 30_000);
     working.open();
     assert.equal(await turn, 'end_turn');
 
