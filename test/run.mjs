@@ -8,7 +8,8 @@
 //   npm test -- --skip-e2e        unit + integration only (no browser, no code-server)
 //   npm test -- test/unit/x.test.ts   just these files
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -34,6 +35,12 @@ function testFiles(layer) {
     .sort()
     .map((f) => relative(root, join(dir, f)));
 }
+
+// Every temporary file of the run (tests, servers, agents, code-server) goes into one folder, removed
+// when the run ends, pass or fail: nothing is left in the temp directory, whatever a test forgot.
+const runTemp = mkdtempSync(join(tmpdir(), 'elicit-test-run-'));
+process.env.TMPDIR = runTemp;
+process.on('exit', () => rmSync(runTemp, { recursive: true, force: true }));
 
 const files = explicit.length > 0 ? explicit : [...testFiles('unit'), ...testFiles('integration'), ...(skipE2e ? [] : testFiles('e2e'))];
 const needsE2e = files.some((f) => f.includes('e2e'));

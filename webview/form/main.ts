@@ -131,7 +131,10 @@ class FormPage {
     const submit = (this.submitButton = button(this.view.submitLabel ?? 'Submit', false, () => this.submit()));
     const decline = button('Decline', true, () => post({ type: 'decline' }));
     decline.title = 'Tell the asker you will not answer';
-    const later = button('Later', true, () => post({ type: 'later' }));
+    // What is typed comes back with the question (secrets never: makeDraft leaves them out).
+    const later = button('Later', true, () =>
+      post({ type: 'later', values: makeDraft(this.view.form, this.view.questionId, this.raws()).values }),
+    );
     later.title = 'Put this question off; answer it from Pending Questions';
     const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
     cancel.title = 'Close without answering';

@@ -37,6 +37,10 @@ interface AriaReflection {
   ariaRequired: string | null;
 }
 
+function isGroup(widget: HTMLElement): boolean {
+  return widget.getAttribute('role') === 'group' || widget.localName === 'vscode-checkbox-group';
+}
+
 /**
  * Ties a widget to its description and error line. IDREFs do not cross shadow
  * roots, so the host element gets aria-describedby and the inner control gets
@@ -47,8 +51,9 @@ export function describeBy(widget: HTMLElement, describers: HTMLElement[], inval
   if (ids.length > 0) widget.setAttribute('aria-describedby', ids.join(' '));
   else widget.removeAttribute('aria-describedby');
   widget.setAttribute('aria-invalid', invalid ? 'true' : 'false');
-  // aria-required, not the native attribute: that would paint an untouched field invalid.
-  if (required) widget.setAttribute('aria-required', 'true');
+  // aria-required, not the native attribute: that would paint an untouched field invalid. A group of
+  // checkboxes cannot be required in ARIA (each box can be ticked or not): its rule is in its description.
+  if (required && !isGroup(widget)) widget.setAttribute('aria-required', 'true');
   const inner = focusTarget(widget);
   if (inner === widget) return;
   const aria = inner as unknown as AriaReflection;
@@ -56,7 +61,7 @@ export function describeBy(widget: HTMLElement, describers: HTMLElement[], inval
     aria.ariaDescribedByElements = describers.filter((d) => !d.hidden && d.textContent !== '');
   }
   aria.ariaInvalid = invalid ? 'true' : 'false';
-  if (required) aria.ariaRequired = 'true';
+  if (required && !isGroup(inner)) aria.ariaRequired = 'true';
 }
 
 /**

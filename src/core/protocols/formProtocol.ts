@@ -54,8 +54,8 @@ export type FormToHost =
   | { type: 'decline' }
   /** What is typed so far, secrets left out (only when `keepsDraft`): kept with the question across a reload. */
   | { type: 'draft'; values: RawValues }
-  /** Put the question off: the panel closes, the question stays pending. */
-  | { type: 'later' }
+  /** Put the question off: the panel closes, the question stays pending; `values` (secrets left out) come back with it. */
+  | { type: 'later'; values?: RawValues }
   | { type: 'cancel' };
 
 /** Structural check of a message from the webview: anything else is ignored by the host. */
@@ -65,9 +65,12 @@ export function isFormToHost(value: unknown): value is FormToHost {
   switch (message.type) {
     case 'ready':
     case 'decline':
-    case 'later':
     case 'cancel':
       return true;
+    case 'later': {
+      const values = (message as { values?: unknown }).values;
+      return values === undefined || isRawValues(values);
+    }
     case 'submit':
       return isContent(message.content) && (message.useSaved === undefined || isStringArray(message.useSaved));
     case 'draft':

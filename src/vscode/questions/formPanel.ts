@@ -45,9 +45,30 @@ export interface FormPanelOptions {
   drafts?: DraftKeeper;
 }
 
+/** Drafts of forms put off with Later, by question id, in memory only; the oldest go first past this many. */
+const MAX_LATER_DRAFTS = 50;
+
+export class LaterDrafts {
+  private readonly drafts = new Map<number, RawValues>();
+
+  keep(questionId: number, values: RawValues): void {
+    this.drafts.delete(questionId);
+    this.drafts.set(questionId, values);
+    while (this.drafts.size > MAX_LATER_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
+  }
+
+  /** The draft, once: the form shown with it takes it over. */
+  take(questionId: number): RawValues | undefined {
+    const values = this.drafts.get(questionId);
+    this.drafts.delete(questionId);
+    return values;
+  }
+}
+
 export class FormPanelRenderer implements Renderer, vscode.Disposable {
   /** Open forms by question id, so the pending list can bring one to the front. */
   private readonly open = new Map<number, FormSession>();
+  private readonly laterDrafts = new LaterDrafts();
   /** An answered panel waiting out its handoff moment. */
   private parked: { panel: FormPanel; timer: NodeJS.Timeout; watch: vscode.Disposable } | undefined;
 
@@ -61,7 +82,7 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     if (!form || signal.aborted) return Promise.resolve(CANCELLED);
     return new Promise<RenderOutcome>((resolve) => {
       const panel = this.unpark() ?? new FormPanel(this.extensionUri);
-      const session = new FormSession(panel, question, form, signal, this.options, (outcome, keep) => {
+      const session = new FormSession(panel, question, form, signal, this.options, this.laterDrafts, (outcome, keep) => {
         this.open.delete(question.id);
         if (keep) this.park(panel);
         else panel.dispose();
@@ -153,6 +174,7 @@ class FormSession {
     private readonly form: FormModel,
     signal: AbortSignal,
     private readonly options: FormPanelOptions,
+    private readonly laterDrafts: LaterDrafts,
     /** `keep`: the person answered, so the panel may wait for the asker's next form. */
     private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
   ) {
@@ -184,7 +206,10 @@ class FormSession {
         if (!asksOnBehalf(this.question.request)) this.finish(DECLINED, true);
         return;
       case 'later':
-        if (!asksOnBehalf(this.question.request)) this.finish(LATER, false);
+        if (asksOnBehalf(this.question.request)) return;
+        // Re-checked here: only known, non-secret fields of this form are kept.
+        if (message.values) this.laterDrafts.keep(this.question.id, makeDraft(this.form, this.question.id, message.values).values);
+        this.finish(LATER, false);
         return;
       case 'draft':
         this.keepDraft(message.values);
@@ -212,6 +237,8 @@ class FormSession {
       view.keepsDraft = true;
       if (request.draft) view.draft = request.draft;
     }
+    const putOff = this.laterDrafts.take(this.question.id);
+    if (putOff) view.draft = putOff;
     if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
     if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
     this.panel.post({ type: 'show', view });

@@ -29,6 +29,9 @@ export interface FromBeforeReload {
   answer(round: KeptRoundSummary): Promise<void>;
 }
 
+/** How long after a resume a second Answer of the same question is the same gesture (a double-click), not a new one. */
+const RESUME_GRACE_MS = 1_500;
+
 export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<PendingItem | undefined>();
   readonly onDidChangeTreeData = this.changes.event;
@@ -36,6 +39,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private readonly disposables: vscode.Disposable[] = [];
   private readonly announced = new Set<number>();
   private ageTimer: NodeJS.Timeout | undefined;
+  private lastResumed: { id: number; at: number } | undefined;
 
   constructor(
     private readonly broker: Broker,
@@ -112,9 +116,12 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   private answer(question: Question): void {
-    if (question.state === 'later') this.broker.resume(question.id);
-    else if (question.state === 'showing') this.reveal(question);
-    else
+    if (question.state === 'later') {
+      this.broker.resume(question.id);
+      this.lastResumed = { id: question.id, at: Date.now() };
+    } else if (question.state === 'showing') this.reveal(question);
+    // A double-click runs the row's command twice: the second finds the question just resumed, on its way to the screen.
+    else if (this.lastResumed?.id !== question.id || Date.now() - this.lastResumed.at > RESUME_GRACE_MS)
       void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
   }
 

@@ -21,8 +21,19 @@ type StepOutcome =
   | { kind: 'value'; value: AnswerValue | undefined; other?: string }
   | { kind: 'back' }
   | { kind: 'decline' }
-  | { kind: 'later' }
+  /** `partial`: what the step held when it was put off (typed text, ticked options), never a secret's. */
+  | { kind: 'later'; partial?: AnswerValue }
   | { kind: 'cancel' };
+
+/** Where a put-off question was left: the answers of the steps before, the step, and what that step held. */
+interface QuickDraft {
+  content: ElicitContent;
+  step: number;
+  partial?: AnswerValue;
+}
+
+/** Drafts of questions put off and not yet back; few at a time, and the oldest go first past this. */
+const MAX_DRAFTS = 50;
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
 export interface SavedSecrets {
@@ -62,13 +73,16 @@ function buttons(): { decline: vscode.QuickInputButton; later: vscode.QuickInput
     },
     later: {
       iconPath: new vscode.ThemeIcon('clock'),
-      tooltip: vscode.l10n.t('Later: put this question off and answer it from Pending Questions'),
+      tooltip: vscode.l10n.t('Later: put this question off; the asker keeps waiting until you answer it from Pending Questions'),
     },
   };
   return answerButtons;
 }
 
 export class QuickInputRenderer {
+  /** By question id, in memory only: a draft never reaches a state file, and secret fields are never in one. */
+  private readonly drafts = new Map<number, QuickDraft>();
+
   constructor(
     private readonly saved?: SavedSecrets,
     private readonly escape?: QuickInputEscape,
@@ -85,12 +99,16 @@ export class QuickInputRenderer {
       return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
     }
 
-    const content: ElicitContent = {};
+    // Back from Later: where the person left it, with what they had typed or ticked.
+    const draft = this.drafts.get(question.id);
+    this.drafts.delete(question.id);
+    const content: ElicitContent = { ...draft?.content };
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
-    for (let i = 0; i < steps.length;) {
+    for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
-      const current = Object.hasOwn(content, field.name) ? content[field.name] : field.default;
+      const partial = draft && i === draft.step ? draft.partial : undefined;
+      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : field.default);
       const otherText = otherTextField(form, field);
       const currentOther = otherText && typeof content[otherText.name] === 'string' ? (content[otherText.name] as string) : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
@@ -114,7 +132,10 @@ export class QuickInputRenderer {
       );
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
-      if (outcome.kind === 'later') return LATER;
+      if (outcome.kind === 'later') {
+        this.keepDraft(question.id, form.fields, steps[i]!, content, i, outcome.partial);
+        return LATER;
+      }
       if (outcome.kind === 'back') {
         i = Math.max(0, i - 1);
         continue;
@@ -128,6 +149,21 @@ export class QuickInputRenderer {
       i++;
     }
     return { action: 'accept', content };
+  }
+
+  private keepDraft(
+    id: number,
+    fields: readonly Field[],
+    asked: Field,
+    content: ElicitContent,
+    step: number,
+    partial: AnswerValue | undefined,
+  ): void {
+    const secret = new Set(fields.filter((f) => f.kind === 'text' && f.secret).map((f) => f.name));
+    const kept = Object.fromEntries(Object.entries(content).filter(([name]) => !secret.has(name)));
+    const onSecret = secret.has(asked.name);
+    this.drafts.set(id, { content: kept, step, partial: onSecret ? undefined : partial });
+    while (this.drafts.size > MAX_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
   }
 }
 
@@ -180,18 +216,23 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
     const error = checkField(field, value);
     return error ? { error } : { value };
   };
-  return runStep(box, ctx, (settle) => [
-    box.onDidChangeValue((text) => {
-      // Do not scold an empty box before the person has typed anything.
-      const error = text === '' ? undefined : validate(text).error;
-      box.validationMessage = error === undefined ? undefined : inertText(error);
-    }),
-    box.onDidAccept(() => {
-      const result = validate(box.value);
-      if (result.error) box.validationMessage = inertText(result.error);
-      else settle({ kind: 'value', value: result.value });
-    }),
-  ]);
+  return runStep(
+    box,
+    ctx,
+    (settle) => [
+      box.onDidChangeValue((text) => {
+        // Do not scold an empty box before the person has typed anything.
+        const error = text === '' ? undefined : validate(text).error;
+        box.validationMessage = error === undefined ? undefined : inertText(error);
+      }),
+      box.onDidAccept(() => {
+        const result = validate(box.value);
+        if (result.error) box.validationMessage = inertText(result.error);
+        else settle({ kind: 'value', value: result.value });
+      }),
+    ],
+    () => (box.password ? undefined : box.value),
+  );
 }
 
 /** A secret answered before: reuse it without showing it, or type a new one. */
@@ -351,20 +392,25 @@ function askMany(field: MultiChoiceField, ctx: StepContext, otherTicked?: boolea
     if (!shown) pick.title = inertText(`${ctx.title} — ${oneLine(prompt, 200)}`);
   };
   show(undefined);
-  return runStep(pick, ctx, (settle) => [
-    pick.onDidChangeSelection(() => {
-      // Not before the person has chosen anything: an empty start is no mistake yet.
-      show(selection().length > 0 ? checkField(field, selection()) : undefined);
-    }),
-    pick.onDidAccept(() => {
-      const values = selection();
-      // With "Other…" ticked the typed answer counts too: no list at all is then a fine answer.
-      const error =
-        otherOn() && values.length === 0 && !field.required ? undefined : checkField(field, values.length === 0 ? undefined : values);
-      if (error) show(error);
-      else settle({ kind: 'value', value: values.length === 0 ? undefined : values, ...(otherOn() ? { other: '' } : {}) });
-    }),
-  ]);
+  return runStep(
+    pick,
+    ctx,
+    (settle) => [
+      pick.onDidChangeSelection(() => {
+        // Not before the person has chosen anything: an empty start is no mistake yet.
+        show(selection().length > 0 ? checkField(field, selection()) : undefined);
+      }),
+      pick.onDidAccept(() => {
+        const values = selection();
+        // With "Other…" ticked the typed answer counts too: no list at all is then a fine answer.
+        const error =
+          otherOn() && values.length === 0 && !field.required ? undefined : checkField(field, values.length === 0 ? undefined : values);
+        if (error) show(error);
+        else settle({ kind: 'value', value: values.length === 0 ? undefined : values, ...(otherOn() ? { other: '' } : {}) });
+      }),
+    ],
+    selection,
+  );
 }
 
 /**
@@ -394,6 +440,7 @@ function runStep(
   input: vscode.InputBox | vscode.QuickPick<ValueItem>,
   ctx: StepContext,
   wire: (settle: (outcome: StepOutcome) => void) => vscode.Disposable[],
+  partial: () => AnswerValue | undefined = () => undefined,
 ): Promise<StepOutcome> {
   return new Promise<StepOutcome>((resolve) => {
     let settled = false;
@@ -414,7 +461,7 @@ function runStep(
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === buttons().decline) settle({ kind: 'decline' });
-        else if (button === buttons().later) settle({ kind: 'later' });
+        else if (button === buttons().later) settle({ kind: 'later', partial: partial() });
       }),
       input.onDidHide(() => {
         // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
@@ -424,7 +471,7 @@ function runStep(
           `$(clock) ${vscode.l10n.t('Put off: {0} — answer it from Pending Questions', inertText(oneLine(ctx.message, 60)))}`,
           8000,
         );
-        settle({ kind: 'later' });
+        settle({ kind: 'later', partial: partial() });
       }),
     );
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });

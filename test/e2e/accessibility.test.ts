@@ -1,0 +1,39 @@
+/**
+ * axe-core, WCAG 2.1 A and AA, no rule disabled and no element excluded, on the form webview in
+ * Dark Modern, Light Modern and Dark High Contrast (issue #25 item 5): the full server-everything
+ * form, every field kind, in a real VS Code.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCommandShowing, pickQuickPickItem, webviewFrame } from './harness/workbench';
+import { axeViolations, setColorTheme, THEMES } from './harness/axe';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile } from '../support/records';
+
+describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-server', { timeout: 600_000 }, () => {
+  const record = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson), {});
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  for (const theme of THEMES) {
+    it(`finds no violation in the server-everything form in ${theme.name}`, async () => {
+      const { page } = session.workbench;
+      await setColorTheme(page, theme);
+      await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
+      await pickQuickPickItem(page, 'ask_everything');
+      const form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
+      await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+      const violations = await axeViolations(form);
+      assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+      await form.getByRole('button', { name: 'Cancel' }).click();
+    });
+  }
+});
