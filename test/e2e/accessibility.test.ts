@@ -34,6 +34,10 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
       const violations = await axeViolations(form);
       assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
       await form.getByRole('button', { name: 'Cancel' }).click();
+      // The next theme is picked once the form's tab has closed, so closing it takes no focus from the picker.
+      await page
+        .locator('.tabs-container .tab', { hasText: 'ask-server asks · tool ask_everything' })
+        .waitFor({ state: 'detached', timeout: 20_000 });
     });
   }
 });

@@ -65,9 +65,22 @@ export const THEMES = [
 
 /** Switches the color theme the way a person does (Preferences: Color Theme, then the theme's row), and waits until it applies. */
 export async function setColorTheme(page: Page, theme: (typeof THEMES)[number]): Promise<void> {
-  await runCommandShowing(page, 'Preferences: Color Theme', (q) => q.items.length > 0);
-  await pickQuickPickItem(page, theme.name);
-  await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true, theme.workbenchClass, {
-    timeout: 20_000,
-  });
+  // The picker closes when focus moves (an editor closing just before, on a loaded machine): open it again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // Only the rows in view are drawn: pickQuickPickItem filters for a theme further down.
+      await runCommandShowing(page, 'Preferences: Color Theme', (q) => q.placeholder?.startsWith('Select Color Theme') === true);
+      await pickQuickPickItem(page, theme.name, 10_000);
+      await page.waitForFunction(
+        (cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) === true,
+        theme.workbenchClass,
+        {
+          timeout: 10_000,
+        },
+      );
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
 }
