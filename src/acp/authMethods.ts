@@ -8,6 +8,11 @@
  *  - terminal: the client runs the agent's own command, with the method's args
  *              and env (held to the same rule as env_var's variables), in an
  *              interactive terminal; a zero exit status is success.
+ * An agent method that declares `_meta["api-key"]` (codex-acp 2.x's "API Key")
+ * takes a key the person types in `authenticate`'s `_meta["api-key"].apiKey`
+ * instead: it is read as an env_var method with one secret field and
+ * `sentIn: 'authenticate'`, so it is asked, kept and refused like a variable
+ * but never put in the agent's environment. ACP has no standard for this yet.
  * A method of a type Elicit does not know is left out. Pure.
  */
 import { isObject } from '../core/json';
@@ -28,7 +33,13 @@ interface MethodBase {
 }
 
 export type AgentAuthMethod = MethodBase & { kind: 'agent' };
-export type EnvVarAuthMethod = MethodBase & { kind: 'env_var'; vars: EnvVarView[]; link?: string };
+export type EnvVarAuthMethod = MethodBase & {
+  kind: 'env_var';
+  vars: EnvVarView[];
+  link?: string;
+  /** Set when the key goes in the `authenticate` request (API_KEY_META), not in the agent's environment. */
+  sentIn?: 'authenticate';
+};
 export type TerminalAuthMethod = MethodBase & { kind: 'terminal'; args: string[]; env: Record<string, string> };
 export type AuthMethodView = AgentAuthMethod | EnvVarAuthMethod | TerminalAuthMethod;
 
@@ -100,7 +111,34 @@ function readAuthMethod(entry: unknown): AuthMethodView | undefined {
     }
     return { ...base, kind: 'terminal', args, env };
   }
-  return type === 'agent' ? { ...base, kind: 'agent' } : undefined;
+  if (type !== 'agent') return undefined;
+  if (isObject(entry._meta) && isObject(entry._meta[API_KEY_META])) {
+    return {
+      ...base,
+      kind: 'env_var',
+      vars: [{ name: authenticateKeyName(base.id), label: 'API key', secret: true, optional: false }],
+      sentIn: 'authenticate',
+    };
+  }
+  return { ...base, kind: 'agent' };
+}
+
+/** The `_meta` key of an agent method that takes an API key in `authenticate` (codex-acp's convention). */
+export const API_KEY_META = 'api-key';
+
+/**
+ * The name the key of an `authenticate` method is saved under: never a variable
+ * name (it has a colon), so it can never be put in an environment.
+ */
+export function authenticateKeyName(methodId: string): string {
+  return `authenticate:${methodId}`;
+}
+
+/** The `_meta` of the `authenticate` request that carries the typed key, for a method with `sentIn: 'authenticate'`. */
+export function authenticateMeta(method: EnvVarAuthMethod, values: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
+  if (method.sentIn !== 'authenticate') return undefined;
+  const apiKey = values[authenticateKeyName(method.id)];
+  return apiKey === undefined ? undefined : { [API_KEY_META]: { apiKey } };
 }
 
 /** The variables, or undefined when one cannot be set (the whole method is then left out). */

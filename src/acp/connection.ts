@@ -292,9 +292,12 @@ export class AcpConnection {
     return readAuthMethods(this.initializeResponse?.authMethods);
   }
 
-  /** `authenticate` with one of `authMethods`; the agent does the signing in (a browser, a stored key…). */
-  async authenticate(methodId: string): Promise<void> {
-    await this.untilExit(this.agent().request('authenticate', { methodId }));
+  /**
+   * `authenticate` with one of `authMethods`; the agent does the signing in (a browser, a stored key…).
+   * `meta`: the request's `_meta`, which may carry a key the person typed (authMethods.ts authenticateMeta): never logged.
+   */
+  async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+    await this.untilExit(this.agent().request('authenticate', meta ? { methodId, _meta: meta } : { methodId }));
   }
 
   /** One prompt turn; resolves with the stop reason when the agent ends the turn. */

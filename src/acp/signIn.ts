@@ -9,6 +9,9 @@
  *              with the agent's reason, and is not kept;
  *  - terminal: runs the agent's own login in a terminal; exit status 0 is
  *              success, and the agent is restarted to read its new credentials.
+ * An env_var method whose key is sent in `authenticate` (codex-acp's api-key)
+ * is asked, kept and refused the same way, without a restart: the key goes
+ * only in the request's `_meta`, never in the environment.
  * Then the request is tried again. Keys saved earlier are in the environment
  * from the first start, and their method is used without asking. No vscode
  * import: the UI and the key store are passed in, so integration tests drive
@@ -16,7 +19,14 @@
  */
 import type { AgentConfig } from './config';
 import { AuthRequiredError, type AcpConnection } from './connection';
-import { savedValuesFor, type AuthMethodView, type EnvVarAuthMethod, type TerminalAuthMethod } from './authMethods';
+import {
+  authenticateMeta,
+  savedValuesFor,
+  settableVariable,
+  type AuthMethodView,
+  type EnvVarAuthMethod,
+  type TerminalAuthMethod,
+} from './authMethods';
 import { errorText } from '../core/errors';
 
 export interface TerminalLogin {
@@ -143,9 +153,9 @@ class SignIn<T> {
     }
   }
 
-  private async authenticate(method: AuthMethodView): Promise<Step> {
+  private async authenticate(method: AuthMethodView, meta?: Record<string, unknown>): Promise<Step> {
     try {
-      await this.connection.authenticate(method.id);
+      await this.connection.authenticate(method.id, meta);
       return { ok: true };
     } catch (error) {
       this.throwIfGone();
@@ -156,8 +166,9 @@ class SignIn<T> {
   private async withVariables(method: EnvVarAuthMethod): Promise<Step> {
     let values = this.savedFor(method) ?? (await this.o.ui.askVariables(method, undefined, this.o.signal));
     for (let asked = 0; values !== undefined; asked++) {
-      if (!includes(this.env, values)) await this.restart(values);
-      const step = redacted(await this.authenticate(method), values);
+      const meta = authenticateMeta(method, values);
+      if (meta === undefined && !includes(this.env, values)) await this.restart(values);
+      const step = redacted(await this.authenticate(method, meta), values);
       if (step.ok) {
         await this.o.keys.save(values);
         Object.assign(this.saved, values);
@@ -207,7 +218,8 @@ class SignIn<T> {
   }
 
   private async restart(env: Record<string, string>): Promise<void> {
-    this.env = { ...env };
+    // Only variables go in the environment: a key saved for `authenticate` does not.
+    this.env = Object.fromEntries(Object.entries(env).filter(([name]) => settableVariable(name)));
     this.connection = await this.o.start(this.env);
   }
 

@@ -25,6 +25,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** Whether a scripted turn answered it (false: a side request, or the script had run out). */
   scripted: boolean;
+  /** Refused with 401: not the accepted key (acceptedKey). */
+  refused?: boolean;
 }
 
 /** One server-sent event: `event: <type>` and the JSON as `data`. */
@@ -49,6 +51,8 @@ export class ScriptedModel {
   private responses = 0;
   /** What a request gets when the script has run out, or a side request: a short text. */
   fallbackText = 'Done.';
+  /** When set, a request without `Authorization: Bearer <this>` is refused with 401 (recorded, no turn taken). */
+  acceptedKey: string | undefined;
 
   constructor(private readonly format: WireFormat) {
     this.server = http.createServer((req, res) => this.handle(req, res));
@@ -67,7 +71,7 @@ export class ScriptedModel {
 
   /** The conversation requests (the side requests left out). */
   get turnRequests(): RecordedRequest[] {
-    return this.requests.filter((r) => r.scripted || this.format.isTurn(r.body));
+    return this.requests.filter((r) => !r.refused && (r.scripted || this.format.isTurn(r.body)));
   }
 
   async start(): Promise<string> {
@@ -98,6 +102,12 @@ export class ScriptedModel {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       } catch {
         res.writeHead(400).end();
+        return;
+      }
+      if (this.acceptedKey !== undefined && req.headers.authorization !== `Bearer ${this.acceptedKey}`) {
+        this.requests.push({ url: req.url ?? '', headers: req.headers, body, scripted: false, refused: true });
+        const error = { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' };
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
         return;
       }
       const turn = this.format.isTurn(body) ? this.turns.shift() : undefined;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentRequestError, describeAgentError, withDetails } from '../../src/acp/agentErrors';
-import { readAuthMethods, savedValuesFor, type EnvVarAuthMethod } from '../../src/acp/authMethods';
+import { authenticateMeta, readAuthMethods, savedValuesFor, settableVariable, type EnvVarAuthMethod } from '../../src/acp/authMethods';
 import type { TerminalLogin } from '../../src/acp/signIn';
 import { MASK, terminalLoginText } from '../../src/acp/terminalLoginText';
 import { SessionControls } from '../../src/acp/sessionControls';
@@ -59,6 +59,45 @@ describe('readAuthMethods', () => {
         vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }],
       },
     ]);
+  });
+
+  it('reads codex-acp 2.6.0\'s api-key method (type agent, _meta["api-key"]) as one masked key sent in authenticate', () => {
+    // What codex-acp 2.6.0 answers initialize with (protocol 1, NO_BROWSER, a client with URL elicitation).
+    const codex = [
+      { id: 'api-key', name: 'API Key', description: 'Use an API key to authenticate', _meta: { 'api-key': { provider: 'openai' } } },
+      {
+        id: 'chat-gpt-device-code',
+        name: 'ChatGPT (device code)',
+        description: 'Sign in to ChatGPT by opening a verification page and entering a one-time code',
+      },
+    ];
+    const [apiKey, deviceCode] = readAuthMethods(codex);
+    assert.deepEqual(apiKey, {
+      kind: 'env_var',
+      id: 'api-key',
+      name: 'API Key',
+      description: 'Use an API key to authenticate',
+      vars: [{ name: 'authenticate:api-key', label: 'API key', secret: true, optional: false }],
+      sentIn: 'authenticate',
+    });
+    assert.equal(deviceCode?.kind, 'agent');
+    // Its saved name can never be put in an environment.
+    assert.equal(settableVariable('authenticate:api-key'), false);
+    const method = apiKey as EnvVarAuthMethod;
+    assert.deepEqual(authenticateMeta(method, { 'authenticate:api-key': 'sk-typed' }), { 'api-key': { apiKey: 'sk-typed' } });
+    assert.deepEqual(savedValuesFor(method, { 'authenticate:api-key': 'sk-saved', OPENAI_API_KEY: 'other' }), {
+      'authenticate:api-key': 'sk-saved',
+    });
+    assert.equal(savedValuesFor(method, { OPENAI_API_KEY: 'other' }), undefined);
+  });
+
+  it('sends no key in authenticate for a variable method, nor for an agent method whose _meta["api-key"] is not an object', () => {
+    const [envVar, plain] = readAuthMethods([
+      { id: 'k', name: 'K', type: 'env_var', vars: [{ name: 'OPENAI_API_KEY' }] },
+      { id: 'p', name: 'P', _meta: { 'api-key': 'yes' } },
+    ]);
+    assert.equal(authenticateMeta(envVar as EnvVarAuthMethod, { OPENAI_API_KEY: 'sk' }), undefined);
+    assert.deepEqual(plain, { kind: 'agent', id: 'p', name: 'P' });
   });
 
   it("reads claude-agent-acp 0.23.1's terminal login with its args", () => {

@@ -2,6 +2,8 @@
  * The variables of an agent's env_var sign-in, one InputBox each, masked for
  * secrets, titled "<agent> · <VARIABLE>" and queued with every other prompt.
  * When the agent refused the last value, its reason is shown in the box.
+ * A key sent in `authenticate` (authMethods.ts sentIn) is titled with the
+ * method's name and says where it goes.
  */
 import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
@@ -43,29 +45,36 @@ function askOne(
   signal: AbortSignal,
 ): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
-  box.title = keyBoxTitle(agent, variable.name);
+  const inRequest = method.sentIn === 'authenticate';
+  box.title = keyBoxTitle(agent, inRequest ? oneLine(method.name, 80) : variable.name);
   box.password = variable.secret;
   box.ignoreFocusOut = true;
   const what = variable.label ? `${oneLine(variable.label, 120)} (${variable.name})` : variable.name;
   box.prompt = inertText(
-    method.link
+    inRequest
       ? vscode.l10n.t(
-          "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment. Get one at {3}.",
+          "{0}: the API key for {1}. Kept in VS Code's secret storage for this agent and sent to it only when it signs in.",
           oneLine(method.name, 120),
-          what,
           oneLine(agent, 80),
-          method.link,
         )
-      : vscode.l10n.t(
-          "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment.",
-          oneLine(method.name, 120),
-          what,
-          oneLine(agent, 80),
-        ),
+      : method.link
+        ? vscode.l10n.t(
+            "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment. Get one at {3}.",
+            oneLine(method.name, 120),
+            what,
+            oneLine(agent, 80),
+            method.link,
+          )
+        : vscode.l10n.t(
+            "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment.",
+            oneLine(method.name, 120),
+            what,
+            oneLine(agent, 80),
+          ),
   );
   box.placeholder = variable.optional
     ? vscode.l10n.t('Optional: leave empty to skip')
-    : inertText(vscode.l10n.t('Enter {0}', variable.name));
+    : inertText(vscode.l10n.t('Enter {0}', inRequest ? (variable.label ?? variable.name) : variable.name));
   if (reason) {
     box.validationMessage = {
       message: inertText(vscode.l10n.t('{0} refused the last value: {1}', oneLine(agent, 80), oneLine(reason, 300))),
@@ -90,7 +99,12 @@ function askOne(
       box.onDidAccept(() => {
         const value = box.value.trim();
         if (value === '' && !variable.optional) {
-          box.validationMessage = inertText(vscode.l10n.t('{0} is needed to sign in this way; Escape chooses another way.', variable.name));
+          box.validationMessage = inertText(
+            vscode.l10n.t(
+              '{0} is needed to sign in this way; Escape chooses another way.',
+              inRequest ? (variable.label ?? variable.name) : variable.name,
+            ),
+          );
           return;
         }
         finish(value);

@@ -1,0 +1,152 @@
+/**
+ * The real @agentclientprotocol/codex-acp 2.6.0, offline, in a real VS Code
+ * (code-server) through Elicit's agent panel, with a scripted Responses
+ * endpoint as its OpenAI service (`openai_base_url` in its CODEX_HOME) and the
+ * transparent tap (test/fixtures/acp-tap.mjs) in front. The person signs in with
+ * an API key typed into Elicit's masked box (codex's "API Key" method takes it
+ * in `authenticate`'s `_meta`), a prompt runs a turn whose escalated command
+ * asks permission, allowed once in Elicit's QuickPick, and the leak scan finds
+ * the key nowhere but SecretStorage.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { repoRoot } from './harness/codeServer';
+import { agentPanel, send, waitForStatus } from './agentPanelDriver';
+import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
+import { assertNoSecretLeak, findInFiles } from '../support/leakScan';
+import { readRecords } from '../support/records';
+import { waitForSavedSecret } from '../support/secretReport';
+import { responsesEndpoint, toolOutputs } from '../support/responsesEndpoint';
+import type { ScriptedModel } from '../support/scriptedModel';
+import { waitUntil } from '../support/waitUntil';
+
+const KEY = 'sk-e2e-codex26-9a4c2e71d0';
+const codexAcp = path.join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
+
+type Line = {
+  dir: 'in' | 'out' | 'env';
+  digest?: string | null;
+  message?: { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
+};
+
+describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => {
+  let out: string;
+  let tapRecord: string;
+  let codexHome: string;
+  let report: string;
+  let model: ScriptedModel;
+  let session: ElicitSession | undefined;
+
+  const lines = (): Line[] => readRecords(tapRecord) as Line[];
+  const sent = (method: string): Line[] => lines().filter((l) => l.dir === 'in' && l.message?.method === method);
+
+  before(async () => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-codex-'));
+    tapRecord = path.join(out, 'tap.jsonl');
+    codexHome = path.join(out, 'codex-home');
+    report = path.join(out, 'secrets-report.json');
+    fs.mkdirSync(codexHome);
+    model = responsesEndpoint();
+    model.acceptedKey = KEY;
+    const url = await model.start();
+    // codex's own OpenAI provider, which needs a sign-in, pointed at the scripted endpoint.
+    fs.writeFileSync(path.join(codexHome, 'config.toml'), `openai_base_url = "${url}/v1"\n`);
+    const agents = {
+      codex: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-tap.mjs'), process.execPath, codexAcp],
+        env: {
+          CODEX_HOME: codexHome,
+          TAP_RECORD: tapRecord,
+          // The tap notes a digest of this variable as each codex starts: the key never is in its environment.
+          TAP_DIGEST_VAR: 'CODEX_API_KEY',
+          NO_BROWSER: '1',
+          INITIAL_AGENT_MODE: 'workspace-write',
+        },
+      },
+    };
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents }, { ELICIT_TEST_REPORT: report });
+  });
+
+  after(async () => {
+    try {
+      await session?.close();
+      await model?.close();
+    } finally {
+      // The tap record, codex's home and the secrets report live here: nothing is left in the temp directory, pass or fail.
+      if (out) fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  const codexPanel = (): Promise<FrameLocator> => agentPanel(session!.workbench.page, 'codex', 60_000);
+
+  it("signs in with an API key typed into the masked box: it reaches codex's authenticate and is kept in SecretStorage", async () => {
+    const { page } = session!.workbench;
+    await runCommand(page, 'Elicit: New Agent Session');
+    const pick = await waitForQuickInput(page, (q) => q.title === 'codex asks you to sign in', 90_000);
+    assert.deepEqual(
+      pick.items.map((i) => i.label),
+      ['API Key', 'ChatGPT (device code)'],
+    );
+    await pickQuickPickItem(page, 'API Key');
+    await waitForQuickInput(page, (q) => q.title === 'codex · API Key');
+    assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
+    await typeAndSubmit(page, KEY);
+
+    const panel = await codexPanel();
+    await waitForStatus(panel, 'Ready', 90_000);
+    await panel.getByText('Signed in to codex (API Key).').waitFor({ timeout: 10_000 });
+    assert.deepEqual(
+      sent('authenticate').map((l) => l.message!.params),
+      [{ methodId: 'api-key', _meta: { 'api-key': { apiKey: KEY } } }],
+    );
+    await waitForSavedSecret(
+      report + '.agent-keys.json',
+      (k) => k.startsWith('elicit.agentKey:["codex",') && k.endsWith(',"authenticate:api-key"]'),
+      KEY,
+      'SecretStorage holds the key',
+    );
+  });
+
+  it('a prompt runs a turn; the escalated command asks permission, allowed once in the QuickPick, and runs', async () => {
+    const { page } = session!.workbench;
+    const panel = await codexPanel();
+    model.script(
+      { tool: 'exec_command', input: { cmd: 'touch e2e.txt', sandbox_permissions: 'require_escalated', justification: 'Create e2e.txt?' } },
+      { text: 'Created e2e.txt.' },
+    );
+    await send(panel, 'Create e2e.txt');
+    const permission = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Yes, proceed'), 120_000);
+    assert.equal(permission.title, 'codex wants permission · touch e2e.txt');
+    await screenshot(page, 'acp-codex-permission');
+    await pickQuickPickItem(page, 'Yes, proceed');
+    await panel.locator('.item.agent', { hasText: 'Created e2e.txt.' }).waitFor({ timeout: 120_000 });
+    await waitForStatus(panel, 'Ready', 60_000);
+
+    assert.ok(fs.existsSync(path.join(session!.workspaceDir, 'e2e.txt')), 'the command ran');
+    const answer = lines().find(
+      (l) => l.dir === 'in' && l.message?.method === undefined && JSON.stringify(l.message?.result ?? '').includes('allow_once'),
+    );
+    assert.deepEqual(answer?.message?.result, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    // Every model request carried the key typed; the last one has the command's output.
+    assert.equal(model.remaining, 0, 'both scripted turns were taken');
+    assert.ok(model.requests.length > 0 && model.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`));
+    assert.match(String(toolOutputs(model.turnRequests.at(-1)!.body).at(-1)?.output), /exited with code 0/);
+  });
+
+  it('keeps the key only in SecretStorage (and in what codex itself keeps)', async () => {
+    // codex keeps an accepted key in its own CODEX_HOME/auth.json: the agent's choice, outside Elicit.
+    await waitUntil(() => fs.existsSync(path.join(codexHome, 'auth.json')), 'codex wrote its auth.json');
+    assert.ok(fs.readFileSync(path.join(codexHome, 'auth.json'), 'utf8').includes(KEY));
+    // The tap between Elicit and codex saw it in authenticate only; no codex was started with it in its environment.
+    assert.deepEqual(findInFiles([tapRecord], KEY), [tapRecord]);
+    const starts = lines().filter((l) => l.dir === 'env');
+    assert.ok(starts.length > 0 && starts.every((l) => l.digest === null), JSON.stringify(starts));
+    assertNoSecretLeak(session!, [KEY]);
+  });
+});
