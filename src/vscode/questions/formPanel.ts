@@ -21,6 +21,7 @@ import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../cor
 import { completeAnswer } from '../../core/form/fieldRules';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webview/webviewHost';
+import { LaterDrafts } from './laterDrafts';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 
@@ -45,30 +46,10 @@ export interface FormPanelOptions {
   drafts?: DraftKeeper;
 }
 
-/** Drafts of forms put off with Later, by question id, in memory only; the oldest go first past this many. */
-const MAX_LATER_DRAFTS = 50;
-
-export class LaterDrafts {
-  private readonly drafts = new Map<number, RawValues>();
-
-  keep(questionId: number, values: RawValues): void {
-    this.drafts.delete(questionId);
-    this.drafts.set(questionId, values);
-    while (this.drafts.size > MAX_LATER_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
-  }
-
-  /** The draft, once: the form shown with it takes it over. */
-  take(questionId: number): RawValues | undefined {
-    const values = this.drafts.get(questionId);
-    this.drafts.delete(questionId);
-    return values;
-  }
-}
-
 export class FormPanelRenderer implements Renderer, vscode.Disposable {
   /** Open forms by question id, so the pending list can bring one to the front. */
   private readonly open = new Map<number, FormSession>();
-  private readonly laterDrafts = new LaterDrafts();
+  private readonly laterDrafts = new LaterDrafts<RawValues>();
   /** An answered panel waiting out its handoff moment. */
   private parked: { panel: FormPanel; timer: NodeJS.Timeout; watch: vscode.Disposable } | undefined;
 
@@ -174,7 +155,7 @@ class FormSession {
     private readonly form: FormModel,
     signal: AbortSignal,
     private readonly options: FormPanelOptions,
-    private readonly laterDrafts: LaterDrafts,
+    private readonly laterDrafts: LaterDrafts<RawValues>,
     /** `keep`: the person answered, so the panel may wait for the asker's next form. */
     private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
   ) {

@@ -14,6 +14,7 @@ import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type E
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
 import { setPickPrompt } from './pickPrompt';
+import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
@@ -31,9 +32,6 @@ interface QuickDraft {
   step: number;
   partial?: AnswerValue;
 }
-
-/** Drafts of questions put off and not yet back; few at a time, and the oldest go first past this. */
-const MAX_DRAFTS = 50;
 
 /** Secrets saved from earlier answers, offered as "Use saved value". */
 export interface SavedSecrets {
@@ -80,8 +78,8 @@ function buttons(): { decline: vscode.QuickInputButton; later: vscode.QuickInput
 }
 
 export class QuickInputRenderer {
-  /** By question id, in memory only: a draft never reaches a state file, and secret fields are never in one. */
-  private readonly drafts = new Map<number, QuickDraft>();
+  /** Secret fields are never in one. */
+  private readonly drafts = new LaterDrafts<QuickDraft>();
 
   constructor(
     private readonly saved?: SavedSecrets,
@@ -100,8 +98,7 @@ export class QuickInputRenderer {
     }
 
     // Back from Later: where the person left it, with what they had typed or ticked.
-    const draft = this.drafts.get(question.id);
-    this.drafts.delete(question.id);
+    const draft = this.drafts.take(question.id);
     const content: ElicitContent = { ...draft?.content };
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
@@ -162,8 +159,7 @@ export class QuickInputRenderer {
     const secret = new Set(fields.filter((f) => f.kind === 'text' && f.secret).map((f) => f.name));
     const kept = Object.fromEntries(Object.entries(content).filter(([name]) => !secret.has(name)));
     const onSecret = secret.has(asked.name);
-    this.drafts.set(id, { content: kept, step, partial: onSecret ? undefined : partial });
-    while (this.drafts.size > MAX_DRAFTS) this.drafts.delete(this.drafts.keys().next().value!);
+    this.drafts.keep(id, { content: kept, step, partial: onSecret ? undefined : partial });
   }
 }
 
