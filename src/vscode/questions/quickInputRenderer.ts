@@ -498,8 +498,9 @@ function showCountdown(input: vscode.QuickInput, asker: string, at: number): vsc
       left > 0
         ? vscode.l10n.t('{0} answers for you in {1} (its own timer)', asker, formatCountdown(left))
         : vscode.l10n.t("{0}'s time for this question is up: it goes on without your answer", asker);
-    suffix = ` — ${inertText(words)}`;
-    input.title = `${base}${suffix}`;
+    // The title stays inert: inertText is idempotent, so the part already made so is unchanged.
+    input.title = inertText(`${base} — ${words}`);
+    suffix = input.title.slice(inertText(base).length);
   };
   tick();
   const timer = setInterval(tick, 1000);
