@@ -14,6 +14,7 @@ import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
+import { autoResolutionMs } from '../core/countdown';
 import type { AgentConfig } from './config';
 import { childEnvironment } from '../process/processGroup';
 import { AgentProcess } from './agentProcess';
@@ -452,6 +453,8 @@ export class AcpConnection {
     const asker = this.asker;
     if (typeof p.toolCallId === 'string') asker.detail = this.toolTitles.get(p.toolCallId) ?? `tool call ${p.toolCallId}`;
     const request = elicitRequestFrom(method, p, asker, signal);
+    const timer = autoResolutionMs(codexMeta(p).autoResolutionMs);
+    if (timer !== undefined && request.mode === 'form') request.autoResolvesAt = Date.now() + timer;
     // ACP scopes a question to a session (and maybe a tool call), or to a request.
     if (sessionId === undefined && p.requestId === undefined) {
       throw new InvalidRequestError(`${method} needs a "sessionId" or a "requestId"`);
@@ -624,4 +627,10 @@ export class AcpConnection {
 
 function terminalOutput(snapshot: TerminalSnapshot): acp.TerminalOutputResponse {
   return { output: snapshot.output, truncated: snapshot.truncated, ...(snapshot.exit ? { exitStatus: snapshot.exit } : {}) };
+}
+
+/** codex's own fields of a request (`_meta.codex`), or none. */
+function codexMeta(params: Record<string, unknown>): Record<string, unknown> {
+  const meta = isObject(params._meta) ? params._meta.codex : undefined;
+  return isObject(meta) ? meta : {};
 }

@@ -26,6 +26,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
   const lockedRecord = newRecordFile();
   const moodyRecord = newRecordFile();
+  const tunerRecord = newRecordFile();
   let session: ElicitSession;
 
   before(async () => {
@@ -44,6 +45,11 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
         command: process.execPath,
         args: [path.join(fixtures, 'acp-agent.mjs')],
         env: { RECORD_FILE: moodyRecord, FIXTURE_NAME: 'moody', MODES: '1' },
+      },
+      tuner: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: tunerRecord, FIXTURE_NAME: 'tuner', CONFIG_OPTIONS: '1' },
       },
     };
     // Auto-save off, so an edit stays unsaved until the agent reads it.
@@ -335,6 +341,87 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const prompts = await waitForRecords(moodyRecord, 2, (r) => r.kind === 'prompt');
     assert.equal(prompts.at(-1)!.text, '/review the tests');
     await panel.locator('.item.agent', { hasText: 'Running the command /review (the tests).' }).waitFor({ timeout: 10_000 });
+  });
+
+  it("shows the session's config options as labelled drop-downs; a change goes to session/set_config_option, a refused one says so and shows the value in force; no accessibility violation", async () => {
+    const { page } = session.workbench;
+    await newAgentSession('tuner');
+    const panel = await agentPanel('tuner');
+    await waitForStatus(panel, 'Ready');
+    const options = panel.locator('.config-options');
+    await options.waitFor({ timeout: 10_000 });
+    assert.deepEqual(await options.locator('.config-label').allTextContents(), ['Model', 'Reasoning effort']);
+    const model = options.locator('.config-option[data-config-id="model"]');
+    const effort = options.locator('.config-option[data-config-id="reasoning_effort"]');
+    assert.equal(await model.getAttribute('data-current'), 'sol');
+    const [opened] = await waitForRecords(tunerRecord, 1, (r) => r.kind === 'session');
+
+    await model.locator('vscode-single-select').click();
+    await model.getByRole('option', { name: 'Luna' }).click();
+    const [changed] = await waitForRecords(tunerRecord, 1, (r) => r.kind === 'set-config-option');
+    assert.deepEqual([changed!.sessionId, changed!.configId, changed!.value], [opened!.sessionId, 'model', 'luna']);
+    await panel.locator('.item.notice', { hasText: 'Model: Luna.' }).waitFor({ timeout: 10_000 });
+    await options.locator('.config-option[data-config-id="model"][data-current="luna"]').waitFor({ timeout: 10_000 });
+
+    await effort.locator('vscode-single-select').click();
+    await effort.getByRole('option', { name: 'Max' }).click();
+    await waitForRecords(tunerRecord, 2, (r) => r.kind === 'set-config-option');
+    await panel
+      .locator('.item.notice.warning', {
+        hasText:
+          'tuner did not set Reasoning effort to Max: Internal error: the Max effort is not available for this model. It is still Low.',
+      })
+      .waitFor({ timeout: 10_000 });
+    await effort.locator('.config-error', { hasText: 'the Max effort is not available for this model' }).waitFor({ timeout: 10_000 });
+    await waitUntil(
+      async () => (await effort.locator('vscode-single-select').evaluate((e) => (e as HTMLElement & { value: string }).value)) === 'low',
+      'the drop-down to go back to the value in force',
+    );
+    assert.equal(await effort.getAttribute('data-current'), 'low');
+    await screenshot(page, 'acp-config-options');
+
+    for (const theme of THEMES) {
+      await setColorTheme(page, theme);
+      const violations = await axeViolations(await agentPanel('tuner'));
+      assert.deepEqual(violations, [], `${theme.name}: ${JSON.stringify(violations, null, 2)}`);
+    }
+    await setColorTheme(page, THEMES[0]);
+  });
+
+  it("shows the agent's own timer as a countdown after the quick input's title, the question kept on its line; the agent's cancel closes it", async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
+    await send(panel, 'agent-question-timed codex-blocking 12000');
+    const first = await waitForQuickInput(page, (q) => /fixture answers for you in 0:1\d \(its own timer\)$/.test(q.title ?? ''));
+    assert.match(first.message ?? first.placeholder ?? '', /What should I do next\?/);
+    const later = await waitForQuickInput(page, (q) => q.title !== first.title && /answers for you in 0:\d\d/.test(q.title ?? ''), 5_000);
+    assert.ok(later.title !== first.title, 'the countdown moves');
+    await screenshot(page, 'acp-question-countdown');
+    // The fixture, as codex-acp 2.6 does when its timer runs out, cancels its request: the question closes.
+    const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question', 30_000);
+    assert.deepEqual(answers.at(-1)!.result, { action: 'cancel' });
+    await waitForNoQuickInput(page, 'the question to close when the agent gave up');
+  });
+
+  it("shows the agent's own timer as a countdown under the form's title; the agent's cancel closes the form", async () => {
+    const { page } = session.workbench;
+    const panel = await agentPanel();
+    const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
+    await send(panel, 'agent-question-timed claude-ask-four 15000');
+    const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
+    const countdown = form.locator('.countdown');
+    await countdown.waitFor({ timeout: 30_000 });
+    const first = (await countdown.textContent()) ?? '';
+    assert.match(first, /^fixture answers for you in 0:1\d \(its own timer\)$/);
+    await waitUntil(async () => ((await countdown.textContent()) ?? '') !== first, 'the countdown to move');
+    // Told to screen readers through a polite region of its own, not the line that changes every second.
+    assert.equal(await countdown.getAttribute('aria-live'), null);
+    assert.match((await form.locator('.header [role="status"][aria-live="polite"]').textContent()) ?? '', /fixture answers for you in/);
+    assert.deepEqual(await axeViolations(form), []);
+    const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question', 30_000);
+    assert.deepEqual(answers.at(-1)!.result, { action: 'cancel' });
+    await panel.locator('.item.question .outcome', { hasText: 'Cancelled' }).last().waitFor({ timeout: 10_000 });
   });
 
   it('never writes the secret into any file VS Code or the extension wrote', async () => {

@@ -5,8 +5,10 @@
  * transparent tap (test/fixtures/acp-tap.mjs) in front. The person signs in with
  * an API key typed into Elicit's masked box (codex's "API Key" method takes it
  * in `authenticate`'s `_meta`), a prompt runs a turn whose escalated command
- * asks permission, allowed once in Elicit's QuickPick, and the leak scan finds
- * the key nowhere but SecretStorage.
+ * asks permission, allowed once in Elicit's QuickPick, the collaboration mode
+ * is switched to Plan from the panel's config option and codex's blocking
+ * question (request_user_input) is answered with Other… text, and the leak scan
+ * finds the key nowhere but SecretStorage.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -137,6 +139,79 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     assert.equal(model.remaining, 0, 'both scripted turns were taken');
     assert.ok(model.requests.length > 0 && model.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`));
     assert.match(String(toolOutputs(model.turnRequests.at(-1)!.body).at(-1)?.output), /exited with code 0/);
+  });
+
+  it("switches to Plan from the panel's config option; codex's blocking question answered with Other… text reaches the model as None of the above and the note", async () => {
+    const { page } = session!.workbench;
+    const panel = await codexPanel();
+    await waitForStatus(panel, 'Ready', 60_000);
+    // codex offers its options in session/new: each a labelled drop-down in the panel.
+    const collaboration = panel.locator('.config-option[data-config-id="collaboration_mode"]');
+    await collaboration.waitFor({ timeout: 10_000 });
+    assert.equal(await collaboration.getAttribute('data-current'), 'default');
+    for (const id of ['model', 'reasoning_effort']) {
+      assert.equal(await panel.locator(`.config-option[data-config-id="${id}"]`).count(), 1, `codex's ${id} option is shown`);
+    }
+    await collaboration.locator('vscode-single-select').click();
+    await collaboration.getByRole('option', { name: 'Plan' }).click();
+    await panel.locator('.item.notice', { hasText: 'Collaboration mode: Plan.' }).waitFor({ timeout: 30_000 });
+    await panel.locator('.config-option[data-config-id="collaboration_mode"][data-current="plan"]').waitFor({ timeout: 10_000 });
+    assert.deepEqual(
+      sent('session/set_config_option').map((l) => {
+        const { configId, value } = l.message!.params!;
+        return { configId, value };
+      }),
+      [{ configId: 'collaboration_mode', value: 'plan' }],
+    );
+    await screenshot(page, 'acp-codex-config-options');
+
+    model.script(
+      {
+        tool: 'request_user_input',
+        input: {
+          questions: [
+            {
+              id: 'database',
+              header: 'Database',
+              question: 'Which database should the service use?',
+              options: [
+                { label: 'Postgres (Recommended)', description: 'A relational server.' },
+                { label: 'SQLite', description: 'One file, no server.' },
+              ],
+            },
+          ],
+        },
+      },
+      { text: 'Planned with DuckDB.' },
+    );
+    await send(panel, 'Plan the storage');
+    const question = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Other…')), 120_000);
+    assert.deepEqual(
+      question.items.filter((i) => !/Leave empty|Decline/.test(i.label)).map((i) => i.label.replace(/^\S*\s*(?=Other)/, '')),
+      ['Postgres (Recommended)', 'SQLite', 'Other…'],
+      '"None of the above" is what Other… sends, not an option of its own',
+    );
+    // codex 0.166 sends no timer for the model's blocking questions (autoResolutionMs null): no countdown is made up.
+    assert.doesNotMatch(question.title ?? '', /answers for you/);
+    const asked = lines().filter((l) => l.dir === 'out' && l.message?.method === 'elicitation/create');
+    assert.equal(asked.length, 1);
+    assert.deepEqual(asked[0]!.message!.params!._meta, { codex: { autoResolutionMs: null } });
+    await pickQuickPickItem(page, 'Other…');
+    await waitForQuickInput(page, (q) => (q.message ?? '').includes('your own answer to “Which database should the service use?”'));
+    await typeAndSubmit(page, 'DuckDB, embedded');
+    await panel.locator('.item.agent', { hasText: 'Planned with DuckDB.' }).waitFor({ timeout: 120_000 });
+    await waitForStatus(panel, 'Ready', 60_000);
+
+    // What codex got from Elicit, and what codex told the model: the fields it expects, nothing else.
+    const answer = lines().find((l) => l.dir === 'in' && l.message?.id === asked[0]!.message!.id && l.message?.method === undefined);
+    assert.deepEqual(answer?.message?.result, {
+      action: 'accept',
+      content: { database: 'None of the above', database_note: 'DuckDB, embedded' },
+    });
+    const output = toolOutputs(model.turnRequests.at(-1)!.body).at(-1)!;
+    assert.deepEqual(JSON.parse(String(output.output)), {
+      answers: { database: { answers: ['None of the above', 'user_note: DuckDB, embedded'] } },
+    });
   });
 
   it('keeps the key only in SecretStorage (and in what codex itself keeps)', async () => {

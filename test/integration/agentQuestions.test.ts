@@ -35,16 +35,16 @@ describe('today’s agents’ questions through the ACP client', () => {
   let connection: AcpConnection;
   let record: string;
   let sessionId: string;
-  const answers: Array<(q: Question) => ElicitResult> = [];
+  const answers: Array<(q: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>> = [];
   const seen: Question[] = [];
 
   before(async () => {
     record = newRecordFile();
-    const { broker } = scriptedBroker((q) => {
+    const { broker } = scriptedBroker((q, signal) => {
       seen.push(q);
       const next = answers.shift();
       assert.ok(next, `an unexpected question arrived: ${q.request.message}`);
-      return next(q);
+      return next(q, signal);
     });
     connection = new AcpConnection(
       { name: 'fixture', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
@@ -66,9 +66,9 @@ describe('today’s agents’ questions through the ACP client', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  async function ask(shape: string): Promise<unknown> {
+  async function ask(shape: string, scenario = 'agent-question'): Promise<unknown> {
     const turns = readRecords(record).filter((r) => r.kind === 'turn-end').length;
-    await connection.prompt(sessionId, `agent-question ${shape}`);
+    await connection.prompt(sessionId, `${scenario} ${shape}`);
     await waitForRecords(record, turns + 1, (r) => r.kind === 'turn-end');
     const got = readRecords(record).filter((r) => r.kind === 'agent-question');
     assert.ok(got.length > 0, 'the agent recorded no answer');
@@ -90,6 +90,27 @@ describe('today’s agents’ questions through the ACP client', () => {
       action: 'accept',
       content: { next_step: NONE_OF_THE_ABOVE, next_step_note: 'Inspect flaky logs', deploy_token: 'tok-7' },
     });
+  });
+
+  it("codex's own timer (autoResolutionMs) reaches the question as its deadline, and the agent's cancel at the end closes it", async () => {
+    let closedAfter: number | undefined;
+    let deadline: number | undefined;
+    const asked = Date.now();
+    answers.push(
+      (q, signal) =>
+        new Promise<ElicitResult>((resolve) => {
+          deadline = q.request.autoResolvesAt;
+          signal.addEventListener('abort', () => {
+            closedAfter = Date.now() - asked;
+            resolve({ action: 'cancel' });
+          });
+        }),
+    );
+    const result = await ask('codex-blocking 1500', 'agent-question-timed');
+    assert.ok(deadline !== undefined && deadline >= asked + 1500 && deadline <= Date.now() + 1500, `deadline ${deadline}`);
+    assert.ok(closedAfter !== undefined && closedAfter >= 1400, `the question closed when codex gave up (${closedAfter} ms)`);
+    // The cancelled request is answered "cancel"; codex-acp has gone on with no answers by then.
+    assert.deepEqual(result, { action: 'cancel' });
   });
 
   it('codex non-blocking question: one answered with an option, one with Other…, each question’s own fields', async () => {

@@ -23,6 +23,7 @@ import { connectToHost } from '../shared/host';
 import styles from './styles.css';
 import { CommandMenu } from './commandMenu';
 import { ModePicker } from './modePicker';
+import { ConfigOptions } from './configOptions';
 
 const vscode = connectToHost<AgentPanelToHost, HostToAgentPanel>(onHostMessage);
 // The panel's own rules, then the base shared with the form, which wins where both set something
@@ -71,6 +72,7 @@ class AgentPage {
   private readonly signOut = button('Sign Out', 'sign-out link-button', () => post({ type: 'signOut' }));
   private readonly signIn = button('Sign In…', 'sign-in secondary', () => post({ type: 'signIn' }));
   private readonly modes = new ModePicker((modeId) => post({ type: 'setMode', modeId }));
+  private readonly configOptions = new ConfigOptions((configId, value) => post({ type: 'setConfigOption', configId, value }));
   private readonly commands = new CommandMenu(this.input, () => save({ draft: this.input.value }));
   private readonly nodes = new Map<number, HTMLElement>();
   private state: AgentPanelState | undefined;
@@ -116,7 +118,7 @@ class AgentPage {
       el('div', { className: 'composer-actions' }, hint, this.send),
     );
     this.log.append(this.empty);
-    app.replaceChildren(header, this.error, this.log, composer);
+    app.replaceChildren(header, this.configOptions.element, this.error, this.log, composer);
     app.removeAttribute('aria-busy');
   }
 
@@ -145,6 +147,7 @@ class AgentPage {
     this.signOut.hidden = state.canSignOut !== true;
     this.signIn.hidden = state.canSignIn !== true;
     this.modes.show(state);
+    this.configOptions.show(state);
     this.commands.setCommands(state.commands ?? []);
     const slash = state.commands?.length ? ' (/ for commands)' : '';
     this.input.placeholder = state.status === 'exited' ? `${t(state.agent)} is not running` : `Ask ${t(state.agent)}…${slash}`;

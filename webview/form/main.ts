@@ -27,6 +27,7 @@ import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/
 import { isOtherChosen, otherOwner, otherTextField, questionFields } from '../../src/core/form/otherAnswer';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
+import { CountdownLine } from './countdown';
 import { connectToHost } from '../shared/host';
 import theme from '../shared/theme.css';
 import styles from './styles.css';
@@ -52,6 +53,7 @@ class FormPage {
   private submitted = false;
   private submitButton!: VscodeButton;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly countdown: CountdownLine | undefined;
 
   get questionId(): number {
     return this.view.questionId;
@@ -107,7 +109,12 @@ class FormPage {
       attrs: { role: 'form', 'aria-labelledby': 'title', 'data-question': String(view.questionId) },
     });
     const hasRequired = view.form.fields.some((f) => f.required && f.kind !== 'boolean');
-    form.append(header(view, hasRequired), fields, this.footer());
+    const top = header(view, hasRequired);
+    if (view.countdown && typeof view.countdown.by === 'string' && typeof view.countdown.leftMs === 'number') {
+      this.countdown = new CountdownLine(view.countdown.by, view.countdown.leftMs);
+      top.append(this.countdown.element, this.countdown.announcer);
+    }
+    form.append(top, fields, this.footer());
     app.replaceChildren(form);
     app.removeAttribute('aria-busy');
     this.syncOtherAnswers(undefined);
@@ -239,6 +246,7 @@ class FormPage {
 
   /** Stops the timers of a page that is being replaced. */
   close(): void {
+    this.countdown?.dispose();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     clearTimeout(this.draftTimer);

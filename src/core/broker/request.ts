@@ -37,6 +37,12 @@ interface RequestBase {
   message: string;
   /** Aborted by the asker (cancellation, disconnect): closes the UI and answers cancel. */
   signal?: AbortSignal;
+  /**
+   * When the asker goes on without the person's answer (epoch ms): its own timer
+   * (codex's `autoResolutionMs`), shown as a countdown. The asker closes the
+   * question itself then (through `signal`).
+   */
+  autoResolvesAt?: number;
 }
 
 export interface FormRequest extends RequestBase {

@@ -21,8 +21,10 @@ export interface AgentPanelState {
   canRestart: boolean;
   /** The ACP session once it is open: kept with the panel, so a reloaded window can resume it. */
   sessionId?: string;
-  /** The session's modes, switched with `session/set_mode`; absent when the agent has none. */
+  /** The session's modes, switched with `session/set_mode`; absent when the agent has none, or offers config options instead. */
   modes?: ModesView;
+  /** The session's config options (model, reasoning effort…), changed with `session/set_config_option`. */
+  configOptions?: ConfigOptionView[];
   /** The agent's slash commands, offered as completions when the prompt starts with "/". */
   commands?: CommandView[];
   /** Sign Out is offered: the agent can log out, or a key for it is saved. */
@@ -34,6 +36,27 @@ export interface AgentPanelState {
 export interface ModesView {
   current: string;
   available: Array<{ id: string; name: string; description?: string }>;
+}
+
+export interface ConfigOptionView {
+  id: string;
+  name: string;
+  description?: string;
+  /** The agent's hint of what it is ("mode", "model", "thought_level"…); for the eye only. */
+  category?: string;
+  /** The value in force, as the agent last said. */
+  current: string;
+  values: ConfigValueView[];
+  /** The agent refused the last change: its words, shown beside the option. */
+  error?: string;
+}
+
+export interface ConfigValueView {
+  value: string;
+  name: string;
+  description?: string;
+  /** The agent's group for this value, when it grouped them. */
+  group?: string;
 }
 
 export interface CommandView {
@@ -151,6 +174,8 @@ export type AgentPanelToHost =
   | { type: 'showLog' }
   /** A mode picked in the panel: `session/set_mode`. */
   | { type: 'setMode'; modeId: string }
+  /** A config option's value picked in the panel: `session/set_config_option`. */
+  | { type: 'setConfigOption'; configId: string; value: string }
   | { type: 'signOut' }
   /** After a failed start: start again and sign in first. */
   | { type: 'signIn' };
@@ -172,9 +197,20 @@ export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
       return true;
     case 'setMode':
       return typeof (value as { modeId?: unknown }).modeId === 'string' && (value as { modeId: string }).modeId.length <= 200;
+    case 'setConfigOption': {
+      const { configId, value: chosen } = value as { configId?: unknown; value?: unknown };
+      return isShortId(configId) && isShortId(chosen);
+    }
     case 'prompt':
       return typeof message.text === 'string' && message.text.trim() !== '' && message.text.length <= MAX_PROMPT_LENGTH;
     default:
       return false;
   }
+}
+
+/** The longest config option or value id kept from an agent, and so accepted back from the webview. */
+export const MAX_CONFIG_ID_LENGTH = 200;
+
+function isShortId(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= MAX_CONFIG_ID_LENGTH;
 }

@@ -34,6 +34,8 @@ export interface FormView {
   draft?: RawValues;
   /** The host keeps this question across a reload: post `draft` as the person types. */
   keepsDraft?: boolean;
+  /** The asker's own timer (codex's autoResolutionMs): who it is, and the time left when this view was sent. */
+  countdown?: { by: string; leftMs: number };
 }
 
 export type HostToForm =

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
 import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
+import { configValueName } from '../../acp/configOptions';
 import { SessionControls } from '../../acp/sessionControls';
 import { NotSignedInError } from '../../acp/signIn';
 import { Transcript } from '../../acp/transcript';
@@ -94,6 +95,7 @@ export class AgentPanel implements vscode.Disposable {
       canRestart: false,
       canSignIn: false,
       modes: undefined,
+      configOptions: undefined,
       commands: undefined,
       canSignOut: false,
     });
@@ -248,6 +250,9 @@ export class AgentPanel implements vscode.Disposable {
       case 'setMode':
         void this.setMode(message.modeId);
         return;
+      case 'setConfigOption':
+        void this.setConfigOption(message.configId, message.value);
+        return;
       case 'signOut':
         void this.signOut();
         return;
@@ -274,6 +279,48 @@ export class AgentPanel implements vscode.Disposable {
       this.notice('warning', vscode.l10n.t('{0} did not switch to {1}: {2}', this.options.agent.name, name, errorText(error)));
     }
     // Also after a refusal: the panel's menu goes back to the mode in force.
+    this.setState(this.controlsState());
+  }
+
+  /**
+   * `session/set_config_option`; the panel then shows the values the agent
+   * answered with (which may change other options too, e.g. the efforts a
+   * model offers). A refusal is said in the transcript and beside the option,
+   * and the option shows the value still in force.
+   */
+  private async setConfigOption(configId: string, value: string): Promise<void> {
+    const connection = this.connection;
+    const sessionId = this.sessionId;
+    const option = this.controls.configOption(configId);
+    if (!connection || sessionId === undefined || !option || option.current === value) return;
+    if (!option.values.some((v) => v.value === value)) return;
+    const valueName = configValueName(option, value);
+    try {
+      const response = await connection.request('session/set_config_option', { sessionId, configId, value });
+      if (this.connection !== connection) return;
+      this.controls.setConfigOptions(response?.configOptions);
+      const now = this.controls.configOption(configId);
+      if (now && now.current !== value) {
+        const inForce = configValueName(now, now.current);
+        this.controls.configRefused(configId, vscode.l10n.t('{0} kept {1}.', this.options.agent.name, inForce));
+        this.notice(
+          'warning',
+          vscode.l10n.t('{0} did not set {1} to {2}; it is {3}.', this.options.agent.name, option.name, valueName, inForce),
+        );
+      } else {
+        this.notice('info', vscode.l10n.t('{0}: {1}.', option.name, valueName));
+      }
+    } catch (error) {
+      if (this.connection !== connection || connection.status === 'exited') return;
+      const why = errorText(error);
+      this.controls.configRefused(configId, why);
+      const inForce = configValueName(this.controls.configOption(configId), option.current);
+      this.notice(
+        'warning',
+        vscode.l10n.t('{0} did not set {1} to {2}: {3}. It is still {4}.', this.options.agent.name, option.name, valueName, why, inForce),
+      );
+    }
+    // Also after a refusal: the panel's menu goes back to the value in force.
     this.setState(this.controlsState());
   }
 
@@ -314,11 +361,23 @@ export class AgentPanel implements vscode.Disposable {
       ? vscode.l10n.t('Signed out of {0}. Restart to sign in again.', agent.name)
       : vscode.l10n.t('Signed out of {0} (its saved key is forgotten). Restart to sign in again.', agent.name);
     this.notice('info', message);
-    this.setState({ status: 'exited', error: message, canRestart: true, canSignOut: false, modes: undefined, commands: undefined });
+    this.setState({
+      status: 'exited',
+      error: message,
+      canRestart: true,
+      canSignOut: false,
+      modes: undefined,
+      configOptions: undefined,
+      commands: undefined,
+    });
   }
 
   private controlsState(): Partial<AgentPanelState> {
-    return { modes: this.controls.modes, commands: this.controls.commands.length > 0 ? this.controls.commands : undefined };
+    return {
+      modes: this.controls.modes,
+      configOptions: this.controls.configOptions,
+      commands: this.controls.commands.length > 0 ? this.controls.commands : undefined,
+    };
   }
 
   private canSignOut(connection: AcpConnection): boolean {
@@ -366,7 +425,7 @@ export class AgentPanel implements vscode.Disposable {
 
   private setState(change: Partial<AgentPanelState>): void {
     this.state = { ...this.state, ...change };
-    for (const key of ['error', 'modes', 'commands'] as const) if (this.state[key] === undefined) delete this.state[key];
+    for (const key of ['error', 'modes', 'configOptions', 'commands'] as const) if (this.state[key] === undefined) delete this.state[key];
     this.post({ type: 'state', state: this.state });
   }
 

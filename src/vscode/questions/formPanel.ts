@@ -222,6 +222,7 @@ class FormSession {
     if (putOff) view.draft = putOff;
     if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
     if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
+    if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     this.panel.post({ type: 'show', view });
   }
 

@@ -7,6 +7,7 @@
  * is put off instead, and waits in Pending Questions (see quickInputEscape.ts).
  */
 import * as vscode from 'vscode';
+import { formatCountdown } from '../../core/countdown';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
@@ -58,6 +59,8 @@ interface StepContext {
   promptOverride?: string;
   /** Back returns to the options even on the first step (the "Other…" text). */
   backToOptions?: boolean;
+  /** The asker's own timer (codex's autoResolutionMs): shown after the title, counting down. */
+  autoResolvesAt?: number;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -124,6 +127,7 @@ export class QuickInputRenderer {
           signal,
           escape: this.escape,
           onBehalf,
+          autoResolvesAt: question.request.autoResolvesAt,
         },
         otherText,
       );
@@ -473,8 +477,34 @@ function runStep(
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });
     ctx.signal.addEventListener('abort', cancel, { once: true });
     ctx.escape?.begin(cancel);
+    if (ctx.autoResolvesAt !== undefined) disposables.push(showCountdown(input, ctx.asker.name, ctx.autoResolvesAt));
     input.show();
   });
+}
+
+/**
+ * The asker's timer after the title ("… — codex answers for you in 0:45 (its
+ * own timer)"), updated every second; the question's own text stays on the
+ * prompt line. Whatever else sets the title keeps its words: only the
+ * countdown's own end is replaced.
+ */
+function showCountdown(input: vscode.QuickInput, asker: string, at: number): vscode.Disposable {
+  let suffix = '';
+  const tick = (): void => {
+    const title = input.title ?? '';
+    const base = suffix !== '' && title.endsWith(suffix) ? title.slice(0, -suffix.length) : title;
+    const left = at - Date.now();
+    const words =
+      left > 0
+        ? vscode.l10n.t('{0} answers for you in {1} (its own timer)', asker, formatCountdown(left))
+        : vscode.l10n.t("{0}'s time for this question is up: it goes on without your answer", asker);
+    // The title stays inert: inertText is idempotent, so the part already made so is unchanged.
+    input.title = inertText(`${base} — ${words}`);
+    suffix = input.title.slice(inertText(base).length);
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  return { dispose: () => clearInterval(timer) };
 }
 
 /** A question with no fields: the person can only agree or decline. */
