@@ -13,7 +13,8 @@
  * is asked, kept and refused the same way, without a restart: the key goes
  * only in the request's `_meta`, never in the environment.
  * A gateway method (the person configured a gateway URL for this agent) is
- * the one used when the agent asks to sign in, its key saved or asked for.
+ * signed in with first, before the agent is asked for anything (it may hold a
+ * login of its own that would send the turns elsewhere), its key saved or asked for.
  * Then the request is tried again. Keys saved earlier are in the environment
  * from the first start, and their method is used without asking.
  * codex-acp 2.x takes any key at `authenticate` and refuses it only at the
@@ -115,7 +116,10 @@ class SignIn<T> {
     this.saved = await this.o.keys.load();
     if (this.o.started) this.connection = this.o.started;
     else await this.restart(this.saved);
-    if (!this.o.signInFirst) {
+    // The person's gateway is where they want this agent's model requests to go: signed into before
+    // anything else, even when the agent would start without a sign-in (a login it keeps of its own).
+    const gateway = this.connection.authMethods.find((m) => m.kind === 'env_var' && m.gateway !== undefined);
+    if (!this.o.signInFirst && !gateway) {
       try {
         return { connection: this.connection, result: await this.o.attempt(this.connection) };
       } catch (error) {
@@ -128,12 +132,10 @@ class SignIn<T> {
         `${this.name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`,
       );
     }
-    // The person's gateway is what they configured for this agent; otherwise a method whose keys are
-    // saved is used without asking (unless the person asked to sign in).
+    // The gateway, or else a method whose keys are saved, is used without asking (unless the person asked to sign in).
     let next: AuthMethodView | undefined = this.o.signInFirst
       ? undefined
-      : (methods.find((m) => m.kind === 'env_var' && m.gateway !== undefined) ??
-        methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined));
+      : (gateway ?? methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined));
     if (!next) this.o.notice('info', this.o.signInFirst ? `Choose how to sign in to ${this.name}.` : `${this.name} asks you to sign in.`);
     let problem: string | undefined;
     for (;;) {

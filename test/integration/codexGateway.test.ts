@@ -25,6 +25,7 @@ import type { ScriptedModel } from '../support/scriptedModel';
 const codexAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
 const KEY = 'sk-gateway-integration-5d1e70aa';
 const OTHER_KEY = 'sk-gateway-other-9c42b7e1';
+const OWN_LOGIN = 'sk-codex-own-login-3a8f0d';
 
 /** Saved keys as AgentKeys binds them: per agent destination (agentOrigin, the gateway URL included). */
 function keyStore() {
@@ -92,7 +93,7 @@ describe("codex-acp 2.6.0: a gateway of the person's own, offline", { timeout: 3
   const home = (name: string): string => join(temp, name);
 
   /** codex with an empty CODEX_HOME (no config, not signed in) and, when given, a gateway URL of the person's. */
-  async function start(name: string, url: string | undefined) {
+  async function start(name: string, url: string | undefined, tap = name) {
     await stopRealAgent(codex);
     mkdirSync(home(name), { recursive: true });
     codex = await startRealAgent({
@@ -101,7 +102,7 @@ describe("codex-acp 2.6.0: a gateway of the person's own, offline", { timeout: 3
       args: [codexAcp],
       env: { CODEX_HOME: home(name), NO_BROWSER: '1' },
       workspace: workspace(),
-      record: join(temp, `${name}.tap.jsonl`),
+      record: join(temp, `${tap}.tap.jsonl`),
       ...(url !== undefined ? { gateway: url } : {}),
     });
     return codex;
@@ -187,5 +188,36 @@ describe("codex-acp 2.6.0: a gateway of the person's own, offline", { timeout: 3
     assert.equal(other.turnRequests.at(-1)!.headers.authorization, `Bearer ${OTHER_KEY}`);
     assert.ok(!other.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`));
     assert.deepEqual(await keys.for(first).load(), { 'authenticate:gateway': KEY }, 'the first URL keeps its own key');
+  });
+
+  it('signs in through the gateway first even when codex holds a login of its own, so the turn goes to the gateway', async () => {
+    // A login codex keeps in its home (an API key it was given before, in another session).
+    const own = await start('home-own', undefined);
+    await own.connection.authenticate('api-key', { 'api-key': { apiKey: OWN_LOGIN } });
+    await own.connection.newSession(workspace());
+    const url = `${gateway.url}/v1`;
+    const agent: AgentConfig = { name: 'codex', command: process.execPath, args: [codexAcp], env: {}, gateway: url };
+    const keys = keyStore();
+    await keys.for(agent).save({ 'authenticate:gateway': KEY });
+    const ui = typing([]);
+    const { connection, result } = await withSignIn({
+      agent,
+      start: () => start('home-own', url, 'home-own-again').then((a) => a.connection),
+      attempt: (c) => c.newSession(workspace()),
+      ui,
+      keys: keys.for(agent),
+      notice: () => undefined,
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(ui.seen, [], 'the saved gateway key is used without asking');
+    const methods = codex!
+      .lines()
+      .flatMap((l) => (l.dir === 'in' && l.message?.method === 'authenticate' ? [l.message.params!.methodId] : []));
+    assert.deepEqual(methods, ['gateway']);
+    gateway.script({ text: 'Through the gateway, not the login codex kept.' });
+    assert.equal(await connection.prompt(result.sessionId, 'Say hello'), 'end_turn');
+    assert.equal(gateway.turnRequests.at(-1)!.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(gateway.remaining, 0);
+    assert.ok(!gateway.requests.some((r) => r.headers.authorization === `Bearer ${OWN_LOGIN}`));
   });
 });
