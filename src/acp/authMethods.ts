@@ -13,6 +13,11 @@
  * instead: it is read as an env_var method with one secret field and
  * `sentIn: 'authenticate'`, so it is asked, kept and refused like a variable
  * but never put in the agent's environment. ACP has no standard for this yet.
+ * An agent method that declares `_meta.gateway` with protocol "openai"
+ * (codex-acp 2.x's "Custom model gateway") is read the same way, with the
+ * gateway URL from the person's settings (`gateway`): the key goes in
+ * `_meta.gateway.headers` as `Authorization: Bearer …`, to that URL only. It is
+ * left out when no URL is configured for the agent (Elicit cannot use it).
  * A method of a type Elicit does not know is left out. Pure.
  */
 import { isObject } from '../core/json';
@@ -37,8 +42,10 @@ export type EnvVarAuthMethod = MethodBase & {
   kind: 'env_var';
   vars: EnvVarView[];
   link?: string;
-  /** Set when the key goes in the `authenticate` request (API_KEY_META), not in the agent's environment. */
+  /** Set when the key goes in the `authenticate` request (API_KEY_META, GATEWAY_META), not in the agent's environment. */
   sentIn?: 'authenticate';
+  /** The gateway's base URL (from the person's settings) that the key is for: a GATEWAY_META method. */
+  gateway?: string;
 };
 export type TerminalAuthMethod = MethodBase & { kind: 'terminal'; args: string[]; env: Record<string, string> };
 export type AuthMethodView = AgentAuthMethod | EnvVarAuthMethod | TerminalAuthMethod;
@@ -75,17 +82,18 @@ export function settableVariable(name: string): boolean {
   return VARIABLE_NAME.test(name) && !NOT_SETTABLE.has(upper) && !LOADER_VARIABLE.test(upper);
 }
 
-export function readAuthMethods(raw: unknown): AuthMethodView[] {
+/** `gatewayUrl`: the person's gateway URL for this agent (settings), without which a gateway method is left out. */
+export function readAuthMethods(raw: unknown, gatewayUrl?: string): AuthMethodView[] {
   if (!Array.isArray(raw)) return [];
   const methods: AuthMethodView[] = [];
   for (const entry of raw) {
-    const method = readAuthMethod(entry);
+    const method = readAuthMethod(entry, gatewayUrl);
     if (method && !methods.some((m) => m.id === method.id)) methods.push(method);
   }
   return methods;
 }
 
-function readAuthMethod(entry: unknown): AuthMethodView | undefined {
+function readAuthMethod(entry: unknown, gatewayUrl: string | undefined): AuthMethodView | undefined {
   if (!isObject(entry) || typeof entry.id !== 'string' || entry.id === '' || typeof entry.name !== 'string') return undefined;
   const base: MethodBase = { id: entry.id, name: entry.name };
   if (typeof entry.description === 'string' && entry.description !== '') base.description = entry.description;
@@ -112,6 +120,17 @@ function readAuthMethod(entry: unknown): AuthMethodView | undefined {
     return { ...base, kind: 'terminal', args, env };
   }
   if (type !== 'agent') return undefined;
+  if (isObject(entry._meta) && isObject(entry._meta[GATEWAY_META])) {
+    // Only the OpenAI protocol is sent to: another would need another key header.
+    if (entry._meta[GATEWAY_META].protocol !== 'openai' || gatewayUrl === undefined) return undefined;
+    return {
+      ...base,
+      kind: 'env_var',
+      vars: [{ name: authenticateKeyName(base.id), label: 'API key', secret: true, optional: false }],
+      sentIn: 'authenticate',
+      gateway: gatewayUrl,
+    };
+  }
   if (isObject(entry._meta) && isObject(entry._meta[API_KEY_META])) {
     return {
       ...base,
@@ -126,6 +145,9 @@ function readAuthMethod(entry: unknown): AuthMethodView | undefined {
 /** The `_meta` key of an agent method that takes an API key in `authenticate` (codex-acp's convention). */
 export const API_KEY_META = 'api-key';
 
+/** The `_meta` key of an agent method that routes the agent to a model gateway (codex-acp's `gateway`). */
+export const GATEWAY_META = 'gateway';
+
 /**
  * The name the key of an `authenticate` method is saved under: never a variable
  * name (it has a colon), so it can never be put in an environment.
@@ -138,7 +160,11 @@ export function authenticateKeyName(methodId: string): string {
 export function authenticateMeta(method: EnvVarAuthMethod, values: Readonly<Record<string, string>>): Record<string, unknown> | undefined {
   if (method.sentIn !== 'authenticate') return undefined;
   const apiKey = values[authenticateKeyName(method.id)];
-  return apiKey === undefined ? undefined : { [API_KEY_META]: { apiKey } };
+  if (apiKey === undefined) return undefined;
+  if (method.gateway !== undefined) {
+    return { [GATEWAY_META]: { baseUrl: method.gateway, headers: { Authorization: `Bearer ${apiKey}` } } };
+  }
+  return { [API_KEY_META]: { apiKey } };
 }
 
 /** The variables, or undefined when one cannot be set (the whole method is then left out). */

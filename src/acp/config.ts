@@ -3,7 +3,7 @@
  * the same shape as a stdio entry of mcp.json (and the same `${workspaceFolder}`,
  * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
  */
-import { destinationOrigin } from '../core/origin';
+import { destinationOrigin, type Destination } from '../core/origin';
 import { parseServerTable, type ConfigProblem, type VariableContext } from '../core/serverConfig';
 import { isObject } from '../core/json';
 
@@ -16,18 +16,26 @@ export interface AgentConfig {
   cwd?: string;
   /** The settings file (and setting) it comes from: user and workspace entries are apart (see agentOrigin). */
   file?: string;
+  /**
+   * The person's model gateway for this agent (`elicit.agentGateways`, user settings only; gatewayUrl.ts):
+   * Elicit then offers the agent's gateway sign-in, and the key typed for it goes to this URL.
+   */
+  gateway?: string;
 }
 
 export const AGENTS_SETTING_SOURCE = 'the elicit.agents setting';
 
 /**
  * Where an agent's saved answers and sign-in keys may go: its settings file,
- * command, args, env and cwd (core/origin.ts). A workspace that adds
- * `NODE_OPTIONS` to an agent, or an entry of the same name, is another destination.
+ * command, args, env and cwd (core/origin.ts), and the gateway URL its model
+ * requests go to. A workspace that adds `NODE_OPTIONS` to an agent, or an entry
+ * of the same name, is another destination; so is another gateway URL.
  */
 export function agentOrigin(agent: AgentConfig): string {
-  const destination = { file: agent.file ?? AGENTS_SETTING_SOURCE, command: agent.command, args: agent.args, env: agent.env };
-  return destinationOrigin(agent.cwd === undefined ? destination : { ...destination, cwd: agent.cwd });
+  const destination: Destination = { file: agent.file ?? AGENTS_SETTING_SOURCE, command: agent.command, args: agent.args, env: agent.env };
+  if (agent.cwd !== undefined) destination.cwd = agent.cwd;
+  if (agent.gateway !== undefined) destination.url = agent.gateway;
+  return destinationOrigin(destination);
 }
 
 export function parseAgents(

@@ -121,6 +121,11 @@ const AUTH_REQUIRED = -32000;
 /** `session/new` was refused until the person signs in with one of `AcpConnection.authMethods`. */
 export class AuthRequiredError extends Error {}
 
+/** Whether a request failed for want of a sign-in: AuthRequiredError, or ACP's code on a request `request()` does not map (a turn). */
+export function isAuthRequired(error: unknown): boolean {
+  return error instanceof AuthRequiredError || (error as { code?: unknown } | undefined)?.code === AUTH_REQUIRED;
+}
+
 export class AcpConnection {
   private process: AgentProcess | undefined;
   private connection: acp.ClientConnection | undefined;
@@ -224,7 +229,8 @@ export class AcpConnection {
             fs: { readTextFile: true, writeTextFile: true },
             terminal: true,
             elicitation: { form: {}, url: {} },
-            auth: { terminal: this.options.terminalLogins === true },
+            // The gateway sign-in is offered only to a client that has a gateway URL for this agent to give.
+            auth: { terminal: this.options.terminalLogins === true, ...(this.config.gateway ? { _meta: { gateway: true } } : {}) },
           },
           clientInfo: { ...(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }), title: 'Elicit' },
         }),
@@ -290,7 +296,7 @@ export class AcpConnection {
 
   /** The sign-in methods the agent offered in `initialize` (authMethods.ts). */
   get authMethods(): AuthMethodView[] {
-    return readAuthMethods(this.initializeResponse?.authMethods);
+    return readAuthMethods(this.initializeResponse?.authMethods, this.config.gateway);
   }
 
   /**

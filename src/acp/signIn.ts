@@ -12,13 +12,19 @@
  * An env_var method whose key is sent in `authenticate` (codex-acp's api-key)
  * is asked, kept and refused the same way, without a restart: the key goes
  * only in the request's `_meta`, never in the environment.
+ * A gateway method (the person configured a gateway URL for this agent) is
+ * signed in with first, before the agent is asked for anything (it may hold a
+ * login of its own that would send the turns elsewhere), its key saved or asked for.
  * Then the request is tried again. Keys saved earlier are in the environment
- * from the first start, and their method is used without asking. No vscode
+ * from the first start, and their method is used without asking.
+ * codex-acp 2.x takes any key at `authenticate` and refuses it only at the
+ * first turn: retryRefusedKey forgets it, asks again with the agent's words,
+ * authenticates again and retries the turn once. No vscode
  * import: the UI and the key store are passed in, so integration tests drive
  * this against the fixture agent.
  */
 import type { AgentConfig } from './config';
-import { AuthRequiredError, type AcpConnection } from './connection';
+import { AuthRequiredError, isAuthRequired, type AcpConnection } from './connection';
 import {
   authenticateMeta,
   savedValuesFor,
@@ -79,10 +85,17 @@ export interface SignInOptions<T> {
 
 export class NotSignedInError extends Error {}
 
+export interface SignedIn<T> {
+  connection: AcpConnection;
+  result: T;
+  /** The method whose key Elicit sent in `authenticate` (saved or typed), for a refusal at the first turn. */
+  keyMethod?: EnvVarAuthMethod;
+}
+
 type Step = { ok: true } | { ok: false; problem?: string };
 
 /** Runs `attempt`, signing in first when the agent asks for it (as often as the person retries). */
-export async function withSignIn<T>(options: SignInOptions<T>): Promise<{ connection: AcpConnection; result: T }> {
+export async function withSignIn<T>(options: SignInOptions<T>): Promise<SignedIn<T>> {
   return new SignIn(options).run();
 }
 
@@ -91,6 +104,7 @@ class SignIn<T> {
   /** The variables the running agent was started with. */
   private env: Record<string, string> = {};
   private saved: Record<string, string> = {};
+  private keyMethod: EnvVarAuthMethod | undefined;
 
   constructor(private readonly o: SignInOptions<T>) {}
 
@@ -98,11 +112,14 @@ class SignIn<T> {
     return this.o.agent.name;
   }
 
-  async run(): Promise<{ connection: AcpConnection; result: T }> {
+  async run(): Promise<SignedIn<T>> {
     this.saved = await this.o.keys.load();
     if (this.o.started) this.connection = this.o.started;
     else await this.restart(this.saved);
-    if (!this.o.signInFirst) {
+    // The person's gateway is where they want this agent's model requests to go: signed into before
+    // anything else, even when the agent would start without a sign-in (a login it keeps of its own).
+    const gateway = this.connection.authMethods.find((m) => m.kind === 'env_var' && m.gateway !== undefined);
+    if (!this.o.signInFirst && !gateway) {
       try {
         return { connection: this.connection, result: await this.o.attempt(this.connection) };
       } catch (error) {
@@ -115,10 +132,10 @@ class SignIn<T> {
         `${this.name} asks you to sign in but offers no way to do it from the editor: sign in as its documentation says, then Restart.`,
       );
     }
-    // A method whose keys are saved is used without asking (unless the person asked to sign in).
+    // The gateway, or else a method whose keys are saved, is used without asking (unless the person asked to sign in).
     let next: AuthMethodView | undefined = this.o.signInFirst
       ? undefined
-      : methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined);
+      : (gateway ?? methods.find((m) => m.kind === 'env_var' && this.savedFor(m) !== undefined));
     if (!next) this.o.notice('info', this.o.signInFirst ? `Choose how to sign in to ${this.name}.` : `${this.name} asks you to sign in.`);
     let problem: string | undefined;
     for (;;) {
@@ -132,8 +149,10 @@ class SignIn<T> {
         continue;
       }
       this.o.notice('info', `Signed in to ${this.name} (${method.name}).`);
+      this.keyMethod = method.kind === 'env_var' && method.sentIn === 'authenticate' ? method : undefined;
       try {
-        return { connection: this.connection, result: await this.o.attempt(this.connection) };
+        const result = await this.o.attempt(this.connection);
+        return { connection: this.connection, result, ...(this.keyMethod ? { keyMethod: this.keyMethod } : {}) };
       } catch (error) {
         if (!(error instanceof AuthRequiredError)) throw error;
         problem = `${this.name} still asks to sign in after ${method.name}`;
@@ -229,12 +248,59 @@ class SignIn<T> {
   }
 }
 
+export interface RefusedKeyOptions<R> {
+  agent: AgentConfig;
+  connection: AcpConnection;
+  /** The method Elicit signed in with (SignedIn.keyMethod): its key goes in `authenticate`, so no restart is needed. */
+  method: EnvVarAuthMethod;
+  /** The turn: `session/prompt`. */
+  run(): Promise<R>;
+  ui: Pick<SignInUi, 'askVariables'>;
+  keys: SavedKeys;
+  notice(severity: 'info' | 'warning', text: string): void;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs the turn; when the agent answers it "authentication required" (the key
+ * it took at `authenticate` was refused by the model service), the saved key is
+ * forgotten, the person is asked again with the agent's words, the new key is
+ * sent in `authenticate` and the turn is run once more. A second refusal is
+ * thrown as it came, with that key forgotten too.
+ */
+export async function retryRefusedKey<R>(o: RefusedKeyOptions<R>): Promise<R> {
+  try {
+    return await o.run();
+  } catch (error) {
+    if (!isAuthRequired(error) || o.method.sentIn !== 'authenticate') throw error;
+    const names = o.method.vars.map((v) => v.name);
+    const refusedValues = await o.keys.load();
+    await o.keys.forget(names);
+    const reason = masked(errorText(error), refusedValues);
+    o.notice('warning', `${o.agent.name} refused the key at the first turn: ${reason}`);
+    const values = await o.ui.askVariables(o.method, reason, o.signal);
+    if (values === undefined) throw new NotSignedInError(`Not signed in to ${o.agent.name}: the key was refused and no other was given.`);
+    await o.connection.authenticate(o.method.id, authenticateMeta(o.method, values));
+    await o.keys.save(values);
+    try {
+      return await o.run();
+    } catch (again) {
+      if (isAuthRequired(again)) await o.keys.forget(names);
+      throw again;
+    }
+  }
+}
+
 /** An agent that quotes the key it refused must not put it in the panel: its reason is shown with the key masked. */
 function redacted(step: Step, values: Record<string, string>): Step {
   if (step.ok || step.problem === undefined) return step;
-  let problem = step.problem;
-  for (const value of Object.values(values)) if (value.length >= 4) problem = problem.split(value).join('••••');
-  return { ok: false, problem };
+  return { ok: false, problem: masked(step.problem, values) };
+}
+
+function masked(text: string, values: Record<string, string>): string {
+  let shown = text;
+  for (const value of Object.values(values)) if (value.length >= 4) shown = shown.split(value).join('••••');
+  return shown;
 }
 
 /** Whether the agent's environment already holds these values. */

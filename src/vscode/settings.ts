@@ -8,8 +8,8 @@
  * `.vscode/settings.json` could slip an `env` into the user's own entry of
  * `elicit.servers` or `elicit.agents`. Those tables are read per scope instead
  * (`inspect()`), each as a source of its own named by its settings file. The
- * gateway's settings open a listener: they are `application` settings, read
- * from the user's settings only.
+ * gateway's settings open a listener and an agent's gateway URL receives its
+ * key: they are `application` settings, read from the user's settings only.
  */
 import * as vscode from 'vscode';
 import type { PresentationSetting } from '../core/form/presentation';
@@ -25,6 +25,7 @@ export const SETTING = {
   gatewayEnabled: 'elicit.gateway.enabled',
   gatewayPort: 'elicit.gateway.port',
   agents: 'elicit.agents',
+  agentGateways: 'elicit.agentGateways',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -95,4 +96,9 @@ export const settings = {
   gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
   /** `elicit.agents` per scope (parsed by acp/config.ts). */
   agents: (): ScopedTable[] => scopedTables(SETTING.agents),
+  /**
+   * `elicit.agentGateways` (agent name → gateway URL, parsed by acp/gatewayUrl.ts): where an agent's key goes,
+   * so an `application` setting read from the user's settings only.
+   */
+  agentGateways: (): unknown => userOnly<unknown>(SETTING.agentGateways, {}),
 };

@@ -19,6 +19,9 @@
  *   clock (the server's Date.now() when it sends, the browser's when the widget is ready).
  * - formFirstMs: the first form of a window, in a fresh browser profile and in one that has
  *   shown webviews before (a new window on the same profile).
+ * - agentAskMs: an ACP agent in an agent session (the fixture agent, written with the ACP SDK)
+ *   sends codex-acp's blocking question as `elicitation/create` (its clock) → the question's first
+ *   input is enabled, whether drawn as quick input or as a form (the browser's clock).
  * - answerMs: Submit pressed in a form (the page's clock) → the server has the answer (its clock).
  * - patternWorstMs: the longest one pattern check takes, for the worst of several families of
  *   adversarial patterns at the engine's caps on 10,000-character inputs (patternTimings.ts);
@@ -271,6 +274,7 @@ async function main(): Promise<void> {
         answerMs: v.answerMs,
         roundFormMs: v.roundFormMs,
         roundWarmMs: v.roundWarmMs,
+        agentAskMs: v.agentAskMs,
         activationMs: v.activationMs,
       }),
     );
@@ -301,6 +305,13 @@ async function main(): Promise<void> {
       `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled, a new tab each`,
     );
     row('roundWarmMs', v.roundWarmMs, 'ms', 80, `median of ${v.roundWarmSamples}: the request's next round drawn in the tab just answered`);
+    row(
+      'agentAskMs',
+      v.agentAskMs,
+      'ms',
+      250,
+      `median of ${v.agentAskSamples}: an ACP agent in a session (the fixture agent, ACP SDK) sends codex's blocking question as elicitation/create → its first input enabled`,
+    );
     row('activationMs', v.activationMs, 'ms', 15, 'activate(), from the "Elicit" log');
   }
 

@@ -1,7 +1,8 @@
 /**
  * The benchmark's part in a real VS Code (code-server, the e2e harness): how long
  * from the server sending `elicitation/create` until the QuickPick is visible /
- * the form's first input is enabled, and how long `activate()` takes.
+ * the form's first input is enabled, the same for an ACP agent's question in an
+ * agent session (agentAskMs), and how long `activate()` takes.
  *
  * One clock: the bench server writes Date.now() just before it sends; a script
  * Playwright injects into every frame (workbench and webview iframes) logs
@@ -16,6 +17,7 @@ import { startCodeServer } from '../e2e/harness/codeServer';
 import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame } from '../e2e/harness/workbench';
 import { builtVsix } from '../e2e/elicitSession';
 import { readRecords } from '../support/records';
+import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
 
 /** Questions per series: QuickPicks; forms in a new tab each ("cold"); forms handed to the answered tab ("warm"). */
 const SERIES = Number(process.env.BENCH_SERIES ?? 21);
@@ -43,6 +45,9 @@ export interface VscodeTimings {
   /** The next round of the same request, drawn in the tab just answered. */
   roundWarmMs: number;
   roundWarmSamples: number;
+  /** An ACP agent (in an agent session) sends `elicitation/create` → the question's first input is enabled. */
+  agentAskMs: number;
+  agentAskSamples: number;
   activationMs: number | undefined;
 }
 
@@ -56,6 +61,7 @@ function readinessProbe(): void {
   if (window === window.top) {
     // Each pick's placeholder is numbered: a new one counts even when the widget never hid in between.
     let shown: string | null = null;
+    let agentShown = false;
     const check = (): void => {
       const widget = document.querySelector<HTMLElement>('.quick-input-widget');
       const visible =
@@ -67,6 +73,15 @@ function readinessProbe(): void {
       const which = visible ? (widget!.querySelector<HTMLInputElement>('.quick-input-box input')?.placeholder ?? '') : null;
       if (which !== null && which !== shown) log('pick-shown');
       shown = which;
+      // An agent's question drawn as quick input: ready once its input box can be typed in.
+      const agentInput =
+        !!widget &&
+        widget.style.display !== 'none' &&
+        !widget.classList.contains('quick-input-widget-closing') &&
+        (widget.querySelector('.quick-input-title')?.textContent ?? '').includes('bench-agent') &&
+        widget.querySelector<HTMLInputElement>('.quick-input-box input')?.disabled === false;
+      if (agentInput && !agentShown) log('agent-input-ready');
+      agentShown = agentInput;
     };
     const start = (): void =>
       new MutationObserver(check).observe(document.documentElement, {
@@ -124,6 +139,9 @@ function readinessProbe(): void {
   listen();
 }
 
+/** The fixture agent that asks in an agent session (its name marks its questions' titles). */
+const AGENT = 'bench-agent';
+
 /** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
 const CHAIN = Math.ceil(SERIES / 3);
 
@@ -149,7 +167,14 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     JSON.stringify({ servers: { 'bench-server': server, 'round-server': roundServer } }),
   );
 
-  const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir });
+  const agents = {
+    [AGENT]: {
+      command: process.execPath,
+      args: [path.join(path.dirname(benchServer), '..', 'fixtures', 'acp-agent.mjs')],
+      env: { RECORD_FILE: record, FIXTURE_NAME: AGENT },
+    },
+  };
+  const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings: { 'elicit.agents': agents } });
   let window: BenchWindow | undefined;
   try {
     // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
@@ -200,6 +225,19 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
         await (await frame()).getByRole('button', { name: 'Decline' }).click();
       }
     }
+    // An agent's questions: the fixture agent (ACP SDK) asks codex's blocking question in a session,
+    // one after another; each is cancelled (Escape in a quick input, Cancel in a form).
+    const formsBeforeAgent = window.events.filter((e) => e.event === 'form-ready').length;
+    await newAgentSession(page, AGENT, false);
+    await send(await agentPanel(page, AGENT, 60_000), `ask-series codex-blocking ${SERIES}`);
+    for (let i = 1; i <= SERIES; i++) {
+      await window.waitUntil(`agent question ${i}`, (events) => agentReadyEvents(events, formsBeforeAgent).length >= i);
+      await cancelAgentQuestion(page);
+      // The agent has the answer (its record), so the next question is its own.
+      await waitForRecordCount(record, i, (r) => r.agent === AGENT && r.kind === 'agent-question');
+    }
+    const agentAsks = firstAfter(record, agentReadyEvents(window.events, formsBeforeAgent), 'agent_ask');
+
     const events = window.events;
     await window.close();
     window = undefined;
@@ -247,6 +285,8 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       roundFormSamples: roundsCold.length,
       roundWarmMs: median(roundsWarm),
       roundWarmSamples: roundsWarm.length,
+      agentAskMs: median(agentAsks),
+      agentAskSamples: agentAsks.length,
       activationMs: activationFromLogs(codeServer.userDataDir),
     };
   } finally {
@@ -268,6 +308,8 @@ interface BenchWindow {
   page: Page;
   events: BenchEvent[];
   waitCount(event: string, n: number): Promise<void>;
+  /** Waits (30 s at most) until `done` holds of the events seen so far. */
+  waitUntil(what: string, done: (events: BenchEvent[]) => boolean): Promise<void>;
   /** The visible webview's content frame. */
   frame(): ReturnType<typeof webviewFrame>;
   close(): Promise<void>;
@@ -331,6 +373,16 @@ async function openWindow(url: string, profileDir: string, record: string): Prom
     events,
     frame: () => webviewFrame(page),
     close: () => context.close(),
+    async waitUntil(what, done) {
+      const deadline = Date.now() + 30_000;
+      while (!done(events)) {
+        if (Date.now() > deadline) {
+          const seen = events.slice(-20).map((e) => `${e.event} ${e.at}`);
+          throw new Error(`bench: waited 30 s for ${what}; last events:\n${seen.join('\n')}`);
+        }
+        await page.waitForTimeout(20);
+      }
+    },
     async waitCount(event, n) {
       const deadline = Date.now() + 30_000;
       while (count(event) < n) {
@@ -358,6 +410,40 @@ function latencies(record: string, events: BenchEvent[], tool: string, event: st
     if (ready === undefined) throw new Error(`bench: no ${event} after a send at ${sent}`);
     return ready - sent;
   });
+}
+
+/** The moments an agent's question became ready: as quick input, or as a form (those after the first `formsBefore`). */
+function agentReadyEvents(events: BenchEvent[], formsBefore: number): BenchEvent[] {
+  const forms = events.filter((e) => e.event === 'form-ready').slice(formsBefore);
+  return [...events.filter((e) => e.event === 'agent-input-ready'), ...forms].sort((a, b) => a.at - b.at);
+}
+
+/** For each send of `tool`, the time to the first of `ready` at or after it. */
+function firstAfter(record: string, ready: BenchEvent[], tool: string): number[] {
+  return readRecords(record)
+    .filter((r) => r.tool === tool && typeof r.sentAt === 'number')
+    .map((r) => {
+      const sent = r.sentAt as number;
+      const at = ready.find((e) => e.at >= sent)?.at;
+      if (at === undefined) throw new Error(`bench: no ready question after a send of ${tool} at ${sent}`);
+      return at - sent;
+    });
+}
+
+/** Cancels the agent's open question: Escape in a quick input, Cancel in a form. */
+async function cancelAgentQuestion(page: Page): Promise<void> {
+  const quickInput = page.locator('.quick-input-widget:visible');
+  if ((await quickInput.count()) > 0) {
+    await page.keyboard.press('Escape');
+    return;
+  }
+  for (const frame of page.frames()) {
+    const form = frame.locator('#app:not([aria-busy]) .form[data-question]');
+    if ((await form.count().catch(() => 0)) === 0) continue;
+    await frame.getByRole('button', { name: 'Cancel' }).click();
+    return;
+  }
+  throw new Error('bench: the agent question is neither a quick input nor a form');
 }
 
 /** For each answer the server received, the time since the last Submit pressed before it. */
@@ -404,9 +490,9 @@ async function runBenchTool(page: Page, tool: string, server = 'bench-server'): 
   await pickQuickPickItem(page, tool);
 }
 
-async function waitForRecordCount(file: string, n: number): Promise<void> {
+async function waitForRecordCount(file: string, n: number, counted: (r: Record<string, unknown>) => boolean = () => true): Promise<void> {
   const deadline = Date.now() + 30_000;
-  while (readRecords(file).length < n) {
+  while (readRecords(file).filter(counted).length < n) {
     if (Date.now() > deadline) throw new Error(`bench: ${readRecords(file).length} of ${n} questions were sent`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -8,6 +8,8 @@
  * (`openai_base_url` in its config) with that key. codex does not check a key when it signs in:
  * a wrong one is refused by the model service at the first turn, which codex
  * reports as "authentication required"; after Sign Out, signing in asks again.
+ * Elicit then forgets the refused key, asks again saying codex refused it, signs
+ * in with the new one and runs the turn once more (retryRefusedKey).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AuthMethodView, EnvVarAuthMethod } from '../../src/acp/authMethods';
 import type { AgentConfig } from '../../src/acp/config';
-import { withSignIn, type SavedKeys, type SignInUi } from '../../src/acp/signIn';
+import { retryRefusedKey, withSignIn, type SavedKeys, type SignInUi } from '../../src/acp/signIn';
 import { tempDir } from '../support/acpFixture';
 import { repoRoot, startRealAgent, stopRealAgent, type RealAgent } from '../support/realAgent';
 import { responsesEndpoint } from '../support/responsesEndpoint';
@@ -175,5 +177,84 @@ describe('codex-acp 2.6.0: an API key typed in Elicit, offline', { timeout: 300_
     assert.equal(await again.connection.prompt(again.result.sessionId, 'Say hello'), 'end_turn');
     assert.equal(model.turnRequests.at(-1)!.headers.authorization, `Bearer ${KEY}`);
     assert.deepEqual(starts, [{}], 'codex was never restarted with a key in its environment');
+  });
+
+  it("a key refused at the first turn is forgotten, asked for again with codex's words, and the turn is retried once with the new key", async () => {
+    starts.length = 0;
+    const ui = typing([WRONG, KEY]);
+    const keys = memoryKeys();
+    const notices: string[] = [];
+    const open = await withSignIn({
+      agent,
+      start: (env) => start('home-c', env),
+      attempt: (c) => c.newSession(workspace()),
+      ui,
+      keys,
+      notice: (_severity, text) => notices.push(text),
+      signal: new AbortController().signal,
+    });
+    assert.equal(open.keyMethod?.id, 'api-key', 'the sign-in says which key it sent');
+    assert.deepEqual(keys.values, { 'authenticate:api-key': WRONG });
+    const refusedBefore = model.requests.filter((r) => r.refused).length;
+    const turnsBefore = model.turnRequests.length;
+    model.script({ text: 'Answered after the second key.' });
+    const stopReason = await retryRefusedKey({
+      agent,
+      connection: open.connection,
+      method: open.keyMethod!,
+      run: () => open.connection.prompt(open.result.sessionId, 'Say hello'),
+      ui,
+      keys,
+      notice: (_severity, text) => notices.push(text),
+      signal: new AbortController().signal,
+    });
+    assert.equal(stopReason, 'end_turn');
+    // Asked once more, with codex's own words as the reason (the key box shows them inert).
+    assert.deepEqual(ui.seen, ['pick', 'ask authenticate:api-key', 'ask authenticate:api-key: Authentication required']);
+    assert.ok(
+      notices.some((n) => n === 'codex refused the key at the first turn: Authentication required'),
+      notices.join(' | '),
+    );
+    const refused = model.requests.filter((r) => r.refused).slice(refusedBefore);
+    assert.ok(refused.length > 0 && refused.every((r) => r.headers.authorization === `Bearer ${WRONG}`));
+    const turns = model.turnRequests.slice(turnsBefore);
+    assert.equal(turns.length, 1, 'the turn ran once more, once');
+    assert.equal(turns[0]!.headers.authorization, `Bearer ${KEY}`);
+    assert.deepEqual(keys.values, { 'authenticate:api-key': KEY }, 'the refused key is forgotten, the accepted one kept');
+    const authenticate = codex!.lines().filter((l) => l.dir === 'in' && l.message?.method === 'authenticate');
+    assert.deepEqual(
+      authenticate.map((l) => (l.message!.params!._meta as { 'api-key': { apiKey: string } })['api-key'].apiKey),
+      [WRONG, KEY],
+    );
+    assert.deepEqual(starts, [{}], 'no restart: the key goes in authenticate');
+  });
+
+  it('a second refusal is not asked again: the turn fails as codex said, and no refused key is kept', async () => {
+    const ui = typing([WRONG, 'sk-integration-wrong-again-41']);
+    const keys = memoryKeys();
+    const open = await withSignIn({
+      agent,
+      start: (env) => start('home-d', env),
+      attempt: (c) => c.newSession(workspace()),
+      ui,
+      keys,
+      notice: () => undefined,
+      signal: new AbortController().signal,
+    });
+    await assert.rejects(
+      retryRefusedKey({
+        agent,
+        connection: open.connection,
+        method: open.keyMethod!,
+        run: () => open.connection.prompt(open.result.sessionId, 'Say hello'),
+        ui,
+        keys,
+        notice: () => undefined,
+        signal: new AbortController().signal,
+      }),
+      (error: { code?: number }) => error.code === -32000,
+    );
+    assert.equal(ui.seen.filter((s) => s.startsWith('ask')).length, 2, 'asked once again, not more');
+    assert.deepEqual(keys.values, {});
   });
 });

@@ -49,6 +49,8 @@ export interface RealAgentOptions {
   workspace: string;
   /** The tap's record file (in the test's temp folder). */
   record: string;
+  /** A gateway URL for the agent (elicit.agentGateways): Elicit then advertises the gateway sign-in. */
+  gateway?: string;
 }
 
 export async function startRealAgent(options: RealAgentOptions): Promise<RealAgent> {
@@ -67,6 +69,7 @@ export async function startRealAgent(options: RealAgentOptions): Promise<RealAge
       command: process.execPath,
       args: [tap, options.command, ...options.args],
       env: { ...options.env, TAP_RECORD: options.record },
+      ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
     },
     {
       ask: (request) => broker.ask(request),

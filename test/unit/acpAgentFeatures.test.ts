@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentRequestError, describeAgentError, withDetails } from '../../src/acp/agentErrors';
 import { authenticateMeta, readAuthMethods, savedValuesFor, settableVariable, type EnvVarAuthMethod } from '../../src/acp/authMethods';
+import { checkGatewayUrl, parseAgentGateways } from '../../src/acp/gatewayUrl';
 import type { TerminalLogin } from '../../src/acp/signIn';
 import { MASK, terminalLoginText } from '../../src/acp/terminalLoginText';
 import { SessionControls } from '../../src/acp/sessionControls';
@@ -89,6 +90,52 @@ describe('readAuthMethods', () => {
       'authenticate:api-key': 'sk-saved',
     });
     assert.equal(savedValuesFor(method, { OPENAI_API_KEY: 'other' }), undefined);
+  });
+
+  it("reads codex-acp 2.6.0's gateway method only with the person's gateway URL: a masked key sent in _meta.gateway's headers, to that URL", () => {
+    // What codex-acp 2.6.0 answers initialize with when the client sends auth._meta.gateway: true.
+    const gateway = {
+      id: 'gateway',
+      name: 'Custom model gateway',
+      description: 'Use a custom gateway to authenticate and access models',
+      _meta: { gateway: { protocol: 'openai', restartRequired: 'false' } },
+    };
+    // Without a URL of the person's, Elicit could not use it: it is not offered.
+    assert.deepEqual(readAuthMethods([gateway]), []);
+    const [method] = readAuthMethods([gateway], 'https://gateway.example.com/v1');
+    assert.deepEqual(method, {
+      kind: 'env_var',
+      id: 'gateway',
+      name: 'Custom model gateway',
+      description: 'Use a custom gateway to authenticate and access models',
+      vars: [{ name: 'authenticate:gateway', label: 'API key', secret: true, optional: false }],
+      sentIn: 'authenticate',
+      gateway: 'https://gateway.example.com/v1',
+    });
+    assert.deepEqual(authenticateMeta(method as EnvVarAuthMethod, { 'authenticate:gateway': 'sk-gw' }), {
+      gateway: { baseUrl: 'https://gateway.example.com/v1', headers: { Authorization: 'Bearer sk-gw' } },
+    });
+    // Another protocol would need another key header: left out.
+    assert.deepEqual(readAuthMethods([{ ...gateway, _meta: { gateway: { protocol: 'anthropic' } } }], 'https://g.example'), []);
+  });
+
+  it('holds a gateway URL to what a key may travel over: https, or http to this machine; no credentials, query or fragment', () => {
+    assert.deepEqual(checkGatewayUrl(' https://gateway.example.com/v1/ '), { ok: true, url: 'https://gateway.example.com/v1' });
+    assert.deepEqual(checkGatewayUrl('http://127.0.0.1:8080/v1'), { ok: true, url: 'http://127.0.0.1:8080/v1' });
+    assert.deepEqual(checkGatewayUrl('http://localhost:8080'), { ok: true, url: 'http://localhost:8080' });
+    assert.deepEqual(checkGatewayUrl('http://[::1]:8080/v1'), { ok: true, url: 'http://[::1]:8080/v1' });
+    for (const refused of ['http://gateway.example.com/v1', 'http://127.0.0.1.example.com', 'file:///etc/passwd', 'ftp://g.example']) {
+      assert.equal(checkGatewayUrl(refused).ok, false, refused);
+    }
+    assert.equal(checkGatewayUrl('https://user:sk-secret@gateway.example.com').ok, false);
+    assert.equal(checkGatewayUrl('https://gateway.example.com/v1?key=sk').ok, false);
+    assert.equal(checkGatewayUrl('not a url').ok, false);
+    assert.equal(checkGatewayUrl(42).ok, false);
+    const parsed = parseAgentGateways({ codex: 'https://g.example/v1', other: 'http://g.example' });
+    assert.deepEqual([...parsed.urls], [['codex', 'https://g.example/v1']]);
+    assert.equal(parsed.problems.length, 1);
+    assert.match(parsed.problems[0]!, /agent "other": .*https/);
+    assert.deepEqual(parseAgentGateways(['x']).problems, ['expected an object of agent names and URLs']);
   });
 
   it('sends no key in authenticate for a variable method, nor for an agent method whose _meta["api-key"] is not an object', () => {

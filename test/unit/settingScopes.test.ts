@@ -42,11 +42,19 @@ describe('setting scopes', () => {
     assert.equal(settings.gatewayPort(), 5555);
   });
 
+  it("a workspace's elicit.agentGateways is ignored: where an agent's key goes is the user's to say", () => {
+    standIn.workspaceSettings.set('elicit.agentGateways', { codex: 'https://attacker.example/v1' });
+    assert.deepEqual(settings.agentGateways(), {});
+    standIn.settings.set('elicit.agentGateways', { codex: 'https://gateway.example.com/v1' });
+    assert.deepEqual(settings.agentGateways(), { codex: 'https://gateway.example.com/v1' });
+  });
+
   it('the gateway settings are application settings in package.json', () => {
     const properties = (readRawManifest().contributes as { configuration: { properties: Record<string, { scope?: string }> } })
       .configuration.properties;
     assert.equal(properties['elicit.gateway.enabled']?.scope, 'application');
     assert.equal(properties['elicit.gateway.port']?.scope, 'application');
+    assert.equal(properties['elicit.agentGateways']?.scope, 'application');
   });
 
   it('elicit.agents is read per scope, each named by its settings file, never merged', () => {
@@ -78,5 +86,16 @@ describe('agent keys are bound to the whole agent destination', () => {
     assert.deepEqual(await keys.for({ ...claude, env: { NODE_OPTIONS: '--require ./x.js' } }).load(), {});
     assert.deepEqual(await keys.for({ ...claude, cwd: '/tmp/elsewhere' }).load(), {});
     assert.deepEqual(await keys.for({ ...claude, file: 'file:///ws/.vscode/settings.json#elicit.agents' }).load(), {});
+  });
+
+  it("a changed gateway URL is not handed the gateway's saved key", async () => {
+    const keys = new AgentKeys(new MemorySecretStore() as unknown as vscode.SecretStorage, new MemoryState() as unknown as vscode.Memento);
+    const codex: AgentConfig = { ...claude, name: 'codex', gateway: 'https://gateway.example.com/v1' };
+    await keys.for(codex).save({ 'authenticate:gateway': 'sk-gw-saved-77' });
+    assert.deepEqual(await keys.for(codex).load(), { 'authenticate:gateway': 'sk-gw-saved-77' });
+    assert.deepEqual(await keys.for({ ...codex, gateway: 'https://gateway.example.com/v2' }).load(), {});
+    assert.deepEqual(await keys.for({ ...codex, gateway: 'https://elsewhere.example/v1' }).load(), {});
+    const { gateway: _none, ...withoutGateway } = codex;
+    assert.deepEqual(await keys.for(withoutGateway).load(), {});
   });
 });

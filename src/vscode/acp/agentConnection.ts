@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { agentOrigin, type AgentConfig } from '../../acp/config';
 import { withOrigin } from '../../core/origin';
 import { AcpConnection } from '../../acp/connection';
-import { withSignIn, type SignInOptions, type SignInUi } from '../../acp/signIn';
+import { retryRefusedKey, withSignIn, type RefusedKeyOptions, type SignInOptions, type SignInUi } from '../../acp/signIn';
 import type { Services } from '../services';
 import { localFolders } from '../localFolders';
 import type { AgentKeys } from './agentKeys';
@@ -64,4 +64,12 @@ export function signedIn<T>(
   options: Pick<SignInOptions<T>, 'start' | 'started' | 'attempt' | 'signInFirst' | 'notice' | 'signal'>,
 ) {
   return withSignIn<T>({ ...options, agent: context.agent, ui: signInUi(context), keys: context.keys.for(context.agent) });
+}
+
+/** retryRefusedKey with the VS Code key box and this agent's saved keys. */
+export function refusedKeyRetried<R>(
+  context: AgentContext,
+  options: Pick<RefusedKeyOptions<R>, 'connection' | 'method' | 'run' | 'notice' | 'signal'>,
+): Promise<R> {
+  return retryRefusedKey<R>({ ...options, agent: context.agent, ui: signInUi(context), keys: context.keys.for(context.agent) });
 }

@@ -12,6 +12,7 @@ import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/
 import { configValueName } from '../../acp/configOptions';
 import { SessionControls } from '../../acp/sessionControls';
 import { NotSignedInError } from '../../acp/signIn';
+import type { EnvVarAuthMethod } from '../../acp/authMethods';
 import { Transcript } from '../../acp/transcript';
 import {
   isAgentPanelToHost,
@@ -21,7 +22,7 @@ import {
 } from '../../core/protocols/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
 import { WebviewHost } from '../webview/webviewHost';
-import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
+import { createAgentConnection, refusedKeyRetried, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
@@ -51,6 +52,8 @@ export class AgentPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private connection: AcpConnection | undefined;
   private sessionId: string | undefined;
+  /** The method whose key Elicit sent in `authenticate` for this session: a refusal at the first turn asks again. */
+  private keyMethod: EnvVarAuthMethod | undefined;
   private controls = new SessionControls();
   private state: AgentPanelState;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,6 +91,7 @@ export class AgentPanel implements vscode.Disposable {
   private async start(signInFirst = false): Promise<void> {
     const { agent, services, cwd } = this.options;
     this.sessionId = undefined;
+    this.keyMethod = undefined;
     this.controls = new SessionControls();
     this.setState({
       status: 'starting',
@@ -103,7 +107,7 @@ export class AgentPanel implements vscode.Disposable {
     this.started = undefined;
     if (started) this.adopt(started);
     try {
-      const { connection, result } = await signedIn<OpenedSession>(this.options, {
+      const { connection, result, keyMethod } = await signedIn<OpenedSession>(this.options, {
         start: (secretEnv) => this.connect(secretEnv),
         started,
         attempt: (c) => this.openSession(c),
@@ -113,6 +117,7 @@ export class AgentPanel implements vscode.Disposable {
       });
       if (this.connection !== connection || this.disposed) return;
       this.sessionId = result.sessionId;
+      this.keyMethod = keyMethod;
       this.controls.opened(result.response as Parameters<SessionControls['opened']>[0]);
       const init = connection.initializeResponse;
       const who = init?.agentInfo?.title ?? init?.agentInfo?.name;
@@ -392,7 +397,17 @@ export class AgentPanel implements vscode.Disposable {
     this.setState({ status: 'working' });
     this.scheduleFlush();
     try {
-      const stopReason = await connection.prompt(sessionId, message.text);
+      const run = (): ReturnType<AcpConnection['prompt']> => connection.prompt(sessionId, message.text);
+      const method = this.keyMethod;
+      const stopReason = method
+        ? await refusedKeyRetried(this.options, {
+            connection,
+            method,
+            run,
+            notice: (severity, text) => this.notice(severity, text),
+            signal: this.closing.signal,
+          })
+        : await run();
       if (this.connection !== connection) return;
       this.transcript.turnEnded(stopReason);
       this.setState({ status: 'idle' });

@@ -3,7 +3,7 @@
  * secrets, titled "<agent> · <VARIABLE>" and queued with every other prompt.
  * When the agent refused the last value, its reason is shown in the box.
  * A key sent in `authenticate` (authMethods.ts sentIn) is titled with the
- * method's name and says where it goes.
+ * method's name and says where it goes; a gateway's key names the gateway URL.
  */
 import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
@@ -51,26 +51,33 @@ function askOne(
   box.ignoreFocusOut = true;
   const what = variable.label ? `${oneLine(variable.label, 120)} (${variable.name})` : variable.name;
   box.prompt = inertText(
-    inRequest
+    method.gateway !== undefined
       ? vscode.l10n.t(
-          "{0}: the API key for {1}. Kept in VS Code's secret storage for this agent and sent to it only when it signs in.",
+          "{0}: the key of your gateway {1} for {2}. Kept in VS Code's secret storage for this agent and this URL, and given to the agent only for requests to it.",
           oneLine(method.name, 120),
+          oneLine(method.gateway, 200),
           oneLine(agent, 80),
         )
-      : method.link
+      : inRequest
         ? vscode.l10n.t(
-            "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment. Get one at {3}.",
+            "{0}: the API key for {1}. Kept in VS Code's secret storage for this agent and sent to it only when it signs in.",
             oneLine(method.name, 120),
-            what,
             oneLine(agent, 80),
-            method.link,
           )
-        : vscode.l10n.t(
-            "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment.",
-            oneLine(method.name, 120),
-            what,
-            oneLine(agent, 80),
-          ),
+        : method.link
+          ? vscode.l10n.t(
+              "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment. Get one at {3}.",
+              oneLine(method.name, 120),
+              what,
+              oneLine(agent, 80),
+              method.link,
+            )
+          : vscode.l10n.t(
+              "{0}: {1} for {2}. Kept in VS Code's secret storage for this agent and passed to it in its environment.",
+              oneLine(method.name, 120),
+              what,
+              oneLine(agent, 80),
+            ),
   );
   box.placeholder = variable.optional
     ? vscode.l10n.t('Optional: leave empty to skip')

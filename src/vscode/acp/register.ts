@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
+import { GATEWAYS_SOURCE, parseAgentGateways } from '../../acp/gatewayUrl';
 import type { AcpConnection } from '../../acp/connection';
 import type { ConfigProblem } from '../../core/serverConfig';
 import type { Services } from '../services';
@@ -137,11 +138,18 @@ class AgentSessions implements vscode.Disposable {
     const vars = { workspaceFolder: folder, userHome: os.homedir(), env: process.env };
     const agents: AgentConfig[] = [];
     const problems: ConfigProblem[] = [];
+    const gateways = parseAgentGateways(settings.agentGateways());
+    problems.push(...gateways.problems.map((problem) => ({ source: GATEWAYS_SOURCE, message: `${GATEWAYS_SOURCE}: ${problem}` })));
     // Each scope apart (settings.ts): a workspace's entry of the same name is another agent, "name (2)".
     for (const table of settings.agents()) {
       const parsed = parseAgents(table.value, vars, table.source, table.file);
       const taken = new Set(agents.map((a) => a.name));
-      agents.push(...parsed.agents.map((agent) => (taken.has(agent.name) ? { ...agent, name: `${agent.name} (2)` } : agent)));
+      for (const agent of parsed.agents) {
+        // The user's gateway (and the key typed for it) goes to the user's own agent only, never to a workspace's.
+        const gateway = table.scope === 'user' ? gateways.urls.get(agent.name) : undefined;
+        const named = taken.has(agent.name) ? { ...agent, name: `${agent.name} (2)` } : agent;
+        agents.push(gateway === undefined ? named : { ...named, gateway });
+      }
       problems.push(...parsed.problems);
     }
     if (reportProblems) {

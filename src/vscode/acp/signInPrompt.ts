@@ -53,6 +53,7 @@ function kindWords(method: AuthMethodView): string {
     case 'agent':
       return vscode.l10n.t('the agent signs in');
     case 'env_var':
+      if (method.gateway !== undefined) return vscode.l10n.t('your gateway {0}, asks for its key', oneLine(method.gateway, 120));
       if (method.sentIn === 'authenticate') return vscode.l10n.t('asks for an API key');
       return method.vars.length > 0
         ? vscode.l10n.t('asks for {0}', method.vars.map((v) => v.name).join(', '))
