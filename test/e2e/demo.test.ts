@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot } from './harness/codeServer';
 import { allProcesses } from './harness/processes';
@@ -35,6 +36,13 @@ async function demoStoppedBy(signal: NodeJS.Signals): Promise<void> {
     assert.match(output, /Building Elicit/);
     assert.match(output, /✔ elicit-[\d.]+\.vsix \(\d+ s\)/);
     assert.match(output, /code-server [\d.]+ is installed|✔ installed/);
+    // Issue #25 item 11: Ctrl+C ends the page's server too, so the tab is to be closed; no port-forwarding toasts.
+    assert.match(output, /Press Ctrl\+C to stop the demo, then close the browser tab/);
+    const settings = JSON.parse(fs.readFileSync(path.join(sessionDir, 'user-data', 'User', 'settings.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(settings['remote.autoForwardPorts'], false);
 
     npm.kill(signal);
     const end = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000))]);

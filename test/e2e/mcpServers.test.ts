@@ -98,6 +98,8 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await treeRow(page, 'Changelog').waitFor();
     // Expanding started the server: its row now says running.
     await server.locator('.label-description', { hasText: 'running' }).waitFor({ timeout: 20_000 });
+    // Issue #25 item 11: the row says running, no protocol revision (that is in the tooltip).
+    assert.equal(await server.locator('.label-description').innerText(), 'running');
     const groups = await serversView(page).locator('.monaco-list-row .label-name').allTextContents();
     assert.deepEqual(
       groups.map((t) => t.trim()).filter((t) => ['Tools', 'Prompts', 'Resources'].includes(t)),
@@ -119,7 +121,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, '1.4');
     await waitForQuickInput(
       page,
-      (q) => q.step === '1/2' && /Not in the form this field asks for: Version to release, e\.g\. 1\.4\.0/.test(q.message ?? ''),
+      (q) => q.step === '1/2' && /Version to release, e\.g\. 1\.4\.0 · ⚠ Not in the form this field asks for$/.test(q.message ?? ''),
     );
     await typeAndSubmit(page, '1.4.0');
     await waitForQuickInput(page, (q) => q.step === '2/2');

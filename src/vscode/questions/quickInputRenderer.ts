@@ -212,18 +212,22 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
     const error = checkField(field, value);
     return error ? { error } : { value };
   };
+  // VS Code shows a validation message in place of the prompt: the question stays on the line with it.
+  const showError = (error: string | undefined): void => {
+    if (error === undefined) box.validationMessage = undefined;
+    else box.validationMessage = box.prompt ? `${box.prompt} · ⚠ ${inertText(error)}` : inertText(error);
+  };
   return runStep(
     box,
     ctx,
     (settle) => [
       box.onDidChangeValue((text) => {
         // Do not scold an empty box before the person has typed anything.
-        const error = text === '' ? undefined : validate(text).error;
-        box.validationMessage = error === undefined ? undefined : inertText(error);
+        showError(text === '' ? undefined : validate(text).error);
       }),
       box.onDidAccept(() => {
         const result = validate(box.value);
-        if (result.error) box.validationMessage = inertText(result.error);
+        if (result.error) showError(result.error);
         else settle({ kind: 'value', value: result.value });
       }),
     ],
