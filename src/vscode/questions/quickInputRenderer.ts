@@ -13,6 +13,8 @@ import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, T
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/broker/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
+import { stepDraft, stepsFromDraft } from '../../core/form/stepDraft';
+import type { DraftKeeper } from './formPanel';
 import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
@@ -58,6 +60,8 @@ interface StepContext {
   promptOverride?: string;
   /** Back returns to the options even on the first step (the "Other…" text). */
   backToOptions?: boolean;
+  /** Told what the step holds as the person types or ticks (a kept round's draft). */
+  onPartial?: (partial: AnswerValue | undefined) => void;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -84,6 +88,8 @@ export class QuickInputRenderer {
   constructor(
     private readonly saved?: SavedSecrets,
     private readonly escape?: QuickInputEscape,
+    /** Keeps the draft of a round kept across a window reload, as the form's does. */
+    private readonly keptDrafts?: DraftKeeper,
   ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
@@ -100,14 +106,22 @@ export class QuickInputRenderer {
     // Back from Later: where the person left it, with what they had typed or ticked.
     const draft = this.drafts.take(question.id);
     const content: ElicitContent = { ...draft?.content };
+    // A round kept across a reload comes back with what its steps held (never a secret).
+    const request = question.request;
+    const keptRound = request.mode === 'group' && this.keptDrafts ? request.keptRound : undefined;
+    const fromReload = draft || request.mode !== 'group' ? new Map<string, AnswerValue>() : stepsFromDraft(form, request.draft);
+    const saveDraft = (open?: { name: string; partial?: AnswerValue }): void => {
+      if (keptRound !== undefined) this.keptDrafts!.save(keptRound, stepDraft(form, content, open));
+    };
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
     for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
       const partial = draft && i === draft.step ? draft.partial : undefined;
-      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : field.default);
+      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : (fromReload.get(field.name) ?? field.default));
       const otherText = otherTextField(form, field);
-      const currentOther = otherText && typeof content[otherText.name] === 'string' ? (content[otherText.name] as string) : undefined;
+      const otherBefore = otherText && (Object.hasOwn(content, otherText.name) ? content[otherText.name] : fromReload.get(otherText.name));
+      const currentOther = typeof otherBefore === 'string' ? otherBefore : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
       const section = field.section === undefined ? undefined : form.sections?.[field.section];
       const outcome = await askField(
@@ -124,6 +138,7 @@ export class QuickInputRenderer {
           signal,
           escape: this.escape,
           onBehalf,
+          onPartial: keptRound === undefined ? undefined : (held) => saveDraft({ name: field.name, partial: held }),
         },
         otherText,
       );
@@ -143,6 +158,7 @@ export class QuickInputRenderer {
         if (outcome.other === undefined) delete content[otherText.name];
         else content[otherText.name] = outcome.other;
       }
+      saveDraft();
       i++;
     }
     return { action: 'accept', content };
@@ -311,6 +327,8 @@ async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextFie
         ...ctx,
         current: ctx.currentOther,
         backToOptions: true,
+        // The draft keeps the choice; the text counts once it is entered.
+        onPartial: undefined,
         promptOverride: `${ctx.message} — ${vscode.l10n.t('your own answer to “{0}”', oneLine(field.label, 120))}`,
       },
     );
@@ -458,6 +476,7 @@ function runStep(
     const cancel = (): void => settle({ kind: 'cancel' });
     disposables.push(
       ...wire(settle),
+      ...(ctx.onPartial ? [partialChanges(input, () => ctx.onPartial!(partial()))] : []),
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === buttons().decline) settle({ kind: 'decline' });
@@ -479,6 +498,11 @@ function runStep(
     ctx.escape?.begin(cancel);
     input.show();
   });
+}
+
+/** Fires as the person types into a box or ticks options. */
+function partialChanges(input: vscode.InputBox | vscode.QuickPick<ValueItem>, changed: () => void): vscode.Disposable {
+  return 'canSelectMany' in input ? input.onDidChangeSelection(changed) : input.onDidChangeValue(changed);
 }
 
 /** A question with no fields: the person can only agree or decline. */
