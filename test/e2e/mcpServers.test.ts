@@ -23,6 +23,7 @@ import {
   waitForNoQuickInput,
   waitForQuickInput,
   webviewFrame,
+  waitForRenderedText,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
@@ -137,7 +138,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
       version: '1.4.0',
       codename: 'Lighthouse',
     });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Planned 1.4.0")', { timeout: 20_000 });
+    await waitForRenderedText(page, 'Planned 1.4.0');
     await screenshot(page, 'run-tool-with-arguments-result');
   });
 
@@ -160,7 +161,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await frame.getByRole('button', { name: 'Submit' }).click();
     const [call] = await waitForRecords(record, 1, (r) => r.tool === 'schedule_release');
     assert.deepEqual(call!.arguments, { version: '2.1.0', date: '2026-12-01', channel: 'beta' });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Scheduled 2.1.0 for 2026-12-01 on beta.")', { timeout: 20_000 });
+    await waitForRenderedText(page, 'Scheduled 2.1.0 for 2026-12-01 on beta.');
   });
 
   it('Get MCP Prompt: the prompt’s arguments in a form, the messages in an editor', async () => {
@@ -174,9 +175,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, 'developers');
     const [call] = await waitForRecords(record, 1, (r) => r.prompt === 'release_notes');
     assert.deepEqual(call!.arguments, { version: '2.0.0', audience: 'developers' });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Write release notes for 2.0.0 for developers.")', {
-      timeout: 20_000,
-    });
+    await waitForRenderedText(page, 'Write release notes for 2.0.0 for developers.');
     await screenshot(page, 'get-prompt-result');
   });
 

@@ -22,6 +22,7 @@ import {
   typeAndSubmit,
   waitForQuickInput,
   webviewFrame,
+  waitForRenderedText,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
@@ -71,7 +72,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   }
 
   async function resultShows(text: string): Promise<void> {
-    await page().waitForSelector(`.editor-instance .view-lines:has-text(${JSON.stringify(text)})`, { timeout: 30_000 });
+    await waitForRenderedText(page(), text);
   }
 
   it('answers a four-question round in ONE form, and the server receives all four in one retry', async () => {
