@@ -111,7 +111,11 @@ describe('result documents', () => {
       assert.deepEqual(changed, [first.uri.toString(), first.uri.toString()], 'an open tab is told to read it again');
       await documents.show('songs-pick_key', '# key');
       assert.notEqual(previewed().uri.toString(), first.uri.toString());
-      assert.equal(documents.provideTextDocumentContent(first.uri as unknown as vscode.Uri), '# second', 'kept while its tab may show it again');
+      assert.equal(
+        documents.provideTextDocumentContent(first.uri as unknown as vscode.Uri),
+        '# second',
+        'kept while its tab may show it again',
+      );
     } finally {
       documents.dispose();
     }

@@ -231,7 +231,7 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
   // VS Code shows a validation message in place of the prompt: the question stays on the line with it.
   const showError = (error: string | undefined): void => {
     if (error === undefined) box.validationMessage = undefined;
-    else box.validationMessage = box.prompt ? `${box.prompt} · ⚠ ${inertText(error)}` : inertText(error);
+    else box.validationMessage = inertText(box.prompt ? `${box.prompt} · ⚠ ${error}` : error);
   };
   return runStep(
     box,
