@@ -143,6 +143,8 @@ async function main(): Promise<void> {
       'git.openRepositoryInParentFolders': 'never',
       // The demo workspace's README says what to try.
       'workbench.startupEditor': 'readme',
+      // The demo's MCP server is local: no "Your application is running on port …" toasts to forward it.
+      'remote.autoForwardPorts': false,
     },
   });
   if (stopping) return;
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
   console.log('  Open it in a browser, then: Ctrl+Shift+P → "Elicit: Run MCP Tool" → song-sketch → a tool.');
   console.log('  It listens on 127.0.0.1 only: from another machine, see "Troubleshooting" in README.md.');
   console.log(`  code-server's log: ${server.logFile}`);
-  console.log('  Press Ctrl+C to stop.\n');
+  console.log('  Press Ctrl+C to stop the demo, then close the browser tab: the page has nothing left to talk to.\n');
   if (process.env.DISPLAY)
     spawn('xdg-open', [server.url], { stdio: 'ignore', detached: true })
       .on('error', () => undefined)

@@ -18,6 +18,7 @@ import { KeptRounds } from './vscode/questions/keptRounds';
 import { LostQuestions } from './vscode/questions/lostQuestions';
 import { createRenderers, registerQuestions } from './vscode/questions/register';
 import { ResultDocuments } from './vscode/resultDocuments';
+import { trackWalkthrough } from './vscode/walkthroughProgress';
 import { registerSecrets } from './vscode/secrets/register';
 import { loadOriginKey } from './vscode/secrets/originKey';
 import { SecretVault } from './vscode/secrets/secretVault';
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     lostQuestions,
     registry,
     results,
+    trackWalkthrough(services),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
   );
   // One line per feature.

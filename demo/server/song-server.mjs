@@ -3,7 +3,8 @@
 // package (@modelcontextprotocol/server). It speaks MCP 2026-07-28, where a tool
 // asks its questions in rounds (it answers `input_required` and is called again
 // with the answers), and serves older clients too. One tool per kind of question
-// Elicit draws, and one that asks four questions at once, then a second round.
+// Elicit draws, and one that asks four questions at once, then a second round;
+// one asks for a secret, one asks to open a page; a prompt and a resource.
 import { Server, inputRequired } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
@@ -27,6 +28,18 @@ const tools = [
     name: 'new_project',
     title: 'New project',
     description: 'Asks for everything a new song project needs, in one form.',
+    inputSchema: noArguments,
+  },
+  {
+    name: 'connect_library',
+    title: 'Connect a sample library',
+    description: 'Asks for the API key of a sample library (a password: masked, kept in SecretStorage, offered again).',
+    inputSchema: noArguments,
+  },
+  {
+    name: 'publish_song',
+    title: 'Publish a song',
+    description: 'Asks you to open the song store in your browser to sign in (a URL, opened only with your consent).',
     inputSchema: noArguments,
   },
   {
@@ -60,6 +73,11 @@ const single = {
   set_tempo: form('Enter the BPM (60–180)', { bpm: { type: 'integer', title: 'Tempo (BPM)', minimum: 60, maximum: 180, default: 120 } }, [
     'bpm',
   ]),
+  connect_library: form(
+    'Paste the API key of your sample library (any text of 8 characters or more: it is a demo)',
+    { apiKey: { type: 'string', title: 'API key', format: 'password', minLength: 8 } },
+    ['apiKey'],
+  ),
   new_project: form(
     'Fill in the new project form',
     {
@@ -136,16 +154,66 @@ function sketchSong(responses, state) {
   const arrangement = accepted(responses, 'arrangement');
   if (!arrangement) return declined(responses?.arrangement?.action ?? 'cancel');
   const song = { ...sketch, ...arrangement };
+  lastSketch = song;
   return text(`🎵 "${song.title}" in ${song.key} at ${song.bpm} BPM${song.loop ? ', looped' : ''}:\n${describe(arrangement)}`, song);
 }
 
+/** The store's sign-in page: a URL the server asks the person to open, never opened without their consent. */
+const STORE_SIGN_IN = 'https://example.com/song-store/sign-in?session=demo';
+
+function publishSong(responses) {
+  const answer = responses?.signIn?.action;
+  if (answer === undefined) {
+    return inputRequired({
+      inputRequests: {
+        signIn: inputRequired.elicitUrl({ message: 'Sign in to the song store to publish your song.', url: STORE_SIGN_IN }),
+      },
+    });
+  }
+  return answer === 'accept' ? text('🎵 Published: the store page opened in your browser.') : declined(answer);
+}
+
+/** The last song sketched in this session: the resource shows it. */
+let lastSketch;
+
+const LYRIC_PROMPT = {
+  name: 'lyric_idea',
+  title: 'Lyric idea',
+  description: 'A prompt for four lines of lyrics about a theme, ready for any chat model.',
+  arguments: [{ name: 'theme', description: 'What the song is about', required: true }],
+};
+const SKETCH_RESOURCE = { uri: 'song-sketch://sketches/latest', name: 'Latest sketch', mimeType: 'text/markdown' };
+
 function createServer() {
-  const server = new Server({ name: 'song-sketch', version: '2.0.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'song-sketch', version: '2.0.0' }, { capabilities: { tools: {}, prompts: {}, resources: {} } });
   server.setRequestHandler('tools/list', () => ({ tools }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: [LYRIC_PROMPT] }));
+  server.setRequestHandler('prompts/get', (request) => {
+    const theme = request.params.arguments?.theme ?? 'a long drive home';
+    return {
+      description: LYRIC_PROMPT.description,
+      messages: [{ role: 'user', content: { type: 'text', text: `Write four lines of lyrics about ${theme}, easy to sing.` } }],
+    };
+  });
+  server.setRequestHandler('resources/list', () => ({ resources: [SKETCH_RESOURCE] }));
+  server.setRequestHandler('resources/read', (request) => ({
+    contents: [
+      {
+        uri: request.params.uri,
+        mimeType: 'text/markdown',
+        text: lastSketch
+          ? `# ${lastSketch.title}
+
+${describe(lastSketch)}`
+          : 'No sketch yet: run *Sketch a song* first.',
+      },
+    ],
+  }));
   server.setRequestHandler('tools/call', (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
     const responses = ctx.mcpReq.inputResponses;
     if (name === 'sketch_song') return sketchSong(responses, ctx.mcpReq.requestState());
+    if (name === 'publish_song') return publishSong(responses);
     const question =
       name === 'write_lyrics'
         ? form(
@@ -158,6 +226,9 @@ function createServer() {
     const answer = responses?.question;
     if (!answer) return inputRequired({ inputRequests: { question } });
     if (answer.action !== 'accept') return declined(answer.action);
+    // The key is never repeated back: only how long it was.
+    if (name === 'connect_library')
+      return text(`🔑 Connected to the sample library (a key of ${answer.content.apiKey.length} characters).`);
     return text(name === 'name_song' ? `🎵 New sketch: "${answer.content.title}"` : `Got it:\n${describe(answer.content)}`, answer.content);
   });
   return server;

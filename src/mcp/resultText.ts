@@ -1,11 +1,18 @@
 /**
- * A tool result as Markdown for a read-only editor: text as written, images and
- * audio described, resources linked, structured content as JSON, errors flagged.
+ * A tool result as Markdown for a read-only view: text as written, images and
+ * audio described, resources linked, errors flagged; the structured content,
+ * JSON for programs more than for people, as a part shown folded away.
  */
 import type { CallToolResult } from './types';
 import { fence } from './contentText';
 
-export function formatToolResult(server: string, tool: string, result: CallToolResult): string {
+/** A result to show: its Markdown, and a part shown folded under `summary` (plain text). */
+export interface ResultDocument {
+  markdown: string;
+  folded?: { summary: string; markdown: string };
+}
+
+export function formatToolResult(server: string, tool: string, result: CallToolResult): ResultDocument {
   const lines = [`# ${server} › ${tool}`, ''];
   if (result.isError) lines.push('> **The tool reported an error.**', '');
   for (const item of result.content ?? []) {
@@ -30,11 +37,11 @@ export function formatToolResult(server: string, tool: string, result: CallToolR
         lines.push(fence(JSON.stringify(item, null, 2), 'json'), '');
     }
   }
-  if (result.structuredContent !== undefined) {
-    lines.push('## Structured content', '', fence(JSON.stringify(result.structuredContent, null, 2), 'json'), '');
-  }
   if ((result.content ?? []).length === 0 && result.structuredContent === undefined) lines.push('_The tool returned no content._');
-  return lines.join('\n');
+  const markdown = lines.join('\n');
+  if (result.structuredContent === undefined) return { markdown };
+  const json = fence(JSON.stringify(result.structuredContent, null, 2), 'json');
+  return { markdown, folded: { summary: 'Structured content (JSON)', markdown: json } };
 }
 
 function approximateBytes(base64: string): number {

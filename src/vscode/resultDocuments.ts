@@ -1,43 +1,71 @@
 /**
- * Tool, prompt and resource results and the question history, shown in
- * read-only editors (a content provider's documents cannot be edited). Every
- * document passes inertMarkdown here, the one door they all take: what servers
- * and askers wrote cannot form a link that runs a command.
+ * Tool, prompt and resource results and the question history, shown rendered
+ * in VS Code's Markdown preview (read-only: a content provider's documents
+ * cannot be edited), one tab per tool: a second run of the same tool replaces
+ * what its tab shows. Every document passes inertMarkdown here, the one door
+ * they all take: what servers and askers wrote cannot form a link that runs a
+ * command, nor any HTML. The only HTML is Elicit's own <details> around a part
+ * shown folded away (a tool's structured content), whose summary is Elicit's
+ * text, escaped.
  */
 import * as vscode from 'vscode';
 import { inertMarkdown } from '../core/display';
+import type { ResultDocument } from '../mcp/resultText';
 
 export const RESULT_SCHEME = 'elicit-result';
+/** One document per tool (and one for the history): past this many the oldest is forgotten. */
+const MAX_DOCUMENTS = 100;
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  /** By URI; kept while its tab may show it (the preview reads it again when it is shown again). */
   private readonly contents = new Map<string, string>();
+  private readonly changes = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changes.event;
   private readonly registration: vscode.Disposable;
-  private readonly closeListener: vscode.Disposable;
-  private count = 0;
 
   constructor() {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this);
-    // Forget a result once its editor is closed, so results do not pile up in memory.
-    this.closeListener = vscode.workspace.onDidCloseTextDocument((doc) => {
-      if (doc.uri.scheme === RESULT_SCHEME) this.contents.delete(doc.uri.toString());
-    });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.contents.get(uri.toString()) ?? vscode.l10n.t('This result is no longer available.');
   }
 
-  async show(title: string, markdown: string): Promise<vscode.TextEditor> {
+  /** Shows `document` rendered, in the tab of `title` when there is one. */
+  async show(title: string, document: string | ResultDocument): Promise<void> {
     const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${++this.count}/${safeTitle}.md` });
-    this.contents.set(uri.toString(), inertMarkdown(markdown));
-    const doc = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(doc, { preview: false });
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safeTitle}.md` });
+    const key = uri.toString();
+    this.contents.delete(key);
+    this.contents.set(key, documentText(typeof document === 'string' ? { markdown: document } : document));
+    while (this.contents.size > MAX_DOCUMENTS) this.contents.delete(this.contents.keys().next().value!);
+    // An open document (and its preview) reads the new text.
+    this.changes.fire(uri);
+    try {
+      // Locked: the tab keeps showing this result when another Markdown file becomes active.
+      await vscode.commands.executeCommand('markdown.showPreview', uri, undefined, { locked: true });
+    } catch {
+      // No Markdown preview (the built-in extension disabled): the source, read-only.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+    }
   }
 
   dispose(): void {
     this.registration.dispose();
-    this.closeListener.dispose();
+    this.changes.dispose();
     this.contents.clear();
   }
+}
+
+/** The document's text: inert Markdown, the folded part inside Elicit's own <details>. */
+export function documentText(document: ResultDocument): string {
+  const open = inertMarkdown(document.markdown);
+  if (!document.folded) return open;
+  // A blank line after <summary> ends the HTML block, so the part inside is Markdown again.
+  const summary = escapeHtml(document.folded.summary);
+  return `${open}\n\n<details>\n<summary>${summary}</summary>\n\n${inertMarkdown(document.folded.markdown)}\n\n</details>\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -89,7 +89,7 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
     );
     await waitUntil(async () => (await statusText(page)) === '', 'status bar item hides');
     // Each result opens in an editor, which takes focus: let both open before the palette is used again.
-    const resultTabs = page.locator('.tabs-container .tab', { hasText: /^ask-[ab]-ask_name\.md/ });
+    const resultTabs = page.locator('.tabs-container .tab', { hasText: /ask-[ab]-ask_name\.md/ });
     await waitUntil(async () => (await resultTabs.count()) === 2, 'both results are open');
   });
 

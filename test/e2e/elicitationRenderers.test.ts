@@ -351,8 +351,12 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await page.waitForTimeout(500);
     assert.equal(readRecords(record).length, recorded, 'nothing was sent for the bad value');
     const still = await readQuickInput(page);
-    // The field's own description says what the form is; the pattern itself is not shown.
-    assert.match(still?.message ?? '', /Not in the form this field asks for: Three capital letters, a dash, three digits/);
+    // Issue #25 item 11: the error keeps the question on the line (VS Code shows it in the prompt's
+    // place) and does not repeat the description printed with it; the pattern itself is not shown.
+    assert.equal(
+      still?.message,
+      'Enter the catalog code — Catalog code: Three capital letters, a dash, three digits · ⚠ Not in the form this field asks for',
+    );
     assert.doesNotMatch(still?.message ?? '', /\[A-Z\]/, 'the pattern itself is not shown');
     await screenshot(page, 'inputbox-pattern-error');
     await typeAndSubmit(page, 'ABC-123');

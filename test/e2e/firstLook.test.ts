@@ -140,9 +140,10 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
       JSON.stringify(tools),
     );
     await pressKey(page, 'Escape');
-    // Running the step's command checks the step off.
+    // Running the step's command checks the step off; the server it started checks off the first (issue #25 item 9).
     await editor.locator('.getting-started-step[aria-checked="true"]', { hasText: 'Run a tool' }).waitFor({ timeout: 10_000 });
-    assert.equal(await editor.locator('.getting-started-step[aria-checked="true"]').count(), 1);
+    await editor.locator('.getting-started-step[aria-checked="true"]', { hasText: 'Configure an MCP server' }).waitFor({ timeout: 10_000 });
+    assert.equal(await editor.locator('.getting-started-step[aria-checked="true"]').count(), 2);
     await runCommand(page, 'View: Close All Editors');
   });
 

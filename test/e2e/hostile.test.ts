@@ -339,7 +339,7 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     await typeText(page, 'abc');
     const invalid = await waitForQuickInput(page, (q) => q.message?.includes('Not in the form this field asks for') === true);
     // The mismatch quotes the field's description (link syntax and all, inert), never the pattern.
-    assert.match(invalid.message ?? '', /Not in the form this field asks for: Paste it \[Open Settings\]/);
+    assert.match(invalid.message ?? '', /Paste it \[Open Settings\].* · ⚠ Not in the form this field asks for$/);
     assert.doesNotMatch(invalid.message ?? '', /\[0-9\]/, 'the pattern is not shown');
     await assertInert(page, 'the validation message');
     await pressKey(page, 'Escape');

@@ -23,6 +23,7 @@ import {
   waitForNoQuickInput,
   waitForQuickInput,
   webviewFrame,
+  waitForRenderedText,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
@@ -98,6 +99,8 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await treeRow(page, 'Changelog').waitFor();
     // Expanding started the server: its row now says running.
     await server.locator('.label-description', { hasText: 'running' }).waitFor({ timeout: 20_000 });
+    // Issue #25 item 11: the row says running, no protocol revision (that is in the tooltip).
+    assert.equal(await server.locator('.label-description').innerText(), 'running');
     const groups = await serversView(page).locator('.monaco-list-row .label-name').allTextContents();
     assert.deepEqual(
       groups.map((t) => t.trim()).filter((t) => ['Tools', 'Prompts', 'Resources'].includes(t)),
@@ -119,7 +122,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, '1.4');
     await waitForQuickInput(
       page,
-      (q) => q.step === '1/2' && /Not in the form this field asks for: Version to release, e\.g\. 1\.4\.0/.test(q.message ?? ''),
+      (q) => q.step === '1/2' && /Version to release, e\.g\. 1\.4\.0 · ⚠ Not in the form this field asks for$/.test(q.message ?? ''),
     );
     await typeAndSubmit(page, '1.4.0');
     await waitForQuickInput(page, (q) => q.step === '2/2');
@@ -135,7 +138,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
       version: '1.4.0',
       codename: 'Lighthouse',
     });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Planned 1.4.0")', { timeout: 20_000 });
+    await waitForRenderedText(page, 'Planned 1.4.0');
     await screenshot(page, 'run-tool-with-arguments-result');
   });
 
@@ -158,7 +161,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await frame.getByRole('button', { name: 'Submit' }).click();
     const [call] = await waitForRecords(record, 1, (r) => r.tool === 'schedule_release');
     assert.deepEqual(call!.arguments, { version: '2.1.0', date: '2026-12-01', channel: 'beta' });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Scheduled 2.1.0 for 2026-12-01 on beta.")', { timeout: 20_000 });
+    await waitForRenderedText(page, 'Scheduled 2.1.0 for 2026-12-01 on beta.');
   });
 
   it('Get MCP Prompt: the prompt’s arguments in a form, the messages in an editor', async () => {
@@ -172,9 +175,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await typeAndSubmit(page, 'developers');
     const [call] = await waitForRecords(record, 1, (r) => r.prompt === 'release_notes');
     assert.deepEqual(call!.arguments, { version: '2.0.0', audience: 'developers' });
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Write release notes for 2.0.0 for developers.")', {
-      timeout: 20_000,
-    });
+    await waitForRenderedText(page, 'Write release notes for 2.0.0 for developers.');
     await screenshot(page, 'get-prompt-result');
   });
 

@@ -14,6 +14,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import {
   notifications,
   pickQuickPickItem,
+  pressKey,
   reloadWindow,
   runCommand,
   runCommandShowing,
@@ -21,6 +22,7 @@ import {
   typeAndSubmit,
   waitForQuickInput,
   webviewFrame,
+  waitForRenderedText,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
@@ -70,7 +72,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   }
 
   async function resultShows(text: string): Promise<void> {
-    await page().waitForSelector(`.editor-instance .view-lines:has-text(${JSON.stringify(text)})`, { timeout: 30_000 });
+    await waitForRenderedText(page(), text);
   }
 
   it('answers a four-question round in ONE form, and the server receives all four in one retry', async () => {
@@ -229,6 +231,39 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await lost.hover();
     await lost.locator('.action-label[aria-label="Dismiss"]').click();
     await waitUntil(async () => (await lost.count()) === 0, 'the lost question is dismissed', 10_000);
+  });
+
+  // Issue #25 item 2: a kept round drawn as a quick pick keeps its ticks across a reload, as a form keeps its draft.
+  it('keeps the ticks of a round asked in a quick pick across a window reload', async () => {
+    await runTool('songs', 'pick_parts');
+    await waitForQuickInput(page(), (q) => q.title === 'songs asks · tool pick_parts' && q.items.some((i) => i.label === 'keys'));
+    const tick = (label: string) => page().locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
+    await tick('bass').click();
+    await tick('strings').click();
+    await waitForQuickInput(page(), (q) => q.items.filter((i) => i.checked).length === 2);
+    // The draft is written a moment after the last tick.
+    await page().waitForTimeout(2500);
+    const legsBefore = readRecords(songs).filter((r) => r.tool === 'pick_parts').length;
+
+    await reloadWindow(page());
+
+    await runCommand(page(), 'Elicit: Show Pending Questions');
+    const kept = page().locator('.pane-body .monaco-list-row', { hasText: 'Which parts should the arrangement have?' });
+    await kept.waitFor({ timeout: 30_000 });
+    await kept.click();
+    const back = await waitForQuickInput(
+      page(),
+      (q) => q.title === 'songs asks · tool pick_parts' && q.items.some((i) => i.label === 'keys'),
+    );
+    assert.deepEqual(
+      back.items.filter((i) => i.checked).map((i) => i.label),
+      ['bass', 'strings'],
+      'the ticks came back',
+    );
+    await pressKey(page(), 'Enter');
+    const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'pick_parts');
+    assert.deepEqual(legs.at(-1)!.inputResponses, { parts: { action: 'accept', content: { parts: ['bass', 'strings'] } } });
+    await resultShows('parts: bass, strings');
   });
 
   it('never writes the secret or the kept state in plain text to any file VS Code or the extension wrote', () => {

@@ -17,6 +17,7 @@ import {
   typeAndSubmit,
   waitForNotification,
   waitForQuickInput,
+  waitForRenderedText,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -65,9 +66,54 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
       tool: 'ask_name',
       result: { action: 'accept', content: { name: 'Ada Lovelace' } },
     });
-    // The tool result opens in a read-only editor.
-    await page.waitForSelector('.editor-instance .view-lines:has-text("Hello, Ada Lovelace!")', { timeout: 20_000 });
+    // The tool result opens rendered, read-only.
+    await waitForRenderedText(page, 'Hello, Ada Lovelace!');
     await screenshot(page, 'run-tool-result');
+  });
+
+  /** Run MCP Tool → ask-server → echo, its text argument typed in the step Elicit asks for it. */
+  async function runEcho(text: string): Promise<void> {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-server'));
+    await pickQuickPickItem(page, 'ask-server');
+    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
+    await pickQuickPickItem(page, 'echo');
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · echo');
+    await typeAndSubmit(page, text);
+  }
+
+  // Issue #25 item 8: a result reads as a person reads it, in one tab per tool, and stays inert rendered.
+  it('shows a result rendered, its JSON folded away, in one tab per tool; a command link in it does nothing', async () => {
+    const { page } = session.workbench;
+    await runEcho('First run: [Open Settings](command:workbench.action.openSettings)');
+    let view = await waitForRenderedText(page, 'First run');
+    const tabs = page.locator('.tabs-container .tab', { hasText: 'ask-server-echo.md' });
+    assert.equal(await tabs.count(), 1);
+    // Rendered: a heading, not a line starting with "#".
+    assert.equal((await view.locator('h1').innerText()).trim(), 'ask-server › echo');
+    // The structured content is there, folded away under Elicit's summary.
+    const details = view.locator('details');
+    assert.equal(await details.count(), 1);
+    assert.equal(await details.evaluate((d) => (d as HTMLDetailsElement).open), false);
+    assert.equal((await details.locator('summary').innerText()).trim(), 'Structured content (JSON)');
+    assert.equal(await view.getByText('"characters"').isVisible(), false, 'the JSON is folded away');
+    await details.locator('summary').click();
+    await view.getByText('"characters"').waitFor({ state: 'visible', timeout: 5_000 });
+    // The server's link is text: no link to a command, and a click on it opens nothing.
+    assert.equal(await view.locator('a[href^="command:"], a[data-href^="command:"]').count(), 0);
+    assert.equal(await view.locator('a', { hasText: 'Open Settings' }).count(), 0);
+    await view.getByText('Open Settings').first().click();
+    await page.waitForTimeout(1_000);
+    assert.equal(await page.locator('.settings-editor').count(), 0, 'a click on the text opened the Settings editor');
+    await screenshot(page, 'run-tool-result-rendered');
+
+    // A second run replaces what the same tab shows.
+    await runEcho('Second run');
+    view = await waitForRenderedText(page, 'Second run');
+    assert.equal(await view.getByText('First run').count(), 0);
+    assert.equal(await tabs.count(), 1, 'one tab for the tool');
   });
 
   it('offers the workspace folder to the server as its MCP root', async () => {

@@ -10,15 +10,17 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { standIn } from './vscodeStandIn/vscode';
+import type * as vscode from 'vscode';
+import { standIn, type Uri } from './vscodeStandIn/vscode';
 import { ResultDocuments } from '../../src/vscode/resultDocuments';
 import { inertMarkdown } from '../../src/core/display';
-import { formatToolResult } from '../../src/mcp/resultText';
+import { formatToolResult, type ResultDocument } from '../../src/mcp/resultText';
 import { formatPromptResult } from '../../src/mcp/promptText';
 import { formatResourceResult } from '../../src/mcp/resourceText';
 
 interface Token {
   type: string;
+  content: string;
   children: Token[] | null;
   attrGet(name: string): string | null;
 }
@@ -26,6 +28,7 @@ const markdownIt = createRequire(__filename)('markdown-it') as (options: object)
 const preview = markdownIt({ html: true, linkify: true });
 
 const SAFE = /^(?:https?|file):\/\//i;
+const OWN_HTML = ['<details>\n<summary>Structured content (JSON)</summary>\n', '</details>\n'];
 
 /** Every link target and raw HTML piece a reader of this Markdown would make clickable. */
 function linksIn(markdown: string): string[] {
@@ -34,7 +37,9 @@ function linksIn(markdown: string): string[] {
     for (const token of tokens) {
       if (token.type === 'link_open') found.push(token.attrGet('href') ?? '');
       if (token.type === 'image') found.push(token.attrGet('src') ?? '');
-      if (token.type === 'html_inline' || token.type === 'html_block') found.push(`html:${token.type}`);
+      // Elicit's own <details> around a folded part is the one HTML a document holds.
+      const own = token.type === 'html_block' && OWN_HTML.includes(token.content);
+      if ((token.type === 'html_inline' || token.type === 'html_block') && !own) found.push(`html:${token.content}`);
       if (token.children) visit(token.children);
     }
   };
@@ -72,15 +77,65 @@ const HOSTILE = [
 describe('result documents', () => {
   afterEach(() => standIn.reset());
 
-  async function shown(markdown: string): Promise<string> {
+  /** The text of the document the Markdown preview was asked to show. */
+  function previewed(): { uri: Uri; text: string } {
+    const call = standIn.commands.filter((c) => c[0] === 'markdown.showPreview').at(-1);
+    assert.ok(call, 'the result is shown in the Markdown preview');
+    assert.deepEqual(call[3], { locked: true }, 'locked: it keeps showing this result');
+    const uri = call[1] as Uri;
+    return { uri, text: standIn.contentProviders.get(uri.scheme)!.provideTextDocumentContent(uri) };
+  }
+
+  async function shown(markdown: string | ResultDocument): Promise<string> {
     const documents = new ResultDocuments();
     try {
       await documents.show('result', markdown);
-      return standIn.shownDocuments.at(-1)!.getText();
+      return previewed().text;
     } finally {
       documents.dispose();
     }
   }
+
+  // Issue #25 item 8: one tab per tool, a second run replacing what it shows.
+  it('shows a second result of the same tool in the same document, and another tool in its own', async () => {
+    const documents = new ResultDocuments();
+    try {
+      const changed: string[] = [];
+      documents.onDidChange((uri) => changed.push(uri.toString()));
+      await documents.show('songs-sketch_song', '# first');
+      const first = previewed();
+      await documents.show('songs-sketch_song', '# second');
+      const second = previewed();
+      assert.equal(second.uri.toString(), first.uri.toString());
+      assert.equal(second.text, '# second');
+      assert.deepEqual(changed, [first.uri.toString(), first.uri.toString()], 'an open tab is told to read it again');
+      await documents.show('songs-pick_key', '# key');
+      assert.notEqual(previewed().uri.toString(), first.uri.toString());
+      assert.equal(
+        documents.provideTextDocumentContent(first.uri as unknown as vscode.Uri),
+        '# second',
+        'kept while its tab may show it again',
+      );
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  it("folds a tool's structured content away inside Elicit's own <details>, its JSON inert", async () => {
+    const document = formatToolResult('weather', 'get_forecast', {
+      content: [{ type: 'text', text: 'Sunny' }],
+      structuredContent: { note: `</details><a href="command:x">x</a> [y](command:y) ${HOSTILE}` },
+    });
+    const text = await shown(document);
+    assert.match(
+      text,
+      /^# weather › get_forecast\n\nSunny\n[\s\S]*<details>\n<summary>Structured content \(JSON\)<\/summary>\n\n````?json\n/,
+    );
+    assert.ok(text.endsWith('\n</details>\n'), text);
+    assert.deepEqual(unsafeLinks(text), []);
+    // The one <details> is Elicit's: the server's closing tag inside is text.
+    assert.equal(text.split('</details>').length, 2, text);
+  });
 
   it('a tool result: no command link from its text, a resource_link or its name', async () => {
     const markdown = formatToolResult('weather', 'get_forecast', {
@@ -90,7 +145,7 @@ describe('result documents', () => {
         { type: 'resource_link', name: '](command:x) [y', uri: 'vscode://evil', description: '<command:z>' },
       ],
     });
-    assert.ok(unsafeLinks(markdown).length > 10, 'the test input does hold links');
+    assert.ok(unsafeLinks(markdown.markdown).length > 10, 'the test input does hold links');
     assert.deepEqual(unsafeLinks(await shown(markdown)), []);
   });
 
@@ -120,7 +175,7 @@ describe('result documents', () => {
       ],
     });
     const text = await shown(markdown);
-    assert.equal(text, markdown);
+    assert.equal(text, markdown.markdown);
     assert.deepEqual(linksIn(text).filter((l) => l.startsWith('https://example.com/docs')).length > 0, true);
   });
 });

@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatToolResult } from '../../src/mcp/resultText';
 
 function format(result: CallToolResult): string {
-  return formatToolResult('weather', 'get_forecast', result);
+  return formatToolResult('weather', 'get_forecast', result).markdown;
 }
 
 describe('formatToolResult', () => {
@@ -76,18 +76,20 @@ describe('formatToolResult', () => {
     assert.ok(markdown.includes(`\n${text}\n`));
   });
 
-  it('structured content as a JSON block under its own heading, fenced safely', () => {
-    const markdown = format({ content: [{ type: 'text', text: 'ok' }], structuredContent: { temperature: 22, note: 'has ``` inside' } });
+  it('structured content as a JSON block in a part of its own, shown folded away, fenced safely', () => {
+    const result = { content: [{ type: 'text' as const, text: 'ok' }], structuredContent: { temperature: 22, note: 'has ``` inside' } };
     const json = JSON.stringify({ temperature: 22, note: 'has ``` inside' }, null, 2);
-    assert.ok(markdown.includes(`## Structured content\n\n\`\`\`\`json\n${json}\n\`\`\`\``), markdown);
-    assert.ok(markdown.indexOf('ok') < markdown.indexOf('## Structured content'));
-    assert.ok(!markdown.includes('no content'));
+    const document = formatToolResult('weather', 'get_forecast', result);
+    assert.equal(document.folded?.summary, 'Structured content (JSON)');
+    assert.equal(document.folded?.markdown, `\`\`\`\`json\n${json}\n\`\`\`\``);
+    assert.ok(!document.markdown.includes('temperature'), 'not in the part shown open');
+    assert.ok(!document.markdown.includes('no content'));
   });
 
   it('structured content alone is not "no content"', () => {
-    const markdown = format({ content: [], structuredContent: { a: 1 } });
-    assert.ok(markdown.includes('```json\n{\n  "a": 1\n}\n```'), markdown);
-    assert.ok(!markdown.includes('_The tool returned no content._'));
+    const document = formatToolResult('weather', 'get_forecast', { content: [], structuredContent: { a: 1 } });
+    assert.equal(document.folded?.markdown, '```json\n{\n  "a": 1\n}\n```');
+    assert.ok(!document.markdown.includes('_The tool returned no content._'));
   });
 
   it('an empty result says so', () => {

@@ -3,11 +3,16 @@
  * answered question. Its steps must point at things that exist: commands
  * Elicit contributes, views it has, media that ships in the VSIX.
  */
+import './vscodeStandIn/install';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { afterEach, describe, it } from 'node:test';
+import type { AnsweredQuestion } from '../../src/core/broker/broker';
+import { Emitter } from '../../src/core/events';
 import { readManifest, repoRoot } from '../support/manifest';
+import { trackWalkthrough, WALKTHROUGH_CONTEXT } from '../../src/vscode/walkthroughProgress';
+import { standIn } from './vscodeStandIn/vscode';
 
 interface Step {
   id: string;
@@ -52,6 +57,8 @@ describe('the Get Started walkthrough', () => {
           const [kind, target] = event.split(':') as [string, string];
           if (kind === 'onCommand') assert.ok(commands.has(target), event);
           else if (kind === 'onView') assert.ok(views.has(target), event);
+          // A context key Elicit sets when the person has done what the step is about (walkthroughProgress.ts).
+          else if (kind === 'onContext') assert.ok(Object.values(WALKTHROUGH_CONTEXT).includes(target as never), event);
           else assert.fail(`unexpected completion event ${event}`);
         }
       });
@@ -66,4 +73,56 @@ describe('the Get Started walkthrough', () => {
       });
     });
   }
+});
+
+// Issue #25 item 9: the walkthrough reflects what the person did, in the demo or anywhere.
+describe('the walkthrough progress', () => {
+  afterEach(() => standIn.reset());
+
+  function fakes() {
+    const broker = { answered: new Emitter<AnsweredQuestion>(), changed: new Emitter<void>(), pending: [] as Array<{ state: string }> };
+    const vault = { changed: new Emitter<void>(), saved: 0 };
+    const registry = { changed: new Emitter<void>(), statuses: [] as string[] };
+    const services = {
+      broker: { onDidAnswer: broker.answered.event, onDidChange: broker.changed.event, pending: () => broker.pending },
+      vault: { onDidChange: vault.changed.event, list: () => Array.from({ length: vault.saved }) },
+      registry: { onDidChange: registry.changed.event, servers: async () => registry.statuses.map((status) => ({ status })) },
+    } as unknown as Parameters<typeof trackWalkthrough>[0];
+    return { broker, vault, registry, services };
+  }
+
+  const contextsSet = (): unknown[] => standIn.commands.filter((c) => c[0] === 'setContext' && c[2] === true).map((c) => c[1]);
+  const question = (request: Record<string, unknown>) =>
+    ({ request: { mode: 'form', ...request } }) as unknown as AnsweredQuestion['question'];
+
+  it('checks a step off when the person did what it is about, once', async () => {
+    const { broker, vault, registry, services } = fakes();
+    const tracking = trackWalkthrough(services);
+    try {
+      assert.deepEqual(contextsSet(), []);
+      // Elicit asking for a tool's arguments, and a question that timed out, are not the person answering a server.
+      broker.answered.fire({ question: question({ onBehalf: { title: 'x' } }), result: { action: 'accept' }, answeredAt: 0 });
+      broker.answered.fire({ question: question({}), result: { action: 'cancel' }, answeredAt: 0, reason: 'timeout' });
+      broker.answered.fire({ question: question({}), result: { action: 'cancel' }, answeredAt: 0 });
+      assert.deepEqual(contextsSet(), []);
+      broker.answered.fire({ question: question({}), result: { action: 'decline' }, answeredAt: 0 });
+      broker.answered.fire({ question: question({}), result: { action: 'accept' }, answeredAt: 0 });
+      broker.pending.push({ state: 'showing' });
+      broker.changed.fire();
+      broker.pending.push({ state: 'later' });
+      broker.changed.fire();
+      vault.saved = 1;
+      vault.changed.fire();
+      registry.statuses.push('error');
+      registry.changed.fire();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(contextsSet(), [WALKTHROUGH_CONTEXT.answered, WALKTHROUGH_CONTEXT.putOff, WALKTHROUGH_CONTEXT.secretKept]);
+      registry.statuses.push('running');
+      registry.changed.fire();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(contextsSet().at(-1), WALKTHROUGH_CONTEXT.serverConnected);
+    } finally {
+      tracking.dispose();
+    }
+  });
 });

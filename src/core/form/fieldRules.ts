@@ -101,16 +101,15 @@ function checkNumber(field: NumberField, value: number): string | undefined {
 export const PATTERN_MISMATCH = 'Not in the form this field asks for';
 
 /**
- * The mismatch in the field's own words: its description, else an example.
- * Never the pattern: it is the asker's text, and a regex tells a person little.
+ * The mismatch with an example when the field gives one. Never the pattern: it is
+ * the asker's text, and a regex tells a person little. Never the description
+ * either: every place that shows this shows the description right beside it
+ * (above the form's field, on the input box's prompt line).
  */
 export function patternMismatch(field: TextField): string {
-  const example = field.example === undefined ? '' : `e.g. ${oneLine(field.example, 80)}`;
-  if (field.description) {
-    const description = oneLine(field.description, 200);
-    return `${PATTERN_MISMATCH}: ${description}${example && !description.includes(field.example!) ? ` (${example})` : ''}`;
-  }
-  return example ? `${PATTERN_MISMATCH}, ${example}` : PATTERN_MISMATCH;
+  if (field.example === undefined) return PATTERN_MISMATCH;
+  if (field.description?.includes(field.example)) return PATTERN_MISMATCH;
+  return `${PATTERN_MISMATCH}, e.g. ${oneLine(field.example, 80)}`;
 }
 
 /** The field's pattern, compiled once; normalize() has already refused what cannot compile. */

@@ -1,12 +1,13 @@
 /**
  * Runs an MCP request with a cancellable progress notification (in the status
  * bar while the server's form is on screen: progressAside.ts) and shows its
- * result in a read-only editor — Run Tool, Get Prompt, Read Resource, and a
+ * result rendered, read-only, in its own tab — Run Tool, Get Prompt, Read Resource, and a
  * question kept across a reload, answered afterwards. Failures are logged and
  * shown; cancelling is quiet.
  */
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
+import type { ResultDocument } from '../../mcp/resultText';
 import { progressAside, serverForms } from './progressAside';
 import type { Services } from '../services';
 
@@ -16,9 +17,9 @@ export interface CallToShow<T> {
   /** The server that handles it: while one of its forms is on screen, the progress steps aside. */
   server: string;
   call(signal: AbortSignal): Promise<T>;
-  /** The editor's title. */
+  /** Names the result's tab: a second result of the same name replaces what it shows. */
   document: string;
-  format(result: T): string;
+  format(result: T): string | ResultDocument;
   /** A log line about the result (never its content). */
   logged(result: T): string;
   /** "songs › song_sketch": named in the log (in English) and the error message. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../core/display';
 import { formatPromptResult } from '../../mcp/promptText';
 import { formatResourceResult } from '../../mcp/resourceText';
-import { formatToolResult } from '../../mcp/resultText';
+import { formatToolResult, type ResultDocument } from '../../mcp/resultText';
 import { subjectOf, type OpenRound } from '../../mcp/rounds';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../mcp/types';
 import { callAndShow } from './callAndShow';
@@ -65,7 +65,7 @@ function documentTitle(round: OpenRound): string {
   return `${round.server}-${String(round.params.name)}`;
 }
 
-function formatResult(round: OpenRound, result: Record<string, unknown>): string {
+function formatResult(round: OpenRound, result: Record<string, unknown>): string | ResultDocument {
   const name = String(round.params.name ?? '');
   switch (round.method) {
     case 'tools/call':

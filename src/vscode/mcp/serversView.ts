@@ -257,9 +257,8 @@ function statusText(server: McpConnection, restartAt: number | undefined): strin
     return `${inertText(oneLine(server.error ?? statusWord('error'), 120))}${restart}`;
   }
   if (server.status === 'running') {
-    // Which MCP revision this server speaks with Elicit, e.g. "running · MCP 2026-07-28".
-    const revision = server.protocolVersion ? ` · MCP ${server.protocolVersion}` : '';
-    return `${statusWord('running')}${server.transportKind === 'sse' ? ' · SSE' : ''}${revision}`;
+    // The protocol revision is for the curious: the tooltip says it, the row stays short.
+    return `${statusWord('running')}${server.transportKind === 'sse' ? ' · SSE' : ''}`;
   }
   return server.status === 'starting' ? vscode.l10n.t('starting…') : statusWord(server.status);
 }

@@ -14,6 +14,8 @@ import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, T
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/broker/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
+import { stepDraft, stepsFromDraft } from '../../core/form/stepDraft';
+import type { DraftKeeper } from './formPanel';
 import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
@@ -61,6 +63,8 @@ interface StepContext {
   backToOptions?: boolean;
   /** The asker's own timer (codex's autoResolutionMs): shown after the title, counting down. */
   autoResolvesAt?: number;
+  /** Told what the step holds as the person types or ticks (a kept round's draft). */
+  onPartial?: (partial: AnswerValue | undefined) => void;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -87,6 +91,8 @@ export class QuickInputRenderer {
   constructor(
     private readonly saved?: SavedSecrets,
     private readonly escape?: QuickInputEscape,
+    /** Keeps the draft of a round kept across a window reload, as the form's does. */
+    private readonly keptDrafts?: DraftKeeper,
   ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
@@ -103,14 +109,22 @@ export class QuickInputRenderer {
     // Back from Later: where the person left it, with what they had typed or ticked.
     const draft = this.drafts.take(question.id);
     const content: ElicitContent = { ...draft?.content };
+    // A round kept across a reload comes back with what its steps held (never a secret).
+    const request = question.request;
+    const keptRound = request.mode === 'group' && this.keptDrafts ? request.keptRound : undefined;
+    const fromReload = draft || request.mode !== 'group' ? new Map<string, AnswerValue>() : stepsFromDraft(form, request.draft);
+    const saveDraft = (open?: { name: string; partial?: AnswerValue }): void => {
+      if (keptRound !== undefined) this.keptDrafts!.save(keptRound, stepDraft(form, content, open));
+    };
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
     for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
       const partial = draft && i === draft.step ? draft.partial : undefined;
-      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : field.default);
+      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : (fromReload.get(field.name) ?? field.default));
       const otherText = otherTextField(form, field);
-      const currentOther = otherText && typeof content[otherText.name] === 'string' ? (content[otherText.name] as string) : undefined;
+      const otherBefore = otherText && (Object.hasOwn(content, otherText.name) ? content[otherText.name] : fromReload.get(otherText.name));
+      const currentOther = typeof otherBefore === 'string' ? otherBefore : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
       const section = field.section === undefined ? undefined : form.sections?.[field.section];
       const outcome = await askField(
@@ -128,6 +142,7 @@ export class QuickInputRenderer {
           escape: this.escape,
           onBehalf,
           autoResolvesAt: question.request.autoResolvesAt,
+          onPartial: keptRound === undefined ? undefined : (held) => saveDraft({ name: field.name, partial: held }),
         },
         otherText,
       );
@@ -147,6 +162,7 @@ export class QuickInputRenderer {
         if (outcome.other === undefined) delete content[otherText.name];
         else content[otherText.name] = outcome.other;
       }
+      saveDraft();
       i++;
     }
     return { action: 'accept', content };
@@ -216,18 +232,22 @@ function askText(field: TextField | NumberField, ctx: StepContext): Promise<Step
     const error = checkField(field, value);
     return error ? { error } : { value };
   };
+  // VS Code shows a validation message in place of the prompt: the question stays on the line with it.
+  const showError = (error: string | undefined): void => {
+    if (error === undefined) box.validationMessage = undefined;
+    else box.validationMessage = inertText(box.prompt ? `${box.prompt} · ⚠ ${error}` : error);
+  };
   return runStep(
     box,
     ctx,
     (settle) => [
       box.onDidChangeValue((text) => {
         // Do not scold an empty box before the person has typed anything.
-        const error = text === '' ? undefined : validate(text).error;
-        box.validationMessage = error === undefined ? undefined : inertText(error);
+        showError(text === '' ? undefined : validate(text).error);
       }),
       box.onDidAccept(() => {
         const result = validate(box.value);
-        if (result.error) box.validationMessage = inertText(result.error);
+        if (result.error) showError(result.error);
         else settle({ kind: 'value', value: result.value });
       }),
     ],
@@ -311,6 +331,8 @@ async function askWithOther(field: ChoiceField | MultiChoiceField, text: TextFie
         ...ctx,
         current: ctx.currentOther,
         backToOptions: true,
+        // The draft keeps the choice; the text counts once it is entered.
+        onPartial: undefined,
         promptOverride: `${ctx.message} — ${vscode.l10n.t('your own answer to “{0}”', oneLine(field.label, 120))}`,
       },
     );
@@ -458,6 +480,7 @@ function runStep(
     const cancel = (): void => settle({ kind: 'cancel' });
     disposables.push(
       ...wire(settle),
+      ...(ctx.onPartial ? [partialChanges(input, () => ctx.onPartial!(partial()))] : []),
       input.onDidTriggerButton((button) => {
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === buttons().decline) settle({ kind: 'decline' });
@@ -505,6 +528,11 @@ function showCountdown(input: vscode.QuickInput, asker: string, at: number): vsc
   tick();
   const timer = setInterval(tick, 1000);
   return { dispose: () => clearInterval(timer) };
+}
+
+/** Fires as the person types into a box or ticks options. */
+function partialChanges(input: vscode.InputBox | vscode.QuickPick<ValueItem>, changed: () => void): vscode.Disposable {
+  return 'canSelectMany' in input ? input.onDidChangeSelection(changed) : input.onDidChangeValue(changed);
 }
 
 /** A question with no fields: the person can only agree or decline. */

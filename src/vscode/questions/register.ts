@@ -32,7 +32,7 @@ export function createRenderers(
   const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(extensionUri, { savedSecrets: vault, drafts: keptRounds });
   const router = new RendererRouter(
-    new QuickInputRenderer(vault, quickInputEscape),
+    new QuickInputRenderer(vault, quickInputEscape, keptRounds),
     forms,
     new UrlConsentRenderer(urlWaits, timeoutMs, log),
     (question, result) => vault.saveFrom(question, result),

@@ -303,6 +303,27 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
   }
 }
 
+/**
+ * Waits until a shown webview (a result in the Markdown preview) holds `text`;
+ * returns that webview's content frame.
+ */
+export async function waitForRenderedText(page: Page, text: string, timeoutMs = 30_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frames = page.locator('iframe.webview:visible');
+    for (let i = 0; i < (await frames.count()); i++) {
+      const frame = frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
+      const found = await frame
+        .locator('body', { hasText: text })
+        .count()
+        .catch(() => 0);
+      if (found > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview shows "${text}"`);
+    await page.waitForTimeout(200);
+  }
+}
+
 /** Texts of the notification toasts currently shown. */
 export async function notifications(page: Page): Promise<string[]> {
   const toasts = page.locator('.notification-toast-container .notification-list-item-message');
