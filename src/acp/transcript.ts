@@ -9,6 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/protocols/agentPanelProtocol';
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
+import { questionFields } from '../core/form/otherAnswer';
 import type { AnswerValue, ElicitContent } from '../core/broker/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
@@ -72,6 +73,11 @@ export class Transcript {
         return this.permission(event);
       case 'question':
         return this.question(event);
+      case 'questionTurnEnded': {
+        const item = this.questions.get(event.id);
+        if (item && item.outcome === undefined) this.change(item, { turnEnded: true });
+        return;
+      }
       case 'completed': {
         const item = this.urlQuestions.get(event.elicitationId);
         if (item) this.change(item, { outcome: 'completed' });
@@ -244,6 +250,9 @@ export class Transcript {
       title: tool ? tool.title : info.toolCallId ? `Tool call ${info.toolCallId}` : '',
       message: clipText(info.message, 5000),
     };
+    const question = info.mode === 'form' ? questionSummary(info.requestedSchema) : undefined;
+    if (question) item.question = question;
+    if (info.nonBlocking) item.nonBlocking = true;
     if (info.url) item.host = hostOf(info.url);
     return item;
   }
@@ -284,6 +293,24 @@ export function answerEntries(requestedSchema: unknown, content: ElicitContent):
     entries.push(secret ? { label, secret } : { label, secret, value: clipText(displayValue(field, content[field.name]!), 1000) });
   }
   return entries;
+}
+
+/**
+ * What a form asks, for the panel's card: its first question (an agent's
+ * choice and its "Other…" text count as one), with how many more follow.
+ * Agents put the question in the title (codex) or under a short header in the
+ * description (claude's AskUserQuestion). Empty when the schema cannot be read.
+ */
+export function questionSummary(requestedSchema: unknown): string {
+  const normalized = tryNormalize(requestedSchema);
+  if ('error' in normalized) return '';
+  const questions = questionFields(normalized.form);
+  const first = questions[0];
+  if (!first) return '';
+  const label = first.label === first.name ? '' : first.label;
+  const text = [label, first.description ?? ''].filter((t) => t !== '').join(': ') || first.name;
+  const more = questions.length - 1;
+  return clipText(more === 0 ? text : `${text} (+${more} more ${more === 1 ? 'question' : 'questions'})`, 1000);
 }
 
 function displayValue(field: Field, value: AnswerValue): string {

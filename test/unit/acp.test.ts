@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAgents } from '../../src/acp/config';
 import { confinePath, sliceLines } from '../../src/acp/files';
-import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
+import { answerEntries, lineDiff, questionSummary, Transcript } from '../../src/acp/transcript';
+import { claudeAskParams, CODEX_ASYNC_NOTICE, codexAsyncParams } from '../fixtures/agent-questions.mjs';
 import { isAgentPanelToHost, savedSession } from '../../src/core/protocols/agentPanelProtocol';
 
 const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
@@ -97,6 +98,43 @@ describe('Transcript', () => {
       { label: 'tier', secret: false, value: 'Pro' },
     ]);
     assert.deepEqual(answerEntries({ type: 'object', properties: { a: { $ref: '#/x' } } }, { a: 'x' }), []);
+  });
+
+  it("a question's card carries the question itself, not only the agent's note; a non-blocking one is marked when its turn ends", () => {
+    const t = new Transcript('/ws');
+    const info = {
+      method: 'elicitation/create',
+      mode: 'form',
+      message: CODEX_ASYNC_NOTICE,
+      nonBlocking: true,
+      requestedSchema: codexAsyncParams('s').requestedSchema,
+    };
+    t.apply({ kind: 'question', id: 1, sessionId: 's', info });
+    const [card] = t.takeChanges();
+    assert.ok(card?.kind === 'question');
+    assert.equal(card.question, 'Which database should the service use? (+1 more question)');
+    assert.equal(card.message, CODEX_ASYNC_NOTICE);
+    assert.equal(card.nonBlocking, true);
+    assert.equal(card.turnEnded, undefined);
+    t.apply({ kind: 'questionTurnEnded', id: 1, sessionId: 's' });
+    const [ended] = t.takeChanges();
+    assert.ok(ended?.kind === 'question' && ended.turnEnded === true && ended.outcome === undefined);
+    t.apply({ kind: 'question', id: 1, sessionId: 's', info, result: { action: 'cancel' } });
+    assert.deepEqual(
+      t.all().map((i) => i.kind === 'question' && [i.turnEnded, i.outcome]),
+      [[true, 'cancel']],
+    );
+  });
+
+  it("summarises a form as its first question (header and question for claude's AskUserQuestion), with a count of the rest", () => {
+    assert.equal(questionSummary(codexAsyncParams('s').requestedSchema), 'Which database should the service use? (+1 more question)');
+    assert.equal(questionSummary(claudeAskParams('s').requestedSchema), 'Tooling: Which package manager should I use? (+1 more question)');
+    const one = claudeAskParams('s').requestedSchema as { properties: Record<string, unknown> };
+    delete one.properties.question_1;
+    delete one.properties.question_1_custom;
+    assert.equal(questionSummary(one), 'Tooling: Which package manager should I use?');
+    assert.equal(questionSummary({ type: 'object', properties: { a: { $ref: '#/x' } } }), '');
+    assert.equal(questionSummary({ type: 'object', properties: {} }), '');
   });
 
   it('diffs the changed middle with a little context', () => {
