@@ -21,6 +21,7 @@ import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './t
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 import { withDetails } from './agentErrors';
 import { readAuthMethods, type AuthMethodView } from './authMethods';
+import { commandOf } from './permissionDetails';
 
 /** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
 export const ELICITATION_METHODS = ['elicitation/create', 'session/elicitation'] as const;
@@ -41,6 +42,8 @@ export interface PermissionPrompt {
   /** The tool call's title (from the request, or from the session's earlier updates). */
   toolTitle: string;
   toolKind?: string;
+  /** The command it wants to run, when the tool call says (permissionDetails.ts). */
+  command?: string;
   options: PermissionOptionView[];
 }
 
@@ -403,6 +406,8 @@ export class AcpConnection {
       options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
     if (params.toolCall.kind) prompt.toolKind = params.toolCall.kind;
+    const command = commandOf(params.toolCall.rawInput);
+    if (command !== undefined) prompt.command = command;
     const id = this.nextId++;
     const tracked = this.track(params.sessionId, ctxSignal);
     this.emit({ kind: 'permission', id, sessionId: params.sessionId, prompt });
@@ -504,7 +509,9 @@ export class AcpConnection {
     const closed = answered.then(
       (result) => {
         this.emit({ kind: 'question', id, sessionId, info, result });
-        this.options.log(`[elicit] ${this.name}: ${method} (non-blocking): ${result.action}${withdrawn.aborted ? ', after the agent withdrew it' : ''}`);
+        this.options.log(
+          `[elicit] ${this.name}: ${method} (non-blocking): ${result.action}${withdrawn.aborted ? ', after the agent withdrew it' : ''}`,
+        );
         return result;
       },
       (error: unknown) => {
@@ -513,10 +520,12 @@ export class AcpConnection {
         throw error;
       },
     );
-    void closed.catch(() => undefined).finally(() => {
-      turnEnded.removeEventListener('abort', onTurnEnded);
-      tracked.done();
-    });
+    void closed
+      .catch(() => undefined)
+      .finally(() => {
+        turnEnded.removeEventListener('abort', onTurnEnded);
+        tracked.done();
+      });
     const result = await Promise.race([closed, untilAborted(withdrawn).then(() => CANCELLED)]);
     return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
   }

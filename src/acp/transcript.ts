@@ -10,6 +10,7 @@ import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, Tr
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
 import { questionFields } from '../core/form/otherAnswer';
+import { alwaysCovers } from './permissionDetails';
 import type { AnswerValue, ElicitContent } from '../core/broker/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
@@ -208,9 +209,13 @@ export class Transcript {
     const existing = this.permissions.get(event.id);
     if (!event.choice) {
       if (existing) return;
+      const always = alwaysCovers(event.prompt.options).map((name) => clipText(name, 1000));
       const item = this.add({
         kind: 'permission',
+        agent: clipText(event.prompt.agent, 200),
         title: clipText(event.prompt.toolTitle, 500),
+        ...(event.prompt.command !== undefined ? { command: clipText(event.prompt.command, 2000) } : {}),
+        ...(always.length > 0 ? { always } : {}),
         options: event.prompt.options.map((o) => clipText(o.name, 200)),
       });
       this.permissions.set(event.id, item);
@@ -222,7 +227,11 @@ export class Transcript {
         ? (event.prompt.options.find((o) => o.optionId === choice.optionId)?.name ?? choice.optionId)
         : 'cancelled';
     if (existing) this.change(existing, { outcome: clipText(outcome, 200) });
-    else this.permissions.set(event.id, this.add({ kind: 'permission', title: event.prompt.toolTitle, options: [], outcome }));
+    else
+      this.permissions.set(
+        event.id,
+        this.add({ kind: 'permission', agent: clipText(event.prompt.agent, 200), title: event.prompt.toolTitle, options: [], outcome }),
+      );
   }
 
   private question(event: Extract<AcpEvent, { kind: 'question' }>): void {

@@ -1,14 +1,17 @@
 /** The pure parts of the ACP client: the transcript, the panel protocol guard, the agents setting, file rules. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAgents } from '../../src/acp/config';
 import { confinePath, sliceLines } from '../../src/acp/files';
 import { answerEntries, lineDiff, questionSummary, Transcript } from '../../src/acp/transcript';
+import { alwaysCovers, commandOf } from '../../src/acp/permissionDetails';
 import { claudeAskParams, CODEX_ASYNC_NOTICE, codexAsyncParams } from '../fixtures/agent-questions.mjs';
 import { isAgentPanelToHost, savedSession } from '../../src/core/protocols/agentPanelProtocol';
+
+const fixtureDir = join(__dirname, '..', 'fixtures', 'agent-questions');
 
 const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
 
@@ -135,6 +138,48 @@ describe('Transcript', () => {
     assert.equal(questionSummary(one), 'Tooling: Which package manager should I use?');
     assert.equal(questionSummary({ type: 'object', properties: { a: { $ref: '#/x' } } }), '');
     assert.equal(questionSummary({ type: 'object', properties: {} }), '');
+  });
+
+  it('a permission card carries the agent, its command and what "allow always" covers in its own words', () => {
+    const t = new Transcript('/ws');
+    const prompt = {
+      agent: 'codex',
+      sessionId: 's',
+      toolCallId: 'c1',
+      toolTitle: 'Run a command',
+      command: 'touch once.txt',
+      options: [
+        { optionId: 'allow_once', name: 'Yes, proceed', kind: 'allow_once' },
+        {
+          optionId: 'accept_execpolicy_amendment',
+          name: "Yes, and don't ask again for commands that start with `touch once.txt`",
+          kind: 'allow_always',
+        },
+        { optionId: 'cancel', name: 'No, and tell Codex what to do differently', kind: 'reject_once' },
+      ],
+    };
+    t.apply({ kind: 'permission', id: 1, sessionId: 's', prompt });
+    const [card] = t.takeChanges();
+    assert.ok(card?.kind === 'permission');
+    assert.equal(card.agent, 'codex');
+    assert.equal(card.command, 'touch once.txt');
+    assert.deepEqual(card.always, ["Yes, and don't ask again for commands that start with `touch once.txt`"]);
+  });
+
+  it("reads the command from the tool call's rawInput (codex and claude: a string; an argv array joined), else nothing", () => {
+    const codex = JSON.parse(readFileSync(join(fixtureDir, 'codex-permission.json'), 'utf8')) as { toolCall: { rawInput: unknown } };
+    const claude = JSON.parse(readFileSync(join(fixtureDir, 'claude-permission.json'), 'utf8')) as {
+      toolCall: { rawInput: unknown };
+      options: Array<{ name: string; kind: string }>;
+    };
+    assert.equal(commandOf(codex.toolCall.rawInput), 'touch once.txt');
+    assert.equal(commandOf(claude.toolCall.rawInput), 'echo hello-claude > claude.txt');
+    assert.deepEqual(alwaysCovers(claude.options), ['Yes, and allow access to workspace/ and echo hello-claude * commands']);
+    assert.equal(commandOf({ command: ['git', 'status'] }), 'git status');
+    for (const raw of [undefined, 'ls', { command: '  ' }, { command: [1, 2] }, { command: [] }, { cmd: 'ls' }]) {
+      assert.equal(commandOf(raw), undefined, JSON.stringify(raw));
+    }
+    assert.equal(commandOf({ command: 'x'.repeat(5000) })!.length, 2000);
   });
 
   it('diffs the changed middle with a little context', () => {

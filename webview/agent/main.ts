@@ -212,10 +212,19 @@ function render(item: TranscriptItem): HTMLElement {
           : el('div', { className: 'outcome', text: item.outcome === 'cancelled' ? 'Cancelled' : `Chosen: ${t(item.outcome)}` });
       const options =
         item.options.length > 0 ? el('div', { className: 'options', text: `Options: ${item.options.map(t).join(' · ')}` }) : undefined;
+      // The command as the agent will run it, and what "allow always" covers in the agent's own words.
+      const details: HTMLElement[] = [];
+      if (item.command !== undefined && item.command !== item.title)
+        details.push(el('div', { className: 'permission-command', text: `$ ${t(item.command)}` }));
+      for (const always of item.always ?? [])
+        details.push(
+          el('div', { className: 'permission-detail', text: `“Allow always” covers, as ${t(item.agent)} puts it: ${t(always)}` }),
+        );
       return block(
         'permission',
-        'Permission request',
+        `${t(item.agent)} asks permission`,
         el('div', { className: 'subject', text: t(item.title) }),
+        ...details,
         ...(options ? [options] : []),
         outcome,
       );

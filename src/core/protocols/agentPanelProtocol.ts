@@ -114,7 +114,13 @@ export type TranscriptItem = ItemBase &
     | { kind: 'plan'; entries: Array<{ content: string; status: PlanStatus; priority: string }> }
     | {
         kind: 'permission';
+        /** The agent asking. */
+        agent: string;
         title: string;
+        /** The command it wants to run, when the request says. */
+        command?: string;
+        /** What "allow always" covers, in the agent's own words (its allow_always options' names). */
+        always?: string[];
         options: string[];
         /** undefined while the person decides; the chosen option's name, or "cancelled". */
         outcome?: string;
