@@ -34,6 +34,11 @@ export interface FormView {
   draft?: RawValues;
   /** The host keeps this question across a reload: post `draft` as the person types. */
   keepsDraft?: boolean;
+  /**
+   * A non-blocking question whose turn has ended (the asker would drop an
+   * answer): this sentence says so, and Submit becomes Dismiss (posts `cancel`).
+   */
+  turnEnded?: string;
 }
 
 export type HostToForm =
@@ -41,7 +46,9 @@ export type HostToForm =
   /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
   | { type: 'errors'; errors: Record<string, string> }
   /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */
-  | { type: 'answered'; text: string };
+  | { type: 'answered'; text: string }
+  /** The question shown has become one that can only be dismissed (see FormView.turnEnded). */
+  | { type: 'turnEnded'; questionId: number; text: string };
 
 export type FormToHost =
   | { type: 'ready' }
