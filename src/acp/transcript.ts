@@ -9,7 +9,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/protocols/agentPanelProtocol';
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
-import { questionFields } from '../core/form/otherAnswer';
+import { questionSummary } from '../core/form/questionSummary';
 import { alwaysCovers } from './permissionDetails';
 import type { AnswerValue, ElicitContent } from '../core/broker/request';
 import type { AcpEvent, QuestionInfo } from './connection';
@@ -302,24 +302,6 @@ export function answerEntries(requestedSchema: unknown, content: ElicitContent):
     entries.push(secret ? { label, secret } : { label, secret, value: clipText(displayValue(field, content[field.name]!), 1000) });
   }
   return entries;
-}
-
-/**
- * What a form asks, for the panel's card: its first question (an agent's
- * choice and its "Other…" text count as one), with how many more follow.
- * Agents put the question in the title (codex) or under a short header in the
- * description (claude's AskUserQuestion). Empty when the schema cannot be read.
- */
-export function questionSummary(requestedSchema: unknown): string {
-  const normalized = tryNormalize(requestedSchema);
-  if ('error' in normalized) return '';
-  const questions = questionFields(normalized.form);
-  const first = questions[0];
-  if (!first) return '';
-  const label = first.label === first.name ? '' : first.label;
-  const text = [label, first.description ?? ''].filter((t) => t !== '').join(': ') || first.name;
-  const more = questions.length - 1;
-  return clipText(more === 0 ? text : `${text} (+${more} more ${more === 1 ? 'question' : 'questions'})`, 1000);
 }
 
 function displayValue(field: Field, value: AnswerValue): string {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
 import { asksOnBehalf, turnHasEnded } from '../../core/broker/request';
+import { formSummary } from '../../core/form/questionSummary';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 
@@ -76,7 +77,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   private liveItem(question: Question): vscode.TreeItem {
-    const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
+    const item = new vscode.TreeItem(inertText(oneLine(rowText(question), 80)));
     item.id = String(question.id);
     item.description = inertText(`${askerText(question)} · ${stateText(question)} · ${age(question.receivedAt)}`);
     item.tooltip = inertText(`${questionTitle(question.request)}\n\n${oneLine(question.request.message, 600)}\n\n${askedText(question)}`);
@@ -214,6 +215,16 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
   tree.iconPath = new vscode.ThemeIcon('debug-disconnect');
   tree.contextValue = 'lostQuestion';
   return tree;
+}
+
+/**
+ * The row's text: the question's message; for a non-blocking question, the
+ * question itself, since its message is only the agent's notice about it.
+ */
+function rowText(question: Question): string {
+  const { request } = question;
+  const nonBlocking = request.mode === 'form' && request.nonBlocking !== undefined;
+  return (nonBlocking && question.form && formSummary(question.form, 200)) || request.message;
 }
 
 /** The asker; for a non-blocking question, with its session too (it belongs to no tool call that would say). */
