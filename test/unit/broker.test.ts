@@ -591,7 +591,7 @@ function tick(): Promise<void> {
 describe('Broker: non-blocking questions (an agent keeps working while they wait)', () => {
   const agent: Asker = { kind: 'acp', name: 'codex', detail: 'session 019a' };
 
-  it('a permission prompt its agent waits on takes the quick input from a non-blocking question, which waits in Pending Questions', async () => {
+  it('a permission prompt its agent waits on takes the quick input from a non-blocking question, which comes back after it', async () => {
     const { broker, renderer } = setup();
     const turn = new AbortController();
     const question = broker.ask(quick('Which colour?', { asker: agent, nonBlocking: { turnEnded: turn.signal } }));
@@ -608,10 +608,11 @@ describe('Broker: non-blocking questions (an agent keeps working while they wait
     assert.equal(await permission, 'allowed', 'the permission prompt was shown without waiting for the question');
     assert.ok(permissionShown);
     assert.ok(shown.signal.aborted, "the question's quick input closed");
-    assert.equal(broker.pending()[0]?.state, 'later', 'the question waits, put off');
-    assert.equal(await state(question), 'pending', 'and is still open');
-    broker.decline(broker.pending()[0]!.id);
-    assert.deepEqual(await question, { action: 'decline' });
+    assert.equal(await state(question), 'pending', 'the question is still open');
+    const again = await renderer.rendered(2);
+    assert.equal(again.question.id, shown.question.id, 'and is shown again once the permission prompt is done');
+    again.answer({ action: 'accept', content: { city: 'Oslo' } });
+    assert.deepEqual(await question, { action: 'accept', content: { city: 'Oslo' } });
   });
 
   it('a blocking question does not give way: a permission prompt waits behind it', async () => {

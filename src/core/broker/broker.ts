@@ -66,6 +66,8 @@ interface NativeJob {
 const DEFER = 'elicit:defer';
 const DECLINE = 'elicit:decline';
 const DISMISS = 'elicit:dismiss';
+/** A non-blocking question makes way for one its asker waits on, and comes back after it. */
+const YIELD = 'elicit:yield';
 
 interface Entry {
   question: Question;
@@ -204,6 +206,7 @@ export class Broker {
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;
       if (attempt.signal.reason === DISMISS) return CANCELLED;
+      if (attempt.signal.reason === YIELD) continue; // in line again, behind the prompt it made way for
       if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
       const next = await this.parkUntilWoken(entry, closer);
       if (next === 'decline') return DECLINED;
@@ -311,7 +314,7 @@ export class Broker {
       if (atFront) this.nativeQueue.unshift(job);
       else this.nativeQueue.push(job);
       const showing = this.nativeShowing;
-      if (urgent && showing && isNonBlocking(showing.question.request)) this.later(showing.question.id);
+      if (urgent && showing && isNonBlocking(showing.question.request)) showing.attempt?.abort(YIELD);
       this.pumpNative();
     });
   }
