@@ -457,11 +457,7 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
       return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
     } catch (error) {
-      const message = errorText(error);
-      this.emit({ kind: 'question', id, sessionId, info, error: message });
-      this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
-      if (error instanceof InvalidRequestError) throw this.rpcError(INVALID_PARAMS, error.message);
-      throw error;
+      return this.refused(method, id, sessionId, info, error);
     } finally {
       tracked.done();
     }
