@@ -11,7 +11,7 @@ import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { Emitter } from '../core/events';
-import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
+import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
 import { autoResolutionMs } from '../core/countdown';
@@ -22,6 +22,7 @@ import { AgentTerminals, UnknownTerminalError, type TerminalSnapshot } from './t
 import { confinePath, OutsideWorkspaceError, sliceLines } from './files';
 import { withDetails } from './agentErrors';
 import { readAuthMethods, type AuthMethodView } from './authMethods';
+import { commandOf } from './permissionDetails';
 
 /** Elicitation method names: the stable ones and those of agents built on spring-2026 SDKs. */
 export const ELICITATION_METHODS = ['elicitation/create', 'session/elicitation'] as const;
@@ -42,6 +43,8 @@ export interface PermissionPrompt {
   /** The tool call's title (from the request, or from the session's earlier updates). */
   toolTitle: string;
   toolKind?: string;
+  /** The command it wants to run, when the tool call says (permissionDetails.ts). */
+  command?: string;
   options: PermissionOptionView[];
 }
 
@@ -91,6 +94,8 @@ export interface QuestionInfo {
   message: string;
   toolCallId?: string;
   requestedSchema?: unknown;
+  /** The agent keeps working while the person answers (codex's `_meta.codex.delivery: "async"`). */
+  nonBlocking?: boolean;
   url?: string;
   elicitationId?: string;
 }
@@ -101,6 +106,8 @@ export type AcpEvent =
   | { kind: 'permission'; id: number; sessionId: string; prompt: PermissionPrompt; choice?: PermissionChoice }
   /** Sent when asked (no `result`) and again when answered or refused (`error`). */
   | { kind: 'question'; id: number; sessionId?: string; info: QuestionInfo; result?: ElicitResult; error?: string }
+  /** A non-blocking question still open when its turn ended: an answer would no longer reach the agent. */
+  | { kind: 'questionTurnEnded'; id: number; sessionId?: string }
   | { kind: 'completed'; elicitationId: string }
   | { kind: 'file'; sessionId: string; action: 'read' | 'write'; path: string; error?: string }
   /** A terminal the agent runs got output or exited. */
@@ -142,6 +149,8 @@ export class AcpConnection {
   private readonly terminals = new AgentTerminals();
   /** URL elicitations the person accepted that still wait for `elicitation/complete`. */
   private readonly urlIds = new Set<string>();
+  /** Each session's running prompt turn, aborted when it ends: its non-blocking questions are then marked so. */
+  private readonly turns = new Map<string, AbortController>();
   private readonly events = new Emitter<AcpEvent>();
   readonly onEvent = this.events.event;
   /** What the agent said about itself in `initialize`. */
@@ -309,8 +318,15 @@ export class AcpConnection {
 
   /** One prompt turn; resolves with the stop reason when the agent ends the turn. */
   async prompt(sessionId: string, text: string): Promise<acp.StopReason> {
-    const response = await this.untilExit(this.agent().request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
-    return response.stopReason;
+    const turn = new AbortController();
+    this.turns.set(sessionId, turn);
+    try {
+      const response = await this.untilExit(this.agent().request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
+      return response.stopReason;
+    } finally {
+      if (this.turns.get(sessionId) === turn) this.turns.delete(sessionId);
+      turn.abort();
+    }
   }
 
   /**
@@ -397,6 +413,8 @@ export class AcpConnection {
       options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
     };
     if (params.toolCall.kind) prompt.toolKind = params.toolCall.kind;
+    const command = commandOf(params.toolCall.rawInput);
+    if (command !== undefined) prompt.command = command;
     const id = this.nextId++;
     const tracked = this.track(params.sessionId, ctxSignal);
     this.emit({ kind: 'permission', id, sessionId: params.sessionId, prompt });
@@ -432,6 +450,7 @@ export class AcpConnection {
       message: typeof p.message === 'string' ? p.message : '',
     };
     if (typeof p.toolCallId === 'string') info.toolCallId = p.toolCallId;
+    if (isNonBlocking(p) && sessionId !== undefined) return this.onNonBlocking(method, p, sessionId, info, ctxSignal);
     const id = this.nextId++;
     const tracked = this.track(sessionId, ctxSignal);
     try {
@@ -445,14 +464,82 @@ export class AcpConnection {
       this.options.log(`[elicit] ${this.name}: ${method} (${request.mode}): ${result.action}`);
       return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
     } catch (error) {
-      const message = errorText(error);
-      this.emit({ kind: 'question', id, sessionId, info, error: message });
-      this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
-      if (error instanceof InvalidRequestError) throw this.rpcError(INVALID_PARAMS, error.message);
-      throw error;
+      return this.refused(method, id, sessionId, info, error);
     } finally {
       tracked.done();
     }
+  }
+
+  /**
+   * A question the agent keeps working through (codex's `request_user_input_async`).
+   * It belongs to the turn running when it came: when that turn ends (the
+   * `session/prompt` answer), or the agent withdraws it (codex does so as the
+   * turn ends, with `$/cancel_request`), it stays in front of the person marked
+   * "turn ended", Dismiss only, since the agent would drop an answer. A
+   * withdrawn one is answered `cancel` at once; the agent no longer waits.
+   * Stop, and the agent exiting, close it as they close every question.
+   */
+  private async onNonBlocking(
+    method: string,
+    p: Record<string, unknown>,
+    sessionId: string,
+    info: QuestionInfo,
+    withdrawn: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    info.nonBlocking = true;
+    const id = this.nextId++;
+    const tracked = this.track(sessionId, new AbortController().signal);
+    const turnEnded = AbortSignal.any([this.turns.get(sessionId)?.signal ?? AbortSignal.abort(), withdrawn]);
+    const onTurnEnded = (): void => {
+      if (!tracked.signal.aborted) this.emit({ kind: 'questionTurnEnded', id, sessionId });
+    };
+    let answered: Promise<ElicitResult>;
+    try {
+      const request = this.toElicitRequest(method, p, sessionId, tracked.signal);
+      if (request.mode !== 'form') throw new InvalidRequestError(`${method}: a non-blocking question must be a form`);
+      request.nonBlocking = { turnEnded };
+      // It comes from no tool call: its session says where it belongs.
+      request.asker.detail = `session ${clipId(sessionId)}`;
+      info.requestedSchema = request.requestedSchema;
+      this.emit({ kind: 'question', id, sessionId, info });
+      if (turnEnded.aborted) onTurnEnded();
+      else turnEnded.addEventListener('abort', onTurnEnded, { once: true });
+      answered = this.options.ask(request);
+    } catch (error) {
+      tracked.done();
+      return this.refused(method, id, sessionId, info, error);
+    }
+    const closed = answered.then(
+      (result) => {
+        this.emit({ kind: 'question', id, sessionId, info, result });
+        this.options.log(
+          `[elicit] ${this.name}: ${method} (non-blocking): ${result.action}${withdrawn.aborted ? ', after the agent withdrew it' : ''}`,
+        );
+        return result;
+      },
+      (error: unknown) => {
+        this.emit({ kind: 'question', id, sessionId, info, error: errorText(error) });
+        this.options.log(`[elicit] ${this.name}: ${method} refused: ${errorText(error)}`);
+        throw error;
+      },
+    );
+    void closed
+      .catch(() => undefined)
+      .finally(() => {
+        turnEnded.removeEventListener('abort', onTurnEnded);
+        tracked.done();
+      });
+    const result = await Promise.race([closed, untilAborted(withdrawn).then(() => CANCELLED)]);
+    return result.action === 'accept' && result.content ? { action: 'accept', content: result.content } : { action: result.action };
+  }
+
+  /** A question that could not be asked: the panel says why, and the agent gets -32602 for a malformed one. */
+  private refused(method: string, id: number, sessionId: string | undefined, info: QuestionInfo, error: unknown): never {
+    const message = errorText(error);
+    this.emit({ kind: 'question', id, sessionId, info, error: message });
+    this.options.log(`[elicit] ${this.name}: ${method} refused: ${message}`);
+    if (error instanceof InvalidRequestError) throw this.rpcError(INVALID_PARAMS, error.message);
+    throw error;
   }
 
   private toElicitRequest(method: string, p: Record<string, unknown>, sessionId: string | undefined, signal: AbortSignal): ElicitRequest {
@@ -629,6 +716,25 @@ export class AcpConnection {
   private setStatus(status: AgentProcessStatus): void {
     this._status = status;
   }
+}
+
+/** codex's mark of a question it keeps working through: `_meta.codex.delivery: "async"`. */
+function isNonBlocking(p: Record<string, unknown>): boolean {
+  const meta = p._meta;
+  const codex = isObject(meta) ? meta.codex : undefined;
+  return isObject(codex) && codex.delivery === 'async' && (p.mode ?? 'form') === 'form';
+}
+
+/** The start of a session id, enough to tell sessions apart. */
+function clipId(id: string): string {
+  return id.length > 12 ? `${id.slice(0, 8)}…` : id;
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 function terminalOutput(snapshot: TerminalSnapshot): acp.TerminalOutputResponse {

@@ -9,6 +9,8 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { AnswerEntry, DiffLine, PlanStatus, ToolContentView, ToolStatus, TranscriptItem } from '../core/protocols/agentPanelProtocol';
 import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
+import { questionSummary } from '../core/form/questionSummary';
+import { alwaysCovers } from './permissionDetails';
 import type { AnswerValue, ElicitContent } from '../core/broker/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
@@ -72,6 +74,11 @@ export class Transcript {
         return this.permission(event);
       case 'question':
         return this.question(event);
+      case 'questionTurnEnded': {
+        const item = this.questions.get(event.id);
+        if (item && item.outcome === undefined) this.change(item, { turnEnded: true });
+        return;
+      }
       case 'completed': {
         const item = this.urlQuestions.get(event.elicitationId);
         if (item) this.change(item, { outcome: 'completed' });
@@ -202,9 +209,13 @@ export class Transcript {
     const existing = this.permissions.get(event.id);
     if (!event.choice) {
       if (existing) return;
+      const always = alwaysCovers(event.prompt.options).map((name) => clipText(name, 1000));
       const item = this.add({
         kind: 'permission',
+        agent: clipText(event.prompt.agent, 200),
         title: clipText(event.prompt.toolTitle, 500),
+        ...(event.prompt.command !== undefined ? { command: clipText(event.prompt.command, 2000) } : {}),
+        ...(always.length > 0 ? { always } : {}),
         options: event.prompt.options.map((o) => clipText(o.name, 200)),
       });
       this.permissions.set(event.id, item);
@@ -216,7 +227,11 @@ export class Transcript {
         ? (event.prompt.options.find((o) => o.optionId === choice.optionId)?.name ?? choice.optionId)
         : 'cancelled';
     if (existing) this.change(existing, { outcome: clipText(outcome, 200) });
-    else this.permissions.set(event.id, this.add({ kind: 'permission', title: event.prompt.toolTitle, options: [], outcome }));
+    else
+      this.permissions.set(
+        event.id,
+        this.add({ kind: 'permission', agent: clipText(event.prompt.agent, 200), title: event.prompt.toolTitle, options: [], outcome }),
+      );
   }
 
   private question(event: Extract<AcpEvent, { kind: 'question' }>): void {
@@ -244,6 +259,9 @@ export class Transcript {
       title: tool ? tool.title : info.toolCallId ? `Tool call ${info.toolCallId}` : '',
       message: clipText(info.message, 5000),
     };
+    const question = info.mode === 'form' ? questionSummary(info.requestedSchema) : undefined;
+    if (question) item.question = question;
+    if (info.nonBlocking) item.nonBlocking = true;
     if (info.url) item.host = hostOf(info.url);
     return item;
   }

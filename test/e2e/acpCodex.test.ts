@@ -16,19 +16,26 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
 import { repoRoot } from './harness/codeServer';
 import { agentPanel, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak, findInFiles } from '../support/leakScan';
 import { readRecords } from '../support/records';
 import { waitForSavedSecret } from '../support/secretReport';
-import { responsesEndpoint, toolOutputs } from '../support/responsesEndpoint';
+import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { waitUntil } from '../support/waitUntil';
 
 const KEY = 'sk-e2e-codex26-9a4c2e71d0';
 const codexAcp = path.join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
+
+/** A gate a scripted turn waits on: the agent stays mid-turn until it opens. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
 
 type Line = {
   dir: 'in' | 'out' | 'env';
@@ -69,6 +76,8 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
           TAP_DIGEST_VAR: 'CODEX_API_KEY',
           NO_BROWSER: '1',
           INITIAL_AGENT_MODE: 'workspace-write',
+          // codex-acp's log of its app-server traffic: shows when an answer was steered into the running turn.
+          APP_SERVER_LOGS: path.join(out, 'codex-logs'),
         },
       },
     };
@@ -86,6 +95,31 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
   });
 
   const codexPanel = (): Promise<FrameLocator> => agentPanel(session!.workbench.page, 'codex', 60_000);
+
+  /** Whether codex-acp's log shows a `turn/steer` answered by its app-server (an answer fed into the running turn). */
+  function steered(): boolean {
+    const log = path.join(out, 'codex-logs', 'app-server.log');
+    if (!fs.existsSync(log)) return false;
+    const messages = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        const json = line.indexOf(' {');
+        try {
+          return json < 0 ? [] : [JSON.parse(line.slice(json + 1)) as { id?: number; method?: string; result?: unknown }];
+        } catch {
+          return [];
+        }
+      });
+    const at = messages.findIndex((m) => m.method === 'turn/steer');
+    return at >= 0 && messages.slice(at + 1).some((m) => m.id === messages[at]!.id && m.method === undefined && m.result !== undefined);
+  }
+
+  /** The answers Elicit sent codex to its elicitation/create requests so far. */
+  const elicitationAnswers = (): Line[] => {
+    const asked = new Set(lines().flatMap((l) => (l.dir === 'out' && l.message?.method === 'elicitation/create' ? [l.message.id] : [])));
+    return lines().filter((l) => l.dir === 'in' && l.message?.method === undefined && asked.has(l.message?.id));
+  };
 
   it("signs in with an API key typed into the masked box: it reaches codex's authenticate and is kept in SecretStorage", async () => {
     const { page } = session!.workbench;
@@ -139,6 +173,86 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     assert.equal(model.remaining, 0, 'both scripted turns were taken');
     assert.ok(model.requests.length > 0 && model.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`));
     assert.match(String(toolOutputs(model.turnRequests.at(-1)!.body).at(-1)?.output), /exited with code 0/);
+  });
+
+  it('a non-blocking question: codex keeps working (the panel streams on) while it waits, attributed to codex and the session; the answer reaches the running turn', async () => {
+    const { page } = session!.workbench;
+    const panel = await codexPanel();
+    const working = gate();
+    model.script(
+      { tool: 'request_user_input_async', input: { questions: [{ title: 'Which colour for the logo?', options: ['Red', 'Blue'] }] } },
+      // The model keeps working (this response stays open) while the question waits.
+      { text: 'Still drawing the logo.', until: working.opened },
+      { text: 'Drawn in the colour you chose.' },
+    );
+    const answeredBefore = elicitationAnswers().length;
+    await send(panel, 'Draw a logo');
+    const question = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Blue'), 120_000);
+    assert.match(question.title ?? '', /^codex asks · session [0-9a-f-]{8}…$/, 'attributed to codex and its session');
+    assert.match(question.message ?? question.placeholder ?? '', /Which colour for the logo\?/, 'the question itself is in view');
+    // Streamed after the question appeared, while it is still unanswered.
+    await panel.locator('.item.agent', { hasText: 'Still drawing the logo.' }).waitFor({ timeout: 120_000 });
+    assert.equal(elicitationAnswers().length, answeredBefore, 'the question is still unanswered');
+    // The card shows the question, codex's notice under it.
+    const card = panel.locator('.item.question').last();
+    assert.equal(await card.locator('.question-text').innerText(), 'Which colour for the logo?');
+    assert.match(await card.locator('.message.secondary').innerText(), /Codex keeps working while you answer/);
+    // It waits in Pending Questions under codex and the session (the quick input stays open).
+    await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
+    const row = page.locator('.pane-body .monaco-list-row', { hasText: 'Which colour for the logo?' });
+    await row.waitFor({ timeout: 10_000 });
+    assert.match(await row.innerText(), /codex · session [0-9a-f-]{8}…/);
+    await screenshot(page, 'acp-codex-non-blocking-question');
+
+    await pickQuickPickItem(page, 'Blue');
+    await waitUntil(steered, 'codex to steer the answer into the running turn', 60_000);
+    working.open();
+    await panel.locator('.item.agent', { hasText: 'Drawn in the colour you chose.' }).waitFor({ timeout: 120_000 });
+    await waitForStatus(panel, 'Ready', 60_000);
+    const reply = userTexts(model.turnRequests.at(-1)!.body).find((t) => t.startsWith('<send_user_message_question_reply>'));
+    assert.ok(reply, 'the answer reached the model within the same turn');
+    const [answer] = JSON.parse(reply.split('\n')[1]!) as Array<{ question: string; answer: string }>;
+    assert.deepEqual({ question: answer!.question, answer: answer!.answer }, { question: 'Which colour for the logo?', answer: 'Blue' });
+  });
+
+  it('a non-blocking question still open when the turn ends is marked "turn ended" in the quick input, the card and Pending Questions; Dismiss closes it', async () => {
+    const { page } = session!.workbench;
+    const panel = await codexPanel();
+    const shown = gate();
+    model.script(
+      { tool: 'request_user_input_async', input: { questions: [{ title: 'Which font?', options: ['Serif', 'Sans'] }] } },
+      // The turn ends once the question is in front of the person, unanswered.
+      { text: 'Finished without an answer.', until: shown.opened },
+    );
+    const answeredBefore = elicitationAnswers().length;
+    await send(panel, 'Pick a font');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Serif'), 120_000);
+    shown.open();
+    await panel.locator('.item.agent', { hasText: 'Finished without an answer.' }).waitFor({ timeout: 120_000 });
+    await waitForStatus(panel, 'Ready', 60_000);
+
+    // Submit has become Dismiss: an answer would be dropped.
+    const ended = await waitForQuickInput(page, (q) => /turn ended$/.test(q.title ?? ''), 30_000);
+    assert.deepEqual(
+      ended.items.map((i) => i.label),
+      ['Dismiss'],
+    );
+    assert.match(ended.message ?? ended.placeholder ?? '', /Turn ended: codex no longer takes an answer to “Which font\?”/);
+    await panel.locator('.item.question .turn-ended').last().waitFor({ timeout: 10_000 });
+    const row = page.locator('.pane-body .monaco-list-row', { hasText: 'Which font?' });
+    await row.waitFor({ timeout: 10_000 });
+    assert.match(await row.innerText(), /turn ended/);
+    await screenshot(page, 'acp-codex-turn-ended');
+    // codex withdrew the question as its turn ended: it was told cancel then, not left waiting.
+    await waitUntil(() => elicitationAnswers().length === answeredBefore + 1, 'codex to be answered');
+    assert.deepEqual(elicitationAnswers().at(-1)!.message!.result, { action: 'cancel' });
+
+    await pickQuickPickItem(page, 'Dismiss');
+    await waitForNoQuickInput(page, 'the dismissed question to close');
+    await panel.locator('.item.question', { hasText: 'Dismissed (turn ended)' }).waitFor({ timeout: 10_000 });
+    await waitUntil(async () => (await row.count()) === 0, 'the row to leave Pending Questions');
+    // Nothing is revived by the next turn, and codex got no second answer.
+    assert.equal(elicitationAnswers().length, answeredBefore + 1);
   });
 
   it("switches to Plan from the panel's config option; codex's blocking question answered with Other… text reaches the model as None of the above and the note", async () => {

@@ -207,7 +207,10 @@ describe('AcpConnection with the fixture agent', () => {
     assert.deepEqual(permission && { ...permission, id: 0 }, {
       id: 0,
       kind: 'permission',
+      agent: 'fixture',
       title: 'Write greeting.txt',
+      // What "allow always" covers, in the agent's own words.
+      always: ['Always allow'],
       options: ['Allow once', 'Always allow', 'Reject', 'Always reject'],
       outcome: 'Allow once',
     });

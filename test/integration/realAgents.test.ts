@@ -20,6 +20,7 @@ import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesE
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
 import { CANCELLED } from '../../src/core/broker/request';
+import type { Question } from '../../src/core/broker/broker';
 import { waitUntil } from '../support/waitUntil';
 
 const codexAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
@@ -259,7 +260,7 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       { question: 'Which colour for the logo?', answer: 'Blue\n\na dark blue' },
     );
   });
-  it('a non-blocking question still open when the turn ends is withdrawn by codex ($/cancel_request), and Elicit closes it', async () => {
+  it('a non-blocking question still open when the turn ends is withdrawn by codex ($/cancel_request): codex is answered cancel at once, and the question stays in front of the person marked turn ended until dismissed', async () => {
     const sessionId = await newSession();
     const shown = gate();
     model.script(
@@ -267,30 +268,50 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       // The turn ends once the question is in front of the person, unanswered.
       { text: 'Finished without an answer.', until: shown.opened },
     );
+    let seen: Question | undefined;
+    let dismiss!: () => void;
     let closedBy: unknown;
     codex.answers.push(
-      (_q, signal) =>
+      (question, signal) =>
         new Promise((resolve) => {
+          seen = question;
+          dismiss = () => resolve(CANCELLED);
           shown.open();
           signal.addEventListener('abort', () => ((closedBy = signal.reason ?? 'aborted'), resolve(CANCELLED)), { once: true });
         }),
     );
     assert.equal(await codex.connection.prompt(sessionId, 'Pick a font'), 'end_turn');
-    await waitUntil(() => closedBy !== undefined, 'the question to close');
 
     const asked = codex
       .lines()
       .filter((l) => l.dir === 'out' && l.message?.method === 'elicitation/create')
       .at(-1)!.message!;
     assert.equal(asked.params!.sessionId, sessionId);
-    const withdrawn = codex
-      .lines()
-      .find((l) => l.dir === 'out' && l.message?.method === '$/cancel_request' && l.message?.params?.requestId === asked.id);
-    assert.ok(withdrawn, 'codex withdrew the question when its turn ended');
+    await waitUntil(
+      () =>
+        codex.lines().some((l) => l.dir === 'out' && l.message?.method === '$/cancel_request' && l.message?.params?.requestId === asked.id),
+      'codex to withdraw the question as its turn ended',
+    );
     const answer = (): TapLine | undefined =>
       codex.lines().find((l) => l.dir === 'in' && l.message?.id === asked.id && l.message?.method === undefined);
     await waitUntil(() => answer() !== undefined, 'the answer to the withdrawn question');
-    assert.deepEqual(answer()!.message!.result, { action: 'cancel' });
+    assert.deepEqual(answer()!.message!.result, { action: 'cancel' }, 'codex no longer waits: it is told cancel at once');
+
+    // The person still has it, marked: its UI closes only when they dismiss it.
+    const request = seen!.request;
+    assert.ok(request.mode === 'form' && request.nonBlocking?.turnEnded.aborted, 'the question is marked turn ended');
+    assert.equal(request.asker.detail, `session ${sessionId.slice(0, 8)}…`, 'attributed to its session');
+    assert.equal(closedBy, undefined, 'its UI was not closed under the person');
+    assert.ok(
+      codex.events.some((e) => e.kind === 'questionTurnEnded' && e.sessionId === sessionId),
+      'the agent panel is told the turn ended',
+    );
+    dismiss();
+    await waitUntil(
+      () => codex.events.some((e) => e.kind === 'question' && e.sessionId === sessionId && e.result?.action === 'cancel'),
+      'the dismissal to reach the transcript',
+    );
+    assert.equal(codex.connection.openRequests, 0);
   });
 });
 

@@ -1,13 +1,18 @@
 /** The pure parts of the ACP client: the transcript, the panel protocol guard, the agents setting, file rules. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAgents } from '../../src/acp/config';
 import { confinePath, sliceLines } from '../../src/acp/files';
 import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
+import { questionSummary } from '../../src/core/form/questionSummary';
+import { alwaysCovers, commandOf } from '../../src/acp/permissionDetails';
+import { claudeAskParams, CODEX_ASYNC_NOTICE, codexAsyncParams } from '../fixtures/agent-questions.mjs';
 import { isAgentPanelToHost, savedSession } from '../../src/core/protocols/agentPanelProtocol';
+
+const fixtureDir = join(__dirname, '..', 'fixtures', 'agent-questions');
 
 const vars = { workspaceFolder: '/ws', userHome: '/home/me', env: { TOKEN: 't0k' } };
 
@@ -97,6 +102,85 @@ describe('Transcript', () => {
       { label: 'tier', secret: false, value: 'Pro' },
     ]);
     assert.deepEqual(answerEntries({ type: 'object', properties: { a: { $ref: '#/x' } } }, { a: 'x' }), []);
+  });
+
+  it("a question's card carries the question itself, not only the agent's note; a non-blocking one is marked when its turn ends", () => {
+    const t = new Transcript('/ws');
+    const info = {
+      method: 'elicitation/create',
+      mode: 'form',
+      message: CODEX_ASYNC_NOTICE,
+      nonBlocking: true,
+      requestedSchema: codexAsyncParams('s').requestedSchema,
+    };
+    t.apply({ kind: 'question', id: 1, sessionId: 's', info });
+    const [card] = t.takeChanges();
+    assert.ok(card?.kind === 'question');
+    assert.equal(card.question, 'Which database should the service use? (+1 more question)');
+    assert.equal(card.message, CODEX_ASYNC_NOTICE);
+    assert.equal(card.nonBlocking, true);
+    assert.equal(card.turnEnded, undefined);
+    t.apply({ kind: 'questionTurnEnded', id: 1, sessionId: 's' });
+    const [ended] = t.takeChanges();
+    assert.ok(ended?.kind === 'question' && ended.turnEnded === true && ended.outcome === undefined);
+    t.apply({ kind: 'question', id: 1, sessionId: 's', info, result: { action: 'cancel' } });
+    assert.deepEqual(
+      t.all().map((i) => i.kind === 'question' && [i.turnEnded, i.outcome]),
+      [[true, 'cancel']],
+    );
+  });
+
+  it("summarises a form as its first question (header and question for claude's AskUserQuestion), with a count of the rest", () => {
+    assert.equal(questionSummary(codexAsyncParams('s').requestedSchema), 'Which database should the service use? (+1 more question)');
+    assert.equal(questionSummary(claudeAskParams('s').requestedSchema), 'Tooling: Which package manager should I use? (+1 more question)');
+    const one = claudeAskParams('s').requestedSchema as { properties: Record<string, unknown> };
+    delete one.properties.question_1;
+    delete one.properties.question_1_custom;
+    assert.equal(questionSummary(one), 'Tooling: Which package manager should I use?');
+    assert.equal(questionSummary({ type: 'object', properties: { a: { $ref: '#/x' } } }), '');
+    assert.equal(questionSummary({ type: 'object', properties: {} }), '');
+  });
+
+  it('a permission card carries the agent, its command and what "allow always" covers in its own words', () => {
+    const t = new Transcript('/ws');
+    const prompt = {
+      agent: 'codex',
+      sessionId: 's',
+      toolCallId: 'c1',
+      toolTitle: 'Run a command',
+      command: 'touch once.txt',
+      options: [
+        { optionId: 'allow_once', name: 'Yes, proceed', kind: 'allow_once' },
+        {
+          optionId: 'accept_execpolicy_amendment',
+          name: "Yes, and don't ask again for commands that start with `touch once.txt`",
+          kind: 'allow_always',
+        },
+        { optionId: 'cancel', name: 'No, and tell Codex what to do differently', kind: 'reject_once' },
+      ],
+    };
+    t.apply({ kind: 'permission', id: 1, sessionId: 's', prompt });
+    const [card] = t.takeChanges();
+    assert.ok(card?.kind === 'permission');
+    assert.equal(card.agent, 'codex');
+    assert.equal(card.command, 'touch once.txt');
+    assert.deepEqual(card.always, ["Yes, and don't ask again for commands that start with `touch once.txt`"]);
+  });
+
+  it("reads the command from the tool call's rawInput (codex and claude: a string; an argv array joined), else nothing", () => {
+    const codex = JSON.parse(readFileSync(join(fixtureDir, 'codex-permission.json'), 'utf8')) as { toolCall: { rawInput: unknown } };
+    const claude = JSON.parse(readFileSync(join(fixtureDir, 'claude-permission.json'), 'utf8')) as {
+      toolCall: { rawInput: unknown };
+      options: Array<{ name: string; kind: string }>;
+    };
+    assert.equal(commandOf(codex.toolCall.rawInput), 'touch once.txt');
+    assert.equal(commandOf(claude.toolCall.rawInput), 'echo hello-claude > claude.txt');
+    assert.deepEqual(alwaysCovers(claude.options), ['Yes, and allow access to workspace/ and echo hello-claude * commands']);
+    assert.equal(commandOf({ command: ['git', 'status'] }), 'git status');
+    for (const raw of [undefined, 'ls', { command: '  ' }, { command: [1, 2] }, { command: [] }, { cmd: 'ls' }]) {
+      assert.equal(commandOf(raw), undefined, JSON.stringify(raw));
+    }
+    assert.equal(commandOf({ command: 'x'.repeat(5000) })!.length, 2000);
   });
 
   it('diffs the changed middle with a little context', () => {

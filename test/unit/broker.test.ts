@@ -587,3 +587,64 @@ describe('Broker: Later, resume and decline from the pending list', () => {
 function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+describe('Broker: non-blocking questions (an agent keeps working while they wait)', () => {
+  const agent: Asker = { kind: 'acp', name: 'codex', detail: 'session 019a' };
+
+  it('a permission prompt its agent waits on takes the quick input from a non-blocking question, which comes back after it', async () => {
+    const { broker, renderer } = setup();
+    const turn = new AbortController();
+    const question = broker.ask(quick('Which colour?', { asker: agent, nonBlocking: { turnEnded: turn.signal } }));
+    const shown = await renderer.rendered(1);
+    let permissionShown = false;
+    const permission = broker.exclusive(
+      async () => {
+        permissionShown = true;
+        return 'allowed';
+      },
+      new AbortController().signal,
+      'cancelled',
+    );
+    assert.equal(await permission, 'allowed', 'the permission prompt was shown without waiting for the question');
+    assert.ok(permissionShown);
+    assert.ok(shown.signal.aborted, "the question's quick input closed");
+    assert.equal(await state(question), 'pending', 'the question is still open');
+    const again = await renderer.rendered(2);
+    assert.equal(again.question.id, shown.question.id, 'and is shown again once the permission prompt is done');
+    again.answer({ action: 'accept', content: { city: 'Oslo' } });
+    assert.deepEqual(await question, { action: 'accept', content: { city: 'Oslo' } });
+  });
+
+  it('a blocking question does not give way: a permission prompt waits behind it', async () => {
+    const { broker, renderer } = setup();
+    const question = broker.ask(quick('Which city?'));
+    const shown = await renderer.rendered(1);
+    const permission = broker.exclusive(async () => 'allowed', new AbortController().signal, 'cancelled');
+    assert.equal(await state(permission), 'pending');
+    shown.answer({ action: 'accept', content: { city: 'Oslo' } });
+    await question;
+    assert.equal(await permission, 'allowed');
+  });
+
+  it('its turn ending is reported as a change; dismiss() answers cancel, shown or put off', async () => {
+    const { broker, renderer } = setup();
+    const turn = new AbortController();
+    let changes = 0;
+    broker.onDidChange(() => changes++);
+    const question = broker.ask(quick('Which colour?', { asker: agent, nonBlocking: { turnEnded: turn.signal } }));
+    await renderer.rendered(1);
+    const before = changes;
+    turn.abort();
+    assert.ok(changes > before, 'the turn ending changed the pending list');
+    assert.equal(await state(question), 'pending', 'the question stays open, to be dismissed');
+    broker.dismiss(broker.pending()[0]!.id);
+    assert.deepEqual(await question, { action: 'cancel' });
+
+    const later = broker.ask(quick('Which font?', { asker: agent, nonBlocking: { turnEnded: turn.signal } }));
+    (await renderer.rendered(2)).answer(LATER);
+    await tick();
+    assert.equal(broker.pending()[0]?.state, 'later');
+    broker.dismiss(broker.pending()[0]!.id);
+    assert.deepEqual(await later, { action: 'cancel' });
+  });
+});

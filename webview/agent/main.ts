@@ -215,10 +215,19 @@ function render(item: TranscriptItem): HTMLElement {
           : el('div', { className: 'outcome', text: item.outcome === 'cancelled' ? 'Cancelled' : `Chosen: ${t(item.outcome)}` });
       const options =
         item.options.length > 0 ? el('div', { className: 'options', text: `Options: ${item.options.map(t).join(' · ')}` }) : undefined;
+      // The command as the agent will run it, and what "allow always" covers in the agent's own words.
+      const details: HTMLElement[] = [];
+      if (item.command !== undefined && item.command !== item.title)
+        details.push(el('div', { className: 'permission-command', text: `$ ${t(item.command)}` }));
+      for (const always of item.always ?? [])
+        details.push(
+          el('div', { className: 'permission-detail', text: `“Allow always” covers, as ${t(item.agent)} puts it: ${t(always)}` }),
+        );
       return block(
         'permission',
-        'Permission request',
+        `${t(item.agent)} asks permission`,
         el('div', { className: 'subject', text: t(item.title) }),
+        ...details,
         ...(options ? [options] : []),
         outcome,
       );
@@ -294,7 +303,9 @@ function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HT
   const label = item.mode === 'url' ? 'Link' : 'Question';
   const parts: HTMLElement[] = [];
   if (item.title) parts.push(el('div', { className: 'subject', text: t(item.title) }));
-  if (item.message) parts.push(el('div', { className: 'message' }, text(item.message)));
+  // The question itself first; the agent's own note on it (codex's "keeps working while you answer…") under it.
+  if (item.question) parts.push(el('div', { className: 'question-text', text: t(item.question) }));
+  if (item.message) parts.push(el('div', { className: item.question ? 'message secondary' : 'message' }, text(item.message)));
   if (item.host) parts.push(el('div', { className: 'host', text: `Opens ${t(item.host)}` }));
   parts.push(questionOutcome(item));
   return block(`question ${item.mode}`, label, ...parts);
@@ -303,7 +314,15 @@ function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HT
 function questionOutcome(item: Extract<TranscriptItem, { kind: 'question' }>): HTMLElement {
   switch (item.outcome) {
     case undefined:
-      return el('div', { className: 'pending', text: 'Waiting for your answer…' });
+      if (item.turnEnded)
+        return el('div', {
+          className: 'pending turn-ended',
+          text: 'Turn ended: the agent no longer takes an answer. Dismiss it where it is shown, or in Pending Questions.',
+        });
+      return el('div', {
+        className: 'pending',
+        text: item.nonBlocking ? 'Waiting for your answer; the agent keeps working meanwhile…' : 'Waiting for your answer…',
+      });
     case 'accept':
       if (item.mode === 'url') return el('div', { className: 'outcome', text: 'Opened; waiting for the agent to finish' });
       return answerList(item.answer ?? []);
@@ -312,7 +331,7 @@ function questionOutcome(item: Extract<TranscriptItem, { kind: 'question' }>): H
     case 'decline':
       return el('div', { className: 'outcome', text: 'Declined' });
     case 'cancel':
-      return el('div', { className: 'outcome', text: 'Cancelled' });
+      return el('div', { className: 'outcome', text: item.turnEnded ? 'Dismissed (turn ended)' : 'Cancelled' });
     case 'refused':
       return el('div', { className: 'outcome refused', text: `Refused: ${t(item.error ?? 'the request could not be shown')}` });
   }

@@ -52,6 +52,9 @@ class FormPage {
   private readonly formError: HTMLElement;
   private submitted = false;
   private submitButton!: VscodeButton;
+  /** Decline and Cancel: gone once the question can only be dismissed. */
+  private refuseButtons: VscodeButton[] = [];
+  private ended = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly countdown: CountdownLine | undefined;
 
@@ -119,6 +122,21 @@ class FormPage {
     app.removeAttribute('aria-busy');
     this.syncOtherAnswers(undefined);
     this.saveDraft();
+    if (view.turnEnded !== undefined) this.turnEnded(view.turnEnded);
+  }
+
+  /**
+   * Its turn has ended: the asker would drop an answer. The fields stay (to copy
+   * from); a notice says so and Submit becomes Dismiss, which answers cancel.
+   */
+  turnEnded(notice: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    const header = app.querySelector('header');
+    header?.append(el('div', { className: 'turn-ended', text: cleanText(notice), attrs: { role: 'status' } }));
+    this.submitButton.textContent = 'Dismiss';
+    this.submitButton.title = 'Close this question: its turn has ended, so an answer would not be delivered';
+    for (const b of this.refuseButtons) b.hidden = true;
   }
 
   /** Shows each "Other…" text while its question has "Other…" chosen; focuses it when `chosenIn` just chose it. */
@@ -137,6 +155,7 @@ class FormPage {
   private footer(): HTMLElement {
     const submit = (this.submitButton = button(this.view.submitLabel ?? 'Submit', false, () => this.submit()));
     const decline = button('Decline', true, () => post({ type: 'decline' }));
+    this.refuseButtons = [decline];
     decline.title = 'Tell the asker you will not answer';
     // What is typed comes back with the question (secrets never: makeDraft leaves them out).
     const later = button('Later', true, () =>
@@ -145,6 +164,7 @@ class FormPage {
     later.title = 'Put this question off; answer it from Pending Questions';
     const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
     cancel.title = 'Close without answering';
+    this.refuseButtons.push(cancel);
     const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
     // Elicit asking for the person (a tool's arguments): declining or putting off would mean nothing to anyone.
     const answers = this.view.onBehalf ? [submit, cancel] : [submit, decline, later, cancel];
@@ -158,6 +178,10 @@ class FormPage {
   }
 
   submit(): void {
+    if (this.ended) {
+      post({ type: 'cancel' });
+      return;
+    }
     this.submitted = true;
     const { content, errors } = this.collect();
     const names = Object.keys(errors);
@@ -358,6 +382,8 @@ function onHostMessage(message: HostToForm): void {
     page?.close();
     page = new FormPage(message.view);
     page.focusFirst();
+  } else if (message.type === 'turnEnded' && typeof message.text === 'string') {
+    if (page?.questionId === message.questionId) page.turnEnded(message.text);
   } else if (message.type === 'errors' && typeof message.errors === 'object' && message.errors !== null) {
     page?.hostErrors(message.errors);
   } else if (message.type === 'answered' && typeof message.text === 'string') {

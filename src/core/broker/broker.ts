@@ -65,13 +65,16 @@ interface NativeJob {
 /** Reasons the broker aborts a render attempt, so it can tell them from the asker's abort. */
 const DEFER = 'elicit:defer';
 const DECLINE = 'elicit:decline';
+const DISMISS = 'elicit:dismiss';
+/** A non-blocking question makes way for one its asker waits on, and comes back after it. */
+const YIELD = 'elicit:yield';
 
 interface Entry {
   question: Question;
   /** Aborts the current render attempt (defer / decline from outside the UI). */
   attempt?: AbortController;
   /** Resolves a question that is waiting in "later". */
-  wake?: (next: 'resume' | 'decline') => void;
+  wake?: (next: 'resume' | 'decline' | 'dismiss') => void;
 }
 
 export class Broker {
@@ -79,6 +82,8 @@ export class Broker {
   private readonly entries = new Map<number, Entry>();
   private readonly nativeQueue: NativeJob[] = [];
   private nativeBusy = false;
+  /** The question drawn in the quick input now, if one is. */
+  private nativeShowing: Entry | undefined;
   private readonly changes = new Emitter<void>();
   private readonly answers = new Emitter<AnsweredQuestion>();
   /** Fires when a question arrives, changes state or is answered. */
@@ -121,6 +126,10 @@ export class Broker {
     const timeout = setTimeout(() => closer.abort(timedOut), timerDelay(this.options.timeoutMs()));
     const onAbort = (): void => closer.abort(request.signal?.reason ?? new Error('aborted'));
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    // Its row and its UI say so when its turn ends.
+    const turnEnded = request.mode === 'form' ? request.nonBlocking?.turnEnded : undefined;
+    const onTurnEnded = (): void => this.changed();
+    turnEnded?.addEventListener('abort', onTurnEnded, { once: true });
     this.entries.set(question.id, entry);
     this.changed();
     let result: ElicitResult = CANCELLED;
@@ -137,6 +146,7 @@ export class Broker {
     } finally {
       clearTimeout(timeout);
       request.signal?.removeEventListener('abort', onAbort);
+      turnEnded?.removeEventListener('abort', onTurnEnded);
       this.entries.delete(question.id);
       // A question taken back to be asked again with others was never really asked.
       if (request.signal?.reason !== WITHDRAWN) this.answers.fire({ question, result, answeredAt: Date.now(), reason });
@@ -164,12 +174,23 @@ export class Broker {
   }
 
   /**
+   * Closes a question without an answer (cancel): what Dismiss does for a
+   * non-blocking question whose turn has ended, whose asker would drop any answer.
+   */
+  dismiss(id: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    if (entry.wake) entry.wake('dismiss');
+    else entry.attempt?.abort(DISMISS);
+  }
+
+  /**
    * Runs a native prompt that is not an elicitation (an ACP permission request,
    * say) in the same one-at-a-time queue, so it never hides another quick input.
    * Resolves with `onAbort` if `signal` aborts while it waits or shows.
    */
   exclusive<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T): Promise<T> {
-    return this.inNativeTurn(task, signal, onAbort, false);
+    return this.inNativeTurn(task, signal, onAbort, false, true);
   }
 
   /** Shows the question until it is answered; "Later" parks it until resumed or declined. */
@@ -184,20 +205,23 @@ export class Broker {
       entry.attempt = undefined;
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;
+      if (attempt.signal.reason === DISMISS) return CANCELLED;
+      if (attempt.signal.reason === YIELD) continue; // in line again, behind the prompt it made way for
       if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
       const next = await this.parkUntilWoken(entry, closer);
       if (next === 'decline') return DECLINED;
+      if (next === 'dismiss') return CANCELLED;
       if (next === 'closed') return CANCELLED;
       resumed = true;
     }
   }
 
-  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'closed'> {
+  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'dismiss' | 'closed'> {
     entry.question.state = 'later';
     this.changed();
     return new Promise((resolve) => {
       const onClose = (): void => finish('closed');
-      const finish = (next: 'resume' | 'decline' | 'closed'): void => {
+      const finish = (next: 'resume' | 'decline' | 'dismiss' | 'closed'): void => {
         entry.wake = undefined;
         closer.removeEventListener('abort', onClose);
         entry.question.state = 'waiting';
@@ -223,10 +247,31 @@ export class Broker {
 
   private show(question: Question, signal: AbortSignal, atFront: boolean): Promise<RenderOutcome> {
     if (question.presentation === 'form') return this.renderNow(question, signal);
-    return this.inNativeTurn((turn) => this.renderNow(question, turn), signal, CANCELLED as RenderOutcome, atFront);
+    const entry = this.entries.get(question.id);
+    return this.inNativeTurn(
+      async (turn) => {
+        this.nativeShowing = entry;
+        try {
+          return await this.renderNow(question, turn);
+        } finally {
+          if (this.nativeShowing === entry) this.nativeShowing = undefined;
+        }
+      },
+      signal,
+      CANCELLED as RenderOutcome,
+      atFront,
+      !isNonBlocking(question.request),
+    );
   }
 
-  private inNativeTurn<T>(task: (signal: AbortSignal) => Promise<T>, signal: AbortSignal, onAbort: T, atFront: boolean): Promise<T> {
+  /** `urgent`: its asker waits on it, so a non-blocking question on screen makes way (put off, to Pending Questions). */
+  private inNativeTurn<T>(
+    task: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal,
+    onAbort: T,
+    atFront: boolean,
+    urgent: boolean,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const done = (): void => {
@@ -268,6 +313,8 @@ export class Broker {
       // A question the person resumed goes next; everything else in arrival order.
       if (atFront) this.nativeQueue.unshift(job);
       else this.nativeQueue.push(job);
+      const showing = this.nativeShowing;
+      if (urgent && showing && isNonBlocking(showing.question.request)) showing.attempt?.abort(YIELD);
       this.pumpNative();
     });
   }
@@ -310,6 +357,10 @@ export class Broker {
   private changed(): void {
     this.changes.fire();
   }
+}
+
+function isNonBlocking(request: ElicitRequest): boolean {
+  return request.mode === 'form' && request.nonBlocking !== undefined;
 }
 
 /** Questions counted against the same per-asker limit. */

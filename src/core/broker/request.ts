@@ -59,6 +59,14 @@ export interface FormRequest extends RequestBase {
    * Cancel drops the request.
    */
   onBehalf?: { title: string };
+  /**
+   * The asker keeps working while the person answers (codex's non-blocking
+   * questions): the question never holds the quick input against one the asker
+   * waits on. `turnEnded` aborts when the asker's turn has ended and it will no
+   * longer use an answer: the question stays open, marked so, and its Submit
+   * becomes Dismiss (answered cancel).
+   */
+  nonBlocking?: { turnEnded: AbortSignal };
 }
 
 export interface UrlRequest extends RequestBase {
@@ -109,6 +117,11 @@ export type ElicitRequest = FormRequest | UrlRequest | GroupRequest;
 /** Elicit asks it for the person (see FormRequest.onBehalf): it cannot be put off or declined. */
 export function asksOnBehalf(request: ElicitRequest): boolean {
   return request.mode === 'form' && request.onBehalf !== undefined;
+}
+
+/** A non-blocking question whose turn has ended: an answer would be dropped, so it can only be dismissed. */
+export function turnHasEnded(request: ElicitRequest): boolean {
+  return request.mode === 'form' && request.nonBlocking?.turnEnded.aborted === true;
 }
 
 export const CANCELLED: ElicitResult = Object.freeze({ action: 'cancel' });

@@ -137,7 +137,13 @@ export type TranscriptItem = ItemBase &
     | { kind: 'plan'; entries: Array<{ content: string; status: PlanStatus; priority: string }> }
     | {
         kind: 'permission';
+        /** The agent asking. */
+        agent: string;
         title: string;
+        /** The command it wants to run, when the request says. */
+        command?: string;
+        /** What "allow always" covers, in the agent's own words (its allow_always options' names). */
+        always?: string[];
         options: string[];
         /** undefined while the person decides; the chosen option's name, or "cancelled". */
         outcome?: string;
@@ -146,7 +152,14 @@ export type TranscriptItem = ItemBase &
         kind: 'question';
         mode: 'form' | 'url';
         title: string;
+        /** The question itself: the first question's text, with how many more there are. */
+        question?: string;
+        /** The agent's own note on the form (codex's "Codex keeps working while you answer…"). */
         message: string;
+        /** The agent keeps working while the person answers. */
+        nonBlocking?: boolean;
+        /** A non-blocking question still open when its turn ended: it can only be dismissed. */
+        turnEnded?: boolean;
         /** URL mode: the host the person is asked to open. */
         host?: string;
         /** undefined while open; then accept / decline / cancel / refused / completed. */

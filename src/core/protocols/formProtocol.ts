@@ -36,6 +36,11 @@ export interface FormView {
   keepsDraft?: boolean;
   /** The asker's own timer (codex's autoResolutionMs): who it is, and the time left when this view was sent. */
   countdown?: { by: string; leftMs: number };
+  /**
+   * A non-blocking question whose turn has ended (the asker would drop an
+   * answer): this sentence says so, and Submit becomes Dismiss (posts `cancel`).
+   */
+  turnEnded?: string;
 }
 
 export type HostToForm =
@@ -43,7 +48,9 @@ export type HostToForm =
   /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
   | { type: 'errors'; errors: Record<string, string> }
   /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */
-  | { type: 'answered'; text: string };
+  | { type: 'answered'; text: string }
+  /** The question shown has become one that can only be dismissed (see FormView.turnEnded). */
+  | { type: 'turnEnded'; questionId: number; text: string };
 
 export type FormToHost =
   | { type: 'ready' }

@@ -10,6 +10,8 @@ import { PERMISSION_CANCELLED } from '../../acp/connection';
 import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
+import { setPickPrompt } from '../questions/pickPrompt';
+import { alwaysCovers } from '../../acp/permissionDetails';
 
 interface OptionItem extends vscode.QuickPickItem {
   optionId: string;
@@ -52,9 +54,26 @@ export function permissionTitle(prompt: PermissionPrompt): string {
   return inertText(vscode.l10n.t('{0} wants permission · {1}', oneLine(prompt.agent, 80), oneLine(prompt.toolTitle, 120)));
 }
 
+/**
+ * The prompt line: the command the agent wants to run (when it says), and what
+ * "allow always" covers in the agent's own words, kept in view while the
+ * person moves through the options.
+ */
+export function permissionDetail(prompt: PermissionPrompt): string | undefined {
+  const lines: string[] = [];
+  if (prompt.command !== undefined) lines.push(vscode.l10n.t('Command: {0}', oneLine(prompt.command, 500)));
+  for (const always of alwaysCovers(prompt.options)) {
+    lines.push(vscode.l10n.t('“Allow always” covers, as {0} puts it: {1}', oneLine(prompt.agent, 80), oneLine(always, 300)));
+  }
+  return lines.length > 0 ? inertText(lines.join(' · ')) : undefined;
+}
+
 function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
   const pick = vscode.window.createQuickPick<OptionItem>();
   pick.title = permissionTitle(prompt);
+  const detail = permissionDetail(prompt);
+  // Where VS Code has no prompt line (before 1.108), the title carries it.
+  if (detail !== undefined && !setPickPrompt(pick, detail)) pick.title = inertText(`${pick.title} — ${detail}`);
   pick.placeholder = inertText(
     prompt.toolKind
       ? vscode.l10n.t(
@@ -74,9 +93,12 @@ function showPermissionPick(prompt: PermissionPrompt, signal: AbortSignal): Prom
 
 function optionItem(option: PermissionOptionView): OptionItem {
   const icon = KIND_ICONS[option.kind] ?? 'question';
-  return {
+  const item: OptionItem = {
     label: `$(${icon}) ${inertText(oneLine(option.name, 120))}`,
     description: kindWords(option.kind),
     optionId: option.optionId,
   };
+  // A long option (what "allow always" covers, say) is read whole under its cut label.
+  if (oneLine(option.name).length > 120) item.detail = inertText(oneLine(option.name, 600));
+  return item;
 }

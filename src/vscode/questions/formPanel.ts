@@ -17,7 +17,7 @@ import { LATER, type Question, type RenderOutcome, type Renderer } from '../../c
 import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
-import { asksOnBehalf, CANCELLED, DECLINED, type ElicitContent } from '../../core/broker/request';
+import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/broker/request';
 import { completeAnswer } from '../../core/form/fieldRules';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webview/webviewHost';
@@ -159,19 +159,40 @@ class FormSession {
     /** `keep`: the person answered, so the panel may wait for the asker's next form. */
     private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
   ) {
-    panel.use(clip(questionTitle(question.request), 60), (message) => this.onMessage(message));
+    panel.use(this.panelTitle(), (message) => this.onMessage(message));
     const onAbort = (): void => this.finish(CANCELLED, false);
     signal.addEventListener('abort', onAbort, { once: true });
     this.listening.push(
       { dispose: () => signal.removeEventListener('abort', onAbort) },
       panel.onDidDispose(() => this.finish(CANCELLED, false)),
     );
+    const turnEnded = question.request.mode === 'form' ? question.request.nonBlocking?.turnEnded : undefined;
+    if (turnEnded && !turnEnded.aborted) {
+      const onTurnEnded = (): void => {
+        this.panel.setTitle(this.panelTitle());
+        this.post({ type: 'turnEnded', questionId: question.id, text: this.turnEndedText() });
+      };
+      turnEnded.addEventListener('abort', onTurnEnded, { once: true });
+      this.listening.push({ dispose: () => turnEnded.removeEventListener('abort', onTurnEnded) });
+    }
     this.savedSecrets = this.availableSecrets();
     // A panel handed over from an answered question is already loaded. A new one gets the
     // question now, not after its page says `ready`: VS Code holds the message until the page
     // has loaded, which saves the round trip (the page ignores the `show` that `ready` brings).
     if (panel.isReady) panel.reveal();
     void this.show();
+  }
+
+  private panelTitle(): string {
+    const title = clip(questionTitle(this.question.request), 60);
+    return turnHasEnded(this.question.request) ? `${title} · ${vscode.l10n.t('turn ended')}` : title;
+  }
+
+  private turnEndedText(): string {
+    return vscode.l10n.t(
+      'Turn ended: {0} no longer takes an answer to this question. Dismiss it, or send your answer as a new message.',
+      oneLine(this.question.request.asker.name, 60),
+    );
   }
 
   private onMessage(message: FormToHost): void {
@@ -181,10 +202,13 @@ class FormSession {
         void this.show();
         return;
       case 'submit':
-        void this.submit(message);
+        // Too late for an answer: the asker would drop it (the page offers Dismiss instead).
+        if (turnHasEnded(this.question.request)) this.finish(CANCELLED, false);
+        else void this.submit(message);
         return;
       case 'decline':
-        if (!asksOnBehalf(this.question.request)) this.finish(DECLINED, true);
+        if (turnHasEnded(this.question.request)) this.finish(CANCELLED, false);
+        else if (!asksOnBehalf(this.question.request)) this.finish(DECLINED, true);
         return;
       case 'later':
         if (asksOnBehalf(this.question.request)) return;
@@ -223,6 +247,7 @@ class FormSession {
     if (request.mode === 'form' && request.submitLabel) view.submitLabel = request.submitLabel;
     if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
+    if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
     this.panel.post({ type: 'show', view });
   }
 

@@ -9,7 +9,8 @@
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
-import { asksOnBehalf } from '../../core/broker/request';
+import { asksOnBehalf, turnHasEnded } from '../../core/broker/request';
+import { formSummary } from '../../core/form/questionSummary';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 
@@ -59,7 +60,13 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
       vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
       vscode.commands.registerCommand('elicit.laterQuestion', (item?: PendingItem) => item && isLive(item) && broker.later(item.id)),
-      vscode.commands.registerCommand('elicit.dismissQuestion', (item?: PendingItem) => item && !isLive(item) && this.dismiss(item)),
+      vscode.commands.registerCommand('elicit.dismissQuestion', (item?: PendingItem) => {
+        if (!item) return;
+        // A live question is dismissed only once its turn has ended (answered cancel: an answer would be dropped).
+        if (isLive(item)) {
+          if (turnHasEnded(item.request)) broker.dismiss(item.id);
+        } else void this.dismiss(item);
+      }),
     );
     // Questions from before a reload are there from the start.
     if (this.fromBefore().length > 0) this.update();
@@ -70,15 +77,17 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   private liveItem(question: Question): vscode.TreeItem {
-    const item = new vscode.TreeItem(inertText(oneLine(question.request.message, 80)));
+    const item = new vscode.TreeItem(inertText(oneLine(rowText(question), 80)));
     item.id = String(question.id);
-    item.description = inertText(`${oneLine(question.request.asker.name, 40)} · ${stateText(question)} · ${age(question.receivedAt)}`);
+    item.description = inertText(`${askerText(question)} · ${stateText(question)} · ${age(question.receivedAt)}`);
     item.tooltip = inertText(`${questionTitle(question.request)}\n\n${oneLine(question.request.message, 600)}\n\n${askedText(question)}`);
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
     );
-    // Arguments Elicit asks for the person offer Answer only (package.json's menus match on this).
-    item.contextValue = `${asksOnBehalf(question.request) ? 'onBehalf' : 'question'}.${question.state}`;
+    // Arguments Elicit asks for the person offer Answer only; a question whose turn ended, Answer and
+    // Dismiss (package.json's menus match on this).
+    const kind = asksOnBehalf(question.request) ? 'onBehalf' : turnHasEnded(question.request) ? 'turnEnded' : 'question';
+    item.contextValue = `${kind}.${question.state}`;
     item.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [question] };
     return item;
   }
@@ -208,7 +217,26 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
   return tree;
 }
 
+/**
+ * The row's text: the question's message; for a non-blocking question, the
+ * question itself, since its message is only the agent's notice about it.
+ */
+function rowText(question: Question): string {
+  const { request } = question;
+  const nonBlocking = request.mode === 'form' && request.nonBlocking !== undefined;
+  return (nonBlocking && question.form && formSummary(question.form, 200)) || request.message;
+}
+
+/** The asker; for a non-blocking question, with its session too (it belongs to no tool call that would say). */
+function askerText(question: Question): string {
+  const { request } = question;
+  const name = oneLine(request.asker.name, 40);
+  const nonBlocking = request.mode === 'form' && request.nonBlocking !== undefined;
+  return nonBlocking && request.asker.detail ? `${name} · ${oneLine(request.asker.detail, 40)}` : name;
+}
+
 function stateText(question: Question): string {
+  if (turnHasEnded(question.request)) return vscode.l10n.t('turn ended');
   if (question.state === 'later') return vscode.l10n.t('put off');
   return question.state === 'showing' ? vscode.l10n.t('on screen') : vscode.l10n.t('waiting');
 }

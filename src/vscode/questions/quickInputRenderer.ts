@@ -65,6 +65,8 @@ interface StepContext {
   autoResolvesAt?: number;
   /** Told what the step holds as the person types or ticks (a kept round's draft). */
   onPartial?: (partial: AnswerValue | undefined) => void;
+  /** The question can no longer be answered (its turn ended): Dismiss and Later only, no Decline. */
+  dismissOnly?: boolean;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -101,6 +103,10 @@ export class QuickInputRenderer {
     const title = questionTitle(question.request);
     const message = oneLine(question.request.message, 500);
     const onBehalf = asksOnBehalf(question.request);
+    const turnEnded = question.request.mode === 'form' ? question.request.nonBlocking?.turnEnded : undefined;
+    if (turnEnded?.aborted) return dismissOnly(question, signal, this.escape);
+    // Its turn ending closes the step on screen: an answer would be dropped, so it turns into Dismiss.
+    const stepSignal = turnEnded ? AbortSignal.any([signal, turnEnded]) : signal;
     if (form.fields.length === 0) {
       const submit = question.request.mode === 'form' ? question.request.submitLabel : undefined;
       return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
@@ -138,7 +144,7 @@ export class QuickInputRenderer {
           totalSteps: steps.length,
           current,
           currentOther,
-          signal,
+          signal: stepSignal,
           escape: this.escape,
           onBehalf,
           autoResolvesAt: question.request.autoResolvesAt,
@@ -146,6 +152,7 @@ export class QuickInputRenderer {
         },
         otherText,
       );
+      if (outcome.kind === 'cancel' && turnEnded?.aborted && !signal.aborted) return dismissOnly(question, signal, this.escape);
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
       if (outcome.kind === 'later') {
@@ -363,7 +370,7 @@ function askOne(
   setSteps(pick, ctx);
   const extras: ValueItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
   if (allowSkip) extras.push({ label: `$(dash) ${vscode.l10n.t('Leave empty')}`, skip: true });
-  if (!ctx.onBehalf) {
+  if (!ctx.onBehalf && !ctx.dismissOnly) {
     extras.push({
       label: `$(circle-slash) ${vscode.l10n.t('Decline')}`,
       description: vscode.l10n.t('tell the asker you will not answer'),
@@ -449,7 +456,7 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  const answers = ctx.onBehalf ? [] : [buttons().later, buttons().decline];
+  const answers = ctx.onBehalf ? [] : ctx.dismissOnly ? [buttons().later] : [buttons().later, buttons().decline];
   input.buttons = ctx.step > 1 || ctx.backToOptions ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
@@ -533,6 +540,36 @@ function showCountdown(input: vscode.QuickInput, asker: string, at: number): vsc
 /** Fires as the person types into a box or ticks options. */
 function partialChanges(input: vscode.InputBox | vscode.QuickPick<ValueItem>, changed: () => void): vscode.Disposable {
   return 'canSelectMany' in input ? input.onDidChangeSelection(changed) : input.onDidChangeValue(changed);
+}
+
+/**
+ * A non-blocking question whose turn has ended: the agent would drop an answer,
+ * so the question is shown marked "turn ended" with Dismiss (answered cancel:
+ * the person did not refuse, it came too late) and Later.
+ */
+async function dismissOnly(question: Question, signal: AbortSignal, escape?: QuickInputEscape): Promise<RenderOutcome> {
+  const form = question.form;
+  const first = form ? questionFields(form)[0] : undefined;
+  const asked = first && first.label !== first.name ? first.label : oneLine(question.request.message, 200);
+  const ctx: StepContext = {
+    asker: question.request.asker,
+    title: `${questionTitle(question.request)} · ${vscode.l10n.t('turn ended')}`,
+    message: '',
+    step: 1,
+    totalSteps: 1,
+    current: true,
+    signal,
+    escape,
+    dismissOnly: true,
+    promptOverride: vscode.l10n.t(
+      'Turn ended: {0} no longer takes an answer to “{1}”. Dismiss it, or send your answer as a new message.',
+      oneLine(question.request.asker.name, 60),
+      oneLine(asked, 200),
+    ),
+  };
+  const field: BooleanField = { kind: 'boolean', name: '', label: vscode.l10n.t('Dismiss'), required: true };
+  const outcome = await askOne(field, ctx, [{ label: `$(close) ${vscode.l10n.t('Dismiss')}`, value: true }], true);
+  return outcome.kind === 'later' ? LATER : CANCELLED;
 }
 
 /** A question with no fields: the person can only agree or decline. */
