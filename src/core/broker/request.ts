@@ -37,6 +37,8 @@ interface RequestBase {
   message: string;
   /** Aborted by the asker (cancellation, disconnect): closes the UI and answers cancel. */
   signal?: AbortSignal;
+  /** Elicit's own question (a configuration input, say): never answered from memory (core/memory). */
+  noMemory?: true;
 }
 
 export interface FormRequest extends RequestBase {
