@@ -13,6 +13,7 @@
  */
 import * as vscode from 'vscode';
 import type { PresentationSetting } from '../core/form/presentation';
+import type { RememberSetting } from '../core/memory/answerMemory';
 import { maxPendingFromSetting, timeoutMsFromSetting } from '../core/settingLimits';
 
 /** Full setting ids, for `affectsConfiguration` and for opening the Settings editor at one. */
@@ -25,6 +26,7 @@ export const SETTING = {
   gatewayEnabled: 'elicit.gateway.enabled',
   gatewayPort: 'elicit.gateway.port',
   agents: 'elicit.agents',
+  rememberAnswers: 'elicit.rememberAnswers',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -95,4 +97,9 @@ export const settings = {
   gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
   /** `elicit.agents` per scope (parsed by acp/config.ts). */
   agents: (): ScopedTable[] => scopedTables(SETTING.agents),
+  /** `elicit.rememberAnswers`: an application setting, so a workspace can never make Elicit answer for the person. */
+  rememberAnswers: (): RememberSetting => {
+    const value = userOnly<string>(SETTING.rememberAnswers, 'always');
+    return value === 'off' || value === 'session' ? value : 'always';
+  },
 };

@@ -16,6 +16,7 @@ import { listedOptions, otherTextField, questionFields } from '../../core/form/o
 import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
+import { rememberButtons, nextRememberChoice, type RememberChoice } from './rememberButton';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =
@@ -58,6 +59,8 @@ interface StepContext {
   promptOverride?: string;
   /** Back returns to the options even on the first step (the "Other…" text). */
   backToOptions?: boolean;
+  /** "Remember this answer", shared by every step of the question; absent when it is never remembered. */
+  remember?: RememberChoice;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -100,12 +103,15 @@ export class QuickInputRenderer {
     // Back from Later: where the person left it, with what they had typed or ticked.
     const draft = this.drafts.take(question.id);
     const content: ElicitContent = { ...draft?.content };
+    const remember: RememberChoice | undefined = question.rememberOffer ? { offer: question.rememberOffer } : undefined;
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
     for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
       const partial = draft && i === draft.step ? draft.partial : undefined;
-      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : field.default);
+      // A remembered answer that was not sent as it is starts the step (core/memory).
+      const remembered = question.prefill && Object.hasOwn(question.prefill, field.name) ? question.prefill[field.name] : undefined;
+      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : (remembered ?? field.default));
       const otherText = otherTextField(form, field);
       const currentOther = otherText && typeof content[otherText.name] === 'string' ? (content[otherText.name] as string) : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
@@ -124,6 +130,7 @@ export class QuickInputRenderer {
           signal,
           escape: this.escape,
           onBehalf,
+          remember,
         },
         otherText,
       );
@@ -145,6 +152,7 @@ export class QuickInputRenderer {
       }
       i++;
     }
+    if (remember?.choice) question.remember = remember.choice;
     return { action: 'accept', content };
   }
 
@@ -423,7 +431,8 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  const answers = ctx.onBehalf ? [] : [buttons().later, buttons().decline];
+  const remember = ctx.remember ? [rememberButtons()[ctx.remember.choice ?? 'no']] : [];
+  const answers = ctx.onBehalf ? [] : [...remember, buttons().later, buttons().decline];
   input.buttons = ctx.step > 1 || ctx.backToOptions ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
@@ -458,6 +467,10 @@ function runStep(
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === buttons().decline) settle({ kind: 'decline' });
         else if (button === buttons().later) settle({ kind: 'later', partial: partial() });
+        else if (ctx.remember && Object.values(rememberButtons()).includes(button)) {
+          ctx.remember.choice = nextRememberChoice(ctx.remember);
+          setSteps(input, ctx);
+        }
       }),
       input.onDidHide(() => {
         // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.
