@@ -131,8 +131,9 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await row.hover();
     await row.locator('.action-label[aria-label="Forget This Answer"]').click();
     await row.waitFor({ state: 'detached', timeout: 10_000 });
+    // Your own server is "weather (2)" now that the workspace has one of that name.
     await runTool('pick_region', 'weather (2)');
-    await waitForQuickInput(page, (q) => q.title === 'weather asks · tool pick_region');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) asks · tool pick_region');
     await pickQuickPickItem(page, 'US (East)');
     assert.deepEqual((await outcome('own', 'pick_region', 3)).result, { action: 'accept', content: { region: 'us-east-2c9d' } });
   });
@@ -140,10 +141,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   it('offers no Remember on a question with a secret field, and writes its secret nowhere; no remembered value in workspace state', async () => {
     const { page } = session.workbench;
     await runTool('sign_in', 'weather (2)');
-    await waitForQuickInput(page, (q) => q.title === 'weather asks · tool sign_in' && q.step === '1/2');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) asks · tool sign_in' && q.step === '1/2');
     assert.equal(await rememberButton(page).count(), 0);
     await typeAndSubmit(page, 'ada');
-    await waitForQuickInput(page, (q) => q.title === 'weather asks · tool sign_in' && q.step === '2/2');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) asks · tool sign_in' && q.step === '2/2');
     assert.equal(await rememberButton(page).count(), 0);
     await typeAndSubmit(page, SECRET);
     assert.deepEqual((await outcome('own', 'sign_in', 1)).result, { action: 'accept', content: { user: 'ada', token: SECRET } });
