@@ -161,6 +161,8 @@ class FormPage {
     select.options = options;
     select.value = '';
     select.className = 'remember';
+    // The footer is at the bottom of the page: a list opening downwards would fall outside the panel.
+    select.position = 'above';
     return select;
   }
 
