@@ -5,12 +5,15 @@
  */
 import * as vscode from 'vscode';
 import { Broker } from './core/broker/broker';
+import { AnswerMemory } from './core/memory/answerMemory';
 import { UrlWaits } from './core/broker/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';
 import type { ElicitApi } from './api';
 import { registerAcp } from './vscode/acp/register';
 import { registerGateway } from './vscode/gateway/register';
 import { registerMcp } from './vscode/mcp/register';
+import { secretMemoryVault } from './vscode/memory/memoryVault';
+import { registerMemory } from './vscode/memory/register';
 import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
 import { createPublicApi } from './vscode/publicApi';
@@ -40,10 +43,14 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const urlWaits = new UrlWaits();
   const timeoutMs = settings.timeoutMs;
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
+  // Remembered answers: "always" ones in SecretStorage only, read before the first question can use them.
+  const memory = new AnswerMemory(secretMemoryVault(context.secrets), settings.rememberAnswers);
+  void memory.load().catch((error: unknown) => log.warn(`[elicit] remembered answers could not be read: ${String(error)}`));
   const broker = new Broker(renderers.router, {
     timeoutMs,
     maxPendingPerAsker: settings.maxPendingPerAsker,
     presentation: settings.presentation,
+    memory,
   });
   const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
   const registry = new ServerRegistry(
@@ -58,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
   const results = new ResultDocuments();
-  const services: Services = { log, broker, vault, grants, originKeyLoaded, urlWaits, registry, results, globalState, timeoutMs };
+  const services: Services = { log, broker, memory, vault, grants, originKeyLoaded, urlWaits, registry, results, globalState, timeoutMs };
 
   context.subscriptions.push(
     { dispose: () => void closing?.() },
@@ -78,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerSecrets(context, services, agentKeys);
   registerGateway(context, services);
   registerElicitTool(context, services);
+  registerMemory(context, services);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);

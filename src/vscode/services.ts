@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { Broker } from '../core/broker/broker';
 import type { UrlWaits } from '../core/broker/urlWaits';
+import type { AnswerMemory } from '../core/memory/answerMemory';
 import type { SecretGrants } from '../mcp/secretGrants';
 import type { ResultDocuments } from './resultDocuments';
 import type { SecretVault } from './secrets/secretVault';
@@ -13,6 +14,8 @@ import type { ServerRegistry } from './mcp/serverRegistry';
 export interface Services {
   log: vscode.LogOutputChannel;
   broker: Broker;
+  /** Answers the person chose to have remembered (core/memory). */
+  memory: AnswerMemory;
   vault: SecretVault;
   /** Where saved secrets and saved password inputs may go (the one rule: mcp/secretGrants.ts). */
   grants: SecretGrants;

@@ -13,6 +13,7 @@
  */
 import * as vscode from 'vscode';
 import type { PresentationSetting } from '../core/form/presentation';
+import type { RememberSetting } from '../core/memory/answerMemory';
 import { maxPendingFromSetting, timeoutMsFromSetting } from '../core/settingLimits';
 
 /** Full setting ids, for `affectsConfiguration` and for opening the Settings editor at one. */
@@ -26,6 +27,7 @@ export const SETTING = {
   gatewayPort: 'elicit.gateway.port',
   agents: 'elicit.agents',
   agentGateways: 'elicit.agentGateways',
+  rememberAnswers: 'elicit.rememberAnswers',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -101,4 +103,9 @@ export const settings = {
    * so an `application` setting read from the user's settings only.
    */
   agentGateways: (): unknown => userOnly<unknown>(SETTING.agentGateways, {}),
+  /** `elicit.rememberAnswers`: an application setting, so a workspace can never make Elicit answer for the person. */
+  rememberAnswers: (): RememberSetting => {
+    const value = userOnly<string>(SETTING.rememberAnswers, 'always');
+    return value === 'off' || value === 'session' ? value : 'always';
+  },
 };

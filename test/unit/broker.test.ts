@@ -1,7 +1,16 @@
 /** The broker: queueing, limits, deadlines, cancellation and answer completion, with a fake renderer. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Broker, LATER, type BrokerOptions, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
+import { AnswerMemory } from '../../src/core/memory/answerMemory';
+import {
+  Broker,
+  LATER,
+  type AnsweredQuestion,
+  type BrokerOptions,
+  type Question,
+  type RenderOutcome,
+  type Renderer,
+} from '../../src/core/broker/broker';
 import { InvalidRequestError } from '../../src/core/errors';
 import type { PresentationSetting } from '../../src/core/form/presentation';
 import type { Asker, ElicitRequest, FormRequest } from '../../src/core/broker/request';
@@ -646,5 +655,59 @@ describe('Broker: non-blocking questions (an agent keeps working while they wait
     assert.equal(broker.pending()[0]?.state, 'later');
     broker.dismiss(broker.pending()[0]!.id);
     assert.deepEqual(await later, { action: 'cancel' });
+  });
+});
+
+describe('broker with answer memory (issue #22)', () => {
+  const remembered: Asker = { kind: 'mcp', name: 'weather-server', origin: 'weather-origin' };
+  const schema = { type: 'object', properties: { region: { type: 'string', enum: ['eu-west', 'us-east'] } }, required: ['region'] };
+  const question = (): FormRequest => ({ mode: 'form', asker: remembered, message: 'Which region?', requestedSchema: schema });
+
+  function withMemory(): { broker: Broker; renderer: FakeRenderer; memory: AnswerMemory } {
+    let text: string | undefined;
+    const memory = new AnswerMemory({ read: async () => text, write: async (t) => void (text = t) }, () => 'always');
+    const renderer = new FakeRenderer();
+    const broker = new Broker(renderer, { timeoutMs: () => 5_000, maxPendingPerAsker: () => 3, presentation: () => 'auto', memory });
+    return { broker, renderer, memory };
+  }
+
+  it('offers "Remember", and answers the same question again without any UI, told as automatic', async () => {
+    const { broker, renderer } = withMemory();
+    const answered: AnsweredQuestion[] = [];
+    broker.onDidAnswer((a) => answered.push(a));
+    const first = broker.ask(question());
+    const shown = await renderer.rendered(1);
+    assert.equal(shown.question.rememberOffer, 'always');
+    shown.question.remember = 'always';
+    shown.answer({ action: 'accept', content: { region: 'us-east' } });
+    assert.deepEqual(await first, { action: 'accept', content: { region: 'us-east' } });
+    assert.deepEqual(await broker.ask(question()), { action: 'accept', content: { region: 'us-east' } });
+    assert.equal(renderer.shown.length, 1, 'the second time nothing is shown');
+    assert.equal(answered[0]?.automatic, undefined);
+    assert.equal(answered[1]?.automatic?.length, 1);
+    assert.equal(broker.pending().length, 0);
+  });
+
+  it('asks again, with nothing remembered, when the person did not choose Remember', async () => {
+    const { broker, renderer } = withMemory();
+    const first = broker.ask(question());
+    (await renderer.rendered(1)).answer({ action: 'accept', content: { region: 'us-east' } });
+    await first;
+    const second = broker.ask(question());
+    const shown = await renderer.rendered(2);
+    assert.equal(shown.question.prefill, undefined);
+    shown.answer({ action: 'decline' });
+    assert.deepEqual(await second, { action: 'decline' });
+  });
+
+  it('asks, with the remembered answer filled in, when it no longer validates', async () => {
+    const { broker, renderer, memory } = withMemory();
+    await memory.remember(question(), { region: 'us-east' }, 'session');
+    memory.list()[0]!.content.region = 'mars';
+    const asked = broker.ask(question());
+    const shown = await renderer.rendered(1);
+    assert.deepEqual(shown.question.prefill, { region: 'mars' });
+    shown.answer({ action: 'accept', content: { region: 'eu-west' } });
+    assert.deepEqual(await asked, { action: 'accept', content: { region: 'eu-west' } });
   });
 });

@@ -54,6 +54,13 @@ describe('isFormToHost', () => {
     assert.ok(isFormToHost({ type: 'submit', content: { a: 'x', b: 2, c: true, d: ['x', 'y'], e: [] } }));
     assert.ok(isFormToHost({ type: 'submit', content: { a: 'x' }, useSaved: ['token'] }));
     assert.ok(isFormToHost({ type: 'submit', content: {}, useSaved: [] }));
+    assert.ok(isFormToHost({ type: 'submit', content: { a: 'x' }, remember: 'session' }));
+    assert.ok(isFormToHost({ type: 'submit', content: { a: 'x' }, remember: 'always' }));
+  });
+
+  it('rejects a "Remember this answer" that is not a scope', () => {
+    assert.ok(!isFormToHost({ type: 'submit', content: {}, remember: 'forever' }));
+    assert.ok(!isFormToHost({ type: 'submit', content: {}, remember: true }));
   });
 
   it('rejects anything else', () => {

@@ -41,6 +41,12 @@ describe('toHistoryEntry', () => {
     assert.equal(entry.action, 'accept');
   });
 
+  it('marks a question answered from memory as automatic (issue #22)', () => {
+    const automatic: AnsweredQuestion = { ...answered({ action: 'accept', content: { user: 'ada' } }), automatic: [] };
+    assert.equal(toHistoryEntry(automatic).automatic, true);
+    assert.equal(toHistoryEntry(answered({ action: 'accept', content: { user: 'ada' } })).automatic, undefined);
+  });
+
   it('records declines, timeouts and withdrawals without answers', () => {
     assert.equal(toHistoryEntry(answered({ action: 'decline' })).answers, undefined);
     assert.equal(toHistoryEntry(answered({ action: 'cancel' }, 'timeout')).reason, 'timeout');

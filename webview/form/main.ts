@@ -10,6 +10,8 @@
  */
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
+import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import type { MemoryScope } from '../../src/core/memory/askerIdentity';
 import { cleanText, oneLine } from '../../src/core/display';
 import type { Field, FormSection } from '../../src/core/form/fields';
 import type { EarlierAnswer } from '../../src/core/broker/request';
@@ -55,6 +57,7 @@ class FormPage {
   /** Decline and Cancel: gone once the question can only be dismissed. */
   private refuseButtons: VscodeButton[] = [];
   private ended = false;
+  private remember: VscodeSingleSelect | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly countdown: CountdownLine | undefined;
 
@@ -137,6 +140,11 @@ class FormPage {
     this.submitButton.textContent = 'Dismiss';
     this.submitButton.title = 'Close this question: its turn has ended, so an answer would not be delivered';
     for (const b of this.refuseButtons) b.hidden = true;
+    // Nothing is sent, so nothing is remembered.
+    if (this.remember) {
+      this.remember.value = '';
+      this.remember.hidden = true;
+    }
   }
 
   /** Shows each "Other…" text while its question has "Other…" chosen; focuses it when `chosenIn` just chose it. */
@@ -168,7 +176,26 @@ class FormPage {
     const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
     // Elicit asking for the person (a tool's arguments): declining or putting off would mean nothing to anyone.
     const answers = this.view.onBehalf ? [submit, cancel] : [submit, decline, later, cancel];
-    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, ...answers, keys));
+    const remember = this.view.remember ? [this.rememberChoice(this.view.remember)] : [];
+    return el('footer', { className: 'actions' }, this.formError, el('div', { className: 'buttons' }, ...answers, ...remember, keys));
+  }
+
+  /** "Remember this answer": no, this session, or (where the asker may be remembered always) always. */
+  private rememberChoice(offer: MemoryScope): HTMLElement {
+    const select = (this.remember = document.createElement('vscode-single-select') as VscodeSingleSelect);
+    select.label = 'Remember this answer';
+    select.title = 'Answer this same question from this same asker for you, without asking (Elicit: Remembered Answers forgets it)';
+    const options = [
+      { label: 'Remember: no', value: '' },
+      { label: 'Remember: this session', value: 'session' },
+    ];
+    if (offer === 'always') options.push({ label: 'Remember: always', value: 'always' });
+    select.options = options;
+    select.value = '';
+    select.className = 'remember';
+    // The footer is at the bottom of the page: a list opening downwards would fall outside the panel.
+    select.position = 'above';
+    return select;
   }
 
   focusFirst(): void {
@@ -188,7 +215,8 @@ class FormPage {
     this.showErrors(errors, true);
     if (names.length > 0) return;
     const useSaved = this.controls.filter((c) => c.usingSaved()).map((c) => c.field.name);
-    post(useSaved.length > 0 ? { type: 'submit', content, useSaved } : { type: 'submit', content });
+    const remember = this.remember?.value === 'session' || this.remember?.value === 'always' ? this.remember.value : undefined;
+    post({ type: 'submit', content, ...(useSaved.length > 0 ? { useSaved } : {}), ...(remember ? { remember } : {}) });
   }
 
   /** The host's own check failed: shown the same way as ours. */

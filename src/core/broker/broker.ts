@@ -13,10 +13,12 @@ import type { FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
-import { CANCELLED, DECLINED, WITHDRAWN, type ElicitRequest, type ElicitResult } from './request';
+import { CANCELLED, DECLINED, WITHDRAWN, type ElicitContent, type ElicitRequest, type ElicitResult } from './request';
 import { timerDelay } from '../settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from '../form/fieldRules';
+import type { AnswerMemory, RememberedAnswer } from '../memory/answerMemory';
+import type { MemoryScope } from '../memory/askerIdentity';
 
 /** waiting: queued behind another quick input · showing: on screen · later: put off by the person. */
 export type QuestionState = 'waiting' | 'showing' | 'later';
@@ -32,6 +34,12 @@ export interface Question {
   presentation: Presentation | 'url';
   receivedAt: number;
   state: QuestionState;
+  /** A remembered answer that is not sent as it is (no longer valid, or past the limit): the values to start from. */
+  prefill?: ElicitContent;
+  /** The longest the person may have this answer remembered; absent when it is never remembered. */
+  rememberOffer?: MemoryScope;
+  /** Set by the renderer when the person chose "Remember this answer". */
+  remember?: MemoryScope;
 }
 
 /** A renderer may also report that the person chose "Later". */
@@ -47,6 +55,8 @@ export interface BrokerOptions {
   timeoutMs: () => number;
   maxPendingPerAsker: () => number;
   presentation: () => PresentationSetting;
+  /** Remembered answers (core/memory): questions answered without any UI. */
+  memory?: AnswerMemory;
 }
 
 export interface AnsweredQuestion {
@@ -55,6 +65,8 @@ export interface AnsweredQuestion {
   answeredAt: number;
   /** Why it ended without the person: timeout, the asker aborting, an error. */
   reason?: 'timeout' | 'aborted' | 'error';
+  /** Answered from memory, without the person: the remembered answers it used. */
+  automatic?: RememberedAnswer[];
 }
 
 interface NativeJob {
@@ -120,6 +132,8 @@ export class Broker {
       receivedAt: Date.now(),
       state: 'waiting',
     };
+    const automatic = this.fromMemory(question);
+    if (automatic) return automatic;
     const entry: Entry = { question };
     const closer = new AbortController();
     const timedOut = new Error('timeout');
@@ -137,7 +151,10 @@ export class Broker {
     try {
       result = await this.settle(entry, closer.signal);
       if (closer.signal.aborted) reason = closer.signal.reason === timedOut ? 'timeout' : 'aborted';
-      if (form && result.action === 'accept') result = this.finishAnswer(form, result);
+      if (form && result.action === 'accept') {
+        result = this.finishAnswer(form, result);
+        if (question.remember) await this.options.memory?.remember(request, result.content ?? {}, question.remember, form);
+      }
       return result;
     } catch (error) {
       reason = 'error';
@@ -152,6 +169,32 @@ export class Broker {
       if (request.signal?.reason !== WITHDRAWN) this.answers.fire({ question, result, answeredAt: Date.now(), reason });
       this.changed();
     }
+  }
+
+  /**
+   * A question remembered whole is answered at once, without any UI, and told
+   * to onDidAnswer as automatic; otherwise what memory knows of it is filled in
+   * and the person is offered to have it remembered.
+   */
+  private fromMemory(question: Question): ElicitResult | undefined {
+    const memory = this.options.memory;
+    const { request, form } = question;
+    if (!memory || !form) return undefined;
+    const recalled = memory.recall(request, form);
+    if (recalled?.kind === 'answer') {
+      try {
+        const result = this.finishAnswer(form, { action: 'accept', content: recalled.content });
+        this.answers.fire({ question, result, answeredAt: Date.now(), automatic: recalled.used });
+        this.changed();
+        return result;
+      } catch {
+        // The request as a whole refuses it (a grouped form's own limits): asked, with it filled in.
+      }
+    }
+    if (recalled) question.prefill = recalled.content;
+    const offer = memory.offer(request, form);
+    if (offer) question.rememberOffer = offer;
+    return undefined;
   }
 
   /** Puts a waiting or showing question off: its UI closes, it stays pending. */

@@ -20,6 +20,8 @@ export interface HistoryEntry {
   action: ElicitAction;
   /** Why it ended without the person answering. */
   reason?: 'timeout' | 'aborted' | 'error';
+  /** Answered from memory (core/memory), without the person. */
+  automatic?: true;
   /** Field label → the answer as text (secrets masked). */
   answers?: Array<{ label: string; value: string }>;
 }
@@ -36,6 +38,7 @@ export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
     action: result.action,
   };
   if (answered.reason) entry.reason = answered.reason;
+  if (answered.automatic) entry.automatic = true;
   if (question.url) entry.url = question.url.url;
   if (result.action === 'accept' && result.content && question.form) {
     const secrets = secretFieldNames(question.form);

@@ -43,6 +43,8 @@ interface RequestBase {
    * question itself then (through `signal`).
    */
   autoResolvesAt?: number;
+  /** Elicit's own question (a configuration input, say): never answered from memory (core/memory). */
+  noMemory?: true;
 }
 
 export interface FormRequest extends RequestBase {

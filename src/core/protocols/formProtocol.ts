@@ -11,6 +11,7 @@
 import type { FormModel } from '../form/fields';
 import type { RawValues } from '../form/formState';
 import type { AnswerValue, EarlierAnswer, ElicitContent } from '../broker/request';
+import type { MemoryScope } from '../memory/askerIdentity';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */
 export interface FormView {
@@ -41,6 +42,8 @@ export interface FormView {
    * answer): this sentence says so, and Submit becomes Dismiss (posts `cancel`).
    */
   turnEnded?: string;
+  /** "Remember this answer" is offered, for this session or up to always (core/memory). */
+  remember?: MemoryScope;
 }
 
 export type HostToForm =
@@ -59,7 +62,7 @@ export type FormToHost =
    * `FormView.savedSecrets`) whose saved value the host fills in; the webview
    * never sees saved secrets.
    */
-  | { type: 'submit'; content: ElicitContent; useSaved?: string[] }
+  | { type: 'submit'; content: ElicitContent; useSaved?: string[]; remember?: MemoryScope }
   | { type: 'decline' }
   /** What is typed so far, secrets left out (only when `keepsDraft`): kept with the question across a reload. */
   | { type: 'draft'; values: RawValues }
@@ -81,12 +84,20 @@ export function isFormToHost(value: unknown): value is FormToHost {
       return values === undefined || isRawValues(values);
     }
     case 'submit':
-      return isContent(message.content) && (message.useSaved === undefined || isStringArray(message.useSaved));
+      return (
+        isContent(message.content) &&
+        (message.useSaved === undefined || isStringArray(message.useSaved)) &&
+        isRememberScope((message as { remember?: unknown }).remember)
+      );
     case 'draft':
       return isRawValues((message as { values?: unknown }).values);
     default:
       return false;
   }
+}
+
+function isRememberScope(value: unknown): boolean {
+  return value === undefined || value === 'session' || value === 'always';
 }
 
 function isContent(value: unknown): value is ElicitContent {

@@ -57,6 +57,7 @@ export class ConfigInputs {
     const result = await this.broker.ask({
       mode: 'form',
       asker: { kind: 'mcp', name: config.name, detail: CONFIGURATION_INPUT },
+      noMemory: true,
       message: input.description,
       requestedSchema: inputQuestionSchema(input),
     });

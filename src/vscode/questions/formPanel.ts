@@ -233,8 +233,9 @@ class FormSession {
       title: questionTitle(this.question.request),
       message: cleanText(this.question.request.message),
       form: this.form,
-      initial: initialValues(this.form),
+      initial: { ...initialValues(this.form), ...this.prefill() },
     };
+    if (this.question.rememberOffer) view.remember = this.question.rememberOffer;
     if (savedSecrets.length > 0) view.savedSecrets = savedSecrets;
     const request = this.question.request;
     if (request.mode === 'group' && request.earlier && request.earlier.length > 0) view.earlier = request.earlier;
@@ -249,6 +250,13 @@ class FormSession {
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
     this.panel.post({ type: 'show', view });
+  }
+
+  /** A remembered answer that was not sent as it is (core/memory): its values of this form's fields. */
+  private prefill(): ElicitContent {
+    const remembered = this.question.prefill ?? {};
+    const names = new Set(this.form.fields.map((field) => field.name));
+    return Object.fromEntries(Object.entries(remembered).filter(([name]) => names.has(name)));
   }
 
   /** Re-checked here: only known, non-secret fields of this form are kept. */
@@ -292,6 +300,8 @@ class FormSession {
         this.post({ type: 'errors', errors });
         return;
       }
+      const offer = this.question.rememberOffer;
+      if (offer && message.remember) this.question.remember = offer === 'session' ? 'session' : message.remember;
       this.finish({ action: 'accept', content: given }, true);
     } finally {
       this.submitting = false;

@@ -77,6 +77,7 @@ function outcome(entry: HistoryEntry): string {
   if (entry.reason === 'timeout') return vscode.l10n.t('Timed out (cancel sent)');
   if (entry.reason === 'aborted') return vscode.l10n.t('Withdrawn by the asker');
   if (entry.reason === 'error') return vscode.l10n.t('Failed');
+  if (entry.action === 'accept' && entry.automatic) return vscode.l10n.t('Answered automatically (a remembered answer)');
   if (entry.action === 'accept') return vscode.l10n.t('Answered');
   return entry.action === 'decline' ? vscode.l10n.t('Declined') : vscode.l10n.t('Cancelled');
 }

@@ -41,6 +41,9 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private readonly announced = new Set<number>();
   private ageTimer: NodeJS.Timeout | undefined;
   private lastResumed: { id: number; at: number } | undefined;
+  private readonly view: vscode.TreeView<PendingItem>;
+  /** Questions answered from memory in this window (issue #22): said in the view's header. */
+  private automatic = 0;
 
   constructor(
     private readonly broker: Broker,
@@ -49,10 +52,12 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   ) {
     this.statusItem.name = vscode.l10n.t('Elicit: Pending Questions');
     this.statusItem.command = 'elicit.showPendingQuestions';
+    this.view = vscode.window.createTreeView(PENDING_VIEW, { treeDataProvider: this });
     this.disposables.push(
       this.changes,
       this.statusItem,
-      vscode.window.registerTreeDataProvider(PENDING_VIEW, this),
+      this.view,
+      broker.onDidAnswer((answered) => answered.automatic && this.countAutomatic()),
       broker.onDidChange(() => this.update()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),
@@ -132,6 +137,13 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     // A double-click runs the row's command twice: the second finds the question just resumed, on its way to the screen.
     else if (this.lastResumed?.id !== question.id || Date.now() - this.lastResumed.at > RESUME_GRACE_MS)
       void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
+  }
+
+  private countAutomatic(): void {
+    this.automatic++;
+    this.view.description = inertText(
+      this.automatic === 1 ? vscode.l10n.t('1 answered automatically') : vscode.l10n.t('{0} answered automatically', this.automatic),
+    );
   }
 
   private update(): void {

@@ -19,6 +19,7 @@ import type { DraftKeeper } from './formPanel';
 import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
+import { rememberButtons, nextRememberChoice, type RememberChoice } from './rememberButton';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =
@@ -67,6 +68,8 @@ interface StepContext {
   onPartial?: (partial: AnswerValue | undefined) => void;
   /** The question can no longer be answered (its turn ended): Dismiss and Later only, no Decline. */
   dismissOnly?: boolean;
+  /** "Remember this answer", shared by every step of the question; absent when it is never remembered. */
+  remember?: RememberChoice;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -122,12 +125,16 @@ export class QuickInputRenderer {
     const saveDraft = (open?: { name: string; partial?: AnswerValue }): void => {
       if (keptRound !== undefined) this.keptDrafts!.save(keptRound, stepDraft(form, content, open));
     };
+    const remember: RememberChoice | undefined = question.rememberOffer ? { offer: question.rememberOffer } : undefined;
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
     for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
       const partial = draft && i === draft.step ? draft.partial : undefined;
-      const current = partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : (fromReload.get(field.name) ?? field.default));
+      // A remembered answer that was not sent as it is starts the step (core/memory).
+      const remembered = question.prefill && Object.hasOwn(question.prefill, field.name) ? question.prefill[field.name] : undefined;
+      const current =
+        partial ?? (Object.hasOwn(content, field.name) ? content[field.name] : (fromReload.get(field.name) ?? remembered ?? field.default));
       const otherText = otherTextField(form, field);
       const otherBefore = otherText && (Object.hasOwn(content, otherText.name) ? content[otherText.name] : fromReload.get(otherText.name));
       const currentOther = typeof otherBefore === 'string' ? otherBefore : undefined;
@@ -149,6 +156,7 @@ export class QuickInputRenderer {
           onBehalf,
           autoResolvesAt: question.request.autoResolvesAt,
           onPartial: keptRound === undefined ? undefined : (held) => saveDraft({ name: field.name, partial: held }),
+          remember,
         },
         otherText,
       );
@@ -172,6 +180,7 @@ export class QuickInputRenderer {
       saveDraft();
       i++;
     }
+    if (remember?.choice) question.remember = remember.choice;
     return { action: 'accept', content };
   }
 
@@ -456,7 +465,8 @@ function setSteps(input: vscode.QuickInput & { buttons: readonly vscode.QuickInp
     input.step = ctx.step;
     input.totalSteps = ctx.totalSteps;
   }
-  const answers = ctx.onBehalf ? [] : ctx.dismissOnly ? [buttons().later] : [buttons().later, buttons().decline];
+  const remember = ctx.remember && !ctx.dismissOnly ? [rememberButtons()[ctx.remember.choice ?? 'no']] : [];
+  const answers = ctx.onBehalf ? [] : ctx.dismissOnly ? [buttons().later] : [...remember, buttons().later, buttons().decline];
   input.buttons = ctx.step > 1 || ctx.backToOptions ? [vscode.QuickInputButtons.Back, ...answers] : answers;
 }
 
@@ -492,6 +502,10 @@ function runStep(
         if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
         else if (button === buttons().decline) settle({ kind: 'decline' });
         else if (button === buttons().later) settle({ kind: 'later', partial: partial() });
+        else if (ctx.remember && Object.values(rememberButtons()).includes(button)) {
+          ctx.remember.choice = nextRememberChoice(ctx.remember);
+          setSteps(input, ctx);
+        }
       }),
       input.onDidHide(() => {
         // Arguments Elicit asks for cannot wait in Pending Questions: nobody is waiting for them.

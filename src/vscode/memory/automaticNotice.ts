@@ -1,0 +1,44 @@
+/**
+ * Every automatic answer is seen: a brief status-bar notice, "Answered for
+ * weather: region = eu-west · Forget", whose click forgets the answers used.
+ * The asker's name and the values are made inert (core/display.ts).
+ */
+import * as vscode from 'vscode';
+import type { AnsweredQuestion } from '../../core/broker/broker';
+import { inertText, oneLine } from '../../core/display';
+
+const SHOWN_MS = 10_000;
+
+export class AutomaticAnswerNotice implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('elicit.automaticAnswer', vscode.StatusBarAlignment.Left, 99);
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor() {
+    this.item.name = vscode.l10n.t('Elicit: Answered Automatically');
+  }
+
+  show(answered: AnsweredQuestion): void {
+    const used = answered.automatic ?? [];
+    if (used.length === 0) return;
+    const values = used.flatMap((entry) => entry.shown.map((field) => `${field.label} = ${field.value}`)).join(', ');
+    const asker = oneLine(answered.question.request.asker.name, 40);
+    const text = vscode.l10n.t('Answered for {0}: {1}', asker, oneLine(values, 80));
+    this.item.text = `$(history) ${inertText(text)} · ${vscode.l10n.t('Forget')}`;
+    this.item.tooltip = inertText(
+      `${vscode.l10n.t('Elicit answered this question with the answer you chose to remember. Click to forget it: the question will be asked again.')}\n\n${oneLine(answered.question.request.message, 300)}`,
+    );
+    this.item.command = {
+      title: vscode.l10n.t('Forget'),
+      command: 'elicit.forgetRememberedAnswer',
+      arguments: [used.map((entry) => entry.id)],
+    };
+    this.item.show();
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.item.hide(), SHOWN_MS);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.item.dispose();
+  }
+}
