@@ -175,10 +175,12 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     const { page } = session!.workbench;
     const panel = await claudePanel();
     // In the default mode claude asks before a Bash command.
-    const mode = panel.locator('.mode-picker select');
-    if ((await mode.inputValue()) !== 'default') {
-      await mode.selectOption('default');
-      await panel.locator('.item.notice', { hasText: 'Mode: ' }).last().waitFor({ timeout: 20_000 });
+    // claude sends its modes as a config option: the panel's Mode drop-down ("Manual" is its mode id "default").
+    const mode = panel.locator('.config-option[data-config-id="mode"]');
+    if ((await mode.getAttribute('data-current')) !== 'default') {
+      await mode.locator('vscode-single-select').click();
+      await mode.getByRole('option', { name: 'Manual' }).click();
+      await panel.locator('.config-option[data-config-id="mode"][data-current="default"]').waitFor({ timeout: 20_000 });
     }
     await waitForStatus(panel, 'Ready');
     const asked = permissionRequests().length;

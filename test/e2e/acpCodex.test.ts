@@ -298,6 +298,8 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
       },
       { text: 'Planned with DuckDB.' },
     );
+    const elicitations = (): Line[] => lines().filter((l) => l.dir === 'out' && l.message?.method === 'elicitation/create');
+    const askedBefore = elicitations().length;
     await send(panel, 'Plan the storage');
     const question = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Other…')), 120_000);
     assert.deepEqual(
@@ -307,7 +309,7 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     );
     // codex 0.166 sends no timer for the model's blocking questions (autoResolutionMs null): no countdown is made up.
     assert.doesNotMatch(question.title ?? '', /answers for you/);
-    const asked = lines().filter((l) => l.dir === 'out' && l.message?.method === 'elicitation/create');
+    const asked = elicitations().slice(askedBefore);
     assert.equal(asked.length, 1);
     assert.deepEqual(asked[0]!.message!.params!._meta, { codex: { autoResolutionMs: null } });
     await pickQuickPickItem(page, 'Other…');
