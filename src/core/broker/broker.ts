@@ -67,6 +67,8 @@ export interface AnsweredQuestion {
   reason?: 'timeout' | 'aborted' | 'error';
   /** Answered from memory, without the person: the remembered answers it used. */
   automatic?: RememberedAnswer[];
+  /** Answered by the person on a paired device: its name. */
+  device?: string;
 }
 
 interface NativeJob {
@@ -81,12 +83,24 @@ const DISMISS = 'elicit:dismiss';
 /** A non-blocking question makes way for one its asker waits on, and comes back after it. */
 const YIELD = 'elicit:yield';
 
+/** The abort reason of a render attempt the person answered elsewhere (a paired device). */
+class AnsweredElsewhere {
+  constructor(
+    readonly result: ElicitResult,
+    readonly device: string,
+  ) {}
+}
+
+type Wake = 'resume' | 'decline' | 'dismiss' | AnsweredElsewhere;
+
 interface Entry {
   question: Question;
   /** Aborts the current render attempt (defer / decline from outside the UI). */
   attempt?: AbortController;
   /** Resolves a question that is waiting in "later". */
-  wake?: (next: 'resume' | 'decline' | 'dismiss') => void;
+  wake?: (next: Wake) => void;
+  /** Set when the person answered it on a paired device. */
+  answeredOn?: string;
 }
 
 export class Broker {
@@ -166,7 +180,11 @@ export class Broker {
       turnEnded?.removeEventListener('abort', onTurnEnded);
       this.entries.delete(question.id);
       // A question taken back to be asked again with others was never really asked.
-      if (request.signal?.reason !== WITHDRAWN) this.answers.fire({ question, result, answeredAt: Date.now(), reason });
+      if (request.signal?.reason !== WITHDRAWN) {
+        const answered: AnsweredQuestion = { question, result, answeredAt: Date.now(), reason };
+        if (entry.answeredOn !== undefined && !reason) answered.device = entry.answeredOn;
+        this.answers.fire(answered);
+      }
       this.changed();
     }
   }
@@ -228,6 +246,23 @@ export class Broker {
   }
 
   /**
+   * The person's answer given on a paired device: the question's UI in the
+   * editor closes and the answer goes on as if given there (checked the same
+   * way), its history naming the device. False when the question is no longer
+   * open. Only accept or decline: a device never cancels for the asker.
+   */
+  answerFromDevice(id: number, result: ElicitResult, device: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry || entry.answeredOn !== undefined || result.action === 'cancel') return false;
+    const elsewhere = new AnsweredElsewhere(result, device);
+    if (entry.wake) entry.wake(elsewhere);
+    else if (entry.attempt) entry.attempt.abort(elsewhere);
+    else return false;
+    entry.answeredOn = device;
+    return true;
+  }
+
+  /**
    * Runs a native prompt that is not an elicitation (an ACP permission request,
    * say) in the same one-at-a-time queue, so it never hides another quick input.
    * Resolves with `onAbort` if `signal` aborts while it waits or shows.
@@ -249,9 +284,11 @@ export class Broker {
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;
       if (attempt.signal.reason === DISMISS) return CANCELLED;
+      if (attempt.signal.reason instanceof AnsweredElsewhere) return attempt.signal.reason.result;
       if (attempt.signal.reason === YIELD) continue; // in line again, behind the prompt it made way for
       if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
       const next = await this.parkUntilWoken(entry, closer);
+      if (next instanceof AnsweredElsewhere) return next.result;
       if (next === 'decline') return DECLINED;
       if (next === 'dismiss') return CANCELLED;
       if (next === 'closed') return CANCELLED;
@@ -259,12 +296,12 @@ export class Broker {
     }
   }
 
-  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'dismiss' | 'closed'> {
+  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<Wake | 'closed'> {
     entry.question.state = 'later';
     this.changed();
     return new Promise((resolve) => {
       const onClose = (): void => finish('closed');
-      const finish = (next: 'resume' | 'decline' | 'dismiss' | 'closed'): void => {
+      const finish = (next: Wake | 'closed'): void => {
         entry.wake = undefined;
         closer.removeEventListener('abort', onClose);
         entry.question.state = 'waiting';

@@ -22,6 +22,8 @@ export interface HistoryEntry {
   reason?: 'timeout' | 'aborted' | 'error';
   /** Answered from memory (core/memory), without the person. */
   automatic?: true;
+  /** Answered by the person on this paired device (its name). */
+  device?: string;
   /** Field label → the answer as text (secrets masked). */
   answers?: Array<{ label: string; value: string }>;
 }
@@ -39,6 +41,7 @@ export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
   };
   if (answered.reason) entry.reason = answered.reason;
   if (answered.automatic) entry.automatic = true;
+  if (answered.device !== undefined) entry.device = answered.device;
   if (question.url) entry.url = question.url.url;
   if (result.action === 'accept' && result.content && question.form) {
     const secrets = secretFieldNames(question.form);
