@@ -1,0 +1,107 @@
+/**
+ * What a request to the device server must be before anything else looks at
+ * it. A web page in the person's own browser can send requests to the server
+ * (it knows the LAN address); DNS rebinding can make it look same-origin. So:
+ *
+ * - the Host header must name the server exactly (an allowlist), which
+ *   rebinding cannot fake;
+ * - a request that changes anything must carry an Origin of the server itself,
+ *   and no request may come from another site (Origin, Sec-Fetch-Site);
+ * - no CORS: no Access-Control-* header is ever sent, and a preflight is refused;
+ * - no query strings at all, so no token or code can travel in a URL (the
+ *   pairing code rides in the page's fragment, which never reaches a server);
+ * - the device token travels only in an HttpOnly, SameSite=Strict, Secure cookie.
+ *
+ * Pure: the server (src/device) passes in the method, URL and headers.
+ */
+
+export interface RequestFacts {
+  method: string;
+  /** The request target as sent: "/api/questions". */
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface Allowlist {
+  /** "host:port" pairs, lower case, as the Host header must say them. */
+  hosts: readonly string[];
+  /** The scheme the server speaks: its own origin is `${scheme}://${host}`. */
+  scheme: 'https' | 'http';
+}
+
+/** Why a request is refused; the server answers every reason the same way, so nothing is learned. */
+export type Refusal = 'host' | 'origin' | 'cross-site' | 'target' | 'method';
+
+export const COOKIE_NAME = '__Host-elicit-device';
+export const CLAIM_COOKIE_NAME = '__Host-elicit-pairing';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const METHODS = new Set(['GET', 'HEAD', 'POST']);
+const PATH = /^\/[A-Za-z0-9._~/-]*$/;
+
+function header(facts: RequestFacts, name: string): string | undefined {
+  const value = facts.headers[name];
+  return Array.isArray(value) ? undefined : value;
+}
+
+/** The host names (with port) a server listening at `addresses` on `port` answers to. */
+export function allowedHosts(addresses: readonly string[], port: number): string[] {
+  return addresses.map((address) => `${address.includes(':') ? `[${address}]` : address}:${port}`.toLowerCase());
+}
+
+/** Undefined when the request may go on; otherwise why it may not. */
+export function refuseRequest(facts: RequestFacts, allow: Allowlist): Refusal | undefined {
+  if (!METHODS.has(facts.method)) return 'method';
+  // Only a path: no absolute-form target, no query string, no fragment, no dot segments.
+  if (!PATH.test(facts.url) || facts.url.split('/').some((part) => part === '..' || part === '.')) return 'target';
+  const host = header(facts, 'host')?.toLowerCase();
+  if (host === undefined || !allow.hosts.includes(host)) return 'host';
+  const site = header(facts, 'sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'cross-site';
+  const origin = header(facts, 'origin');
+  const own = `${allow.scheme}://${host}`;
+  if (origin !== undefined && origin !== own) return 'origin';
+  if (!SAFE_METHODS.has(facts.method) && origin === undefined) return 'origin';
+  return undefined;
+}
+
+/** The cookies of a request by name; the first of a repeated name wins, malformed parts are skipped. */
+export function readCookies(facts: RequestFacts): Map<string, string> {
+  const cookies = new Map<string, string>();
+  const raw = header(facts, 'cookie');
+  if (raw === undefined) return cookies;
+  for (const part of raw.split(';')) {
+    const at = part.indexOf('=');
+    if (at <= 0) continue;
+    const name = part.slice(0, at).trim();
+    if (!cookies.has(name)) cookies.set(name, part.slice(at + 1).trim());
+  }
+  return cookies;
+}
+
+/**
+ * A Set-Cookie value for a secret: HttpOnly (no script reads it), Secure,
+ * SameSite=Strict (no other site's page sends it), Path=/ and no Domain (the
+ * `__Host-` prefix makes browsers hold the server to all three).
+ */
+export function secretCookie(name: string, value: string, maxAgeSeconds: number): string {
+  return `${name}=${value}; Path=/; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; Secure; SameSite=Strict`;
+}
+
+/** Ends a cookie in the browser. */
+export function clearedCookie(name: string): string {
+  return secretCookie(name, '', 0);
+}
+
+/**
+ * Headers on every answer: nothing cached, nothing framed, no referrer, no
+ * sniffing. Deliberately no Access-Control-* header.
+ */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+});
