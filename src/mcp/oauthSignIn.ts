@@ -135,6 +135,7 @@ export class OAuthSignIn {
         url: request.url.href,
         elicitationId,
         signal: giveUp.signal,
+        editorOnly: 'signIn',
       });
       if (answer.action !== 'accept') {
         giveUp.abort();

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { UrlWaits } from '../../src/core/broker/urlWaits';
+import { deviceVerdict } from '../../src/core/device/devicePolicy';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { credentialsKey, MemorySecretStore, type StoredCredentials } from '../../src/mcp/oauthStore';
@@ -141,6 +142,14 @@ describe('OAuth sign-in for an HTTP server', () => {
     assert.match(textOf(await again.connection.callTool('whoami', {})), /with scopes mcp:tools$/);
     assert.equal(again.consents.length, 0);
     assertNoSecretLogged(issuedSecrets(server));
+  });
+
+  it('asks for the sign-in in the editor only, never on a paired device (issue #23)', async () => {
+    const server = await fixture();
+    const { connection, consents } = connectTo(server, new MemorySecretStore());
+    await connection.listTools();
+    assert.equal(consents.length, 1);
+    assert.deepEqual(deviceVerdict(consents[0]!), { allowed: false, reason: 'signIn' });
   });
 
   it('signs in to a 2026-07-28 server, answers its round, steps up a scope, and refreshes an expired token', async () => {

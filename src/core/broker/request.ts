@@ -45,6 +45,12 @@ interface RequestBase {
   autoResolvesAt?: number;
   /** Elicit's own question (a configuration input, say): never answered from memory (core/memory). */
   noMemory?: true;
+  /**
+   * Elicit's own question that gives access: a sign-in, or a key or other
+   * configuration input. Answered in the editor only, never on a paired device
+   * (core/device/devicePolicy.ts).
+   */
+  editorOnly?: 'signIn' | 'key';
 }
 
 export interface FormRequest extends RequestBase {

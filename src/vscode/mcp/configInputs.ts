@@ -58,6 +58,7 @@ export class ConfigInputs {
       mode: 'form',
       asker: { kind: 'mcp', name: config.name, detail: CONFIGURATION_INPUT },
       noMemory: true,
+      editorOnly: 'key',
       message: input.description,
       requestedSchema: inputQuestionSchema(input),
     });

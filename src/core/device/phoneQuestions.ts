@@ -1,0 +1,128 @@
+/**
+ * The waiting questions as a phone sees them (JSON), and a phone's answer read
+ * back into a broker result. A question that may not go to a phone
+ * (devicePolicy.ts) is listed with who asks and why it waits for the editor,
+ * and nothing of what it asks. A URL question carries its host and warnings,
+ * never the URL: the link opens on the computer. The page inserts every string
+ * as text; the strings are cleaned of invisible characters here too.
+ */
+import type { Question } from '../broker/broker';
+import type { AnswerValue, ElicitContent, ElicitResult } from '../broker/request';
+import { cleanText, clip, oneLine } from '../display';
+import type { FormModel } from '../form/fields';
+import { validateAnswer } from '../form/ajvAnswerCheck';
+import { completeAnswer, type FieldErrors } from '../form/fieldRules';
+import { deviceVerdict, type EditorOnlyReason } from './devicePolicy';
+
+interface PhoneQuestionBase {
+  id: number;
+  /** "weather-server", one line. */
+  asker: string;
+  /** What the asker is doing, one line. */
+  detail?: string;
+  receivedAt: number;
+  /** Put off ("Later") in the editor or on a device. */
+  later: boolean;
+}
+
+export interface PhoneForm extends PhoneQuestionBase {
+  kind: 'form';
+  message: string;
+  form: FormModel;
+  /** Values to start from (a remembered answer that is not sent as it is). */
+  prefill?: ElicitContent;
+  /** The asker's turn has ended: it can only be dismissed. */
+  turnEnded: boolean;
+}
+
+export interface PhoneUrl extends PhoneQuestionBase {
+  kind: 'url';
+  message: string;
+  /** Where the link leads, as a person reads it. */
+  host: string;
+  warnings: string[];
+}
+
+export interface PhoneEditorOnly extends PhoneQuestionBase {
+  kind: 'editorOnly';
+  reason: EditorOnlyReason;
+}
+
+export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly;
+
+const MAX_MESSAGE = 2000;
+
+export function phoneQuestion(question: Question): PhoneQuestion {
+  const { request } = question;
+  const base: PhoneQuestionBase = {
+    id: question.id,
+    asker: oneLine(request.asker.name, 80),
+    receivedAt: question.receivedAt,
+    later: question.state === 'later',
+  };
+  if (request.asker.detail) base.detail = oneLine(request.asker.detail, 80);
+  const verdict = deviceVerdict(question);
+  if (!verdict.allowed) return { ...base, kind: 'editorOnly', reason: verdict.reason };
+  const message = clip(cleanText(request.message), MAX_MESSAGE);
+  if (request.mode === 'url' && question.url) {
+    const { host, displayHost, warnings } = question.url;
+    return { ...base, kind: 'url', message, host: displayHost ?? host, warnings: [...warnings] };
+  }
+  const view: PhoneForm = {
+    ...base,
+    kind: 'form',
+    message,
+    form: question.form!,
+    turnEnded: request.mode === 'form' && request.nonBlocking?.turnEnded.aborted === true,
+  };
+  if (question.prefill) view.prefill = question.prefill;
+  return view;
+}
+
+/** What a phone sends: Submit with values, Decline, Later, or (for a URL question) Open on the computer. */
+export type PhoneAnswer =
+  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'later' } | { action: 'dismiss' } | { action: 'open' };
+
+export type ReadAnswer = { ok: true; answer: PhoneAnswer } | { ok: false; errors: FieldErrors };
+
+const REFUSED: ReadAnswer = { ok: false, errors: { '': 'This answer cannot be given from this device' } };
+
+/**
+ * A phone's answer to `question`, checked as the editor checks it (field rules
+ * and ajv) before the broker sees it: a phone is one more untrusted client.
+ */
+export function readPhoneAnswer(question: Question, body: unknown): ReadAnswer {
+  const verdict = deviceVerdict(question);
+  if (!verdict.allowed || typeof body !== 'object' || body === null) return REFUSED;
+  const { action, content } = body as { action?: unknown; content?: unknown };
+  if (action === 'later') return { ok: true, answer: { action } };
+  if (question.request.mode === 'url') return action === 'open' || action === 'decline' ? { ok: true, answer: { action } } : REFUSED;
+  const turnEnded = question.request.mode === 'form' && question.request.nonBlocking?.turnEnded.aborted === true;
+  if (turnEnded) return action === 'dismiss' ? { ok: true, answer: { action } } : REFUSED;
+  if (action === 'decline') return { ok: true, answer: { action } };
+  if (action !== 'accept' || !question.form || !isContent(content)) return REFUSED;
+  const complete = completeAnswer(question.form, content);
+  const errors = validateAnswer(question.form, complete);
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, answer: { action: 'accept', content: complete } };
+}
+
+function isAnswerValue(value: unknown): value is AnswerValue {
+  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function isContent(value: unknown): value is ElicitContent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(([, v]) => isAnswerValue(v));
+}
+
+/** The broker's result for an accepted or declined phone answer. */
+export function asResult(answer: Extract<PhoneAnswer, { action: 'accept' | 'decline' }>): ElicitResult {
+  return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: 'decline' };
+}
+
+/** Only what may go: the view of every waiting question, oldest first. */
+export function phoneQuestions(pending: readonly Question[]): PhoneQuestion[] {
+  return pending.map(phoneQuestion);
+}
