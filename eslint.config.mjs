@@ -75,7 +75,7 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: boundedPatternsOnly },
-  { files: ['src/core/**/*.ts', 'src/process/**/*.ts'], rules: noVscodeNoDom(undefined) },
+  { files: ['src/core/**/*.ts', 'src/process/**/*.ts', 'src/device/**/*.ts'], rules: noVscodeNoDom(undefined) },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {
     files: ['webview/**/*.ts'],

@@ -28,6 +28,14 @@ describe('layering lint rule', () => {
     );
   });
 
+  it('rejects a vscode import in src/device (the phone server is node only)', async () => {
+    const messages = await lint('src/device/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-imports')),
+      messages.join('\n'),
+    );
+  });
+
   it('rejects DOM globals in src/core and src/mcp', async () => {
     const messages = await lint('src/mcp/example.ts', 'export const title = document.title;\n');
     assert.ok(
