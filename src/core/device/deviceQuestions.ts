@@ -1,0 +1,43 @@
+/**
+ * The broker as a paired device sees it: the waiting questions (as
+ * phoneQuestions.ts shows them) and the device's answers handed back. Submit
+ * and Decline answer through the broker (checked again there, history naming
+ * the device), Later puts the question off, Dismiss closes one whose turn has
+ * ended, and Open hands a URL question to the editor, which opens the link on
+ * the computer after its own consent; never on the phone.
+ */
+import type { Broker, Question } from '../broker/broker';
+import type { Disposable } from '../events';
+import type { PairedDevice } from './devices';
+import { asResult, readPhoneAnswer, type ReadAnswer } from './phoneQuestions';
+
+export interface DeviceQuestions {
+  pending(): Question[];
+  onDidChange(listener: () => void): Disposable;
+  /** `gone` when the question is no longer waiting. */
+  answer(id: number, body: unknown, device: PairedDevice): ReadAnswer | 'gone';
+}
+
+export interface BrokerDeviceOptions {
+  /** A URL question the person chose to open from the device: the editor's consent, then the link on the computer. */
+  openOnComputer(question: Question, device: PairedDevice): void;
+}
+
+export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptions): DeviceQuestions {
+  return {
+    pending: () => broker.pending(),
+    onDidChange: (listener) => broker.onDidChange(listener),
+    answer(id, body, device) {
+      const question = broker.pending().find((q) => q.id === id);
+      if (!question) return 'gone';
+      const read = readPhoneAnswer(question, body);
+      if (!read.ok) return read;
+      const { answer } = read;
+      if (answer.action === 'later') broker.later(id);
+      else if (answer.action === 'dismiss') broker.dismiss(id);
+      else if (answer.action === 'open') options.openOnComputer(question, device);
+      else if (!broker.answerFromDevice(id, asResult(answer), device.name)) return 'gone';
+      return read;
+    },
+  };
+}
