@@ -20,8 +20,9 @@
 import type { Question } from '../broker/broker';
 import { hasSecret } from '../form/fields';
 
-/** Why a question is answered in the editor only. */
-export type EditorOnlyReason = 'secret' | 'key' | 'signIn' | 'elicitOwn' | 'prompt';
+import type { EditorOnlyReason } from './phoneView';
+
+export type { EditorOnlyReason } from './phoneView';
 
 export type DeviceVerdict = { allowed: true; opensOnComputer: boolean } | { allowed: false; reason: EditorOnlyReason };
 

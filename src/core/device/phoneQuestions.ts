@@ -9,46 +9,12 @@
 import type { Question } from '../broker/broker';
 import type { AnswerValue, ElicitContent, ElicitResult } from '../broker/request';
 import { cleanText, clip, oneLine } from '../display';
-import type { FormModel } from '../form/fields';
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { completeAnswer, type FieldErrors } from '../form/fieldRules';
-import { deviceVerdict, type EditorOnlyReason } from './devicePolicy';
+import { deviceVerdict } from './devicePolicy';
+import type { PhoneAnswer, PhoneForm, PhoneQuestion, PhoneQuestionBase } from './phoneView';
 
-interface PhoneQuestionBase {
-  id: number;
-  /** "weather-server", one line. */
-  asker: string;
-  /** What the asker is doing, one line. */
-  detail?: string;
-  receivedAt: number;
-  /** Put off ("Later") in the editor or on a device. */
-  later: boolean;
-}
-
-export interface PhoneForm extends PhoneQuestionBase {
-  kind: 'form';
-  message: string;
-  form: FormModel;
-  /** Values to start from (a remembered answer that is not sent as it is). */
-  prefill?: ElicitContent;
-  /** The asker's turn has ended: it can only be dismissed. */
-  turnEnded: boolean;
-}
-
-export interface PhoneUrl extends PhoneQuestionBase {
-  kind: 'url';
-  message: string;
-  /** Where the link leads, as a person reads it. */
-  host: string;
-  warnings: string[];
-}
-
-export interface PhoneEditorOnly extends PhoneQuestionBase {
-  kind: 'editorOnly';
-  reason: EditorOnlyReason;
-}
-
-export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly;
+export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhoneQuestion, PhoneUrl } from './phoneView';
 
 const MAX_MESSAGE = 2000;
 
@@ -78,10 +44,6 @@ export function phoneQuestion(question: Question): PhoneQuestion {
   if (question.prefill) view.prefill = question.prefill;
   return view;
 }
-
-/** What a phone sends: Submit with values, Decline, Later, or (for a URL question) Open on the computer. */
-export type PhoneAnswer =
-  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'later' } | { action: 'dismiss' } | { action: 'open' };
 
 export type ReadAnswer = { ok: true; answer: PhoneAnswer } | { ok: false; errors: FieldErrors };
 

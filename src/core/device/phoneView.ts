@@ -1,0 +1,50 @@
+/**
+ * What a paired phone is sent about each waiting question, and what it sends
+ * back: the JSON of the device server, shared with the page (so types only,
+ * nothing that needs node).
+ */
+import type { ElicitContent } from '../broker/request';
+import type { FormModel } from '../form/fields';
+
+/** Why a question is answered in the editor only (devicePolicy.ts). */
+export type EditorOnlyReason = 'secret' | 'key' | 'signIn' | 'elicitOwn' | 'prompt';
+
+export interface PhoneQuestionBase {
+  id: number;
+  /** "weather-server", one line. */
+  asker: string;
+  /** What the asker is doing, one line. */
+  detail?: string;
+  receivedAt: number;
+  /** Put off ("Later") in the editor or on a device. */
+  later: boolean;
+}
+
+export interface PhoneForm extends PhoneQuestionBase {
+  kind: 'form';
+  message: string;
+  form: FormModel;
+  /** Values to start from (a remembered answer that is not sent as it is). */
+  prefill?: ElicitContent;
+  /** The asker's turn has ended: it can only be dismissed. */
+  turnEnded: boolean;
+}
+
+export interface PhoneUrl extends PhoneQuestionBase {
+  kind: 'url';
+  message: string;
+  /** Where the link leads, as a person reads it. */
+  host: string;
+  warnings: string[];
+}
+
+export interface PhoneEditorOnly extends PhoneQuestionBase {
+  kind: 'editorOnly';
+  reason: EditorOnlyReason;
+}
+
+export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly;
+
+/** What a phone sends: Submit with values, Decline, Later, or (for a URL question) Open on the computer. */
+export type PhoneAnswer =
+  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'later' } | { action: 'dismiss' } | { action: 'open' };
