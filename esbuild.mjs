@@ -86,7 +86,7 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts' },
+    entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts', device: 'webview/device/main.ts' },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'esm',

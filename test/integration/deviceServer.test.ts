@@ -19,6 +19,19 @@ import { PAIRING_TRIES, Pairing, normalizeCode, type PairingClaim } from '../../
 import type { PhoneQuestion } from '../../src/core/device/phoneQuestions';
 import { createDeviceCertificate } from '../../src/device/certificate';
 import { DeviceServer } from '../../src/device/deviceServer';
+import { devicePage } from '../../src/device/page';
+import { buildSync } from 'esbuild';
+import * as path from 'node:path';
+
+/** The page's real script, built as esbuild.mjs builds it. */
+const pageScript = buildSync({
+  entryPoints: [path.join(__dirname, '..', '..', 'webview', 'device', 'main.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  loader: { '.css': 'text' },
+  write: false,
+}).outputFiles[0]!.text;
 
 const certificate = createDeviceCertificate(['127.0.0.1', 'localhost', '::1']);
 /** The certificate is checked for the address connected to, whatever Host header a request sends. */
@@ -80,7 +93,7 @@ async function setup(): Promise<Setup> {
     pairing,
     devices,
     questions: brokerDeviceQuestions(broker, { openOnComputer: (q) => opened.push(q) }),
-    page: () => ({ html: '<!doctype html><title>Elicit</title>', csp: "default-src 'none'" }),
+    page: () => devicePage(pageScript),
   });
   running.push(server);
   const port = await server.start();
@@ -475,11 +488,17 @@ describe('device server: refused with nothing learned', () => {
     assert.doesNotThrow(() => new DeviceServer({ ...options, address: '127.0.0.1' }));
   });
 
-  it('serves the page with its CSP and no CORS header', async () => {
+  it('serves the page: its built script inline under a nonce CSP fresh for each load, no CORS header', async () => {
     const s = await setup();
-    const page = await send(s, { path: '/', headers: { 'sec-fetch-site': 'none' } });
-    assert.equal(page.status, 200);
-    assert.equal(page.headers['content-security-policy'], "default-src 'none'");
-    assert.equal(page.headers['cache-control'], 'no-store');
+    const first = await send(s, { path: '/', headers: { 'sec-fetch-site': 'none' } });
+    const second = await send(s, { path: '/', headers: { 'sec-fetch-site': 'none' } });
+    assert.equal(first.status, 200);
+    const csp = String(first.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1]!;
+    assert.ok(first.body.includes(`<script type="module" nonce="${nonce}">`));
+    assert.ok(first.body.includes('/api/events'), 'the page script is in it');
+    assert.notEqual(second.headers['content-security-policy'], csp);
+    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.ok(!Object.keys(first.headers).some((h) => h.startsWith('access-control-')));
   });
 });
