@@ -50,6 +50,8 @@ export interface DeviceServerOptions {
   extraHosts?: readonly string[];
   /** The scheme the phone's browser sees when it differs (loopback HTTP behind forwarding over HTTPS). */
   publicScheme?: 'https' | 'http';
+  /** The origins of forwarded addresses the page is served from ("https://name[:port]"). */
+  extraOrigins?: readonly string[];
   pairing: Pairing;
   devices: DeviceRegistry;
   questions: DeviceQuestions;
@@ -112,6 +114,7 @@ export class DeviceServer {
     this.allow = {
       hosts: [...hosts, ...(this.options.extraHosts ?? []).map((h) => h.toLowerCase())],
       scheme: this.options.publicScheme ?? scheme,
+      origins: this.options.extraOrigins ?? [],
     };
     this.listeners.push(
       this.options.questions.onDidChange(() => this.pushQuestions()),

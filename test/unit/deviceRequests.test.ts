@@ -49,6 +49,14 @@ describe('device server request checks', () => {
     assert.equal(refuseRequest(request({ headers: { 'sec-fetch-site': 'same-site' } }), allow), 'cross-site');
   });
 
+  it('takes the origin of a forwarded address it is told of, exactly, and no other', () => {
+    const forwarded: Allowlist = { ...allow, hosts: [...allow.hosts, 'localhost:8443'], origins: ['https://8443-ada.codespace.example'] };
+    const from = (origin: string): RequestFacts => request({ method: 'POST', headers: { host: 'localhost:8443', origin } });
+    assert.equal(refuseRequest(from('https://8443-ada.codespace.example'), forwarded), undefined);
+    assert.equal(refuseRequest(from('https://8443-ada.codespace.example.evil.example'), forwarded), 'origin');
+    assert.equal(refuseRequest(from('https://8443-ada.codespace.example'), allow), 'origin', 'not without being told');
+  });
+
   it('refuses a change without an Origin (a form posted from elsewhere, a script without one)', () => {
     assert.equal(refuseRequest(request({ method: 'POST' }), allow), 'origin');
   });

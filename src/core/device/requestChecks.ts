@@ -27,6 +27,11 @@ export interface Allowlist {
   hosts: readonly string[];
   /** The scheme the server speaks: its own origin is `${scheme}://${host}`. */
   scheme: 'https' | 'http';
+  /**
+   * Origins the page is also served from: a forwarded address (code-server,
+   * Codespaces) whose proxy may send its own Host. Exact "https://name[:port]".
+   */
+  origins?: readonly string[];
 }
 
 /** Why a request is refused; the server answers every reason the same way, so nothing is learned. */
@@ -60,7 +65,7 @@ export function refuseRequest(facts: RequestFacts, allow: Allowlist): Refusal | 
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'cross-site';
   const origin = header(facts, 'origin');
   const own = `${allow.scheme}://${host}`;
-  if (origin !== undefined && origin !== own) return 'origin';
+  if (origin !== undefined && origin !== own && !(allow.origins ?? []).includes(origin)) return 'origin';
   if (!SAFE_METHODS.has(facts.method) && origin === undefined) return 'origin';
   return undefined;
 }
