@@ -27,6 +27,8 @@
  *   adversarial patterns at the engine's caps on 10,000-character inputs (patternTimings.ts);
  *   the unit tests bound its steps, this turns them into time on this machine. patternWorstMB:
  *   the most memory one compile and check of them took.
+ * - deviceAnswerMs: an answer sent by a paired device (an HTTPS POST on loopback with its cookie,
+ *   deviceTimings.ts) → the asker has it; median of 21.
  * - extensionKB / webviewKB / vsixKB: the production bundles (extension.js is what activation
  *   loads; the SDK and gateway bundles load when first used) and the VSIX. webviewKB is what one
  *   webview page loads: the heavier of the form's and the agent panel's bundles (each page loads
@@ -43,6 +45,7 @@ import type { ElicitResult } from '../../src/core/broker/request';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/core/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
+import { deviceAnswer } from './deviceTimings';
 import { worstPattern } from './patternTimings';
 
 const root = path.join(__dirname, '..', '..');
@@ -257,6 +260,16 @@ async function main(): Promise<void> {
     `median of 7: ${p.family} \`${p.pattern}\` (cost ${p.cost}) on 10,000 characters, ${(p.steps / 1e6).toFixed(1)} M steps, ${p.nsPerStep.toFixed(1)} ns a step`,
   );
   row('patternWorstMB', p.worstMB, 'MB', 16, 'the most heap and buffer memory one compile and check of those patterns took');
+
+  const device = await deviceAnswer();
+  bench.deviceAnswerMs = round(device.medianMs);
+  row(
+    'deviceAnswerMs',
+    device.medianMs,
+    'ms',
+    100,
+    'median of 21: an answer POSTed over HTTPS on loopback by a paired device → the asker has it',
+  );
 
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');
