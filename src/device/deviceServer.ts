@@ -26,15 +26,15 @@ import type { Pairing } from '../core/device/pairing';
 import { CONFIRM_WINDOW_MS } from '../core/device/pairing';
 import { phoneQuestions } from '../core/device/phoneQuestions';
 import {
-  CLAIM_COOKIE_NAME,
   COMMON_HEADERS,
-  COOKIE_NAME,
   allowedHosts,
   clearedCookie,
+  cookieScope,
   readCookies,
   refuseRequest,
   secretCookie,
   type Allowlist,
+  type CookieScope,
   type RequestFacts,
 } from '../core/device/requestChecks';
 import type { Disposable } from '../core/events';
@@ -52,6 +52,8 @@ export interface DeviceServerOptions {
   publicScheme?: 'https' | 'http';
   /** The origins of forwarded addresses the page is served from ("https://name[:port]"). */
   extraOrigins?: readonly string[];
+  /** The path a forwarding proxy serves the server under ("/proxy/8443/"): the cookies are kept to it. */
+  cookiePath?: string;
   pairing: Pairing;
   devices: DeviceRegistry;
   questions: DeviceQuestions;
@@ -83,8 +85,10 @@ export class DeviceServer {
   private readonly streams = new Set<EventStream>();
   private readonly listeners: Disposable[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly cookies: CookieScope;
 
   constructor(private readonly options: DeviceServerOptions) {
+    this.cookies = cookieScope(options.cookiePath);
     if (!options.tls && !isLoopback(options.address)) {
       throw new Error(`plain HTTP is served on loopback only, not on ${options.address}: give the server a certificate`);
     }
@@ -159,14 +163,14 @@ export class DeviceServer {
     if (!device) return this.refuse(response, 'token');
     if (route === 'GET /api/questions')
       return this.sendJson(response, 200, { questions: phoneQuestions(this.options.questions.pending()) });
-    if (route === 'GET /api/events') return this.openStream(response, device, readCookies(facts).get(COOKIE_NAME)!);
+    if (route === 'GET /api/events') return this.openStream(response, device, readCookies(facts).get(this.cookies.device)!);
     const answer = /^POST \/api\/questions\/([1-9]\d{0,9})$/.exec(route);
     if (answer) return this.answer(request, response, Number(answer[1]), device);
     return this.refuse(response, 'route');
   }
 
   private device(facts: RequestFacts): PairedDevice | undefined {
-    return this.options.devices.verify(readCookies(facts).get(COOKIE_NAME));
+    return this.options.devices.verify(readCookies(facts).get(this.cookies.device));
   }
 
   private sendPage(response: http.ServerResponse): void {
@@ -180,16 +184,19 @@ export class DeviceServer {
     const body = await readJson(request);
     const ticket = body && this.options.pairing.claim(body.code, body.name);
     if (!ticket) return this.refuse(response, 'pairing');
-    const cookie = secretCookie(CLAIM_COOKIE_NAME, ticket.secret, CONFIRM_WINDOW_MS / 1000);
+    const cookie = secretCookie(this.cookies.claim, ticket.secret, CONFIRM_WINDOW_MS / 1000, this.cookies.path);
     this.sendJson(response, 200, { name: ticket.claim.name, confirmCode: ticket.claim.confirmCode }, cookie);
   }
 
   private collect(facts: RequestFacts, response: http.ServerResponse): void {
-    const status = this.options.pairing.collect(readCookies(facts).get(CLAIM_COOKIE_NAME));
-    if (status.status === 'refused') return this.refuse(response, 'pairing', clearedCookie(CLAIM_COOKIE_NAME));
+    const status = this.options.pairing.collect(readCookies(facts).get(this.cookies.claim));
+    if (status.status === 'refused') return this.refuse(response, 'pairing', clearedCookie(this.cookies.claim, this.cookies.path));
     if (status.status === 'waiting') return this.sendJson(response, 200, { status: 'waiting' });
     const { device, token } = this.options.devices.add(status.claim.name);
-    const cookies = [secretCookie(COOKIE_NAME, token, PAIRING_LIFETIME_MS / 1000), clearedCookie(CLAIM_COOKIE_NAME)];
+    const cookies = [
+      secretCookie(this.cookies.device, token, PAIRING_LIFETIME_MS / 1000, this.cookies.path),
+      clearedCookie(this.cookies.claim, this.cookies.path),
+    ];
     this.sendJson(response, 200, { status: 'paired', name: device.name }, cookies);
   }
 

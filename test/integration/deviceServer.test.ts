@@ -475,6 +475,64 @@ describe('device server: refused with nothing learned', () => {
     assert.match(outcome, /^error /);
   });
 
+  it('behind forwarding: loopback HTTP, the forwarded origin, cookies kept to the proxy’s path', async () => {
+    const broker = new Broker(new AwayRenderer(), { timeoutMs: () => 60_000, maxPendingPerAsker: () => 5, presentation: () => 'form' });
+    const pairing = new Pairing();
+    const devices = new DeviceRegistry();
+    const claims: PairingClaim[] = [];
+    pairing.onDidClaim((c) => claims.push(c));
+    const server = new DeviceServer({
+      address: '127.0.0.1',
+      port: 0,
+      pairing,
+      devices,
+      questions: brokerDeviceQuestions(broker, { openOnComputer: () => undefined }),
+      publicScheme: 'https',
+      extraOrigins: ['https://forwarded.example'],
+      cookiePath: '/proxy/8443/',
+    });
+    running.push(server);
+    const port = await server.start();
+    /** What the forwarding proxy sends on: plain HTTP on loopback, the browser's Origin. */
+    const viaProxy = (options: { method?: string; path: string; headers?: Record<string, string>; json?: unknown }): Promise<Reply> =>
+      new Promise((resolve, reject) => {
+        const headers: Record<string, string> = { host: `localhost:${port}`, ...options.headers };
+        if (options.json !== undefined) headers['content-type'] = 'application/json';
+        const request = http.request(
+          { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+          },
+        );
+        request.on('error', reject);
+        request.end(options.json === undefined ? undefined : JSON.stringify(options.json));
+      });
+    const { code } = pairing.start();
+    const fromForwarded = { origin: 'https://forwarded.example', 'sec-fetch-site': 'same-origin' };
+    const claimed = await viaProxy({ method: 'POST', path: '/api/pair', headers: fromForwarded, json: { code, name: 'Pixel' } });
+    assert.equal(claimed.status, 200);
+    assert.match(claimed.headers['set-cookie']![0]!, /^__Secure-elicit-pairing=[\w-]+; Path=\/proxy\/8443\/; /);
+    pairing.decide(claims[0]!.id, true);
+    const collected = await viaProxy({ path: '/api/pair', headers: { cookie: claimed.headers['set-cookie']![0]!.split(';')[0]! } });
+    const device = collected.headers['set-cookie']!.find((c) => c.startsWith('__Secure-elicit-device='))!;
+    assert.match(device, /; Path=\/proxy\/8443\/; .*HttpOnly; Secure; SameSite=Strict$/);
+    const cookie = device.split(';')[0]!;
+    assert.equal((await viaProxy({ path: '/api/questions', headers: { cookie } })).status, 200);
+    assert.equal((await viaProxy({ path: '/api/questions', headers: { cookie: cookie.replace('__Secure-', '__Host-') } })).status, 403);
+    const elsewhere = await viaProxy({
+      method: 'POST',
+      path: '/api/questions/1',
+      headers: { cookie, origin: 'https://evil.example' },
+      json: {},
+    });
+    assert.equal(elsewhere.status, 403);
+    const rebound = await viaProxy({ path: '/api/questions', headers: { cookie, host: `evil.example:${port}` } });
+    assert.equal(rebound.status, 403);
+  });
+
   it('will not serve plain HTTP beyond loopback', () => {
     const options = {
       port: 0,
@@ -496,7 +554,7 @@ describe('device server: refused with nothing learned', () => {
     const csp = String(first.headers['content-security-policy']);
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1]!;
     assert.ok(first.body.includes(`<script type="module" nonce="${nonce}">`));
-    assert.ok(first.body.includes('/api/events'), 'the page script is in it');
+    assert.ok(first.body.includes('new EventSource("api/events")'), 'the page script is in it');
     assert.notEqual(second.headers['content-security-policy'], csp);
     assert.equal(first.headers['cache-control'], 'no-store');
     assert.ok(!Object.keys(first.headers).some((h) => h.startsWith('access-control-')));

@@ -11,6 +11,7 @@ import {
   COOKIE_NAME,
   allowedHosts,
   clearedCookie,
+  cookieScope,
   readCookies,
   refuseRequest,
   secretCookie,
@@ -87,6 +88,17 @@ describe('device server request checks', () => {
       assert.ok(cookie.includes(attribute), attribute);
     assert.doesNotMatch(cookie, /Domain=/i);
     assert.match(clearedCookie(COOKIE_NAME), /^__Host-elicit-device=; Path=\/; Max-Age=0; HttpOnly; Secure; SameSite=Strict$/);
+  });
+
+  it('keeps its cookies to a forwarding proxy’s path, so the proxy’s other ports never get the token', () => {
+    assert.deepEqual(cookieScope(), { device: '__Host-elicit-device', claim: '__Host-elicit-pairing', path: '/' });
+    const proxied = cookieScope('/proxy/8443/');
+    assert.deepEqual(proxied, { device: '__Secure-elicit-device', claim: '__Secure-elicit-pairing', path: '/proxy/8443/' });
+    assert.equal(
+      secretCookie(proxied.device, 'tok', 60, proxied.path),
+      '__Secure-elicit-device=tok; Path=/proxy/8443/; Max-Age=60; HttpOnly; Secure; SameSite=Strict',
+    );
+    for (const bad of ['/proxy/8443', 'proxy/', '/a;b/', '/a b/']) assert.throws(() => cookieScope(bad), /cookie path/, bad);
   });
 
   it('reads cookies, the first of a repeated name winning', () => {

@@ -40,6 +40,25 @@ export type Refusal = 'host' | 'origin' | 'cross-site' | 'target' | 'method';
 export const COOKIE_NAME = '__Host-elicit-device';
 export const CLAIM_COOKIE_NAME = '__Host-elicit-pairing';
 
+/** Where the server's cookies live: the whole host, or the path a forwarding proxy serves it under. */
+export interface CookieScope {
+  device: string;
+  claim: string;
+  path: string;
+}
+
+/**
+ * At the root, `__Host-` cookies (the browser holds them to Secure, Path=/ and
+ * no Domain). Under a proxy's path ("/proxy/8443/") the cookie is kept to that
+ * path, so the proxy's other ports and the proxy itself never get the token:
+ * `__Secure-` then, as `__Host-` allows Path=/ only.
+ */
+export function cookieScope(path = '/'): CookieScope {
+  if (path === '/') return { device: COOKIE_NAME, claim: CLAIM_COOKIE_NAME, path };
+  if (!/^\/[A-Za-z0-9._~/-]*\/$/.test(path)) throw new Error(`a cookie path is "/…/", not ${JSON.stringify(path)}`);
+  return { device: '__Secure-elicit-device', claim: '__Secure-elicit-pairing', path };
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const METHODS = new Set(['GET', 'HEAD', 'POST']);
 const PATH = /^\/[A-Za-z0-9._~/-]*$/;
@@ -86,16 +105,16 @@ export function readCookies(facts: RequestFacts): Map<string, string> {
 
 /**
  * A Set-Cookie value for a secret: HttpOnly (no script reads it), Secure,
- * SameSite=Strict (no other site's page sends it), Path=/ and no Domain (the
- * `__Host-` prefix makes browsers hold the server to all three).
+ * SameSite=Strict (no other site's page sends it), no Domain (this host only),
+ * kept to `path`.
  */
-export function secretCookie(name: string, value: string, maxAgeSeconds: number): string {
-  return `${name}=${value}; Path=/; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; Secure; SameSite=Strict`;
+export function secretCookie(name: string, value: string, maxAgeSeconds: number, path = '/'): string {
+  return `${name}=${value}; Path=${path}; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; HttpOnly; Secure; SameSite=Strict`;
 }
 
 /** Ends a cookie in the browser. */
-export function clearedCookie(name: string): string {
-  return secretCookie(name, '', 0);
+export function clearedCookie(name: string, path = '/'): string {
+  return secretCookie(name, '', 0, path);
 }
 
 /**
