@@ -13,6 +13,7 @@ import {
   Pairing,
   deviceName,
   normalizeCode,
+  shouldListen,
   type PairingClaim,
 } from '../../src/core/device/pairing';
 import { DeviceRegistry, PAIRING_LIFETIME_MS } from '../../src/core/device/devices';
@@ -63,6 +64,32 @@ describe('pairing: the short code', () => {
     assert.equal(pairing.claim(wrongCode(normalizeCode(code)), 'guess'), undefined);
     assert.equal(pairing.active, false, 'the fifth wrong try ends it');
     assert.equal(pairing.claim(code, 'Pixel 8'), undefined, 'the right code no longer works');
+  });
+
+  it('tells the editor when wrong tries end the code, once', () => {
+    const pairing = new Pairing();
+    let burned = 0;
+    pairing.onDidBurn(() => burned++);
+    const { code } = pairing.start();
+    for (let i = 0; i < PAIRING_TRIES + 2; i++) pairing.claim(wrongCode(normalizeCode(code)), 'guess');
+    assert.equal(burned, 1);
+  });
+
+  it('listens only while pairing or while a device is paired', () => {
+    const time = clock();
+    const pairing = new Pairing(time.now);
+    assert.equal(shouldListen(pairing, 0), false, 'nothing paired, no code: nothing listens');
+    const { code } = pairing.start();
+    assert.equal(shouldListen(pairing, 0), true);
+    const ticket = pairing.claim(code, 'Pixel')!;
+    assert.equal(shouldListen(pairing, 0), true, 'a claim waits for the editor');
+    pairing.decide(ticket.claim.id, false);
+    pairing.collect(ticket.secret);
+    assert.equal(shouldListen(pairing, 0), false);
+    assert.equal(shouldListen(pairing, 1), true);
+    pairing.start();
+    time.advance(PAIRING_WINDOW_MS);
+    assert.equal(shouldListen(pairing, 0), false, 'the code expired');
   });
 
   it('refuses every way alike: nothing tells a wrong code from a used, expired or burned one', () => {

@@ -84,6 +84,9 @@ export class Pairing {
   private readonly claims = new Emitter<PairingClaim>();
   /** A phone sent the right code: ask the person to confirm its name and code in the editor. */
   readonly onDidClaim = this.claims.event;
+  private readonly burns = new Emitter<void>();
+  /** The last wrong try ended the code: the editor says so (someone may be guessing) and offers a new one. */
+  readonly onDidBurn = this.burns.event;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -125,7 +128,10 @@ export class Pairing {
     const right = typeof typed === 'string' && matchesDigest(normalizeCode(typed.slice(0, 64)), code.digest);
     if (!right || cleanName === undefined) {
       code.triesLeft--;
-      if (code.triesLeft <= 0) this.code = undefined;
+      if (code.triesLeft <= 0) {
+        this.code = undefined;
+        this.burns.fire();
+      }
       return undefined;
     }
     this.code = undefined;
@@ -168,4 +174,12 @@ export class Pairing {
     if (open && open.claim.expiresAt <= this.now()) this.open = undefined;
     return this.open;
   }
+}
+
+/**
+ * Whether the device server should listen: only while a code is open or a
+ * claim waits, or a device is paired. With none, nothing listens.
+ */
+export function shouldListen(pairing: Pairing, pairedDevices: number): boolean {
+  return pairing.active || pairedDevices > 0;
 }
