@@ -14,6 +14,7 @@ import { clip } from '../display';
 import { Emitter } from '../events';
 import type { AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
 import { memoryAsker, narrower, type MemoryScope } from './askerIdentity';
+import { AskerRules, type AskerRule, type RuleVault } from './askerRules';
 import { AutomaticAnswerLimit } from './rateLimit';
 import { questionUnits, requestContent, unitContent, type QuestionUnit } from './questionUnits';
 
@@ -55,13 +56,22 @@ export class AnswerMemory {
   private readonly changes = new Emitter<void>();
   private writes: Promise<void> = Promise.resolve();
   readonly onDidChange = this.changes.event;
+  /** Always decline / never open links, per asker: within the same automatic-answer limit. */
+  readonly rules: AskerRules;
 
   constructor(
     private readonly vault: MemoryVault,
     private readonly setting: () => RememberSetting,
     private readonly now: () => number = Date.now,
+    ruleVault: RuleVault = inMemoryVault(),
   ) {
     this.limit = new AutomaticAnswerLimit(now);
+    this.rules = new AskerRules(ruleVault, this.limit, () => this.changes.fire(), now);
+  }
+
+  /** The rule that declines this question without UI, unless memory is turned off. */
+  declineRule(request: ElicitRequest, form?: FormModel): AskerRule | undefined {
+    return this.setting() === 'off' ? undefined : this.rules.apply(request, form);
   }
 
   /** Reads the "always" answers; anything unreadable is dropped, not trusted. */
@@ -199,6 +209,11 @@ export class AnswerMemory {
     const oldest = [...this.always.values()].sort((a, b) => (a.lastUsed ?? a.created) - (b.lastUsed ?? b.created));
     for (const entry of oldest.slice(0, this.always.size - MAX_REMEMBERED)) this.always.delete(entry.id);
   }
+}
+
+function inMemoryVault(): RuleVault {
+  let text: string | undefined;
+  return { read: () => Promise.resolve(text), write: (next) => Promise.resolve(void (text = next)) };
 }
 
 function answerId(askerKey: string, fingerprint: string): string {
