@@ -12,7 +12,7 @@ import type { ElicitApi } from './api';
 import { registerAcp } from './vscode/acp/register';
 import { registerGateway } from './vscode/gateway/register';
 import { registerMcp } from './vscode/mcp/register';
-import { secretMemoryVault } from './vscode/memory/memoryVault';
+import { ASKER_RULES_KEY, secretMemoryVault } from './vscode/memory/memoryVault';
 import { registerMemory } from './vscode/memory/register';
 import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
@@ -44,8 +44,14 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const timeoutMs = settings.timeoutMs;
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
   // Remembered answers: "always" ones in SecretStorage only, read before the first question can use them.
-  const memory = new AnswerMemory(secretMemoryVault(context.secrets), settings.rememberAnswers);
+  const memory = new AnswerMemory(
+    secretMemoryVault(context.secrets),
+    settings.rememberAnswers,
+    Date.now,
+    secretMemoryVault(context.secrets, ASKER_RULES_KEY),
+  );
   void memory.load().catch((error: unknown) => log.warn(`[elicit] remembered answers could not be read: ${String(error)}`));
+  void memory.rules.load().catch((error: unknown) => log.warn(`[elicit] rules per asker could not be read: ${String(error)}`));
   const broker = new Broker(renderers.router, {
     timeoutMs,
     maxPendingPerAsker: settings.maxPendingPerAsker,

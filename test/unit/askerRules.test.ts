@@ -117,6 +117,19 @@ describe('asker rules', () => {
     assert.equal(vault.text(), undefined);
   });
 
+  it('goes with its asker\'s answers on "forget all of an asker" and "forget everything"', async () => {
+    const { memory } = store();
+    await memory.rules.add(form(weather));
+    await memory.rules.add(form(impostor));
+    await memory.forgetAsker('mcp:origin-a');
+    assert.deepEqual(
+      memory.rules.list().map((r) => r.asker.key),
+      ['mcp:origin-b'],
+    );
+    await memory.forgetAll();
+    assert.equal(memory.rules.list().length, 0);
+  });
+
   it('drops a damaged or forged store', async () => {
     const memory = new AnswerMemory({ read: async () => undefined, write: async () => undefined }, () => 'always', Date.now, {
       read: async () => JSON.stringify([{ id: 'x', kind: 'accept', asker: { key: 'k', name: 'n' }, created: 1, count: 0 }, 'junk']),

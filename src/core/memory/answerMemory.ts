@@ -173,14 +173,18 @@ export class AnswerMemory {
     await this.dropAlways((entry) => entry.id === id);
   }
 
+  /** Forgets an asker's answers and its rules. */
   async forgetAsker(askerKey: string): Promise<void> {
     for (const [id, entry] of this.session) if (entry.asker.key === askerKey) this.session.delete(id);
     await this.dropAlways((entry) => entry.asker.key === askerKey);
+    await this.rules.forgetAsker(askerKey);
   }
 
+  /** Forgets every answer and rule. */
   async forgetAll(): Promise<void> {
     this.session.clear();
     await this.dropAlways(() => true);
+    await this.rules.forgetAll();
   }
 
   /** Written one after another, so the last write wins. */
