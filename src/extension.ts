@@ -66,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     (name, destination) => grants.lookup(name, destination),
   );
   registry.keepRoundsIn(keptRounds);
+  context.subscriptions.push(registry.onDidEndProcess((asker) => memory.endSession(asker)));
   registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.

@@ -12,7 +12,7 @@ import { completeAnswer } from '../form/fieldRules';
 import type { FormModel } from '../form/fields';
 import { clip } from '../display';
 import { Emitter } from '../events';
-import type { AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
+import type { Asker, AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
 import { memoryAsker, narrower, type MemoryScope } from './askerIdentity';
 import { AskerRules, type AskerRule, type RuleVault } from './askerRules';
 import { AutomaticAnswerLimit } from './rateLimit';
@@ -171,6 +171,22 @@ export class AnswerMemory {
   async forget(id: string): Promise<void> {
     this.session.delete(id);
     await this.dropAlways((entry) => entry.id === id);
+  }
+
+  /**
+   * "This session" ends when the asker's process stops or restarts: its
+   * session answers go (its "always" answers and rules stay).
+   */
+  endSession(asker: Asker): void {
+    const key = memoryAsker(asker)?.key;
+    if (key === undefined) return;
+    let dropped = false;
+    for (const [id, entry] of this.session)
+      if (entry.asker.key === key) {
+        this.session.delete(id);
+        dropped = true;
+      }
+    if (dropped) this.changes.fire();
   }
 
   /** Forgets an asker's answers and its rules. */
