@@ -73,7 +73,9 @@ export async function focusEditorArea(page: Page): Promise<void> {
   await page
     .locator('.part.editor')
     .first()
-    .click({ position: { x: 200, y: 200 } });
+    .click({ position: { x: 200, y: 200 }, timeout: 5_000 })
+    // A webview (a tool's result in the Markdown preview) lies over the editor: its tab takes the focus instead.
+    .catch(() => page.locator('.part.editor .tab.active').first().click({ timeout: 5_000 }));
 }
 
 /** Runs a command from the Command Palette by its exact title ("Category: Title"). */
