@@ -196,6 +196,8 @@ function createServer() {
     };
   });
   server.setRequestHandler('resources/list', () => ({ resources: [SKETCH_RESOURCE] }));
+  // The low-level Server answers only the methods given a handler; without this one a client's templates/list fails.
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', (request) => ({
     contents: [
       {

@@ -1,4 +1,5 @@
 /** JSON-RPC error codes Elicit answers askers with. */
+export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 

@@ -4,6 +4,7 @@
  * needed). A server that does not declare a capability simply has none, no
  * request is sent for it.
  */
+import { METHOD_NOT_FOUND } from '../core/errors';
 import type { McpConnection } from './connection';
 import { allPages } from './pages';
 import type { CompleteRequest, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from './types';
@@ -28,12 +29,22 @@ export async function listResources(connection: McpConnection): Promise<Resource
   );
 }
 
+/**
+ * Templates are optional under the `resources` capability: a server that has none
+ * often leaves `resources/templates/list` unanswered (-32601), which means "none",
+ * not a failure of the whole listing.
+ */
 export async function listResourceTemplates(connection: McpConnection): Promise<ResourceTemplate[]> {
   const client = await connection.connect();
   if (!client.getServerCapabilities()?.resources) return [];
-  return allPages((cursor) =>
-    client.listResourceTemplates(cursor ? { cursor } : undefined).then((p) => ({ items: p.resourceTemplates, next: p.nextCursor })),
-  );
+  try {
+    return await allPages((cursor) =>
+      client.listResourceTemplates(cursor ? { cursor } : undefined).then((p) => ({ items: p.resourceTemplates, next: p.nextCursor })),
+    );
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === METHOD_NOT_FOUND) return [];
+    throw error;
+  }
 }
 
 /** `prompts/get`, with any rounds of questions the server asks on the way (2026-07-28). */

@@ -17,7 +17,7 @@
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { BurstGrouper } from '../core/broker/burst';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
-import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
+import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
@@ -97,8 +97,7 @@ const NO_TIMEOUT_MS = 2_147_000_000;
 const STDIO_PROBE_TIMEOUT_MS = 5_000;
 /** A remote server that does not answer the version probe is down, not old. */
 const HTTP_PROBE_TIMEOUT_MS = 30_000;
-/** JSON-RPC codes this adapter sends or recognises. */
-const METHOD_NOT_FOUND = -32601;
+/** JSON-RPC codes this adapter sends or recognises (METHOD_NOT_FOUND: core/errors.ts). */
 const URL_ELICITATION_REQUIRED = -32042;
 
 export class McpConnection {

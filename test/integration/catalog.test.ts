@@ -136,6 +136,19 @@ describe('the catalog fixture (no completions)', () => {
     assert.deepEqual(await listResources(unreliable), []);
   });
 
+  it('a server that declares resources but answers resources/templates/list with -32601 has no templates, and its resources still list', async () => {
+    const plain = connectScripted(
+      stdioServer('resources-only', fixture('resources-only-server.mjs')),
+      () => ({ action: 'cancel' }),
+      opened,
+    ).connection;
+    assert.deepEqual(await listResourceTemplates(plain), []);
+    assert.deepEqual(
+      (await listResources(plain)).map((r) => r.uri),
+      ['sketch://latest'],
+    );
+  });
+
   it('-32042: consent to the URL, the server reports completion, the call is retried once and succeeds', async () => {
     seen.length = 0;
     const result = await connection.callTool('needs_sign_in', {});

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ConfigInputs } from './configInputs';
 import { registerOAuth } from './oauth';
 import { getPromptCommand } from './getPrompt';
+import { checkOffStep } from '../walkthroughProgress';
 import { readChoice, readResourceCommand } from './readResource';
 import { runTool } from './runTool';
 import { registerServerCommands } from './serverCommands';
@@ -18,9 +19,10 @@ export function registerMcp(context: vscode.ExtensionContext, services: Services
   services.registry.setInputResolver((config) => inputs.resolve(config));
   const view = new ServersView(services.registry);
   context.subscriptions.push(
-    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) =>
-      runTool(services, server, tool, args),
-    ),
+    vscode.commands.registerCommand('elicit.runTool', (server?: unknown, tool?: unknown, args?: unknown) => {
+      checkOffStep('runTool');
+      return runTool(services, server, tool, args);
+    }),
     view,
     ...registerServerCommands(services.registry, view, services.log),
     vscode.commands.registerCommand('elicit.getPrompt', (server?: unknown, prompt?: unknown, args?: unknown) =>
@@ -28,7 +30,10 @@ export function registerMcp(context: vscode.ExtensionContext, services: Services
     ),
     vscode.commands.registerCommand('elicit.readResource', (server?: unknown, uri?: unknown) => readResourceCommand(services, server, uri)),
     // Tree items pass themselves to their commands.
-    vscode.commands.registerCommand('elicit.view.runTool', (node: ToolNode) => runTool(services, node.server, node.tool.name)),
+    vscode.commands.registerCommand('elicit.view.runTool', (node: ToolNode) => {
+      checkOffStep('runTool');
+      return runTool(services, node.server, node.tool.name);
+    }),
     vscode.commands.registerCommand('elicit.view.getPrompt', (node: PromptNode) =>
       getPromptCommand(services, node.server, node.prompt.name),
     ),

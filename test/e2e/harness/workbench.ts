@@ -68,14 +68,20 @@ export async function reloadWindow(page: Page): Promise<void> {
   await page.waitForSelector('.statusbar-item', { timeout: 60_000 });
 }
 
-/** Clicks the editor area so key presses go to the workbench, not the Chat view's input. */
+/**
+ * Clicks the editor area so key presses go to the workbench, not the Chat view's input.
+ * Where a webview covers that point (a form, a rendered result) it would take the click,
+ * and the key presses: then whatever has the focus lets it go, back to the workbench.
+ */
 export async function focusEditorArea(page: Page): Promise<void> {
-  await page
-    .locator('.part.editor')
-    .first()
-    .click({ position: { x: 200, y: 200 }, timeout: 5_000 })
-    // A webview (a tool's result in the Markdown preview) lies over the editor: its tab takes the focus instead.
-    .catch(() => page.locator('.part.editor .tab.active').first().click({ timeout: 5_000 }));
+  try {
+    await page
+      .locator('.part.editor')
+      .first()
+      .click({ position: { x: 200, y: 200 }, timeout: 3000 });
+  } catch {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  }
 }
 
 /** Runs a command from the Command Palette by its exact title ("Category: Title"). */
