@@ -42,8 +42,13 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     // An open document (and its preview) reads the new text.
     this.changes.fire(uri);
     try {
-      // Locked: the tab keeps showing this result when another Markdown file becomes active.
-      await vscode.commands.executeCommand('markdown.showPreview', uri, undefined, { locked: true });
+      // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
+      // active), opened without taking the focus: a webview takes it once its page has loaded, which can
+      // be after the asker's next question opened, and would close that question's quick input.
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', {
+        preview: false,
+        preserveFocus: true,
+      });
     } catch {
       // No Markdown preview (the built-in extension disabled): the source, read-only.
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });

@@ -79,9 +79,14 @@ describe('result documents', () => {
 
   /** The text of the document the Markdown preview was asked to show. */
   function previewed(): { uri: Uri; text: string } {
-    const call = standIn.commands.filter((c) => c[0] === 'markdown.showPreview').at(-1);
+    const call = standIn.commands.filter((c) => c[0] === 'vscode.openWith').at(-1);
     assert.ok(call, 'the result is shown in the Markdown preview');
-    assert.deepEqual(call[3], { locked: true }, 'locked: it keeps showing this result');
+    assert.equal(call[2], 'vscode.markdown.preview.editor', 'as the preview editor: it keeps showing this result');
+    assert.deepEqual(
+      call[3],
+      { preview: false, preserveFocus: true },
+      'a tab of its own, opened without taking the focus from the next question',
+    );
     const uri = call[1] as Uri;
     return { uri, text: standIn.contentProviders.get(uri.scheme)!.provideTextDocumentContent(uri) };
   }
