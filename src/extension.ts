@@ -42,7 +42,6 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   void keptRounds.sweepOrphans();
   const urlWaits = new UrlWaits();
   const timeoutMs = settings.timeoutMs;
-  const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
   // Remembered answers: "always" ones in SecretStorage only, read before the first question can use them.
   const memory = new AnswerMemory(
     secretMemoryVault(context.secrets),
@@ -52,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   );
   void memory.load().catch((error: unknown) => log.warn(`[elicit] remembered answers could not be read: ${String(error)}`));
   void memory.rules.load().catch((error: unknown) => log.warn(`[elicit] rules per asker could not be read: ${String(error)}`));
+  const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log, memory });
   const broker = new Broker(renderers.router, {
     timeoutMs,
     maxPendingPerAsker: settings.maxPendingPerAsker,

@@ -46,6 +46,14 @@ describe('asker rules', () => {
     assert.equal(memory.declineRule(form(weather)), undefined);
   });
 
+  it('is offered on a link question only while memory is on, and only for a known asker', () => {
+    assert.equal(store('always').memory.ruleOffer(link(weather)), 'noLinks');
+    assert.equal(store('session').memory.ruleOffer(link(weather)), 'noLinks');
+    assert.equal(store('always').memory.ruleOffer(form(weather)), 'decline');
+    assert.equal(store('off').memory.ruleOffer(link(weather)), undefined, 'memory turned off: no rule is offered');
+    assert.equal(store('always').memory.ruleOffer(link({ kind: 'mcp', name: 'weather' })), undefined, 'an asker without origin');
+  });
+
   it('is never set for an asker without identity (gateway client, public API, no origin)', async () => {
     const { memory } = store();
     for (const asker of [

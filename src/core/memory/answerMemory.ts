@@ -14,7 +14,7 @@ import { clip } from '../display';
 import { Emitter } from '../events';
 import type { Asker, AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
 import { memoryAsker, narrower, type MemoryScope } from './askerIdentity';
-import { AskerRules, type AskerRule, type RuleVault } from './askerRules';
+import { AskerRules, ruleFor, type AskerRule, type RuleKind, type RuleVault } from './askerRules';
 import { AutomaticAnswerLimit } from './rateLimit';
 import { questionUnits, requestContent, unitContent, type QuestionUnit } from './questionUnits';
 
@@ -67,6 +67,11 @@ export class AnswerMemory {
   ) {
     this.limit = new AutomaticAnswerLimit(now);
     this.rules = new AskerRules(ruleVault, this.limit, () => this.changes.fire(), now);
+  }
+
+  /** The rule the person may set on this question: none when memory is turned off or the asker is not known. */
+  ruleOffer(request: ElicitRequest, form?: FormModel): RuleKind | undefined {
+    return this.setting() === 'off' ? undefined : ruleFor(request, form);
   }
 
   /** The rule that declines this question without UI, unless memory is turned off. */
