@@ -14,15 +14,16 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
-  webviewFrame,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
   runCommand,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   waitForNoQuickInput,
   waitForQuickInput,
+  webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
@@ -49,13 +50,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   async function runTool(tool: string, server?: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    if (server !== undefined) {
-      await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server));
-      await pickQuickPickItem(page, server);
-    }
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
-    await pickQuickPickItem(page, tool);
+    await runMcpTool(page, tool, server);
   }
 
   async function outcome(server: string, tool: string, count: number): Promise<Record<string, unknown>> {

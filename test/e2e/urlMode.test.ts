@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { notifications, pickQuickPickItem, runCommandShowing, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { notifications, runMcpTool, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -37,9 +37,7 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
   });
 
   async function askUrl(page: Page, url: string): Promise<void> {
-    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
-    await pickQuickPickItem(page, 'ask_url');
+    await runMcpTool(page, 'ask_url');
     // The tool's argument, which Elicit asks for you before calling it.
     await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · ask_url');
     await typeAndSubmit(page, url);
