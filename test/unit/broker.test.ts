@@ -12,6 +12,7 @@ import {
   type Renderer,
 } from '../../src/core/broker/broker';
 import { InvalidRequestError } from '../../src/core/errors';
+import { toHistoryEntry } from '../../src/core/broker/history';
 import type { PresentationSetting } from '../../src/core/form/presentation';
 import type { Asker, ElicitRequest, FormRequest } from '../../src/core/broker/request';
 import { everythingSchema } from '../support/everythingSchema';
@@ -686,6 +687,22 @@ describe('broker with answer memory (issue #22)', () => {
     assert.equal(answered[0]?.automatic, undefined);
     assert.equal(answered[1]?.automatic?.length, 1);
     assert.equal(broker.pending().length, 0);
+  });
+
+  it('declines by the asker\'s rule without any UI, told as automatic; links too with "never open links"', async () => {
+    const { broker, renderer, memory } = withMemory();
+    const answered: AnsweredQuestion[] = [];
+    broker.onDidAnswer((a) => answered.push(a));
+    await memory.rules.add(question());
+    assert.deepEqual(await broker.ask(question()), { action: 'decline' });
+    assert.equal(renderer.shown.length, 0, 'nothing is shown');
+    assert.equal(answered[0]?.rule?.kind, 'decline');
+    assert.equal(toHistoryEntry(answered[0]!).automatic, true);
+    const link = { mode: 'url', asker: remembered, message: 'Sign in', url: 'https://example.com/x', elicitationId: 'e' } as const;
+    await memory.rules.add(link);
+    assert.deepEqual(await broker.ask(link), { action: 'decline' });
+    assert.equal(answered[1]?.rule?.kind, 'noLinks');
+    assert.equal(renderer.shown.length, 0);
   });
 
   it('asks again, with nothing remembered, when the person did not choose Remember', async () => {

@@ -19,6 +19,7 @@ import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from '../form/fieldRules';
 import type { AnswerMemory, RememberedAnswer } from '../memory/answerMemory';
 import type { MemoryScope } from '../memory/askerIdentity';
+import type { AskerRule } from '../memory/askerRules';
 
 /** waiting: queued behind another quick input · showing: on screen · later: put off by the person. */
 export type QuestionState = 'waiting' | 'showing' | 'later';
@@ -67,6 +68,8 @@ export interface AnsweredQuestion {
   reason?: 'timeout' | 'aborted' | 'error';
   /** Answered from memory, without the person: the remembered answers it used. */
   automatic?: RememberedAnswer[];
+  /** Declined without the person by their rule for this asker (always decline, never open links). */
+  rule?: AskerRule;
 }
 
 interface NativeJob {
@@ -179,7 +182,15 @@ export class Broker {
   private fromMemory(question: Question): ElicitResult | undefined {
     const memory = this.options.memory;
     const { request, form } = question;
-    if (!memory || !form) return undefined;
+    if (!memory) return undefined;
+    const rule = memory.declineRule(request, form);
+    if (rule) {
+      const result: ElicitResult = { action: 'decline' };
+      this.answers.fire({ question, result, answeredAt: Date.now(), rule });
+      this.changed();
+      return result;
+    }
+    if (!form) return undefined;
     const recalled = memory.recall(request, form);
     if (recalled?.kind === 'answer') {
       try {

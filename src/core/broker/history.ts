@@ -38,7 +38,7 @@ export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
     action: result.action,
   };
   if (answered.reason) entry.reason = answered.reason;
-  if (answered.automatic) entry.automatic = true;
+  if (answered.automatic || answered.rule) entry.automatic = true;
   if (question.url) entry.url = question.url.url;
   if (result.action === 'accept' && result.content && question.form) {
     const secrets = secretFieldNames(question.form);

@@ -57,7 +57,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       this.changes,
       this.statusItem,
       this.view,
-      broker.onDidAnswer((answered) => answered.automatic && this.countAutomatic()),
+      broker.onDidAnswer((answered) => (answered.automatic ?? answered.rule) && this.countAutomatic()),
       broker.onDidChange(() => this.update()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),

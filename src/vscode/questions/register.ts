@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { UrlWaits } from '../../core/broker/urlWaits';
+import type { AnswerMemory } from '../../core/memory/answerMemory';
 import { answerKeptRound } from '../mcp/keptRoundAnswer';
 import type { SecretVault } from '../secrets/secretVault';
 import type { Services } from '../services';
@@ -26,15 +27,22 @@ export interface Renderers {
 
 export function createRenderers(
   extensionUri: vscode.Uri,
-  parts: { vault: SecretVault; keptRounds: KeptRounds; urlWaits: UrlWaits; timeoutMs: () => number; log: vscode.LogOutputChannel },
+  parts: {
+    vault: SecretVault;
+    keptRounds: KeptRounds;
+    urlWaits: UrlWaits;
+    timeoutMs: () => number;
+    log: vscode.LogOutputChannel;
+    memory: AnswerMemory;
+  },
 ): Renderers {
-  const { vault, keptRounds, urlWaits, timeoutMs, log } = parts;
+  const { vault, keptRounds, urlWaits, timeoutMs, log, memory } = parts;
   const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(extensionUri, { savedSecrets: vault, drafts: keptRounds });
   const router = new RendererRouter(
     new QuickInputRenderer(vault, quickInputEscape, keptRounds),
     forms,
-    new UrlConsentRenderer(urlWaits, timeoutMs, log),
+    new UrlConsentRenderer(urlWaits, timeoutMs, log, memory),
     (question, result) => vault.saveFrom(question, result),
   );
   return { router, forms, quickInputEscape };
