@@ -314,7 +314,19 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
     .locator('.tabs-container .tab')
     .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) })
     .first();
-  await tab.click();
+  try {
+    await tab.click();
+  } catch (error) {
+    // Say what was there instead: the tabs, and a quick input if one shows.
+    const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
+    const shot = path.join(failureShotDir, `no-tab-${Date.now()}.png`);
+    await fs.promises.mkdir(failureShotDir, { recursive: true });
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    throw new Error(
+      `no tab "${title}"; tabs: ${JSON.stringify(tabs)}; quick input: ${JSON.stringify(await readQuickInput(page))}; screenshot ${shot}`,
+      { cause: error },
+    );
+  }
   // Webviews float above the editor area, outside their group's DOM: with groups side by side,
   // take the visible one that lies inside the group of the clicked tab.
   const group = await tab
