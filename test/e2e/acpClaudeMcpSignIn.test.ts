@@ -135,7 +135,7 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
     assert.deepEqual(visits, [], 'nothing is opened before consent');
     await screenshot(page, 'acp-claude-url-consent');
     const newTab = page.context().waitForEvent('page', { timeout: 30_000 });
-    await box.locator('.dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await box.locator('.dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
     const tab = await newTab;
     await tab.waitForLoadState('domcontentloaded').catch(() => undefined);
     await waitUntil(() => visits.some((v: string) => v.startsWith('/login?state=claude')), 'the browser visits the URL');

@@ -188,7 +188,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const box = page.locator('.monaco-dialog-box');
     await box.waitFor({ timeout: 20_000 });
     assert.match((await box.locator('.dialog-message-detail').textContent()) ?? '', /look-alike letters/);
-    await box.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    await box.locator('.dialog-buttons').getByRole('button', { name: 'Decline', exact: true }).click();
     assert.deepEqual((await outcome('hostile_url_punycode')).result, { action: 'decline' });
   });
 
@@ -364,7 +364,7 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     await assertInert(page, 'the URL consent dialog');
     await dialog.getByText('Open Settings').first().click();
     assert.equal(await settingsOpened(page), false, 'a click in the dialog opened the Settings editor');
-    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Decline', exact: true }).click();
     assert.deepEqual((await outcome('hostile_links_url')).result, { action: 'decline' });
   });
 
