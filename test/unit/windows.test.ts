@@ -10,7 +10,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Broker, type Question, type RenderOutcome } from '../../src/core/broker/broker';
+import type { ElicitRequest } from '../../src/core/broker/request';
 import { WindowMesh, type MeshOptions } from '../../src/core/windows/mesh';
+import { remoteQuestion, summarize } from '../../src/core/windows/summary';
 import { openPrivateDir } from '../../src/core/windows/privateDir';
 import {
   LineReader,
@@ -374,6 +377,153 @@ describe('hostile peers', posixOnly, () => {
       assert.deepEqual(owner.answers, [{ questionId: 1, answer: { action: 'decline' }, from: 'infra' }]);
     } finally {
       await Promise.all([owner.mesh.dispose(), friend.mesh.dispose()]);
+    }
+  });
+});
+
+/** A renderer that shows nothing and answers only when its signal aborts (the person has not answered here). */
+const untouched = {
+  shown: [] as Question[],
+  render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
+    this.shown.push(question);
+    return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
+  },
+};
+
+function newBroker(): Broker {
+  return new Broker(untouched, { timeoutMs: () => 60_000, maxPendingPerAsker: () => 10, presentation: () => 'auto' });
+}
+
+const weather = { kind: 'mcp' as const, name: 'weather-server', detail: 'tool get_forecast' };
+const citySchema = { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'] };
+
+describe('questions between windows', () => {
+  it('lists forms with their schema, and a secret field, a URL or Elicit’s own prompt as answered only where asked', async () => {
+    const broker = newBroker();
+    const controller = new AbortController();
+    const asks: ElicitRequest[] = [
+      { mode: 'form', asker: weather, message: 'Which city?', requestedSchema: citySchema, signal: controller.signal },
+      {
+        mode: 'form',
+        asker: weather,
+        message: 'Token?',
+        requestedSchema: { type: 'object', properties: { token: { type: 'string', format: 'password' } } },
+        signal: controller.signal,
+      },
+      { mode: 'url', asker: weather, message: 'Sign in', url: 'https://example.com/login', signal: controller.signal },
+      {
+        mode: 'form',
+        asker: weather,
+        message: 'Arguments',
+        requestedSchema: citySchema,
+        onBehalf: { title: 'Run MCP Tool' },
+        signal: controller.signal,
+      },
+      {
+        mode: 'group',
+        asker: weather,
+        message: 'Two things',
+        sections: [
+          { key: 'a', message: 'City?', requestedSchema: citySchema },
+          { key: 'b', message: 'Days?', requestedSchema: { type: 'object', properties: { days: { type: 'integer' } } } },
+        ],
+        draft: { 's0.city': 'draft text' },
+        signal: controller.signal,
+      },
+    ];
+    const answers = asks.map((request) => broker.ask(request));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const listed = summarize(broker.pending());
+    assert.deepEqual(
+      listed.map((q) => [q.message, q.answerable?.mode]),
+      [
+        ['Which city?', 'form'],
+        ['Token?', undefined],
+        ['Sign in', undefined],
+        ['Arguments', undefined],
+        ['Two things', 'group'],
+      ],
+    );
+    assert.doesNotMatch(JSON.stringify(listed), /draft text/);
+    // Through the wire and back: what another window draws is the same form.
+    const received = decode(encode({ type: 'questions', questions: listed }).trimEnd());
+    assert.equal(received.type, 'questions');
+    const window = { id: newWindowId(), folder: 'songs' };
+    const drawn = remoteQuestion({ window, question: listed[0]! }, 1_000_001, 'auto', controller.signal);
+    assert.deepEqual(drawn.form, broker.pending()[0]!.form);
+    assert.equal(drawn.request.asker.name, 'weather-server');
+    const group = remoteQuestion({ window, question: listed[4]! }, 1_000_002, 'auto', controller.signal);
+    assert.equal(group.form?.fields.length, 2);
+    assert.throws(
+      () => remoteQuestion({ window, question: listed[1]! }, 1_000_003, 'auto', controller.signal),
+      /only be answered in the window/,
+    );
+    // A forged summary that slips a secret field in as answerable is still not drawn.
+    const forged = {
+      ...listed[1]!,
+      answerable: { mode: 'form' as const, requestedSchema: asks[1]!.mode === 'form' ? asks[1]!.requestedSchema : {} },
+    };
+    assert.throws(
+      () => remoteQuestion({ window, question: forged }, 1_000_004, 'auto', controller.signal),
+      /only be answered in the window/,
+    );
+    controller.abort();
+    await Promise.all(answers);
+  });
+
+  it('a form too large for one message is listed as answered only where asked', async () => {
+    const broker = newBroker();
+    const controller = new AbortController();
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) properties[`f${i}`] = { type: 'string', description: 'x'.repeat(10_000) };
+    const big = broker.ask({
+      mode: 'form',
+      asker: weather,
+      message: 'Big',
+      requestedSchema: { type: 'object', properties },
+      signal: controller.signal,
+    });
+    const small = broker.ask({ mode: 'form', asker: weather, message: 'Small', requestedSchema: citySchema, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const listed = summarize(broker.pending());
+    assert.deepEqual(
+      listed.map((q) => q.answerable !== undefined),
+      [false, true],
+    );
+    assert.ok(encode({ type: 'questions', questions: listed }).length < MAX_MESSAGE_BYTES);
+    controller.abort();
+    await Promise.all([big, small]);
+  });
+
+  it('asked in one window, answered in another through the owner’s broker, gone everywhere', posixOnly, async () => {
+    const dir = freshDir();
+    const broker = newBroker();
+    const owner = await WindowMesh.open({
+      dir,
+      folder: 'songs',
+      heartbeatMs: 100,
+      answer: async (id, answer) => broker.answerFromElsewhere(id, answer),
+    });
+    const other = await openWindow(dir, 'infra');
+    const publish = (): void => owner.publish(summarize(broker.pending()));
+    const subscription = broker.onDidChange(publish);
+    try {
+      const asked = broker.ask({ mode: 'form', asker: weather, message: 'Which city?', requestedSchema: citySchema });
+      await until('the question in the other window', () => other.mesh.remote().length === 1);
+      const [listed] = other.mesh.remote();
+      assert.equal(listed!.window.folder, 'songs');
+      // Refused by the owner's own check (minLength), shown to the person there as the error.
+      await assert.rejects(
+        other.mesh.answer(owner.self.id, listed!.question.id, { action: 'accept', content: { city: 'X' } }),
+        /The answer was refused: city/,
+      );
+      await other.mesh.answer(owner.self.id, listed!.question.id, { action: 'accept', content: { city: 'Paris' } });
+      assert.deepEqual(await asked, { action: 'accept', content: { city: 'Paris' } });
+      await until('the answered question to leave the other window', () => other.mesh.remote().length === 0);
+      await assert.rejects(other.mesh.answer(owner.self.id, listed!.question.id, { action: 'decline' }), /no longer waiting/);
+    } finally {
+      subscription.dispose();
+      await Promise.all([owner.dispose(), other.mesh.dispose()]);
     }
   });
 });

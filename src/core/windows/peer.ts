@@ -31,6 +31,8 @@ export interface PeerOptions {
   log(line: string): void;
 }
 
+/** Beats of silence after which a peer is taken for gone. */
+const SILENT_BEATS = 4;
 /** The peer's answers in flight are capped, so a peer cannot pile up work here. */
 const MAX_ANSWERS_IN_FLIGHT = 8;
 
@@ -64,11 +66,19 @@ export class Peer {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
-    // Silence means the window is gone (or hangs): its questions leave within a few beats.
+    // Silence means the window hangs (a closed one closes its socket): its questions leave within a few beats.
+    let lastBeat = Date.now();
     this.heartbeat = setInterval(() => {
       const now = Date.now();
-      if (now - this.lastHeard > options.heartbeatMs * 3) return this.close('no heartbeat');
-      if (!this.window && now - this.opened > options.heartbeatMs * 3) return this.close('no handshake');
+      // This process was blocked itself: what the peer sent meanwhile is not read yet, so it gets a fresh start.
+      if (now - lastBeat > options.heartbeatMs * 2) this.lastHeard = now;
+      lastBeat = now;
+      if (!this.window && now - this.opened > options.heartbeatMs * SILENT_BEATS) return this.close('no handshake');
+      if (now - this.lastHeard > options.heartbeatMs * SILENT_BEATS) {
+        // Decided after the data already waiting is read (timers run before I/O).
+        setImmediate(() => Date.now() - this.lastHeard > options.heartbeatMs * SILENT_BEATS && this.close('no heartbeat'));
+        return;
+      }
       if (this.window) this.send({ type: 'ping' });
     }, options.heartbeatMs);
     this.heartbeat.unref?.();
