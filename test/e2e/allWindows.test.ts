@@ -61,12 +61,19 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
 
   /** Runs one of the songs server's tools in the asking window and waits for its question there. */
   async function ask(tool: string): Promise<void> {
+    // The person works in one window at a time: the one in front has the focus.
+    await asking.bringToFront();
     await runCommand(asking, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(asking, (q) => q.items.some((i) => i.label === 'songs'));
-    await pickQuickPickItem(asking, 'songs');
+    // With one server, Run MCP Tool lists its tools at once.
     await waitForQuickInput(asking, (q) => q.items.some((i) => i.label === tool));
     await pickQuickPickItem(asking, tool);
-    await waitForQuickInput(asking, (q) => q.title === `songs asks · tool ${tool}`);
+    try {
+      await waitForQuickInput(asking, (q) => q.title === `songs asks · tool ${tool}`);
+    } catch (error) {
+      await screenshot(asking, `all-windows-ask-${tool}-failed`);
+      await screenshot(other, `all-windows-ask-${tool}-failed-other`);
+      throw error;
+    }
   }
 
   const row = (page: Page, text: string): ReturnType<Page['locator']> => page.locator('.pane-body .monaco-list-row', { hasText: text });
@@ -84,6 +91,7 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
     );
     await screenshot(other, 'all-windows-listed');
 
+    await other.bringToFront();
     await listed.click();
     await waitForQuickInput(other, (q) => q.title === 'songs asks · tool ask_name');
     await typeAndSubmit(other, 'Ada, from the other window');
@@ -99,10 +107,12 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
     const listed = row(other, 'Paste your API key');
     await listed.waitFor({ timeout: 20_000 });
     assert.ok((await listed.innerText()).includes(`answer it in ${askingFolder()}`));
+    await other.bringToFront();
     await listed.click();
     await waitForNotification(other, `Answer this question in the window of ${askingFolder()}`);
     await waitForNoQuickInput(other, 'no quick input for a secret in the other window', 2_000);
     // The person answers it where it was asked.
+    await asking.bringToFront();
     await typeAndSubmit(asking, 'sk-all-windows-e2e');
     const [answered] = await waitForRecords(record, 1, (r) => r.tool === 'ask_api_key');
     assert.equal((answered!.result as { action: string }).action, 'accept');

@@ -18,8 +18,8 @@ import { SETTING, settings } from '../settings';
 
 /** Ids of questions drawn for other windows: apart from this window's own (which count up from 1). */
 const REMOTE_IDS_FROM = 1_000_000_000;
-/** Unix socket paths are limited to about 104 bytes. */
-const MAX_SOCKET_PATH = 100;
+/** Unix socket paths are limited to 107 bytes on Linux, 103 on macOS. */
+const MAX_SOCKET_PATH = 103;
 
 export class OtherWindows implements vscode.Disposable {
   private mesh: WindowMesh | undefined;
