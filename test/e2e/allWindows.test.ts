@@ -119,6 +119,34 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
     await waitUntil(async () => (await listed.count()) === 0, 'the secret question to leave the other window');
   });
 
+  /** Flips elicit.allWindows in the Settings editor of the other window (user settings: every window reads them). */
+  async function toggleAllWindows(): Promise<void> {
+    await other.bringToFront();
+    await runCommand(other, 'Preferences: Open Settings (UI)');
+    await other.locator('.settings-editor').waitFor({ timeout: 20_000 });
+    // The search box keeps its last text: replace it.
+    await other.keyboard.press('Control+A');
+    await other.keyboard.type('elicit.allWindows');
+    const checkbox = other.locator('.setting-item-bool', { hasText: 'All Windows' }).locator('.setting-value-checkbox');
+    await checkbox.waitFor({ timeout: 20_000 });
+    await checkbox.click();
+    await runCommand(other, 'View: Close Editor');
+  }
+
+  it('elicit.allWindows off takes the other window’s questions out; on brings them back', async () => {
+    await ask('ask_name');
+    const listed = row(other, 'What is your name?');
+    await listed.waitFor({ timeout: 20_000 });
+    await toggleAllWindows();
+    await waitUntil(async () => (await listed.count()) === 0, 'the question to leave the other window with the setting off');
+    await toggleAllWindows();
+    await listed.waitFor({ timeout: 20_000 });
+    await asking.bringToFront();
+    await typeAndSubmit(asking, 'Ada, in her own window');
+    await waitForRecords(record, 2, (r) => r.tool === 'ask_name');
+    await waitUntil(async () => (await listed.count()) === 0, 'the answered question to leave the other window');
+  });
+
   it('a window closed takes its questions out of the other within 2 s', async () => {
     await ask('ask_name');
     const listed = row(other, 'What is your name?');

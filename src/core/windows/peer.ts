@@ -132,10 +132,9 @@ export class Peer {
         this.handle(decode(line));
       }
     } catch (error) {
-      if (!(error instanceof ProtocolError)) throw error;
       // Said once, then dropped: a peer that breaks the protocol gets no second chance.
-      this.send({ type: 'error', message: error.message });
-      this.close(error.message);
+      if (error instanceof ProtocolError) this.send({ type: 'error', message: error.message });
+      this.close(error instanceof Error ? error.message : String(error));
     }
   }
 
