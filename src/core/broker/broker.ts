@@ -9,11 +9,20 @@
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
 import { Emitter } from '../events';
-import type { FormModel } from '../form/fields';
+import { hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
-import { CANCELLED, DECLINED, WITHDRAWN, type ElicitContent, type ElicitRequest, type ElicitResult } from './request';
+import {
+  CANCELLED,
+  DECLINED,
+  WITHDRAWN,
+  asksOnBehalf,
+  turnHasEnded,
+  type ElicitContent,
+  type ElicitRequest,
+  type ElicitResult,
+} from './request';
 import { timerDelay } from '../settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from '../form/fieldRules';
@@ -83,13 +92,17 @@ const DECLINE = 'elicit:decline';
 const DISMISS = 'elicit:dismiss';
 /** A non-blocking question makes way for one its asker waits on, and comes back after it. */
 const YIELD = 'elicit:yield';
+/** Answered in another window (issue #24): the entry holds the answer. */
+const ELSEWHERE = 'elicit:elsewhere';
 
 interface Entry {
   question: Question;
   /** Aborts the current render attempt (defer / decline from outside the UI). */
   attempt?: AbortController;
   /** Resolves a question that is waiting in "later". */
-  wake?: (next: 'resume' | 'decline' | 'dismiss') => void;
+  wake?: (next: 'resume' | 'decline' | 'dismiss' | 'elsewhere') => void;
+  /** The answer another window gave, once the broker took it. */
+  elsewhere?: ElicitResult;
 }
 
 export class Broker {
@@ -239,6 +252,34 @@ export class Broker {
   }
 
   /**
+   * Another Elicit window's answer to this window's question (issue #24),
+   * checked here as the person's own answer would be: a question with a secret
+   * field, a URL, Elicit's own prompt or a question whose turn has ended is
+   * answered only here, and content that breaks the form is refused. Returns
+   * why it is refused; otherwise the question ends with the answer.
+   */
+  answerFromElsewhere(id: number, answer: ElicitResult): string | undefined {
+    const entry = this.entries.get(id);
+    if (!entry || entry.elsewhere) return 'This question is no longer waiting.';
+    const { form, request } = entry.question;
+    if (!form || hasSecret(form) || asksOnBehalf(request) || turnHasEnded(request) || request.signal?.aborted) {
+      return 'This question can only be answered in the window that asked it.';
+    }
+    let result: ElicitResult;
+    if (answer.action === 'decline') result = DECLINED;
+    else if (answer.action === 'accept') {
+      const content = completeAnswer(form, answer.content ?? {});
+      const problems = Object.entries(validateAnswer(form, content));
+      if (problems.length > 0) return `The answer was refused: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}`;
+      result = { action: 'accept', content };
+    } else return 'Only an answer or a decline can come from another window.';
+    entry.elsewhere = result;
+    if (entry.wake) entry.wake('elsewhere');
+    else entry.attempt?.abort(ELSEWHERE);
+    return undefined;
+  }
+
+  /**
    * Runs a native prompt that is not an elicitation (an ACP permission request,
    * say) in the same one-at-a-time queue, so it never hides another quick input.
    * Resolves with `onAbort` if `signal` aborts while it waits or shows.
@@ -252,6 +293,7 @@ export class Broker {
     let resumed = false;
     for (;;) {
       if (closer.aborted) return CANCELLED;
+      if (entry.elsewhere) return entry.elsewhere;
       const attempt = new AbortController();
       entry.attempt = attempt;
       const signal = AbortSignal.any([closer, attempt.signal]);
@@ -260,22 +302,24 @@ export class Broker {
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;
       if (attempt.signal.reason === DISMISS) return CANCELLED;
+      if (entry.elsewhere) return entry.elsewhere;
       if (attempt.signal.reason === YIELD) continue; // in line again, behind the prompt it made way for
       if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
       const next = await this.parkUntilWoken(entry, closer);
       if (next === 'decline') return DECLINED;
       if (next === 'dismiss') return CANCELLED;
       if (next === 'closed') return CANCELLED;
+      if (next === 'elsewhere') return entry.elsewhere ?? CANCELLED;
       resumed = true;
     }
   }
 
-  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'dismiss' | 'closed'> {
+  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'dismiss' | 'elsewhere' | 'closed'> {
     entry.question.state = 'later';
     this.changed();
     return new Promise((resolve) => {
       const onClose = (): void => finish('closed');
-      const finish = (next: 'resume' | 'decline' | 'dismiss' | 'closed'): void => {
+      const finish = (next: 'resume' | 'decline' | 'dismiss' | 'elsewhere' | 'closed'): void => {
         entry.wake = undefined;
         closer.removeEventListener('abort', onClose);
         entry.question.state = 'waiting';

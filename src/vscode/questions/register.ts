@@ -4,6 +4,7 @@
  * Questions list and the question history with their commands.
  */
 import * as vscode from 'vscode';
+import type { Question } from '../../core/broker/broker';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import type { AnswerMemory } from '../../core/memory/answerMemory';
 import { answerKeptRound } from '../mcp/keptRoundAnswer';
@@ -18,6 +19,7 @@ import { QuickInputEscape } from './quickInputEscape';
 import { QuickInputRenderer } from './quickInputRenderer';
 import { RendererRouter } from './rendererRouter';
 import { UrlConsentRenderer } from './urlConsentRenderer';
+import { OtherWindows } from '../windows/otherWindows';
 
 export interface Renderers {
   router: RendererRouter;
@@ -55,16 +57,25 @@ export function registerQuestions(
   renderers: Renderers,
   before: { keptRounds: KeptRounds; lostQuestions: LostQuestions },
 ): void {
-  const { forms, quickInputEscape } = renderers;
+  const { forms, quickInputEscape, router } = renderers;
   const { keptRounds, lostQuestions } = before;
+  const reveal = (question: Question): boolean => forms.reveal(question);
+  // One queue across every window (issue #24).
+  const others = new OtherWindows(services.broker, router, reveal, context.globalStorageUri, services.log);
   context.subscriptions.push(
     forms,
     quickInputEscape,
-    new PendingQuestions(services.broker, (question) => forms.reveal(question), {
-      kept: keptRounds,
-      lost: lostQuestions,
-      answer: (round) => answerKeptRound(services, keptRounds, round),
-    }),
+    others,
+    new PendingQuestions(
+      services.broker,
+      reveal,
+      {
+        kept: keptRounds,
+        lost: lostQuestions,
+        answer: (round) => answerKeptRound(services, keptRounds, round),
+      },
+      others,
+    ),
     new QuestionHistory(services.globalState, services.broker, services.results),
   );
 }
