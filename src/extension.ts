@@ -12,7 +12,7 @@ import type { ElicitApi } from './api';
 import { registerAcp } from './vscode/acp/register';
 import { registerGateway } from './vscode/gateway/register';
 import { registerMcp } from './vscode/mcp/register';
-import { secretMemoryVault } from './vscode/memory/memoryVault';
+import { ASKER_RULES_KEY, secretMemoryVault } from './vscode/memory/memoryVault';
 import { registerMemory } from './vscode/memory/register';
 import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
@@ -42,10 +42,16 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   void keptRounds.sweepOrphans();
   const urlWaits = new UrlWaits();
   const timeoutMs = settings.timeoutMs;
-  const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log });
   // Remembered answers: "always" ones in SecretStorage only, read before the first question can use them.
-  const memory = new AnswerMemory(secretMemoryVault(context.secrets), settings.rememberAnswers);
+  const memory = new AnswerMemory(
+    secretMemoryVault(context.secrets),
+    settings.rememberAnswers,
+    Date.now,
+    secretMemoryVault(context.secrets, ASKER_RULES_KEY),
+  );
   void memory.load().catch((error: unknown) => log.warn(`[elicit] remembered answers could not be read: ${String(error)}`));
+  void memory.rules.load().catch((error: unknown) => log.warn(`[elicit] rules per asker could not be read: ${String(error)}`));
+  const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log, memory });
   const broker = new Broker(renderers.router, {
     timeoutMs,
     maxPendingPerAsker: settings.maxPendingPerAsker,
@@ -60,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     (name, destination) => grants.lookup(name, destination),
   );
   registry.keepRoundsIn(keptRounds);
+  context.subscriptions.push(registry.onDidEndProcess((asker) => memory.endSession(asker)));
   registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.

@@ -12,6 +12,7 @@ import { InvalidRequestError } from '../core/errors';
 import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/form/group';
 import type { RawValues } from '../core/form/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/broker/request';
+import { delay } from '../core/delay';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
 export const MAX_ROUNDS = 10;
@@ -143,7 +144,7 @@ export async function completeRounds(
     }
     // The call was cancelled or the server stopped while the person answered: nothing is retried.
     if (context.signal?.aborted) throw context.signal.reason ?? new Error(`${context.server}: the request was cancelled`);
-    if (Object.keys(inputRequests).length === 0) await pause(STATE_ONLY_PAUSE_MS, context.signal);
+    if (Object.keys(inputRequests).length === 0) await delay(STATE_ONLY_PAUSE_MS, context.signal);
     result = await leg({
       ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
       ...(requestState !== undefined ? { requestState } : {}),
@@ -286,19 +287,4 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -9,6 +9,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { ANY_RESULT } from './anyResult';
 import type { CallToolResult, Task, Tool } from './types';
+import { delay } from '../core/delay';
 
 export interface TaskCallOptions {
   signal?: AbortSignal;
@@ -67,19 +68,4 @@ function readTask(value: unknown): Task {
     throw new Error('the server answered a task-augmented call without a task');
   }
   return task;
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

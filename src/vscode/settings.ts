@@ -23,6 +23,7 @@ export const SETTING = {
   maxPendingPerAsker: 'elicit.maxPendingPerAsker',
   servers: 'elicit.servers',
   mcpJsonServers: 'elicit.mcpJsonServers',
+  allWindows: 'elicit.allWindows',
   gatewayEnabled: 'elicit.gateway.enabled',
   gatewayPort: 'elicit.gateway.port',
   agents: 'elicit.agents',
@@ -94,6 +95,8 @@ export const settings = {
   /** `elicit.mcpJsonServers`: which servers of mcp.json Elicit connects (read by mcp/mcpJsonSelection.ts). */
   mcpJsonServers: (): unknown => read(SETTING.mcpJsonServers),
   gatewayEnabled: (): boolean => userOnly(SETTING.gatewayEnabled, false),
+  /** `elicit.allWindows`: one queue across every window (issue #24); it opens a socket, so user settings only. */
+  allWindows: (): boolean => userOnly(SETTING.allWindows, true),
   /** `elicit.gateway.port`; 0 is any free port. */
   gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
   /** `elicit.agents` per scope (parsed by acp/config.ts). */

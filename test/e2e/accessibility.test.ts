@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runCommandShowing, pickQuickPickItem, webviewFrame } from './harness/workbench';
+import { runMcpTool, webviewFrame } from './harness/workbench';
 import { axeViolations, setColorTheme, THEMES } from './harness/axe';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile } from '../support/records';
@@ -27,8 +27,7 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
     it(`finds no violation in the server-everything form in ${theme.name}`, async () => {
       const { page } = session.workbench;
       await setColorTheme(page, theme);
-      await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
-      await pickQuickPickItem(page, 'ask_everything');
+      await runMcpTool(page, 'ask_everything');
       const form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
       await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
       // "Remember this answer" beside Submit (issue #22) is part of what is checked.

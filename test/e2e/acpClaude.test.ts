@@ -16,9 +16,9 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { pickQuickPickItem, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
-import { repoRoot } from './harness/codeServer';
 import { agentPanel, newAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
+import { askTwoQuestions, claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
@@ -27,38 +27,10 @@ import type { ScriptedModel } from '../support/scriptedModel';
 import { waitUntil } from '../support/waitUntil';
 
 const KEY = 'sk-ant-e2e-claude101-4f8b2d6a';
-const claudeAcp = path.join(repoRoot, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 
 type Line = {
   dir: 'in' | 'out' | 'env';
   message?: { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown };
-};
-
-const askTwo = {
-  tool: 'AskUserQuestion',
-  input: {
-    questions: [
-      {
-        question: 'Which database?',
-        header: 'Database',
-        multiSelect: false,
-        options: [
-          { label: 'Postgres', description: 'A relational server.' },
-          { label: 'SQLite', description: 'One file, no server.' },
-        ],
-      },
-      {
-        question: 'Which features?',
-        header: 'Features',
-        multiSelect: true,
-        options: [
-          { label: 'Auth', description: 'Sign in.' },
-          { label: 'Search', description: 'Full text.' },
-          { label: 'Export', description: 'CSV files.' },
-        ],
-      },
-    ],
-  },
 };
 
 describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 }, () => {
@@ -78,28 +50,14 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
   before(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-claude-'));
     tapRecord = path.join(out, 'tap.jsonl');
-    // claude's own home, config and temp files (it keeps session files there): outside what the leak scan reads.
-    const home = path.join(out, 'home');
-    const tmp = path.join(out, 'tmp');
-    fs.mkdirSync(home);
-    fs.mkdirSync(tmp);
     model = messagesEndpoint();
     const url = await model.start();
     const agents = {
       claude: {
         command: process.execPath,
         args: [path.join(fixtures, 'acp-tap.mjs'), node22Binary(), claudeAcp],
-        env: {
-          TAP_RECORD: tapRecord,
-          HOME: home,
-          TMPDIR: tmp,
-          CLAUDE_CODE_TMPDIR: tmp,
-          CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-          ANTHROPIC_BASE_URL: url,
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          // As root the SDK refuses to start without it.
-          IS_SANDBOX: '1',
-        },
+        // claude's own home, config and temp files: outside what the leak scan reads.
+        env: { ...claudeOfflineEnv(out, url), TAP_RECORD: tapRecord },
       },
     };
     // The key comes from the environment VS Code was started in, as a person's shell gives it.
@@ -122,7 +80,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     await newAgentSession(page, 'claude', false);
     const panel = await claudePanel();
     await waitForStatus(panel, 'Ready', 120_000);
-    model.script(askTwo, { text: 'Thanks, setting it up.' });
+    model.script(askTwoQuestions, { text: 'Thanks, setting it up.' });
     await send(panel, 'Set up the service');
 
     const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label.includes('Other…')), 120_000);
@@ -160,7 +118,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
   it('a declined AskUserQuestion reaches the model unanswered, and the turn goes on', async () => {
     const { page } = session!.workbench;
     const panel = await claudePanel();
-    model.script(askTwo, { text: 'I will choose myself.' });
+    model.script(askTwoQuestions, { text: 'I will choose myself.' });
     await send(panel, 'Set up the service again');
     await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'SQLite'), 120_000);
     await pickQuickPickItem(page, 'Decline');

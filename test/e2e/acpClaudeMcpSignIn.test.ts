@@ -17,17 +17,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { notifications, pickQuickPickItem, runCommand, screenshot, waitForQuickInput } from './harness/workbench';
-import { repoRoot } from './harness/codeServer';
 import { allProcesses } from './harness/processes';
 import { agentPanel, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
+import { claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
 import { readRecords, waitForRecords } from '../support/records';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { waitUntil } from '../support/waitUntil';
-
-const claudeAcp = path.join(repoRoot, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 
 /** A process's environment, or '' once it has ended. */
 function environOf(pid: number): string {
@@ -56,10 +54,6 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-claude-url-'));
     tapRecord = path.join(out, 'tap.jsonl');
     serverRecord = path.join(out, 'server.jsonl');
-    const home = path.join(out, 'home');
-    const tmp = path.join(out, 'tmp');
-    fs.mkdirSync(home);
-    fs.mkdirSync(tmp);
     site = http.createServer((req, res) => {
       visits.push(req.url ?? '');
       res.end('<h1>Signed in</h1>');
@@ -71,18 +65,7 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
       claude: {
         command: process.execPath,
         args: [path.join(fixtures, 'acp-tap.mjs'), node22Binary(), claudeAcp],
-        env: {
-          HOME: home,
-          TMPDIR: tmp,
-          CLAUDE_CODE_TMPDIR: tmp,
-          CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-          ANTHROPIC_API_KEY: 'sk-ant-scripted',
-          ANTHROPIC_BASE_URL: url,
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          // As root the Claude Agent SDK refuses to start without it.
-          IS_SANDBOX: '1',
-          TAP_RECORD: tapRecord,
-        },
+        env: { ...claudeOfflineEnv(out, url, 'sk-ant-scripted'), TAP_RECORD: tapRecord },
       },
     };
     session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents });
@@ -152,7 +135,7 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
     assert.deepEqual(visits, [], 'nothing is opened before consent');
     await screenshot(page, 'acp-claude-url-consent');
     const newTab = page.context().waitForEvent('page', { timeout: 30_000 });
-    await box.locator('.dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await box.locator('.dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
     const tab = await newTab;
     await tab.waitForLoadState('domcontentloaded').catch(() => undefined);
     await waitUntil(() => visits.some((v: string) => v.startsWith('/login?state=claude')), 'the browser visits the URL');

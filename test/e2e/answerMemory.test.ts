@@ -14,15 +14,16 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
-  webviewFrame,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
   runCommand,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   waitForNoQuickInput,
   waitForQuickInput,
+  webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
@@ -49,13 +50,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   async function runTool(tool: string, server?: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    if (server !== undefined) {
-      await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server));
-      await pickQuickPickItem(page, server);
-    }
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
-    await pickQuickPickItem(page, tool);
+    await runMcpTool(page, tool, server);
   }
 
   async function outcome(server: string, tool: string, count: number): Promise<Record<string, unknown>> {
@@ -175,5 +170,42 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     assertNoSecretLeak(session, [SECRET]);
     const workspaceState = path.join(session.server.userDataDir, 'User', 'workspaceStorage');
     assert.deepEqual(findInFiles([workspaceState, session.workspaceDir], REGION), []);
+  });
+
+  it('sets "always decline" from Pending Questions, and the next same question is declined without UI, told and listed', async () => {
+    const { page } = session.workbench;
+    await runTool('pick_region_changed', 'weather (2)');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) asks · tool pick_region_changed');
+    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
+    await waitForNoQuickInput(page, 'Later to close the question');
+    await runCommand(page, 'Elicit: Focus on Pending Questions View');
+    const row = pane(page, 'Pending Questions').locator('.monaco-list-row', { hasText: QUESTION });
+    await row.click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Always Decline from This Asker…' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 10_000 });
+    assert.match((await dialog.textContent()) ?? '', /Always decline this question from weather \(2\)\?/);
+    await screenshot(page, 'rule-always-decline');
+    await dialog.locator('.monaco-button', { hasText: 'Always Decline' }).click();
+    assert.deepEqual((await outcome('own', 'pick_region_changed', 2)).result, { action: 'decline' });
+
+    await runTool('pick_region_changed', 'weather (2)');
+    const declined = await outcome('own', 'pick_region_changed', 3);
+    assert.deepEqual(declined.result, { action: 'decline' });
+    assert.ok((declined.ms as number) < 1000, `declined in ${String(declined.ms)} ms`);
+    assert.equal((await readQuickInput(page))?.title, undefined, 'no question was shown');
+    await page.locator('.statusbar-item', { hasText: 'you always decline this question' }).first().waitFor({ timeout: 10_000 });
+    // The rule is listed under its asker, and forgotten there: the question is asked again.
+    await runCommand(page, 'Elicit: Focus on Remembered Answers View');
+    const rule = pane(page, 'Remembered Answers').locator('.monaco-list-row', { hasText: `Always decline: ${QUESTION}` });
+    await rule.waitFor({ timeout: 10_000 });
+    assert.match((await rule.locator('.label-description').textContent()) ?? '', /rule · used 1×/);
+    await rule.hover();
+    await rule.locator('.action-label[aria-label="Forget This Rule"]').click();
+    await rule.waitFor({ state: 'detached', timeout: 10_000 });
+    await runTool('pick_region_changed', 'weather (2)');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) asks · tool pick_region_changed');
+    await pressKey(page, 'Escape');
+    assert.deepEqual((await outcome('own', 'pick_region_changed', 4)).result, { action: 'cancel' });
   });
 });

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { packageExtension } from './harness/extensionVsix';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, typeText, waitForQuickInput } from './harness/workbench';
+import { pickQuickPickItem, runCommand, runMcpTool, screenshot, typeAndSubmit, typeText, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -45,11 +45,7 @@ describe('One broker for every asker, in code-server', { timeout: 900_000 }, () 
 
   /** Runs ask-a's ask_name tool from the palette and waits for its question. */
   async function askAName(page: Page): Promise<void> {
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-a'));
-    await pickQuickPickItem(page, 'ask-a');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
-    await pickQuickPickItem(page, 'ask_name');
+    await runMcpTool(page, 'ask_name', 'ask-a');
     await waitForQuickInput(page, (q) => q.title === 'ask-a asks · tool ask_name');
   }
 

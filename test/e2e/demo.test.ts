@@ -133,11 +133,11 @@ describe("the demo's tools and the walkthrough in code-server", { timeout: 600_0
       /Full URL: https:\/\/example\.com\/song-store\/sign-in/,
     );
     await screenshot(page(), 'demo-url-consent');
-    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
     // VS Code's own link protection asks once more for a site it does not trust yet (example.com).
     const vscodeAsks = page().locator('.monaco-dialog-box', { hasText: 'external website' });
     await vscodeAsks.waitFor({ timeout: 20_000 });
-    await vscodeAsks.locator('.dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await vscodeAsks.locator('.dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
     await (await newTab).close().catch(() => undefined);
     // MCP 2026-07-28 has no completion notice for a URL in a round: the person says when they are done.
     await waitForQuickInput(page(), (q) => /Finish in your browser \(example\.com\)/.test(q.message ?? q.placeholder ?? ''));

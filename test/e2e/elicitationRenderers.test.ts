@@ -16,7 +16,7 @@ import {
   pressKey,
   readQuickInput,
   runCommand,
-  runCommandShowing,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   typeText,
@@ -48,9 +48,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
 
   async function runAskTool(tool: string): Promise<void> {
     const { page } = session.workbench;
-    // Only the rows in view are drawn: wait for the tool list, then filter it.
-    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
-    await pickQuickPickItem(page, tool);
+    await runMcpTool(page, tool);
   }
 
   async function nextRecord(): Promise<Record<string, unknown>> {

@@ -15,9 +15,8 @@ import type { Page } from 'playwright-core';
 import {
   pickQuickPickItem,
   pressKey,
-  readQuickInput,
   runCommand,
-  runCommandShowing,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   typeText,
@@ -52,19 +51,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
   /** Runs one of the server's tools and returns once it is called. */
   async function runTool(tool: string): Promise<void> {
     const { page } = session.workbench;
-    // The previous step's result or form can take the focus a moment after the tool list showed, which
-    // closes the list: the command is run again (at most twice more), as runCommandShowing does.
-    for (let attempt = 0; ; attempt++) {
-      await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) =>
-        q.items.some((i) => i.label === 'ping' || i.label.startsWith('hostile_')),
-      );
-      try {
-        await pickQuickPickItem(page, tool);
-        return;
-      } catch (error) {
-        if (attempt >= 2 || (await readQuickInput(page)) !== undefined) throw error;
-      }
-    }
+    await runMcpTool(page, tool);
   }
 
   async function outcome(tool: string): Promise<Record<string, unknown>> {
@@ -201,7 +188,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const box = page.locator('.monaco-dialog-box');
     await box.waitFor({ timeout: 20_000 });
     assert.match((await box.locator('.dialog-message-detail').textContent()) ?? '', /look-alike letters/);
-    await box.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    await box.locator('.dialog-buttons').getByRole('button', { name: 'Decline', exact: true }).click();
     assert.deepEqual((await outcome('hostile_url_punycode')).result, { action: 'decline' });
   });
 
@@ -377,7 +364,7 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     await assertInert(page, 'the URL consent dialog');
     await dialog.getByText('Open Settings').first().click();
     assert.equal(await settingsOpened(page), false, 'a click in the dialog opened the Settings editor');
-    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Decline', exact: true }).click();
     assert.deepEqual((await outcome('hostile_links_url')).result, { action: 'decline' });
   });
 

@@ -38,7 +38,7 @@ describe('OAuth sign-in in code-server', { timeout: 600_000 }, () => {
     assert.match((await dialog.locator('.dialog-message-text').textContent()) ?? '', /open 127\.0\.0\.1:\d+\?/);
     assert.match((await dialog.locator('.dialog-message-detail').textContent()) ?? '', /Sign in to use "secured"/);
     await screenshot(page, 'oauth-consent');
-    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
 
     // The client registered the redirect as the browser reaches it: through code-server's port proxy.
     const [registration] = await waitForRecords(fixture.recordFile, 1, (r) => r.event === 'register');

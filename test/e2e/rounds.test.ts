@@ -13,16 +13,15 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
   notifications,
-  pickQuickPickItem,
   pressKey,
   reloadWindow,
   runCommand,
-  runCommandShowing,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   waitForQuickInput,
-  webviewFrame,
   waitForRenderedText,
+  webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
@@ -58,11 +57,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   const page = (): Page => session.workbench.page;
 
   async function runTool(server: string, tool: string): Promise<void> {
-    await runCommandShowing(page(), 'Elicit: Run MCP Tool', (q) => q.items.some((i) => i.label === server));
-    await pickQuickPickItem(page(), server);
-    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-    await waitForQuickInput(page(), (q) => q.title === `Run MCP Tool · ${server}` && q.items.length > 0);
-    await pickQuickPickItem(page(), tool);
+    await runMcpTool(page(), tool, server);
   }
 
   async function form(title: string, firstField: string): Promise<FrameLocator> {

@@ -13,6 +13,7 @@ import {
   pickQuickPickItem,
   pressKey,
   runCommand,
+  runMcpTool,
   screenshot,
   typeAndSubmit,
   waitForNotification,
@@ -45,11 +46,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
 
   async function startAskName(): Promise<void> {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-server'));
-    await pickQuickPickItem(page, 'ask-server');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask_name'));
-    await pickQuickPickItem(page, 'ask_name');
+    await runMcpTool(page, 'ask_name', 'ask-server');
   }
 
   it('answers the server through a native InputBox titled with its name', async () => {
@@ -74,12 +71,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
   /** Run MCP Tool → ask-server → echo, its text argument typed in the step Elicit asks for it. */
   async function runEcho(text: string): Promise<void> {
     const { page } = session.workbench;
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'ask-server'));
-    await pickQuickPickItem(page, 'ask-server');
-    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
-    await pickQuickPickItem(page, 'echo');
+    await runMcpTool(page, 'echo', 'ask-server');
     await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · echo');
     await typeAndSubmit(page, text);
   }

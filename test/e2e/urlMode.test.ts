@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { notifications, pickQuickPickItem, runCommandShowing, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import { notifications, runMcpTool, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -37,9 +37,7 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
   });
 
   async function askUrl(page: Page, url: string): Promise<void> {
-    // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-    await runCommandShowing(page, 'Elicit: Run MCP Tool', (q) => q.title === 'Run MCP Tool · ask-server' && q.items.length > 0);
-    await pickQuickPickItem(page, 'ask_url');
+    await runMcpTool(page, 'ask_url');
     // The tool's argument, which Elicit asks for you before calling it.
     await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · ask_url');
     await typeAndSubmit(page, url);
@@ -64,7 +62,7 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
     assert.match(shown.detail, /internationalized name/);
     assert.match(shown.detail, /look-alike letters/);
     await screenshot(page, 'url-consent-lookalike');
-    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Decline' }).click();
+    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Decline', exact: true }).click();
     const [entry] = await waitForRecords(record, 1);
     assert.deepEqual(entry!.result, { action: 'decline' });
     assert.deepEqual(visits, []);
@@ -80,7 +78,7 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
     assert.match(shown.detail, new RegExp(`Host: 127\\.0\\.0\\.1:${port}`));
     assert.match(shown.detail, new RegExp(`Full URL: http://127\\.0\\.0\\.1:${port}/login\\?state=e2e`));
     assert.equal(visits.length, 0, 'nothing is fetched before consent');
-    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Open' }).click();
+    await page.locator('.monaco-dialog-box .dialog-buttons').getByRole('button', { name: 'Open', exact: true }).click();
     const tab = await newTab;
     await tab.waitForLoadState('domcontentloaded').catch(() => undefined);
     const records = await waitForRecords(record, 2, (r) => r.result !== undefined);
@@ -92,5 +90,36 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
     await waitForRecords(record, 1, (r) => r.completed !== undefined);
     await waitUntil(async () => !(await notifications(page)).some((n) => n.startsWith('Waiting for')), 'the waiting notification closes');
     assert.ok(readRecords(record).some((r) => r.completed === 'login-2'));
+  });
+
+  // Issue #22: a rule per asker, set where the link is asked for; it declines unseen, is told, and is forgotten.
+  it('never opens links from an asker once the person chose so in the dialog, until the rule is forgotten', async () => {
+    const { page } = session.workbench;
+    const buttons = page.locator('.monaco-dialog-box .dialog-buttons');
+    const answers = (count: number) => waitForRecords(record, count, (r) => r.result !== undefined);
+    const link = (name: string): string => `http://127.0.0.1:${(site.address() as AddressInfo).port}/${name}`;
+    await askUrl(page, link('never-1'));
+    await dialog(page);
+    await screenshot(page, 'url-consent-never');
+    await buttons.getByRole('button', { name: 'Never Open Links from ask-server', exact: true }).click();
+    assert.deepEqual((await answers(3))[2]!.result, { action: 'decline' });
+
+    await askUrl(page, link('never-2'));
+    assert.deepEqual((await answers(4))[3]!.result, { action: 'decline' });
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no dialog for a link from this asker');
+    const notice = page.locator('.statusbar-item', { hasText: 'Declined a link from ask-server: you never open its links' });
+    await notice.first().waitFor({ timeout: 10_000 });
+    // Its Forget forgets the rule: the next link is asked about again.
+    // (The command runs long before the next link arrives: that takes the palette and a typed argument.)
+    await notice.first().click();
+    await askUrl(page, link('never-3'));
+    await dialog(page);
+    await buttons.getByRole('button', { name: 'Decline', exact: true }).click();
+    assert.deepEqual((await answers(5))[4]!.result, { action: 'decline' });
+    assert.deepEqual(
+      visits.filter((v) => v.startsWith('/never')),
+      [],
+      'no link of this test was opened',
+    );
   });
 });

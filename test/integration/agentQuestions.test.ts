@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AcpConnection } from '../../src/acp/connection';
-import type { Question } from '../../src/core/broker/broker';
+import type { Broker, Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { collectAnswer, startingValues, type RawValues } from '../../src/core/form/formState';
 import { OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
 import { NONE_OF_THE_ABOVE } from '../fixtures/agent-questions.mjs';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
+import { waitUntil } from '../support/waitUntil';
 
 const agentFile = join(__dirname, '..', 'fixtures', 'acp-agent.mjs');
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'elicit-acp-questions-')));
@@ -37,16 +38,11 @@ describe('today’s agents’ questions through the ACP client', () => {
   let sessionId: string;
   const answers: Array<(q: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>> = [];
   const seen: Question[] = [];
+  let broker: Broker;
 
-  before(async () => {
-    record = newRecordFile();
-    const { broker } = scriptedBroker((q, signal) => {
-      seen.push(q);
-      const next = answers.shift();
-      assert.ok(next, `an unexpected question arrived: ${q.request.message}`);
-      return next(q, signal);
-    });
-    connection = new AcpConnection(
+  /** A connection to the fixture agent whose questions go to the scripted person. */
+  function fixtureConnection(): AcpConnection {
+    return new AcpConnection(
       { name: 'fixture', command: process.execPath, args: [agentFile], env: { RECORD_FILE: record, FIXTURE_NAME: 'fixture' } },
       {
         ask: (request) => broker.ask(request),
@@ -58,6 +54,17 @@ describe('today’s agents’ questions through the ACP client', () => {
         defaultCwd: workspace,
       },
     );
+  }
+
+  before(async () => {
+    record = newRecordFile();
+    ({ broker } = scriptedBroker((q, signal) => {
+      seen.push(q);
+      const next = answers.shift();
+      assert.ok(next, `an unexpected question arrived: ${q.request.message}`);
+      return next(q, signal);
+    }));
+    connection = fixtureConnection();
     await connection.start();
     ({ sessionId } = await connection.newSession(workspace));
   });
@@ -138,5 +145,35 @@ describe('today’s agents’ questions through the ACP client', () => {
       action: 'accept',
       content: { question_0_custom: 'yarn', question_1: ['Lint', 'Tests'], question_1_custom: 'Format check' },
     });
+  });
+
+  // A question left in front of the person after its turn ended belongs to the agent's process: it goes with it.
+  it('codex non-blocking question withdrawn at the end of its turn stays, marked turn ended, and closes when the agent exits', async () => {
+    const agent = fixtureConnection();
+    await agent.start();
+    const own = await agent.newSession(workspace);
+    let turnEnded: AbortSignal | undefined;
+    let closed = false;
+    answers.push(
+      (q, signal) =>
+        new Promise<ElicitResult>((resolve) => {
+          turnEnded = q.request.mode === 'form' ? q.request.nonBlocking?.turnEnded : undefined;
+          signal.addEventListener('abort', () => {
+            closed = true;
+            resolve({ action: 'cancel' });
+          });
+        }),
+    );
+    try {
+      // The agent withdraws it after 800 ms ($/cancel_request) and ends its turn.
+      await agent.prompt(own.sessionId, 'agent-question-withdrawn codex-async 800');
+      await waitUntil(() => turnEnded?.aborted === true, 'the question is marked turn ended');
+      assert.equal(closed, false, 'a withdrawn question stays in front of the person (Dismiss)');
+      assert.equal(broker.pending().length, 1);
+    } finally {
+      await agent.stop();
+    }
+    await waitUntil(() => closed, 'the question closes when its agent exits');
+    await waitUntil(() => broker.pending().length === 0, 'nothing is left pending');
   });
 });

@@ -105,19 +105,24 @@ describe('codex-acp 2.6.0: an API key typed in Elicit, offline', { timeout: 300_
   const agent: AgentConfig = { name: 'codex', command: process.execPath, args: [codexAcp], env: {} };
   const workspace = (): string => join(temp, 'workspace');
 
+  /** Signs in to a codex started afresh in its own home, as Elicit does before a first session. */
+  function signInFresh(home: string, ui: SignInUi, keys: SavedKeys, notice: Parameters<typeof withSignIn>[0]['notice'] = () => undefined) {
+    return withSignIn({
+      agent,
+      start: (env) => start(home, env),
+      attempt: (c) => c.newSession(workspace()),
+      ui,
+      keys,
+      notice,
+      signal: new AbortController().signal,
+    });
+  }
+
   it('the key typed reaches authenticate only, is kept, and a turn runs against the endpoint with it', async () => {
     assert.equal(process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY, undefined, 'the test runs without a key of its own');
     const ui = typing([KEY]);
     const keys = memoryKeys();
-    const { connection, result } = await withSignIn({
-      agent,
-      start: (env) => start('home-a', env),
-      attempt: (c) => c.newSession(workspace()),
-      ui,
-      keys,
-      notice: () => undefined,
-      signal: new AbortController().signal,
-    });
+    const { connection, result } = await signInFresh('home-a', ui, keys);
     assert.deepEqual(ui.seen, ['pick', 'ask authenticate:api-key']);
     const authenticate = codex!.lines().filter((l) => l.dir === 'in' && l.message?.method === 'authenticate');
     assert.deepEqual(
@@ -139,15 +144,7 @@ describe('codex-acp 2.6.0: an API key typed in Elicit, offline', { timeout: 300_
     starts.length = 0;
     const ui = typing([WRONG, KEY]);
     const keys = memoryKeys();
-    const open = await withSignIn({
-      agent,
-      start: (env) => start('home-b', env),
-      attempt: (c) => c.newSession(workspace()),
-      ui,
-      keys,
-      notice: () => undefined,
-      signal: new AbortController().signal,
-    });
+    const open = await signInFresh('home-b', ui, keys);
     // codex-acp 2.6 takes any key at authenticate.
     assert.deepEqual(keys.values, { 'authenticate:api-key': WRONG });
     const refusedBefore = model.requests.filter((r) => r.refused).length;
@@ -184,15 +181,7 @@ describe('codex-acp 2.6.0: an API key typed in Elicit, offline', { timeout: 300_
     const ui = typing([WRONG, KEY]);
     const keys = memoryKeys();
     const notices: string[] = [];
-    const open = await withSignIn({
-      agent,
-      start: (env) => start('home-c', env),
-      attempt: (c) => c.newSession(workspace()),
-      ui,
-      keys,
-      notice: (_severity, text) => notices.push(text),
-      signal: new AbortController().signal,
-    });
+    const open = await signInFresh('home-c', ui, keys, (_severity, text) => notices.push(text));
     assert.equal(open.keyMethod?.id, 'api-key', 'the sign-in says which key it sent');
     assert.deepEqual(keys.values, { 'authenticate:api-key': WRONG });
     const refusedBefore = model.requests.filter((r) => r.refused).length;
@@ -232,15 +221,7 @@ describe('codex-acp 2.6.0: an API key typed in Elicit, offline', { timeout: 300_
   it('a second refusal is not asked again: the turn fails as codex said, and no refused key is kept', async () => {
     const ui = typing([WRONG, 'sk-integration-wrong-again-41']);
     const keys = memoryKeys();
-    const open = await withSignIn({
-      agent,
-      start: (env) => start('home-d', env),
-      attempt: (c) => c.newSession(workspace()),
-      ui,
-      keys,
-      notice: () => undefined,
-      signal: new AbortController().signal,
-    });
+    const open = await signInFresh('home-d', ui, keys);
     await assert.rejects(
       retryRefusedKey({
         agent,

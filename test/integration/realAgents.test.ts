@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PermissionChoice } from '../../src/acp/connection';
 import { tempDir } from '../support/acpFixture';
+import { askTwoQuestions, claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
 import { matchesFixture, repoRoot, startRealAgent, stopRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
@@ -24,7 +25,6 @@ import type { Question } from '../../src/core/broker/broker';
 import { waitUntil } from '../support/waitUntil';
 
 const codexAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
-const claudeAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 
 const select = (optionId: string) => (): PermissionChoice => ({ outcome: 'selected', optionId });
 
@@ -324,29 +324,14 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
   before(async () => {
     temp = tempDir('elicit-claude-');
     workspace = join(temp, 'workspace');
-    const home = join(temp, 'home');
-    // Its own temp folder too: the Claude Code binary keeps session files under $TMPDIR/claude-<uid>/.
-    const tmp = join(temp, 'tmp');
     mkdirSync(workspace);
-    mkdirSync(home);
-    mkdirSync(tmp);
     model = messagesEndpoint();
     const url = await model.start();
     claude = await startRealAgent({
       name: 'claude',
       command: node22Binary(),
       args: [claudeAcp],
-      env: {
-        HOME: home,
-        TMPDIR: tmp,
-        CLAUDE_CODE_TMPDIR: tmp,
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-        ANTHROPIC_API_KEY: 'sk-ant-scripted',
-        ANTHROPIC_BASE_URL: url,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        // As root the SDK refuses to start without it.
-        IS_SANDBOX: '1',
-      },
+      env: claudeOfflineEnv(temp, url, 'sk-ant-scripted'),
       workspace,
       record: join(temp, 'tap.jsonl'),
     });
@@ -361,33 +346,6 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
     }
   });
 
-  const askTwo = {
-    tool: 'AskUserQuestion',
-    input: {
-      questions: [
-        {
-          question: 'Which database?',
-          header: 'Database',
-          multiSelect: false,
-          options: [
-            { label: 'Postgres', description: 'A relational server.' },
-            { label: 'SQLite', description: 'One file, no server.' },
-          ],
-        },
-        {
-          question: 'Which features?',
-          header: 'Features',
-          multiSelect: true,
-          options: [
-            { label: 'Auth', description: 'Sign in.' },
-            { label: 'Search', description: 'Full text.' },
-            { label: 'Export', description: 'CSV files.' },
-          ],
-        },
-      ],
-    },
-  };
-
   it('Elicit advertises form elicitation: claude offers the model its AskUserQuestion tool', async () => {
     const initialize = claude.lines().find((l) => l.dir === 'in' && l.message?.method === 'initialize')!.message!.params!;
     assert.deepEqual((initialize.clientCapabilities as Record<string, unknown>).elicitation, { form: {}, url: {} });
@@ -400,7 +358,7 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
 
   it('AskUserQuestion with a single- and a multi-select comes as one form; the answer reaches the model intact', async () => {
     const { sessionId } = await claude.connection.newSession(workspace);
-    model.script(askTwo, { text: 'Thanks.' });
+    model.script(askTwoQuestions, { text: 'Thanks.' });
     claude.answers.push((q) => answerFields(q, { question_0: 'SQLite', question_1: ['Auth', 'Export'], question_1_custom: 'Webhooks' }));
     assert.equal(await claude.connection.prompt(sessionId, 'Set up the service'), 'end_turn');
 
@@ -415,7 +373,7 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
 
   it('a declined AskUserQuestion reaches the model as unanswered, and the turn goes on', async () => {
     const { sessionId } = await claude.connection.newSession(workspace);
-    model.script(askTwo, { text: 'I will choose myself.' });
+    model.script(askTwoQuestions, { text: 'I will choose myself.' });
     claude.answers.push(() => ({ action: 'decline' }));
     assert.equal(await claude.connection.prompt(sessionId, 'Set up the service'), 'end_turn');
     const result = toolResults(model.turnRequests.at(-1)!.body).at(-1)!;

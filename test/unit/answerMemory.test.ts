@@ -275,6 +275,23 @@ describe('answer memory', () => {
     assert.deepEqual(m.recall(partly), { kind: 'prefill', content: { '0:name': 'Ada' } });
   });
 
+  it('ends "this session" when the asker stops or restarts: its session answers go, its "always" ones and other askers\' stay', async () => {
+    const { memory: m } = memory();
+    const agent: Asker = { kind: 'acp', name: 'codex', origin: 'agent-origin' };
+    await m.remember(form(weather), { region: 'us-east' }, 'session');
+    await m.remember(form(weather, regionSchema, 'Which region, always?'), { region: 'eu-west' }, 'always');
+    await m.remember(form(agent), { region: 'us-east' }, 'session');
+    m.endSession({ kind: 'mcp', name: 'weather', origin: 'origin-a' });
+    assert.equal(m.recall(form(weather)), undefined, 'the session answer went with the process');
+    assert.equal(m.recall(form(weather, regionSchema, 'Which region, always?'))?.kind, 'answer');
+    assert.equal(m.recall(form(agent))?.kind, 'answer', 'another asker keeps its session');
+    m.endSession(impostor);
+    m.endSession({ kind: 'gateway', name: 'weather' });
+    assert.equal(m.recall(form(agent))?.kind, 'answer');
+    m.endSession(agent);
+    assert.equal(m.recall(form(agent)), undefined);
+  });
+
   it('forgets one answer, every answer of an asker, or everything, in the vault too', async () => {
     const { memory: m, vault } = memory();
     await m.remember(form(weather), { region: 'us-east' }, 'always');

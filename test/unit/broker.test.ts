@@ -12,6 +12,7 @@ import {
   type Renderer,
 } from '../../src/core/broker/broker';
 import { InvalidRequestError } from '../../src/core/errors';
+import { toHistoryEntry } from '../../src/core/broker/history';
 import type { PresentationSetting } from '../../src/core/form/presentation';
 import type { Asker, ElicitRequest, FormRequest } from '../../src/core/broker/request';
 import { everythingSchema } from '../support/everythingSchema';
@@ -688,6 +689,22 @@ describe('broker with answer memory (issue #22)', () => {
     assert.equal(broker.pending().length, 0);
   });
 
+  it('declines by the asker\'s rule without any UI, told as automatic; links too with "never open links"', async () => {
+    const { broker, renderer, memory } = withMemory();
+    const answered: AnsweredQuestion[] = [];
+    broker.onDidAnswer((a) => answered.push(a));
+    await memory.rules.add(question());
+    assert.deepEqual(await broker.ask(question()), { action: 'decline' });
+    assert.equal(renderer.shown.length, 0, 'nothing is shown');
+    assert.equal(answered[0]?.rule?.kind, 'decline');
+    assert.equal(toHistoryEntry(answered[0]!).automatic, true);
+    const link = { mode: 'url', asker: remembered, message: 'Sign in', url: 'https://example.com/x', elicitationId: 'e' } as const;
+    await memory.rules.add(link);
+    assert.deepEqual(await broker.ask(link), { action: 'decline' });
+    assert.equal(answered[1]?.rule?.kind, 'noLinks');
+    assert.equal(renderer.shown.length, 0);
+  });
+
   it('asks again, with nothing remembered, when the person did not choose Remember', async () => {
     const { broker, renderer } = withMemory();
     const first = broker.ask(question());
@@ -709,5 +726,84 @@ describe('broker with answer memory (issue #22)', () => {
     assert.deepEqual(shown.question.prefill, { region: 'mars' });
     shown.answer({ action: 'accept', content: { region: 'eu-west' } });
     assert.deepEqual(await asked, { action: 'accept', content: { region: 'eu-west' } });
+  });
+});
+
+// Issue #24: another Elicit window answers this window's question; the broker checks it as its own.
+describe('Broker: answers from another window', () => {
+  it('ends a showing question with the answer, closing its UI', async () => {
+    const { broker, renderer } = setup();
+    const answer = broker.ask(quick('Which city?'));
+    const shown = await renderer.rendered(1);
+    assert.equal(broker.answerFromElsewhere(shown.question.id, { action: 'accept', content: { city: 'Paris' } }), undefined);
+    assert.deepEqual(await answer, { action: 'accept', content: { city: 'Paris' } });
+    assert.ok(shown.signal.aborted);
+    assert.deepEqual(broker.pending(), []);
+  });
+
+  it('ends a question put off, and a question still waiting behind another', async () => {
+    const { broker, renderer } = setup();
+    const first = broker.ask(quick('First?'));
+    const second = broker.ask(quick('Second?'));
+    const shown = await renderer.rendered(1);
+    const secondId = broker.pending()[1]!.id;
+    assert.equal(broker.answerFromElsewhere(secondId, { action: 'decline' }), undefined);
+    assert.deepEqual(await second, { action: 'decline' });
+    shown.answer(LATER);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(broker.pending()[0]?.state, 'later');
+    assert.equal(broker.answerFromElsewhere(shown.question.id, { action: 'accept', content: { city: 'Oslo' } }), undefined);
+    assert.deepEqual(await first, { action: 'accept', content: { city: 'Oslo' } });
+    assert.equal(renderer.shown.length, 1, 'the waiting question was never drawn');
+  });
+
+  it('refuses content that breaks the form; the question stays, and the person here still answers it', async () => {
+    const { broker, renderer } = setup();
+    const answer = broker.ask(
+      quick('Which city?', {
+        requestedSchema: { type: 'object', properties: { city: { type: 'string', minLength: 3 } }, required: ['city'] },
+      }),
+    );
+    const shown = await renderer.rendered(1);
+    const refusal = broker.answerFromElsewhere(shown.question.id, { action: 'accept', content: { city: 'X' } });
+    assert.match(refusal ?? '', /^The answer was refused: city: /);
+    assert.match(broker.answerFromElsewhere(shown.question.id, { action: 'accept', content: {} }) ?? '', /refused/);
+    assert.equal(
+      broker.answerFromElsewhere(shown.question.id, { action: 'cancel' }),
+      'Only an answer or a decline can come from another window.',
+    );
+    assert.equal(shown.signal.aborted, false);
+    assert.equal(broker.pending().length, 1);
+    shown.answer({ action: 'accept', content: { city: 'Paris' } });
+    assert.deepEqual(await answer, { action: 'accept', content: { city: 'Paris' } });
+  });
+
+  it('never takes an answer to a secret field, a URL, Elicit’s own prompt or a question that is gone', async () => {
+    const { broker, renderer } = setup();
+    const secret = broker.ask(
+      quick('Token?', { requestedSchema: { type: 'object', properties: { token: { type: 'string', writeOnly: true } } } }),
+    );
+    await renderer.rendered(1);
+    const [secretQuestion] = broker.pending();
+    const onBehalf = broker.ask(quick('Arguments', { onBehalf: { title: 'Run MCP Tool' } }));
+    const url = broker.ask({ mode: 'url', asker: server, message: 'Sign in', url: 'https://example.com/login' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = 'This question can only be answered in the window that asked it.';
+    for (const question of broker.pending()) {
+      assert.equal(
+        broker.answerFromElsewhere(question.id, { action: 'accept', content: { token: 't', city: 'c' } }),
+        refused,
+        question.request.message,
+      );
+      assert.equal(broker.answerFromElsewhere(question.id, { action: 'decline' }), refused, question.request.message);
+    }
+    assert.equal(broker.answerFromElsewhere(999, { action: 'decline' }), 'This question is no longer waiting.');
+    assert.equal(broker.pending().length, 3);
+    renderer.shown[0]!.answer({ action: 'cancel' });
+    assert.deepEqual(await secret, { action: 'cancel' });
+    assert.equal(broker.answerFromElsewhere(secretQuestion!.id, { action: 'decline' }), 'This question is no longer waiting.');
+    (await renderer.rendered(2)).answer({ action: 'cancel' });
+    (await renderer.rendered(3)).answer({ action: 'cancel' });
+    await Promise.all([onBehalf, url]);
   });
 });

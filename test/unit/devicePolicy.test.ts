@@ -231,12 +231,15 @@ describe('an answer from a paired phone', () => {
   it('closes the question in the editor, reaches the asker, and is kept in the history under the device’s name', async () => {
     const { broker, renderer, answered } = awayBroker();
     const { question, answer } = await pose(broker, { mode: 'form', asker: server, message: 'Order', requestedSchema: schema });
-    assert.ok(broker.answerFromDevice(question.id, { action: 'accept', content: { size: 3, colours: ['red'] } }, 'Ada’s Pixel'));
+    assert.equal(
+      broker.answerFromElsewhere(question.id, { action: 'accept', content: { size: 3, colours: ['red'] } }, 'Ada’s Pixel'),
+      undefined,
+    );
     assert.deepEqual(await answer, { action: 'accept', content: { size: 3, colours: ['red'] } });
     assert.ok(renderer.signals[0]!.aborted, 'the editor’s form closed');
     assert.equal(answered[0]!.device, 'Ada’s Pixel');
     assert.equal(toHistoryEntry(answered[0]!).device, 'Ada’s Pixel');
-    assert.equal(broker.answerFromDevice(question.id, { action: 'decline' }, 'Ada’s Pixel'), false, 'answered once');
+    assert.match(broker.answerFromElsewhere(question.id, { action: 'decline' }, 'Ada’s Pixel')!, /no longer waiting/, 'answered once');
   });
 
   it('answers a question put off in the editor, and can decline; never cancels', async () => {
@@ -245,16 +248,18 @@ describe('an answer from a paired phone', () => {
     broker.later(first.question.id);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(first.question.state, 'later');
-    assert.equal(broker.answerFromDevice(first.question.id, { action: 'cancel' }, 'Pixel'), false);
-    assert.ok(broker.answerFromDevice(first.question.id, { action: 'decline' }, 'Pixel'));
+    assert.match(broker.answerFromElsewhere(first.question.id, { action: 'cancel' }, 'Pixel')!, /Only an answer or a decline/);
+    assert.equal(broker.answerFromElsewhere(first.question.id, { action: 'decline' }, 'Pixel'), undefined);
     assert.deepEqual(await first.answer, { action: 'decline' });
     assert.equal(answered[0]!.device, 'Pixel');
   });
 
-  it('that breaks the schema never reaches the asker, even past the phone’s check', async () => {
-    const { broker } = awayBroker();
-    const { question, answer } = await pose(broker, { mode: 'form', asker: server, message: 'Order', requestedSchema: schema });
-    broker.answerFromDevice(question.id, { action: 'accept', content: { size: 99 } }, 'Pixel');
-    await assert.rejects(answer, /Answer rejected before sending/);
+  it('that breaks the schema never reaches the asker, even past the phone’s check: the question keeps waiting', async () => {
+    const { broker, answered } = awayBroker();
+    const { question } = await pose(broker, { mode: 'form', asker: server, message: 'Order', requestedSchema: schema });
+    assert.match(broker.answerFromElsewhere(question.id, { action: 'accept', content: { size: 99 } }, 'Pixel')!, /refused/);
+    assert.equal(broker.pending().length, 1);
+    assert.equal(answered.length, 0);
+    broker.decline(question.id);
   });
 });

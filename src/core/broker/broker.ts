@@ -9,16 +9,26 @@
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
 import { Emitter } from '../events';
-import type { FormModel } from '../form/fields';
+import { hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
-import { CANCELLED, DECLINED, WITHDRAWN, type ElicitContent, type ElicitRequest, type ElicitResult } from './request';
+import {
+  CANCELLED,
+  DECLINED,
+  WITHDRAWN,
+  asksOnBehalf,
+  turnHasEnded,
+  type ElicitContent,
+  type ElicitRequest,
+  type ElicitResult,
+} from './request';
 import { timerDelay } from '../settingLimits';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { completeAnswer } from '../form/fieldRules';
 import type { AnswerMemory, RememberedAnswer } from '../memory/answerMemory';
 import type { MemoryScope } from '../memory/askerIdentity';
+import type { AskerRule } from '../memory/askerRules';
 
 /** waiting: queued behind another quick input · showing: on screen · later: put off by the person. */
 export type QuestionState = 'waiting' | 'showing' | 'later';
@@ -67,7 +77,9 @@ export interface AnsweredQuestion {
   reason?: 'timeout' | 'aborted' | 'error';
   /** Answered from memory, without the person: the remembered answers it used. */
   automatic?: RememberedAnswer[];
-  /** Answered by the person on a paired device: its name. */
+  /** Declined without the person by their rule for this asker (always decline, never open links). */
+  rule?: AskerRule;
+  /** Answered by the person on a paired device (issue #23): its name. */
   device?: string;
 }
 
@@ -82,24 +94,18 @@ const DECLINE = 'elicit:decline';
 const DISMISS = 'elicit:dismiss';
 /** A non-blocking question makes way for one its asker waits on, and comes back after it. */
 const YIELD = 'elicit:yield';
-
-/** The abort reason of a render attempt the person answered elsewhere (a paired device). */
-class AnsweredElsewhere {
-  constructor(
-    readonly result: ElicitResult,
-    readonly device: string,
-  ) {}
-}
-
-type Wake = 'resume' | 'decline' | 'dismiss' | AnsweredElsewhere;
+/** Answered in another window (issue #24): the entry holds the answer. */
+const ELSEWHERE = 'elicit:elsewhere';
 
 interface Entry {
   question: Question;
   /** Aborts the current render attempt (defer / decline from outside the UI). */
   attempt?: AbortController;
   /** Resolves a question that is waiting in "later". */
-  wake?: (next: Wake) => void;
-  /** Set when the person answered it on a paired device. */
+  wake?: (next: 'resume' | 'decline' | 'dismiss' | 'elsewhere') => void;
+  /** The answer another window gave, once the broker took it. */
+  elsewhere?: ElicitResult;
+  /** The paired device that gave it, if one did. */
   answeredOn?: string;
 }
 
@@ -197,7 +203,15 @@ export class Broker {
   private fromMemory(question: Question): ElicitResult | undefined {
     const memory = this.options.memory;
     const { request, form } = question;
-    if (!memory || !form) return undefined;
+    if (!memory) return undefined;
+    const rule = memory.declineRule(request, form);
+    if (rule) {
+      const result: ElicitResult = { action: 'decline' };
+      this.answers.fire({ question, result, answeredAt: Date.now(), rule });
+      this.changed();
+      return result;
+    }
+    if (!form) return undefined;
     const recalled = memory.recall(request, form);
     if (recalled?.kind === 'answer') {
       try {
@@ -246,20 +260,33 @@ export class Broker {
   }
 
   /**
-   * The person's answer given on a paired device: the question's UI in the
-   * editor closes and the answer goes on as if given there (checked the same
-   * way), its history naming the device. False when the question is no longer
-   * open. Only accept or decline: a device never cancels for the asker.
+   * Another Elicit window's answer to this window's question (issue #24),
+   * checked here as the person's own answer would be: a question with a secret
+   * field, a URL, Elicit's own prompt or a question whose turn has ended is
+   * answered only here, and content that breaks the form is refused. Returns
+   * why it is refused; otherwise the question ends with the answer. `device`:
+   * the paired device it came from (issue #23), named in its history.
    */
-  answerFromDevice(id: number, result: ElicitResult, device: string): boolean {
+  answerFromElsewhere(id: number, answer: ElicitResult, device?: string): string | undefined {
     const entry = this.entries.get(id);
-    if (!entry || entry.answeredOn !== undefined || result.action === 'cancel') return false;
-    const elsewhere = new AnsweredElsewhere(result, device);
-    if (entry.wake) entry.wake(elsewhere);
-    else if (entry.attempt) entry.attempt.abort(elsewhere);
-    else return false;
-    entry.answeredOn = device;
-    return true;
+    if (!entry || entry.elsewhere) return 'This question is no longer waiting.';
+    const { form, request } = entry.question;
+    if (!form || hasSecret(form) || asksOnBehalf(request) || turnHasEnded(request) || request.signal?.aborted) {
+      return 'This question can only be answered in the window that asked it.';
+    }
+    let result: ElicitResult;
+    if (answer.action === 'decline') result = DECLINED;
+    else if (answer.action === 'accept') {
+      const content = completeAnswer(form, answer.content ?? {});
+      const problems = Object.entries(validateAnswer(form, content));
+      if (problems.length > 0) return `The answer was refused: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}`;
+      result = { action: 'accept', content };
+    } else return 'Only an answer or a decline can come from another window.';
+    entry.elsewhere = result;
+    if (device !== undefined) entry.answeredOn = device;
+    if (entry.wake) entry.wake('elsewhere');
+    else entry.attempt?.abort(ELSEWHERE);
+    return undefined;
   }
 
   /**
@@ -276,6 +303,7 @@ export class Broker {
     let resumed = false;
     for (;;) {
       if (closer.aborted) return CANCELLED;
+      if (entry.elsewhere) return entry.elsewhere;
       const attempt = new AbortController();
       entry.attempt = attempt;
       const signal = AbortSignal.any([closer, attempt.signal]);
@@ -284,24 +312,24 @@ export class Broker {
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;
       if (attempt.signal.reason === DISMISS) return CANCELLED;
-      if (attempt.signal.reason instanceof AnsweredElsewhere) return attempt.signal.reason.result;
+      if (entry.elsewhere) return entry.elsewhere;
       if (attempt.signal.reason === YIELD) continue; // in line again, behind the prompt it made way for
       if (outcome.action !== 'later' && attempt.signal.reason !== DEFER) return outcome;
       const next = await this.parkUntilWoken(entry, closer);
-      if (next instanceof AnsweredElsewhere) return next.result;
       if (next === 'decline') return DECLINED;
       if (next === 'dismiss') return CANCELLED;
       if (next === 'closed') return CANCELLED;
+      if (next === 'elsewhere') return entry.elsewhere ?? CANCELLED;
       resumed = true;
     }
   }
 
-  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<Wake | 'closed'> {
+  private parkUntilWoken(entry: Entry, closer: AbortSignal): Promise<'resume' | 'decline' | 'dismiss' | 'elsewhere' | 'closed'> {
     entry.question.state = 'later';
     this.changed();
     return new Promise((resolve) => {
       const onClose = (): void => finish('closed');
-      const finish = (next: Wake | 'closed'): void => {
+      const finish = (next: 'resume' | 'decline' | 'dismiss' | 'elsewhere' | 'closed'): void => {
         entry.wake = undefined;
         closer.removeEventListener('abort', onClose);
         entry.question.state = 'waiting';

@@ -16,8 +16,14 @@ import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from
 import { LIMITS, tryNormalize } from '../form/normalize';
 import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
 
-/** A question asked this recently is still fresh: one arriving now joins it. */
+/**
+ * A question asked this recently is still fresh: one arriving now joins it. The time counts
+ * only while the extension host is free to show it: a burst read slowly by a busy host in one
+ * turn of the event loop is still one burst (a timer cannot fire in between).
+ */
 export const FRESH_MS = 25;
+/** Never later than this after it was asked: a person may have started to answer it. */
+export const FRESH_MAX_MS = 500;
 /** A burst is complete once no question came for this long… */
 export const BURST_SETTLE_MS = 15;
 /** …or at the latest after this long. */
@@ -36,6 +42,8 @@ interface Member {
 interface Fresh {
   member: Member;
   askedAt: number;
+  /** Set by a FRESH_MS timer, which runs only once the host has finished what it was reading. */
+  expired: boolean;
   withdraw: AbortController;
 }
 
@@ -68,7 +76,8 @@ export class BurstGrouper {
       if (
         fresh &&
         !fresh.member.settled &&
-        this.now() - fresh.askedAt < FRESH_MS &&
+        !fresh.expired &&
+        this.now() - fresh.askedAt < FRESH_MAX_MS &&
         fresh.member.fields + member.fields <= LIMITS.maxFields
       ) {
         // A burst: the question just asked comes back to be asked with the others.
@@ -86,7 +95,9 @@ export class BurstGrouper {
   private askAlone(member: Member): void {
     const withdraw = new AbortController();
     const signal = member.request.signal ? AbortSignal.any([member.request.signal, withdraw.signal]) : withdraw.signal;
-    this.fresh = { member, askedAt: this.now(), withdraw };
+    const fresh: Fresh = { member, askedAt: this.now(), expired: false, withdraw };
+    this.fresh = fresh;
+    setTimeout(() => (fresh.expired = true), FRESH_MS).unref?.();
     this.ask({ ...member.request, signal }).then(
       (result) => {
         if (withdraw.signal.aborted) return; // asked again, with the burst

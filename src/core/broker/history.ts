@@ -40,7 +40,7 @@ export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
     action: result.action,
   };
   if (answered.reason) entry.reason = answered.reason;
-  if (answered.automatic) entry.automatic = true;
+  if (answered.automatic || answered.rule) entry.automatic = true;
   if (answered.device !== undefined) entry.device = answered.device;
   if (question.url) entry.url = question.url.url;
   if (result.action === 'accept' && result.content && question.form) {

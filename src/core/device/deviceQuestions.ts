@@ -1,8 +1,8 @@
 /**
  * The broker as a paired device sees it: the waiting questions (as
  * phoneQuestions.ts shows them) and the device's answers handed back. Submit
- * and Decline answer through the broker (checked again there, history naming
- * the device), Later puts the question off, Dismiss closes one whose turn has
+ * and Decline answer through the broker's answerFromElsewhere (checked again
+ * there, as another window's answer is; history naming the device), Later puts the question off, Dismiss closes one whose turn has
  * ended, and Open hands a URL question to the editor, which opens the link on
  * the computer after its own consent; never on the phone.
  */
@@ -36,7 +36,10 @@ export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptio
       if (answer.action === 'later') broker.later(id);
       else if (answer.action === 'dismiss') broker.dismiss(id);
       else if (answer.action === 'open') options.openOnComputer(question, device);
-      else if (!broker.answerFromDevice(id, asResult(answer), device.name)) return 'gone';
+      else {
+        const refused = broker.answerFromElsewhere(id, asResult(answer), device.name);
+        if (refused !== undefined) return broker.pending().some((q) => q.id === id) ? { ok: false, errors: { '': refused } } : 'gone';
+      }
       return read;
     },
   };

@@ -12,8 +12,9 @@ import { completeAnswer } from '../form/fieldRules';
 import type { FormModel } from '../form/fields';
 import { clip } from '../display';
 import { Emitter } from '../events';
-import type { AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
+import type { Asker, AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
 import { memoryAsker, narrower, type MemoryScope } from './askerIdentity';
+import { AskerRules, ruleFor, type AskerRule, type RuleKind, type RuleVault } from './askerRules';
 import { AutomaticAnswerLimit } from './rateLimit';
 import { questionUnits, requestContent, unitContent, type QuestionUnit } from './questionUnits';
 
@@ -55,13 +56,27 @@ export class AnswerMemory {
   private readonly changes = new Emitter<void>();
   private writes: Promise<void> = Promise.resolve();
   readonly onDidChange = this.changes.event;
+  /** Always decline / never open links, per asker: within the same automatic-answer limit. */
+  readonly rules: AskerRules;
 
   constructor(
     private readonly vault: MemoryVault,
     private readonly setting: () => RememberSetting,
     private readonly now: () => number = Date.now,
+    ruleVault: RuleVault = inMemoryVault(),
   ) {
     this.limit = new AutomaticAnswerLimit(now);
+    this.rules = new AskerRules(ruleVault, this.limit, () => this.changes.fire(), now);
+  }
+
+  /** The rule the person may set on this question: none when memory is turned off or the asker is not known. */
+  ruleOffer(request: ElicitRequest, form?: FormModel): RuleKind | undefined {
+    return this.setting() === 'off' ? undefined : ruleFor(request, form);
+  }
+
+  /** The rule that declines this question without UI, unless memory is turned off. */
+  declineRule(request: ElicitRequest, form?: FormModel): AskerRule | undefined {
+    return this.setting() === 'off' ? undefined : this.rules.apply(request, form);
   }
 
   /** Reads the "always" answers; anything unreadable is dropped, not trusted. */
@@ -163,14 +178,34 @@ export class AnswerMemory {
     await this.dropAlways((entry) => entry.id === id);
   }
 
+  /**
+   * "This session" ends when the asker's process stops or restarts: its
+   * session answers go (its "always" answers and rules stay).
+   */
+  endSession(asker: Asker): void {
+    const key = memoryAsker(asker)?.key;
+    if (key === undefined) return;
+    let dropped = false;
+    for (const [id, entry] of this.session)
+      if (entry.asker.key === key) {
+        this.session.delete(id);
+        dropped = true;
+      }
+    if (dropped) this.changes.fire();
+  }
+
+  /** Forgets an asker's answers and its rules. */
   async forgetAsker(askerKey: string): Promise<void> {
     for (const [id, entry] of this.session) if (entry.asker.key === askerKey) this.session.delete(id);
     await this.dropAlways((entry) => entry.asker.key === askerKey);
+    await this.rules.forgetAsker(askerKey);
   }
 
+  /** Forgets every answer and rule. */
   async forgetAll(): Promise<void> {
     this.session.clear();
     await this.dropAlways(() => true);
+    await this.rules.forgetAll();
   }
 
   /** Written one after another, so the last write wins. */
@@ -199,6 +234,11 @@ export class AnswerMemory {
     const oldest = [...this.always.values()].sort((a, b) => (a.lastUsed ?? a.created) - (b.lastUsed ?? b.created));
     for (const entry of oldest.slice(0, this.always.size - MAX_REMEMBERED)) this.always.delete(entry.id);
   }
+}
+
+function inMemoryVault(): RuleVault {
+  let text: string | undefined;
+  return { read: () => Promise.resolve(text), write: (next) => Promise.resolve(void (text = next)) };
 }
 
 function answerId(askerKey: string, fingerprint: string): string {

@@ -24,8 +24,19 @@ export interface QuestionUnit {
   answerName(property: string): string;
 }
 
+/** Each request's units, worked out once: the broker asks for them up to three times per question (rule, recall, offer). */
+const known = new WeakMap<ElicitRequest, { form: FormModel | undefined; units: QuestionUnit[] }>();
+
 /** The request's questions, or [] when nothing of it may be remembered. `form`: the broker's model of a form request. */
 export function questionUnits(request: ElicitRequest, form?: FormModel): QuestionUnit[] {
+  const cached = known.get(request);
+  if (cached && cached.form === form) return cached.units;
+  const units = unitsOf(request, form);
+  known.set(request, { form, units });
+  return units;
+}
+
+function unitsOf(request: ElicitRequest, form?: FormModel): QuestionUnit[] {
   if (request.mode === 'url' || request.noMemory) return [];
   if (request.mode === 'form') {
     if (request.onBehalf !== undefined) return [];

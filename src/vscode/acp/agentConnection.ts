@@ -33,7 +33,7 @@ export interface AgentContext {
 
 export function createAgentConnection(context: AgentContext, secretEnv: Record<string, string>): AcpConnection {
   const { agent, services, log, cwd } = context;
-  return new AcpConnection(agent, {
+  const connection = new AcpConnection(agent, {
     // Saved answers go back only to the same agent destination, not to another agent of that name.
     ask: (request) => services.broker.ask(withOrigin(request, agentOrigin(agent))),
     permission: (prompt, signal) => askPermission(services.broker, prompt, signal),
@@ -47,6 +47,11 @@ export function createAgentConnection(context: AgentContext, secretEnv: Record<s
     secretEnv,
     terminalLogins: true,
   });
+  // "This session" of the agent's remembered answers ends with its process.
+  connection.onEvent((event) => {
+    if (event.kind === 'exit') services.memory.endSession({ kind: 'acp', name: agent.name, origin: agentOrigin(agent) });
+  });
+  return connection;
 }
 
 export function signInUi(context: AgentContext): SignInUi {

@@ -21,6 +21,7 @@ import { stopAllNow } from '../../mcp/shutdown';
 import { inertText } from '../../core/display';
 import { serverOrigin } from '../../mcp/serverOrigin';
 import { withOrigin } from '../../core/origin';
+import type { Asker } from '../../core/broker/request';
 import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
@@ -39,6 +40,7 @@ export class ServerRegistry implements vscode.Disposable {
   private readonly serverLogs = new Map<string, vscode.LogOutputChannel>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changes = new vscode.EventEmitter<void>();
+  private readonly processEnds = new vscode.EventEmitter<Asker>();
   private loading: Promise<void> | undefined;
   private ready: Promise<unknown> = Promise.resolve();
   private reportedProblems = new Set<string>();
@@ -48,6 +50,8 @@ export class ServerRegistry implements vscode.Disposable {
   /** Config file by the name problems use for it, for "Open File". */
   private readonly sourceFiles = new Map<string, vscode.Uri>();
   readonly onDidChange = this.changes.event;
+  /** A server's process stopped, failed or is restarting: "this session" of its answers ends. */
+  readonly onDidEndProcess = this.processEnds.event;
 
   constructor(
     private readonly ask: AskFunction,
@@ -60,6 +64,7 @@ export class ServerRegistry implements vscode.Disposable {
     const reload = (): void => void this.reload();
     this.disposables.push(
       this.changes,
+      this.processEnds,
       watcher,
       watcher.onDidCreate(reload),
       watcher.onDidChange(reload),
@@ -245,6 +250,8 @@ export class ServerRegistry implements vscode.Disposable {
       });
       this.recoveries.set(config.name, recovery);
       connection.onDidChangeStatus((status) => {
+        if (status === 'stopped' || status === 'error')
+          this.processEnds.fire({ kind: 'mcp', name: config.name, origin: serverOrigin(config) });
         this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
         this.changes.fire();
       });

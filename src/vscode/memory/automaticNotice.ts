@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { AnsweredQuestion } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
+import type { AskerRule } from '../../core/memory/askerRules';
 
 const SHOWN_MS = 10_000;
 
@@ -18,6 +19,7 @@ export class AutomaticAnswerNotice implements vscode.Disposable {
   }
 
   show(answered: AnsweredQuestion): void {
+    if (answered.rule) return this.showRule(answered, answered.rule);
     const used = answered.automatic ?? [];
     if (used.length === 0) return;
     const values = used.flatMap((entry) => entry.shown.map((field) => `${field.label} = ${field.value}`)).join(', ');
@@ -32,6 +34,25 @@ export class AutomaticAnswerNotice implements vscode.Disposable {
       command: 'elicit.forgetRememberedAnswer',
       arguments: [used.map((entry) => entry.id)],
     };
+    this.flash();
+  }
+
+  /** "Declined for weather: your rule · Forget": its click forgets the rule. */
+  private showRule(answered: AnsweredQuestion, rule: AskerRule): void {
+    const asker = oneLine(answered.question.request.asker.name, 40);
+    const text =
+      rule.kind === 'noLinks'
+        ? vscode.l10n.t('Declined a link from {0}: you never open its links', asker)
+        : vscode.l10n.t('Declined for {0}: you always decline this question', asker);
+    this.item.text = `$(circle-slash) ${inertText(text)} · ${vscode.l10n.t('Forget')}`;
+    this.item.tooltip = inertText(
+      `${vscode.l10n.t('Elicit declined this question by your rule for this asker. Click to forget the rule: the question will be asked again.')}\n\n${oneLine(answered.question.request.message, 300)}`,
+    );
+    this.item.command = { title: vscode.l10n.t('Forget'), command: 'elicit.forgetAskerRule', arguments: [rule.id] };
+    this.flash();
+  }
+
+  private flash(): void {
     this.item.show();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.item.hide(), SHOWN_MS);

@@ -1,9 +1,10 @@
 /**
  * Answer memory (issue #22) in VS Code: the Remembered Answers view and its
- * commands, and the status-bar notice of each automatic answer.
+ * commands, the rules per asker, and the status-bar notice of each automatic answer.
  */
 import type * as vscode from 'vscode';
 import type { Services } from '../services';
+import { registerAskerRuleCommand } from './askerRuleCommand';
 import { AutomaticAnswerNotice } from './automaticNotice';
 import { RememberedAnswersView } from './rememberedAnswersView';
 
@@ -13,5 +14,6 @@ export function registerMemory(context: vscode.ExtensionContext, services: Servi
     notice,
     new RememberedAnswersView(services.memory),
     services.broker.onDidAnswer((answered) => notice.show(answered)),
+    registerAskerRuleCommand(services.broker, services.memory),
   );
 }

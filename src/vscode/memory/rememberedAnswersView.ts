@@ -1,5 +1,6 @@
 /**
- * The Remembered Answers view: each asker, and under it each answer with its
+ * The Remembered Answers view: each asker, and under it its rules (always
+ * decline, never open links) and each answer with its
  * question, value, scope, when it was remembered and last used, and how
  * often; forget one, all of an asker, or everything. Forgetting answers never
  * touches saved secrets (Manage Saved Secrets), and the other way round.
@@ -7,12 +8,14 @@
 import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../core/display';
 import type { AnswerMemory, RememberedAnswer } from '../../core/memory/answerMemory';
+import type { AskerRule } from '../../core/memory/askerRules';
 
 export const REMEMBERED_VIEW = 'elicit.rememberedAnswers';
 
-type AskerNode = { kind: 'asker'; key: string; name: string; askerKind: string; answers: RememberedAnswer[] };
+type AskerNode = { kind: 'asker'; key: string; name: string; askerKind: string; answers: RememberedAnswer[]; rules: AskerRule[] };
 type AnswerNode = { kind: 'answer'; answer: RememberedAnswer };
-type Node = AskerNode | AnswerNode;
+type RuleNode = { kind: 'rule'; rule: AskerRule };
+type Node = AskerNode | AnswerNode | RuleNode;
 
 export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<Node | undefined>();
@@ -32,25 +35,31 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
         (node?: Node) => node?.kind === 'asker' && this.memory.forgetAsker(node.key),
       ),
       vscode.commands.registerCommand('elicit.forgetAllRememberedAnswers', () => this.forgetAll()),
+      vscode.commands.registerCommand('elicit.forgetAskerRule', (target?: Node | string) => {
+        const id = typeof target === 'string' ? target : target?.kind === 'rule' ? target.rule.id : undefined;
+        return id && this.memory.rules.forget(id);
+      }),
     );
   }
 
   getChildren(node?: Node): Node[] {
-    if (node?.kind === 'asker') return node.answers.map((answer) => ({ kind: 'answer', answer }));
+    if (node?.kind === 'asker')
+      return [
+        ...node.rules.map((rule): Node => ({ kind: 'rule', rule })),
+        ...node.answers.map((answer): Node => ({ kind: 'answer', answer })),
+      ];
     if (node) return [];
     const askers = new Map<string, AskerNode>();
-    for (const answer of this.memory.list()) {
-      const existing = askers.get(answer.asker.key);
-      if (existing) existing.answers.push(answer);
-      else
-        askers.set(answer.asker.key, {
-          kind: 'asker',
-          key: answer.asker.key,
-          name: answer.asker.name,
-          askerKind: answer.asker.kind,
-          answers: [answer],
-        });
-    }
+    const askerOf = (asker: RememberedAnswer['asker']): AskerNode => {
+      let found = askers.get(asker.key);
+      if (!found) {
+        found = { kind: 'asker', key: asker.key, name: asker.name, askerKind: asker.kind, answers: [], rules: [] };
+        askers.set(asker.key, found);
+      }
+      return found;
+    };
+    for (const rule of this.memory.rules.list()) askerOf(rule.asker).rules.push(rule);
+    for (const answer of this.memory.list()) askerOf(answer.asker).answers.push(answer);
     return [...askers.values()];
   }
 
@@ -61,12 +70,13 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
       // Two askers may share a name: the start of their origin digest tells them apart.
       const origin = node.key.slice(node.key.indexOf(':') + 1, node.key.indexOf(':') + 7);
       item.description = inertText(
-        `${node.askerKind}${origin ? ` · ${origin}` : ''} · ${vscode.l10n.t('{0} answers', node.answers.length)}`,
+        `${node.askerKind}${origin ? ` · ${origin}` : ''} · ${vscode.l10n.t('{0} answers', node.answers.length)}${node.rules.length ? ` · ${vscode.l10n.t('{0} rules', node.rules.length)}` : ''}`,
       );
       item.contextValue = 'rememberedAsker';
       item.iconPath = new vscode.ThemeIcon('account');
       return item;
     }
+    if (node.kind === 'rule') return ruleItem(node.rule);
     const { answer } = node;
     const values = answer.shown.map((field) => `${field.label} = ${field.value}`).join(', ');
     const item = new vscode.TreeItem(inertText(oneLine(answer.message, 80)));
@@ -94,6 +104,7 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
       for (const id of target) if (typeof id === 'string') await this.memory.forget(id);
       vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Forgotten: the question will be asked again')}`, 5_000);
     } else if (target?.kind === 'answer') await this.memory.forget(target.answer.id);
+    else if (target?.kind === 'rule') await this.memory.rules.forget(target.rule.id);
     else if (target?.kind === 'asker') await this.memory.forgetAsker(target.key);
   }
 
@@ -103,7 +114,11 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
       vscode.l10n.t('Forget every remembered answer?'),
       {
         modal: true,
-        detail: vscode.l10n.t('{0} answers. Each question will be asked again. Saved secrets stay.', this.memory.list().length),
+        detail: vscode.l10n.t(
+          '{0} answers and {1} rules. Each question will be asked again. Saved secrets stay.',
+          this.memory.list().length,
+          this.memory.rules.list().length,
+        ),
       },
       forget,
     );
@@ -113,4 +128,26 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function ruleItem(rule: AskerRule): vscode.TreeItem {
+  const label =
+    rule.kind === 'noLinks'
+      ? vscode.l10n.t('Never open links')
+      : vscode.l10n.t('Always decline: {0}', oneLine(rule.question?.message ?? '', 60));
+  const item = new vscode.TreeItem(inertText(label));
+  item.id = `rule:${rule.id}`;
+  item.description = inertText(vscode.l10n.t('rule · used {0}×', rule.count));
+  const lastUsed = rule.lastUsed === undefined ? vscode.l10n.t('never') : new Date(rule.lastUsed).toLocaleString();
+  item.tooltip = inertText(
+    [
+      rule.question ? oneLine(rule.question.message, 600) : vscode.l10n.t('Every page this asker asks you to open is declined.'),
+      '',
+      vscode.l10n.t('Set: {0}', new Date(rule.created).toLocaleString()),
+      vscode.l10n.t('Last used: {0} · {1} times', lastUsed, rule.count),
+    ].join('\n'),
+  );
+  item.contextValue = 'askerRule';
+  item.iconPath = new vscode.ThemeIcon('circle-slash');
+  return item;
 }

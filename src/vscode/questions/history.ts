@@ -79,5 +79,6 @@ function outcome(entry: HistoryEntry): string {
   if (entry.reason === 'error') return vscode.l10n.t('Failed');
   if (entry.action === 'accept' && entry.automatic) return vscode.l10n.t('Answered automatically (a remembered answer)');
   if (entry.action === 'accept') return vscode.l10n.t('Answered');
+  if (entry.action === 'decline' && entry.automatic) return vscode.l10n.t('Declined automatically (your rule for this asker)');
   return entry.action === 'decline' ? vscode.l10n.t('Declined') : vscode.l10n.t('Cancelled');
 }

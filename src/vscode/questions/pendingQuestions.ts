@@ -13,6 +13,7 @@ import { asksOnBehalf, turnHasEnded } from '../../core/broker/request';
 import { formSummary } from '../../core/form/questionSummary';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
+import type { RemoteQuestion } from '../../core/windows/mesh';
 
 export const PENDING_VIEW = 'elicit.pendingQuestions';
 
@@ -21,7 +22,16 @@ export type Revealer = (question: Question) => boolean;
 
 /** A question kept across a reload, or one the reload ended. */
 type FromBefore = { kind: 'kept'; round: KeptRoundSummary } | { kind: 'lost'; question: LostQuestion };
-type PendingItem = Question | FromBefore;
+/** A question waiting in another Elicit window (issue #24). */
+type Remote = { kind: 'remote'; remote: RemoteQuestion };
+type PendingItem = Question | FromBefore | Remote;
+
+/** The questions of other windows (OtherWindows in ../windows). */
+export interface OtherWindowsQueue {
+  remote(): RemoteQuestion[];
+  readonly onDidChange: vscode.Event<void>;
+  answer(remote: RemoteQuestion): Promise<void>;
+}
 
 export interface FromBeforeReload {
   kept: KeptRounds;
@@ -39,6 +49,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private readonly statusItem = vscode.window.createStatusBarItem('elicit.pending', vscode.StatusBarAlignment.Left, 100);
   private readonly disposables: vscode.Disposable[] = [];
   private readonly announced = new Set<number>();
+  private readonly announcedRemote = new Set<string>();
   private ageTimer: NodeJS.Timeout | undefined;
   private lastResumed: { id: number; at: number } | undefined;
   private readonly view: vscode.TreeView<PendingItem>;
@@ -49,6 +60,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     private readonly broker: Broker,
     private readonly reveal: Revealer,
     private readonly before: FromBeforeReload,
+    private readonly others?: OtherWindowsQueue,
   ) {
     this.statusItem.name = vscode.l10n.t('Elicit: Pending Questions');
     this.statusItem.command = 'elicit.showPendingQuestions';
@@ -57,10 +69,11 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       this.changes,
       this.statusItem,
       this.view,
-      broker.onDidAnswer((answered) => answered.automatic && this.countAutomatic()),
+      broker.onDidAnswer((answered) => (answered.automatic ?? answered.rule) && this.countAutomatic()),
       broker.onDidChange(() => this.update()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),
+      ...(others ? [others.onDidChange(() => this.update())] : []),
       vscode.commands.registerCommand('elicit.showPendingQuestions', () => vscode.commands.executeCommand(`${PENDING_VIEW}.focus`)),
       vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
       vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
@@ -70,7 +83,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
         // A live question is dismissed only once its turn has ended (answered cancel: an answer would be dropped).
         if (isLive(item)) {
           if (turnHasEnded(item.request)) broker.dismiss(item.id);
-        } else void this.dismiss(item);
+        } else if (item.kind !== 'remote') void this.dismiss(item);
       }),
     );
     // Questions from before a reload are there from the start.
@@ -78,7 +91,8 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   getTreeItem(element: PendingItem): vscode.TreeItem {
-    return isLive(element) ? this.liveItem(element) : fromBeforeItem(element);
+    if (isLive(element)) return this.liveItem(element);
+    return element.kind === 'remote' ? remoteItem(element) : fromBeforeItem(element);
   }
 
   private liveItem(question: Question): vscode.TreeItem {
@@ -98,7 +112,11 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   getChildren(element?: PendingItem): PendingItem[] {
-    return element ? [] : [...this.broker.pending(), ...this.fromBefore()];
+    return element ? [] : [...this.broker.pending(), ...this.fromOthers(), ...this.fromBefore()];
+  }
+
+  private fromOthers(): Remote[] {
+    return (this.others?.remote() ?? []).map((remote): Remote => ({ kind: 'remote', remote }));
   }
 
   private fromBefore(): FromBefore[] {
@@ -110,6 +128,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
 
   private answerItem(item: PendingItem): void {
     if (isLive(item)) return this.answer(item);
+    if (item.kind === 'remote') {
+      void this.others?.answer(item.remote);
+      return;
+    }
     if (item.kind === 'kept') {
       void this.before.answer(item.round);
       return;
@@ -150,20 +172,29 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     const pending = this.broker.pending();
     this.changes.fire(undefined);
     const kept = this.before.kept.keptBeforeReload().length;
-    const count = pending.length + kept;
+    const remote = this.others?.remote() ?? [];
+    const count = pending.length + kept + remote.length;
     if (count === 0) {
       this.statusItem.hide();
     } else {
       const later = pending.filter((q) => q.state === 'later').length;
       this.statusItem.text = `$(comment-discussion) ${count === 1 ? vscode.l10n.t('1 question') : vscode.l10n.t('{0} questions', count)}`;
-      const names = [...pending.map((q) => q.request.asker.name), ...this.before.kept.keptBeforeReload().map((r) => r.server)]
+      const names = [
+        ...pending.map((q) => q.request.asker.name),
+        ...this.before.kept.keptBeforeReload().map((r) => r.server),
+        ...remote.map((r) => r.question.asker.name),
+      ]
         .map((name) => inertText(oneLine(name, 40)))
         .join(', ');
-      this.statusItem.tooltip = inertText(pendingTooltip(count, later, kept, names));
+      const elsewhere = remote.length > 0 ? `\n${othersText(remote)}` : '';
+      this.statusItem.tooltip = inertText(pendingTooltip(count, later, kept, names) + elsewhere);
       this.statusItem.show();
     }
-    for (const question of pending) this.announce(question);
+    for (const question of pending) this.announce(question, count);
     for (const id of this.announced) if (!pending.some((q) => q.id === id)) this.announced.delete(id);
+    for (const item of remote) this.announceRemote(item, count);
+    const listed = new Set(remote.map(remoteId));
+    for (const id of this.announcedRemote) if (!listed.has(id)) this.announcedRemote.delete(id);
     // Ages in the view only move while something is pending.
     if (count > 0 && !this.ageTimer) this.ageTimer = setInterval(() => this.changes.fire(undefined), 30_000);
     if (count === 0 && this.ageTimer) {
@@ -173,15 +204,36 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   /** A question that arrives while the window is in the background gets a notification. */
-  private announce(question: Question): void {
+  private announce(question: Question, count: number): void {
     if (this.announced.has(question.id)) return;
     this.announced.add(question.id);
     if (vscode.window.state.focused) return;
-    const text = `${questionTitle(question.request)}: ${inertText(oneLine(question.request.message, 120))}`;
+    const text = `${questionTitle(question.request)}: ${inertText(oneLine(question.request.message, 120))}${waitingText(count)}`;
     const answer = vscode.l10n.t('Answer');
     void vscode.window.showInformationMessage(text, answer).then((choice) => {
       const still = this.broker.pending().find((q) => q.id === question.id);
       if (choice === answer && still) this.answer(still);
+    });
+  }
+
+  /**
+   * A question that arrives in another window is told in the window the person
+   * is in (that window tells it only when it is not the one in front).
+   */
+  private announceRemote(remote: RemoteQuestion, count: number): void {
+    const id = remoteId(remote);
+    if (this.announcedRemote.has(id)) return;
+    this.announcedRemote.add(id);
+    if (!vscode.window.state.focused) return;
+    const { question, window } = remote;
+    const text = inertText(
+      vscode.l10n.t('{0} asks in {1}: {2}', oneLine(question.asker.name, 60), oneLine(window.folder, 60), oneLine(question.message, 120)) +
+        waitingText(count),
+    );
+    const answer = vscode.l10n.t('Answer');
+    void vscode.window.showInformationMessage(text, answer).then((choice) => {
+      const still = this.others?.remote().find((r) => remoteId(r) === id);
+      if (choice === answer && still) void this.others?.answer(still);
     });
   }
 
@@ -193,6 +245,47 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
 
 function isLive(item: PendingItem): item is Question {
   return 'request' in item;
+}
+
+function remoteId(remote: RemoteQuestion): string {
+  return `${remote.window.id}:${remote.question.id}`;
+}
+
+/** Another window's question: its asker and window; Answer draws it here, unless it is answered only there. */
+function remoteItem({ remote }: Remote): vscode.TreeItem {
+  const { question, window } = remote;
+  const folder = oneLine(window.folder, 40);
+  const item = new vscode.TreeItem(inertText(oneLine(question.message, 80)));
+  item.id = `remote:${remoteId(remote)}`;
+  const where = question.answerable ? vscode.l10n.t('in {0}', folder) : vscode.l10n.t('answer it in {0}', folder);
+  item.description = inertText(`${oneLine(question.asker.name, 40)} · ${where} · ${age(question.receivedAt)}`);
+  item.tooltip = inertText(
+    [
+      vscode.l10n.t('{0} asks', oneLine(question.asker.name, 80)),
+      oneLine(question.message, 600),
+      question.answerable
+        ? vscode.l10n.t('Waiting in the window of {0}. Answer it here: that window checks and sends your answer.', folder)
+        : vscode.l10n.t(
+            'Waiting in the window of {0}, and answered only there (a secret, a link to open, or Elicit’s own prompt).',
+            folder,
+          ),
+    ].join('\n\n'),
+  );
+  item.iconPath = new vscode.ThemeIcon(question.answerable ? 'multiple-windows' : 'lock');
+  item.contextValue = question.answerable ? 'remoteQuestion' : 'remoteQuestion.elsewhere';
+  item.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [{ kind: 'remote', remote }] };
+  return item;
+}
+
+/** " (3 questions waiting in all windows)", when there are others. */
+function waitingText(count: number): string {
+  return count > 1 ? ` ${vscode.l10n.t('({0} questions waiting in all windows)', count)}` : '';
+}
+
+/** "2 in other windows: infra, docs" */
+function othersText(remote: RemoteQuestion[]): string {
+  const folders = [...new Set(remote.map((r) => oneLine(r.window.folder, 40)))].join(', ');
+  return vscode.l10n.t('{0} in other windows: {1}', remote.length, folders);
 }
 
 function fromBeforeItem(item: FromBefore): vscode.TreeItem {

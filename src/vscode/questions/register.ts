@@ -4,7 +4,9 @@
  * Questions list and the question history with their commands.
  */
 import * as vscode from 'vscode';
+import type { Question } from '../../core/broker/broker';
 import type { UrlWaits } from '../../core/broker/urlWaits';
+import type { AnswerMemory } from '../../core/memory/answerMemory';
 import { answerKeptRound } from '../mcp/keptRoundAnswer';
 import type { SecretVault } from '../secrets/secretVault';
 import type { Services } from '../services';
@@ -17,6 +19,7 @@ import { QuickInputEscape } from './quickInputEscape';
 import { QuickInputRenderer } from './quickInputRenderer';
 import { RendererRouter } from './rendererRouter';
 import { UrlConsentRenderer } from './urlConsentRenderer';
+import { OtherWindows } from '../windows/otherWindows';
 
 export interface Renderers {
   router: RendererRouter;
@@ -26,15 +29,22 @@ export interface Renderers {
 
 export function createRenderers(
   extensionUri: vscode.Uri,
-  parts: { vault: SecretVault; keptRounds: KeptRounds; urlWaits: UrlWaits; timeoutMs: () => number; log: vscode.LogOutputChannel },
+  parts: {
+    vault: SecretVault;
+    keptRounds: KeptRounds;
+    urlWaits: UrlWaits;
+    timeoutMs: () => number;
+    log: vscode.LogOutputChannel;
+    memory: AnswerMemory;
+  },
 ): Renderers {
-  const { vault, keptRounds, urlWaits, timeoutMs, log } = parts;
+  const { vault, keptRounds, urlWaits, timeoutMs, log, memory } = parts;
   const quickInputEscape = new QuickInputEscape();
   const forms = new FormPanelRenderer(extensionUri, { savedSecrets: vault, drafts: keptRounds });
   const router = new RendererRouter(
     new QuickInputRenderer(vault, quickInputEscape, keptRounds),
     forms,
-    new UrlConsentRenderer(urlWaits, timeoutMs, log),
+    new UrlConsentRenderer(urlWaits, timeoutMs, log, memory),
     (question, result) => vault.saveFrom(question, result),
   );
   return { router, forms, quickInputEscape };
@@ -47,16 +57,25 @@ export function registerQuestions(
   renderers: Renderers,
   before: { keptRounds: KeptRounds; lostQuestions: LostQuestions },
 ): void {
-  const { forms, quickInputEscape } = renderers;
+  const { forms, quickInputEscape, router } = renderers;
   const { keptRounds, lostQuestions } = before;
+  const reveal = (question: Question): boolean => forms.reveal(question);
+  // One queue across every window (issue #24).
+  const others = new OtherWindows(services.broker, router, reveal, context.globalStorageUri, services.log);
   context.subscriptions.push(
     forms,
     quickInputEscape,
-    new PendingQuestions(services.broker, (question) => forms.reveal(question), {
-      kept: keptRounds,
-      lost: lostQuestions,
-      answer: (round) => answerKeptRound(services, keptRounds, round),
-    }),
+    others,
+    new PendingQuestions(
+      services.broker,
+      reveal,
+      {
+        kept: keptRounds,
+        lost: lostQuestions,
+        answer: (round) => answerKeptRound(services, keptRounds, round),
+      },
+      others,
+    ),
     new QuestionHistory(services.globalState, services.broker, services.results),
   );
 }

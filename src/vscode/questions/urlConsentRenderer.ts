@@ -4,19 +4,22 @@
  * warnings. On consent the URL opens in the system browser (`openExternal`,
  * where neither Elicit nor a model can read the page), the asker is told
  * `accept`, and a "waiting for <host>" notification with Cancel stays until the
- * asker reports completion.
+ * asker reports completion. Where Elicit knows who the asker is, a third
+ * choice declines and sets "never open links from <asker>" (issue #22).
  */
 import * as vscode from 'vscode';
 import type { Question, Renderer } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine } from '../../core/display';
 import { CANCELLED, DECLINED, type ElicitResult } from '../../core/broker/request';
 import { askerKey, type UrlWaits } from '../../core/broker/urlWaits';
+import type { AnswerMemory } from '../../core/memory/answerMemory';
 
 export class UrlConsentRenderer implements Renderer {
   constructor(
     private readonly waits: UrlWaits,
     private readonly waitTimeoutMs: () => number,
     private readonly log: vscode.LogOutputChannel,
+    private readonly memory?: Pick<AnswerMemory, 'ruleOffer' | 'rules'>,
   ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<ElicitResult> {
@@ -38,8 +41,10 @@ export class UrlConsentRenderer implements Renderer {
     );
     const open = vscode.l10n.t('Open');
     const decline = vscode.l10n.t('Decline');
+    const never = vscode.l10n.t('Never Open Links from {0}', inertText(oneLine(request.asker.name, 40)));
     // The first button is the default one: with a warning, Enter must not open the link.
     const buttons = review.warnings.length > 0 ? [decline, open] : [open, decline];
+    if (this.memory?.ruleOffer(request) === 'noLinks') buttons.push(never);
     const modal = vscode.window.showWarningMessage(
       inertText(vscode.l10n.t('{0}: open {1}?', askerTitle(request.asker), review.host)),
       { modal: true, detail },
@@ -58,6 +63,11 @@ export class UrlConsentRenderer implements Renderer {
       return CANCELLED;
     }
     if (choice === decline) return DECLINED;
+    if (choice === never) {
+      // Listed in Remembered Answers, where it is forgotten; the next link from this asker is declined unseen.
+      await this.memory!.rules.add(request);
+      return DECLINED;
+    }
     if (choice !== open) return CANCELLED;
 
     const opened = await vscode.env.openExternal(vscode.Uri.parse(review.url, true));

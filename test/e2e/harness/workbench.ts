@@ -248,10 +248,36 @@ export async function typeAndSubmit(page: Page, text: string): Promise<void> {
 
 /** Accepts the quick pick row whose label is exactly `label` (filters first if it is not rendered). */
 export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
-  await page.locator(widgetInput).waitFor({ state: 'visible' });
+  await page.locator(widgetInput).waitFor({ state: 'visible', timeout: timeoutMs });
   const row = rowByLabel(page, label);
   if ((await row.count()) === 0) await page.locator(widgetInput).fill(label);
   await (await waitForRow(page, label, timeoutMs)).click();
+}
+
+/**
+ * Elicit: Run MCP Tool → the server (when named; offered only when there are several) → the tool.
+ *
+ * An editor that opens elsewhere in the same moment (the previous run's result, a form) can take the
+ * focus, and a quick input closes when it loses it: when a list closed before its pick, the command is
+ * run again, at most twice. A failure while a quick input still shows is a real one. Nothing has been
+ * asked of the server before the tool is picked, so running the command again changes nothing for it.
+ */
+export async function runMcpTool(page: Page, tool: string, server?: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runCommand(page, 'Elicit: Run MCP Tool');
+      if (server !== undefined) {
+        await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server), 10_000);
+        await pickQuickPickItem(page, server, 10_000);
+      }
+      // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+      await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
+      await pickQuickPickItem(page, tool, 10_000);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || (await readQuickInput(page)) !== undefined) throw error;
+    }
+  }
 }
 
 /** Replaces the quick input's text without submitting (e.g. to trigger validation). */
@@ -288,7 +314,19 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
     .locator('.tabs-container .tab')
     .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) })
     .first();
-  await tab.click();
+  try {
+    await tab.click();
+  } catch (error) {
+    // Say what was there instead: the tabs, and a quick input if one shows.
+    const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
+    const shot = path.join(failureShotDir, `no-tab-${Date.now()}.png`);
+    await fs.promises.mkdir(failureShotDir, { recursive: true });
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    throw new Error(
+      `no tab "${title}"; tabs: ${JSON.stringify(tabs)}; quick input: ${JSON.stringify(await readQuickInput(page))}; screenshot ${shot}`,
+      { cause: error },
+    );
+  }
   // Webviews float above the editor area, outside their group's DOM: with groups side by side,
   // take the visible one that lies inside the group of the clicked tab.
   const group = await tab

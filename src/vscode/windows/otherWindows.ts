@@ -1,0 +1,171 @@
+/**
+ * One queue across every VS Code window (issue #24): this window lists its
+ * pending questions to Elicit's other windows and lists theirs, through the
+ * mesh in core/windows. A question from another window is drawn here with
+ * Elicit's own renderers and its answer is sent to the window that asked,
+ * whose broker checks it as its own; a refusal is shown here.
+ */
+import { createHash } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Broker, Question, Renderer } from '../../core/broker/broker';
+import { CANCELLED } from '../../core/broker/request';
+import { inertText, oneLine } from '../../core/display';
+import { WindowMesh, type RemoteQuestion } from '../../core/windows/mesh';
+import { summarize, remoteQuestion } from '../../core/windows/summary';
+import { SETTING, settings } from '../settings';
+
+/** Ids of questions drawn for other windows: apart from this window's own (which count up from 1). */
+const REMOTE_IDS_FROM = 1_000_000_000;
+/** Unix socket paths are limited to 107 bytes on Linux, 103 on macOS. */
+const MAX_SOCKET_PATH = 103;
+
+export class OtherWindows implements vscode.Disposable {
+  private mesh: WindowMesh | undefined;
+  private opening: Promise<void> | undefined;
+  private readonly changes = new vscode.EventEmitter<void>();
+  /** Fires when another window's questions change, or a window comes or goes. */
+  readonly onDidChange = this.changes.event;
+  /** Questions of other windows on screen here, to close when they are answered elsewhere. */
+  private readonly drawn = new Map<string, { question: Question; closer: AbortController }>();
+  private nextId = REMOTE_IDS_FROM;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly broker: Broker,
+    private readonly renderer: Renderer,
+    private readonly reveal: (question: Question) => boolean,
+    private readonly storage: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      this.changes,
+      broker.onDidChange(() => this.mesh?.publish(summarize(broker.pending()))),
+      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SETTING.allWindows) && this.apply()),
+    );
+    this.apply();
+  }
+
+  /** The other windows' questions. */
+  remote(): RemoteQuestion[] {
+    return this.mesh?.remote() ?? [];
+  }
+
+  /** Draws another window's question here and sends the answer to it. */
+  async answer(remote: RemoteQuestion): Promise<void> {
+    const { window, question } = remote;
+    const folder = oneLine(window.folder, 60);
+    if (!question.answerable) {
+      void vscode.window.showInformationMessage(
+        inertText(vscode.l10n.t('Answer this question in the window of {0}: it is answered only where it was asked.', folder)),
+      );
+      return;
+    }
+    const key = keyOf(remote);
+    const open = this.drawn.get(key);
+    if (open) {
+      this.reveal(open.question);
+      return;
+    }
+    const closer = new AbortController();
+    let local: Question;
+    try {
+      local = remoteQuestion(remote, this.nextId++, settings.presentation(), closer.signal);
+    } catch (error) {
+      void vscode.window.showErrorMessage(
+        inertText(vscode.l10n.t('This question from {0} cannot be shown here: {1}', folder, errorText(error))),
+      );
+      return;
+    }
+    this.drawn.set(key, { question: local, closer });
+    try {
+      const draw = (signal: AbortSignal): ReturnType<Renderer['render']> => this.renderer.render(local, signal);
+      // A quick input waits its turn with this window's own; a form opens at once, as for its own questions.
+      const outcome =
+        local.presentation === 'form' ? await draw(closer.signal) : await this.broker.exclusive(draw, closer.signal, CANCELLED);
+      if (closer.signal.aborted || (outcome.action !== 'accept' && outcome.action !== 'decline')) return;
+      const answer =
+        outcome.action === 'accept' ? { action: 'accept' as const, content: outcome.content ?? {} } : { action: 'decline' as const };
+      await this.mesh?.answer(window.id, question.id, answer);
+    } catch (error) {
+      void vscode.window.showErrorMessage(
+        inertText(vscode.l10n.t('The window of {0} did not take the answer: {1}', folder, errorText(error))),
+      );
+    } finally {
+      this.drawn.delete(key);
+      closer.abort();
+    }
+  }
+
+  private apply(): void {
+    if (settings.allWindows()) void this.start();
+    else void this.stop();
+  }
+
+  private async start(): Promise<void> {
+    if (this.mesh || this.opening) return this.opening;
+    this.opening = (async () => {
+      try {
+        const mesh = await WindowMesh.open({
+          dir: meshDir(this.storage),
+          folder: vscode.workspace.name ?? vscode.l10n.t('a window with no folder'),
+          answer: async (id, answer) => this.broker.answerFromElsewhere(id, answer),
+          log: (line) => this.log.info(line),
+        });
+        if (!settings.allWindows()) return void (await mesh.dispose());
+        this.mesh = mesh;
+        mesh.onDidChange(() => this.remoteChanged());
+        mesh.publish(summarize(this.broker.pending()));
+        this.log.info(`[windows] this window joined the others in ${meshDir(this.storage)}`);
+      } catch (error) {
+        this.log.warn(`[windows] questions of other windows are not shown: ${String(error)}`);
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+    return this.opening;
+  }
+
+  private async stop(): Promise<void> {
+    await this.opening;
+    const mesh = this.mesh;
+    this.mesh = undefined;
+    this.remoteChanged();
+    await mesh?.dispose();
+  }
+
+  /** A question answered elsewhere, or whose window closed, leaves this window's UI too. */
+  private remoteChanged(): void {
+    const listed = new Set(this.remote().map(keyOf));
+    for (const [key, drawn] of this.drawn) if (!listed.has(key)) drawn.closer.abort();
+    this.changes.fire();
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function keyOf(remote: RemoteQuestion): string {
+  return `${remote.window.id}:${remote.question.id}`;
+}
+
+function errorText(error: unknown): string {
+  return oneLine(error instanceof Error ? error.message : String(error), 300);
+}
+
+/**
+ * The windows of one VS Code (one user data directory) meet in a directory of
+ * the user's runtime dir, named by that data directory, so that each VS Code
+ * (and each test run's) windows are a queue of their own.
+ */
+export function meshDir(storage: vscode.Uri): string {
+  const scope = createHash('sha256').update(storage.fsPath).digest('hex').slice(0, 12);
+  const name = `elicit-${scope}`;
+  const base = process.env.XDG_RUNTIME_DIR || os.tmpdir();
+  const dir = path.join(base, name);
+  // The socket inside is <16 hex>.sock.
+  return dir.length + 22 <= MAX_SOCKET_PATH || process.platform === 'win32' ? dir : path.join('/tmp', name);
+}
