@@ -266,6 +266,9 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     for (const id of ['model', 'reasoning_effort']) {
       assert.equal(await panel.locator(`.config-option[data-config-id="${id}"]`).count(), 1, `codex's ${id} option is shown`);
     }
+    // Elicit advertises boolean config options: codex sends Fast mode as one, a labelled checkbox.
+    const fast = panel.locator('.config-option[data-config-id="fast-mode"]');
+    assert.equal(await fast.getByRole('checkbox', { name: 'Fast mode' }).count(), 1, "codex's Fast mode is a checkbox");
     await collaboration.locator('vscode-single-select').click();
     await collaboration.getByRole('option', { name: 'Plan' }).click();
     await panel.locator('.item.notice', { hasText: 'Collaboration mode: Plan.' }).waitFor({ timeout: 30_000 });
