@@ -238,6 +238,8 @@ export class AcpConnection {
             fs: { readTextFile: true, writeTextFile: true },
             terminal: true,
             elicitation: { form: {}, url: {} },
+            // The agent panel shows boolean config options as checkboxes (agents otherwise send an On/Off select).
+            session: { configOptions: { boolean: {} } },
             // The gateway sign-in is offered only to a client that has a gateway URL for this agent to give.
             auth: { terminal: this.options.terminalLogins === true, ...(this.config.gateway ? { _meta: { gateway: true } } : {}) },
           },

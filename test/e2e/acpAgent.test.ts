@@ -343,7 +343,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await panel.locator('.item.agent', { hasText: 'Running the command /review (the tests).' }).waitFor({ timeout: 10_000 });
   });
 
-  it("shows the session's config options as labelled drop-downs; a change goes to session/set_config_option, a refused one says so and shows the value in force; no accessibility violation", async () => {
+  it("shows the session's config options as labelled drop-downs and a checkbox (a boolean); a change goes to session/set_config_option, a refused one says so and shows the value in force; no accessibility violation", async () => {
     const { page } = session.workbench;
     await newAgentSession('tuner');
     const panel = await agentPanel('tuner');
@@ -378,6 +378,36 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
       'the drop-down to go back to the value in force',
     );
     assert.equal(await effort.getAttribute('data-current'), 'low');
+
+    // Fast mode, a boolean option (Elicit advertises them): a labelled checkbox, toggled from the keyboard.
+    const fast = options.locator('.config-option[data-config-id="fast"]');
+    const box = fast.locator('vscode-checkbox');
+    const checked = (): Promise<boolean> => box.evaluate((e) => (e as HTMLElement & { checked: boolean }).checked);
+    assert.equal(await fast.getByRole('checkbox', { name: 'Fast mode' }).count(), 1, 'the checkbox is named by its label');
+    assert.equal(await checked(), false);
+    await box.focus();
+    await page.keyboard.press('Space');
+    // With Luna the agent refuses it: the box shows the value still in force.
+    const refused = (await waitForRecords(tunerRecord, 3, (r) => r.kind === 'set-config-option'))[2]!;
+    assert.deepEqual([refused.configId, refused.type, refused.value], ['fast', 'boolean', true]);
+    await panel
+      .locator('.item.notice.warning', {
+        hasText: 'tuner did not set Fast mode to On: Internal error: Fast mode is not available for Luna. It is still Off.',
+      })
+      .waitFor({ timeout: 10_000 });
+    await fast.locator('.config-error', { hasText: 'Fast mode is not available for Luna' }).waitFor({ timeout: 10_000 });
+    await waitUntil(async () => !(await checked()), 'the checkbox to go back to the value in force');
+    assert.equal(await fast.getAttribute('data-current'), 'false');
+    // Back on Sol, the agent takes it.
+    await model.locator('vscode-single-select').click();
+    await model.getByRole('option', { name: 'Sol' }).click();
+    await options.locator('.config-option[data-config-id="model"][data-current="sol"]').waitFor({ timeout: 10_000 });
+    await box.click();
+    const taken = (await waitForRecords(tunerRecord, 5, (r) => r.kind === 'set-config-option'))[4]!;
+    assert.deepEqual([taken.configId, taken.type, taken.value], ['fast', 'boolean', true]);
+    await panel.locator('.item.notice', { hasText: 'Fast mode: On.' }).waitFor({ timeout: 10_000 });
+    await options.locator('.config-option[data-config-id="fast"][data-current="true"]').waitFor({ timeout: 10_000 });
+    assert.equal(await checked(), true);
     await screenshot(page, 'acp-config-options');
 
     for (const theme of THEMES) {

@@ -240,8 +240,8 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     assert.match(ended.message ?? ended.placeholder ?? '', /Turn ended: codex no longer takes an answer to “Which font\?”/);
     await panel.locator('.item.question .turn-ended').last().waitFor({ timeout: 10_000 });
     const row = page.locator('.pane-body .monaco-list-row', { hasText: 'Which font?' });
-    await row.waitFor({ timeout: 10_000 });
-    assert.match(await row.innerText(), /turn ended/);
+    // The view redraws a moment after the question's UI: wait for the row to say so.
+    await waitUntil(async () => /turn ended/.test(await row.innerText()), 'the Pending Questions row to say "turn ended"', 10_000);
     await screenshot(page, 'acp-codex-turn-ended');
     // codex withdrew the question as its turn ended: it was told cancel then, not left waiting.
     await waitUntil(() => elicitationAnswers().length === answeredBefore + 1, 'codex to be answered');
@@ -266,6 +266,9 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
     for (const id of ['model', 'reasoning_effort']) {
       assert.equal(await panel.locator(`.config-option[data-config-id="${id}"]`).count(), 1, `codex's ${id} option is shown`);
     }
+    // Elicit advertises boolean config options: codex sends Fast mode as one, a labelled checkbox.
+    const fast = panel.locator('.config-option[data-config-id="fast-mode"]');
+    assert.equal(await fast.getByRole('checkbox', { name: 'Fast mode' }).count(), 1, "codex's Fast mode is a checkbox");
     await collaboration.locator('vscode-single-select').click();
     await collaboration.getByRole('option', { name: 'Plan' }).click();
     await panel.locator('.item.notice', { hasText: 'Collaboration mode: Plan.' }).waitFor({ timeout: 30_000 });

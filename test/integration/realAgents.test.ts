@@ -12,6 +12,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PermissionChoice } from '../../src/acp/connection';
+import { configOptionRequest } from '../../src/acp/configOptions';
+import { SessionControls } from '../../src/acp/sessionControls';
 import { tempDir } from '../support/acpFixture';
 import { askTwoQuestions, claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
@@ -120,6 +122,32 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       codex.connection.initializeResponse?.authMethods?.map((m) => ('id' in m ? m.id : undefined)),
       ['api-key', 'chat-gpt-device-code'],
     );
+  });
+
+  it('Elicit advertises boolean config options: codex offers Fast mode as a toggle, and takes { type: "boolean", value }', async () => {
+    const initialize = codex.lines().find((l) => l.dir === 'in' && l.message?.method === 'initialize')!.message!.params!;
+    assert.deepEqual((initialize.clientCapabilities as Record<string, unknown>).session, { configOptions: { boolean: {} } });
+    const { sessionId, ...opened } = await codex.connection.newSession(workspace);
+    const controls = new SessionControls();
+    controls.opened(opened);
+    assert.deepEqual(
+      controls.configOptions?.map((o) => [o.id, o.type]),
+      [
+        ['mode', 'select'],
+        ['collaboration_mode', 'select'],
+        ['model', 'select'],
+        ['reasoning_effort', 'select'],
+        ['fast-mode', 'boolean'],
+      ],
+    );
+    const fast = controls.configOption('fast-mode')!;
+    assert.equal(fast.name, 'Fast mode');
+    assert.equal(typeof fast.current, 'boolean');
+    const request = configOptionRequest(sessionId, fast, !fast.current)!;
+    assert.deepEqual(request, { sessionId, configId: 'fast-mode', type: 'boolean', value: !fast.current });
+    const answer = await codex.connection.request('session/set_config_option', request);
+    assert.equal(controls.setConfigOptions(answer.configOptions), true);
+    assert.equal(controls.configOption('fast-mode')?.current, !fast.current);
   });
 
   it('an escalated command asks allow once / allow always / cancel; allowed once, it runs', async () => {

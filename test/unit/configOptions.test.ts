@@ -6,9 +6,30 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configValueName, MAX_CONFIG_OPTIONS, MAX_CONFIG_VALUES, readConfigOptions } from '../../src/acp/configOptions';
+import {
+  configOptionRequest,
+  configValueName,
+  MAX_CONFIG_OPTIONS,
+  MAX_CONFIG_VALUES,
+  readConfigOptions,
+} from '../../src/acp/configOptions';
 import { SessionControls } from '../../src/acp/sessionControls';
-import { isAgentPanelToHost } from '../../src/core/protocols/agentPanelProtocol';
+import { isAgentPanelToHost, type ConfigOptionView, type SelectConfigOptionView } from '../../src/core/protocols/agentPanelProtocol';
+
+function select(option: ConfigOptionView | undefined): SelectConfigOptionView {
+  assert.equal(option?.type, 'select');
+  return option as SelectConfigOptionView;
+}
+
+/** codex-acp 2.6.0's Fast mode for a client that advertises boolean config options. */
+const fastMode = (on: boolean) => ({
+  id: 'fast-mode',
+  name: 'Fast mode',
+  description: 'Fastest inference with increased plan usage',
+  category: 'fast_mode',
+  type: 'boolean',
+  currentValue: on,
+});
 
 /** codex-acp 2.6.0's session/new answer (trimmed to two models). */
 const codexOptions = (collaboration = 'default') => [
@@ -64,7 +85,7 @@ describe('config options', () => {
   it("keeps codex's options (model, reasoning effort, collaboration mode) with their values and descriptions", () => {
     const options = readConfigOptions(codexOptions())!;
     assert.deepEqual(
-      options.map((o) => [o.id, o.name, o.current, o.values.map((v) => v.value)]),
+      options.map((o) => [o.id, o.name, o.current, select(o).values.map((v) => v.value)]),
       [
         ['mode', 'Mode', 'agent', ['read-only', 'agent']],
         ['collaboration_mode', 'Collaboration mode', 'default', ['default', 'plan']],
@@ -72,7 +93,7 @@ describe('config options', () => {
         ['reasoning_effort', 'Reasoning effort', 'low', ['low', 'high']],
       ],
     );
-    assert.deepEqual(options[1]!.values[1], { value: 'plan', name: 'Plan', description: 'Plan before making changes' });
+    assert.deepEqual(select(options[1]).values[1], { value: 'plan', name: 'Plan', description: 'Plan before making changes' });
     assert.equal(options[1]!.category, 'collaboration_mode');
     assert.equal(configValueName(options[1], 'plan'), 'Plan');
     assert.equal(configValueName(options[1], 'unknown'), 'unknown');
@@ -91,18 +112,51 @@ describe('config options', () => {
         ],
       },
     ])!;
-    assert.deepEqual(option!.values, [
+    assert.deepEqual(select(option).values, [
       { value: 'custom-1', name: 'custom-1' },
       { value: 'luna', name: 'Luna', group: 'Fast' },
       { value: 'astra', name: 'Astra', group: 'Deep' },
     ]);
   });
 
-  it('leaves out boolean options (not advertised), malformed ones, duplicates, and bounds lists and text', () => {
+  it("keeps codex's boolean Fast mode as an on/off toggle beside the selects", () => {
+    const options = readConfigOptions([...codexOptions(), fastMode(false)])!;
+    assert.deepEqual(options.at(-1), {
+      type: 'boolean',
+      id: 'fast-mode',
+      name: 'Fast mode',
+      current: false,
+      description: 'Fastest inference with increased plan usage',
+      category: 'fast_mode',
+    });
+    assert.equal(options[0]!.type, 'select');
+    assert.equal(readConfigOptions([fastMode(true)])![0]!.current, true);
+    assert.equal(configValueName(options.at(-1), true), 'On');
+    assert.equal(configValueName(options.at(-1), false, { on: 'An', off: 'Aus' }), 'Aus');
+  });
+
+  it('refuses malformed booleans: a value that is not true or false, no name, a bad id, and types it does not know', () => {
+    const options = readConfigOptions([
+      { ...fastMode(true), currentValue: 'true' },
+      { ...fastMode(true), currentValue: 1 },
+      { ...fastMode(true), currentValue: null },
+      { id: 'fast-mode', name: 'Fast mode', type: 'boolean' },
+      { ...fastMode(true), name: '  ' },
+      { ...fastMode(true), id: '' },
+      { ...fastMode(true), id: 'x'.repeat(201) },
+      { ...fastMode(true), type: 'toggle' },
+      { ...fastMode(true), id: 'kept', name: 'x'.repeat(500) },
+    ])!;
+    assert.deepEqual(
+      options.map((o) => [o.id, o.type, o.current, o.name.length]),
+      [['kept', 'boolean', true, 80]],
+    );
+  });
+
+  it('leaves out malformed options, duplicates, and bounds lists and text', () => {
     const long = 'x'.repeat(1000);
     const many = Array.from({ length: MAX_CONFIG_VALUES + 50 }, (_, i) => ({ value: `v${i}`, name: `V${i}` }));
     const options = readConfigOptions([
-      { id: 'fast', name: 'Fast', type: 'boolean', currentValue: true },
       { id: 'no-values', name: 'None', type: 'select', currentValue: 'a', options: [] },
       { id: 'bad', name: 42, type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
       { id: 'x'.repeat(201), name: 'Long id', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
@@ -115,7 +169,7 @@ describe('config options', () => {
       options.map((o) => o.id),
       ['big'],
     );
-    assert.equal(options[0]!.values.length, MAX_CONFIG_VALUES);
+    assert.equal(select(options[0]).values.length, MAX_CONFIG_VALUES);
     assert.ok(options[0]!.name.length <= 80 && options[0]!.description!.length <= 300);
     const lots = Array.from({ length: MAX_CONFIG_OPTIONS + 5 }, (_, i) => ({
       id: `o${i}`,
@@ -164,6 +218,39 @@ describe('SessionControls with config options', () => {
     assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: 'collaboration_mode' }));
     assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: '', value: 'plan' }));
     assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: 'm', value: 'x'.repeat(201) }));
-    assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: 'm', value: true }));
+    assert.ok(isAgentPanelToHost({ type: 'setConfigOption', configId: 'fast-mode', value: true }), 'a toggle sends its state');
+    assert.ok(isAgentPanelToHost({ type: 'setConfigOption', configId: 'fast-mode', value: false }));
+    assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: 'fast-mode', value: 1 }));
+    assert.ok(!isAgentPanelToHost({ type: 'setConfigOption', configId: 'fast-mode', value: null }));
+  });
+});
+
+describe('the session/set_config_option request for a change', () => {
+  const options = readConfigOptions([...codexOptions(), fastMode(false)])!;
+  const option = (id: string): ConfigOptionView => options.find((o) => o.id === id)!;
+
+  it('a boolean is sent as { type: "boolean", value }', () => {
+    assert.deepEqual(configOptionRequest('s1', option('fast-mode'), true), {
+      sessionId: 's1',
+      configId: 'fast-mode',
+      type: 'boolean',
+      value: true,
+    });
+  });
+
+  it("a select's value is sent by id, without a type (ACP's default, what agents before booleans read)", () => {
+    assert.deepEqual(configOptionRequest('s1', option('collaboration_mode'), 'plan'), {
+      sessionId: 's1',
+      configId: 'collaboration_mode',
+      value: 'plan',
+    });
+  });
+
+  it('nothing is sent for the value in force, a value not offered, or a value of the other kind', () => {
+    assert.equal(configOptionRequest('s1', option('fast-mode'), false), undefined);
+    assert.equal(configOptionRequest('s1', option('fast-mode'), 'true'), undefined);
+    assert.equal(configOptionRequest('s1', option('collaboration_mode'), 'default'), undefined);
+    assert.equal(configOptionRequest('s1', option('collaboration_mode'), 'nonexistent'), undefined);
+    assert.equal(configOptionRequest('s1', option('collaboration_mode'), true), undefined);
   });
 });

@@ -86,6 +86,11 @@ describe('BurstGrouper', () => {
     });
     return { grouper, asked, broker };
   }
+  /** A person who answers a group of three with a, b and c, and leaves a question asked alone open. */
+  const answerGroupOfThree = (request: ElicitRequest): ElicitResult | Promise<ElicitResult> =>
+    request.mode === 'group'
+      ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } }
+      : new Promise<ElicitResult>(() => undefined);
   const question = (n: number, signal?: AbortSignal): FormRequest => ({
     mode: 'form',
     asker: { kind: 'mcp', name: 'busy' },
@@ -110,11 +115,7 @@ describe('BurstGrouper', () => {
   });
 
   it('asks questions that arrive together as one group and answers each; the first, asked alone a moment before, is withdrawn without a trace', async () => {
-    const { grouper, asked, broker } = setup((request) =>
-      request.mode === 'group'
-        ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } }
-        : new Promise<ElicitResult>(() => undefined),
-    );
+    const { grouper, asked, broker } = setup(answerGroupOfThree);
     const history: string[] = [];
     broker.onDidAnswer((answered) => history.push(answered.question.request.message));
     const results = await Promise.all([grouper.add(question(1)), grouper.add(question(2)), grouper.add(question(3))]);
@@ -135,11 +136,7 @@ describe('BurstGrouper', () => {
   // A busy extension host reads a burst slowly: the 2nd question can come 40 ms after the 1st was asked,
   // in the same turn of the event loop. The person saw nothing in between, so it is still one burst.
   it('groups a burst that is read slowly in one turn of the event loop; one that comes after an idle pause is asked alone', async () => {
-    const { grouper, asked } = setup((request) =>
-      request.mode === 'group'
-        ? { action: 'accept', content: { '0:n': 'a', '1:n': 'b', '2:n': 'c' } }
-        : new Promise<ElicitResult>(() => undefined),
-    );
+    const { grouper, asked } = setup(answerGroupOfThree);
     const busy = (ms: number): void => {
       const until = performance.now() + ms;
       while (performance.now() < until);

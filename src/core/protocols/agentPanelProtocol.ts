@@ -38,17 +38,30 @@ export interface ModesView {
   available: Array<{ id: string; name: string; description?: string }>;
 }
 
-export interface ConfigOptionView {
+/** A drop-down (`select`) or an on/off toggle (`boolean`, offered because Elicit advertises it). */
+export type ConfigOptionView = SelectConfigOptionView | BooleanConfigOptionView;
+
+interface ConfigOptionBase {
   id: string;
   name: string;
   description?: string;
   /** The agent's hint of what it is ("mode", "model", "thought_level"…); for the eye only. */
   category?: string;
+  /** The agent refused the last change: its words, shown beside the option. */
+  error?: string;
+}
+
+export interface SelectConfigOptionView extends ConfigOptionBase {
+  type: 'select';
   /** The value in force, as the agent last said. */
   current: string;
   values: ConfigValueView[];
-  /** The agent refused the last change: its words, shown beside the option. */
-  error?: string;
+}
+
+export interface BooleanConfigOptionView extends ConfigOptionBase {
+  type: 'boolean';
+  /** Whether it is on, as the agent last said. */
+  current: boolean;
 }
 
 export interface ConfigValueView {
@@ -187,8 +200,8 @@ export type AgentPanelToHost =
   | { type: 'showLog' }
   /** A mode picked in the panel: `session/set_mode`. */
   | { type: 'setMode'; modeId: string }
-  /** A config option's value picked in the panel: `session/set_config_option`. */
-  | { type: 'setConfigOption'; configId: string; value: string }
+  /** A config option's value picked (a select's value id) or toggled (a boolean's state) in the panel: `session/set_config_option`. */
+  | { type: 'setConfigOption'; configId: string; value: string | boolean }
   | { type: 'signOut' }
   /** After a failed start: start again and sign in first. */
   | { type: 'signIn' };
@@ -212,7 +225,7 @@ export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
       return typeof (value as { modeId?: unknown }).modeId === 'string' && (value as { modeId: string }).modeId.length <= 200;
     case 'setConfigOption': {
       const { configId, value: chosen } = value as { configId?: unknown; value?: unknown };
-      return isShortId(configId) && isShortId(chosen);
+      return isShortId(configId) && (isShortId(chosen) || typeof chosen === 'boolean');
     }
     case 'prompt':
       return typeof message.text === 'string' && message.text.trim() !== '' && message.text.length <= MAX_PROMPT_LENGTH;

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
 import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
-import { configValueName } from '../../acp/configOptions';
+import { configOptionRequest, configValueName as valueNameIn } from '../../acp/configOptions';
 import { SessionControls } from '../../acp/sessionControls';
 import { NotSignedInError } from '../../acp/signIn';
 import type { EnvVarAuthMethod } from '../../acp/authMethods';
@@ -18,6 +18,7 @@ import {
   isAgentPanelToHost,
   type AgentPanelState,
   type AgentPanelToHost,
+  type ConfigOptionView,
   type HostToAgentPanel,
 } from '../../core/protocols/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
@@ -293,15 +294,18 @@ export class AgentPanel implements vscode.Disposable {
    * model offers). A refusal is said in the transcript and beside the option,
    * and the option shows the value still in force.
    */
-  private async setConfigOption(configId: string, value: string): Promise<void> {
+  private async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const connection = this.connection;
     const sessionId = this.sessionId;
     const option = this.controls.configOption(configId);
-    if (!connection || sessionId === undefined || !option || option.current === value) return;
-    if (!option.values.some((v) => v.value === value)) return;
+    if (!connection || sessionId === undefined || !option) return;
+    const request = configOptionRequest(sessionId, option, value);
+    if (!request) return;
+    const words = { on: vscode.l10n.t('On'), off: vscode.l10n.t('Off') };
+    const configValueName = (of: ConfigOptionView | undefined, v: string | boolean): string => valueNameIn(of, v, words);
     const valueName = configValueName(option, value);
     try {
-      const response = await connection.request('session/set_config_option', { sessionId, configId, value });
+      const response = await connection.request('session/set_config_option', request);
       if (this.connection !== connection) return;
       this.controls.setConfigOptions(response?.configOptions);
       const now = this.controls.configOption(configId);
