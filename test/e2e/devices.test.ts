@@ -1,0 +1,475 @@
+/**
+ * Answering on a paired phone (issue #23) in a real VS Code: code-server with
+ * `elicit.devices.address` on loopback, and phones played by Playwright's mobile
+ * emulation (a phone-sized touch screen, a phone's user agent) in browser
+ * contexts of their own, which trust nothing (ignoreHTTPSErrors: Elicit's
+ * certificate is its own, compared here with the fingerprint the editor shows).
+ *
+ * Pairing completes only with the person's yes in the editor's modal, which
+ * names the device and the digits the phone shows; then a form, a multi-select
+ * and a round are answered on the phone and reach the fixture servers (what
+ * they recorded, and the result the editor shows), leaving the editor; one is
+ * declined there; a secret is kept for the editor. Requests that must be
+ * refused are refused alike (same status, same body): a wrong token, a wrong
+ * Host, another site's Origin, plain HTTP. A revoked phone's next request is
+ * refused while another paired phone's still works, and once no phone is
+ * paired nothing listens. The device tokens are written nowhere in plain text.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as tls from 'node:tls';
+import { after, before, describe, it } from 'node:test';
+import { devices, type APIResponse, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import {
+  pickQuickPickItem,
+  pressKey,
+  readQuickInput,
+  runCommand,
+  runCommandShowing,
+  runMcpTool,
+  screenshot,
+  waitForNoQuickInput,
+  waitForNotification,
+  waitForQuickInput,
+  waitForRenderedText,
+  webviewFrame,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { screenshotDir } from './harness/runFolders';
+import { assertNoSecretLeak } from '../support/leakScan';
+import { readRecords, newRecordFile, waitForRecords } from '../support/records';
+import { waitUntil } from '../support/waitUntil';
+
+const FIRST_PHONE = 'Ada’s Pixel 7';
+const SECOND_PHONE = 'Grace’s Pixel 5';
+const DEVICE_COOKIE = '__Host-elicit-device';
+const PANEL = 'Pair a Device';
+
+interface Phone {
+  name: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () => {
+  const asks = newRecordFile();
+  const songs = newRecordFile();
+  let session: ElicitSession;
+  /** "https://127.0.0.1:PORT", read from the pairing link the editor shows. */
+  let origin = '';
+  /** The code of the first pairing (used up by it). */
+  let firstCode = '';
+  let first: Phone;
+  let second: Phone;
+  const phones: Phone[] = [];
+  /** The device tokens (from the phones' cookie jars), for the leak scan at the end. */
+  const tokens: string[] = [];
+  /** Every 403 a refused request got: all must be alike. */
+  const refusals: Array<{ why: string; status: number; body: string }> = [];
+
+  before(async () => {
+    const mcpJson = {
+      servers: {
+        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: asks }),
+        songs: fixtureServer('mrtr-server.mjs', { RECORD_FILE: songs, FIXTURE_NAME: 'songs' }),
+      },
+    };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.devices.address': '127.0.0.1' });
+  });
+
+  after(async () => {
+    for (const phone of phones) await phone.context.close().catch(() => undefined);
+    await session?.close();
+  });
+
+  const editor = (): Page => session.workbench.page;
+
+  /** A phone: the device's viewport, touch, user agent; its own cookie jar; Elicit's certificate is not trusted by name. */
+  async function newPhone(name: string, device: string): Promise<Phone> {
+    const context = await session.workbench.browser.newContext({ ...devices[device], ignoreHTTPSErrors: true });
+    const phone = { name, context, page: await context.newPage() };
+    phones.push(phone);
+    return phone;
+  }
+
+  async function panel(): Promise<FrameLocator> {
+    return webviewFrame(editor(), PANEL);
+  }
+
+  /** The modal dialog in the editor, once shown. */
+  async function dialog(): Promise<{ message: string; detail: string; box: Locator }> {
+    const box = editor().locator('.monaco-dialog-box');
+    await box.waitFor({ timeout: 20_000 });
+    return {
+      box,
+      message: ((await box.locator('.dialog-message-text').textContent()) ?? '').trim(),
+      detail: ((await box.locator('.dialog-message-detail').textContent()) ?? '').trim(),
+    };
+  }
+
+  /** The phone's card for the waiting question that says `message` (or whose asker line says it). */
+  function card(phone: Phone, text: string): Locator {
+    return phone.page.locator('article.card').filter({ hasText: text });
+  }
+
+  /** The tool's editor tab (a form) is gone: the question left the editor. */
+  async function tabCloses(title: string): Promise<void> {
+    const tabs = editor().locator('.tabs-container .tab', { hasText: title });
+    await waitUntil(async () => (await tabs.count()) === 0, `the tab "${title}" to close`, 15_000);
+  }
+
+  async function refused(why: string, response: APIResponse): Promise<void> {
+    const body = await response.text();
+    assert.equal(response.status(), 403, `${why}: ${body}`);
+    refusals.push({ why, status: response.status(), body });
+  }
+
+  /** The phone's own API request (its cookie jar: the device cookie goes along). */
+  function api(phone: Phone, route: string, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; data?: unknown } = {}) {
+    const url = `${origin}/${route}`;
+    return options.method === 'POST'
+      ? phone.page.request.post(url, { headers: options.headers, data: options.data, failOnStatusCode: false })
+      : phone.page.request.get(url, { headers: options.headers, failOnStatusCode: false });
+  }
+
+  /**
+   * Opens the pairing link on the phone, names it and taps Pair; checks the editor's modal names it
+   * and shows the phone's digits, that nothing is paired before the person's yes, then says yes.
+   */
+  async function pairPhone(phone: Phone, link: string, code: string): Promise<void> {
+    const { page } = phone;
+    await page.goto(link);
+    const codeInput = page.getByRole('textbox', { name: 'Pairing code' });
+    await codeInput.waitFor({ timeout: 20_000 });
+    assert.equal(await codeInput.inputValue(), code, 'the page took the code from the link');
+    assert.equal(new URL(page.url()).hash, '', 'and took it out of the address at once');
+    await page.getByRole('textbox', { name: 'Name of this phone' }).fill(phone.name);
+    await page.getByRole('button', { name: 'Pair' }).tap();
+    const digits = ((await page.locator('.big').textContent({ timeout: 20_000 })) ?? '').trim();
+    assert.match(digits, /^\d{4}$/, 'the phone shows a code of its own');
+    assert.equal(((await page.locator('.name').textContent()) ?? '').trim(), phone.name);
+
+    const shown = await dialog();
+    assert.equal(shown.message, `Pair “${phone.name}” with Elicit?`);
+    assert.match(shown.detail, new RegExp(`\\b${digits}\\b`), 'the modal shows the digits the phone shows');
+    await screenshot(editor(), `device-confirm-${phones.indexOf(phone) + 1}`);
+    await page.screenshot({ path: path.join(screenshotDir, `device-phone-confirm-${phones.indexOf(phone) + 1}.png`) });
+    // Not paired before the person's yes: the phone holds no device cookie, and the questions are refused.
+    assert.ok(!(await phone.context.cookies()).some((c) => c.name === DEVICE_COOKIE));
+    await refused('a phone not yet confirmed', await api(phone, 'api/questions'));
+
+    await shown.box.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }).click();
+    await page.getByRole('heading', { name: /^(No questions waiting|\d+ waiting)$/ }).waitFor({ timeout: 20_000 });
+    const cookie = (await phone.context.cookies()).find((c) => c.name === DEVICE_COOKIE);
+    assert.ok(cookie, 'the phone holds its device cookie');
+    assert.deepEqual([cookie.httpOnly, cookie.secure, cookie.sameSite], [true, true, 'Strict']);
+    assert.ok(cookie.value.length >= 43, 'a long token');
+    tokens.push(cookie.value);
+    assert.equal(await page.evaluate(() => document.cookie), '', 'no script on the page can read it');
+  }
+
+  it('pairs a phone from the pairing link, only after the person confirms its name and digits in the editor', async () => {
+    await runCommand(editor(), 'Elicit: Answer on Another Device…');
+    const frame = await panel();
+    const urlText = frame.locator('#pairing-url');
+    await urlText.waitFor({ timeout: 30_000 });
+    const link = ((await urlText.textContent()) ?? '').trim();
+    const code = ((await frame.locator('#pairing-code').textContent()) ?? '').trim();
+    assert.match(code, /^[A-Z0-9]{3}-[A-Z0-9]{3}$/);
+    firstCode = code;
+    const parsed = /^(https:\/\/127\.0\.0\.1:(\d+))\/#code=([A-Z0-9-]+)$/.exec(link);
+    assert.ok(parsed, `an HTTPS link on loopback with the code in its fragment: ${link}`);
+    assert.equal(parsed[3], code);
+    origin = parsed[1]!;
+    assert.equal((await frame.locator('svg#qr rect').count()) > 10, true, 'a QR code of the link');
+
+    // The fingerprint shown is the one of the certificate the server really presents.
+    const shownFingerprint = ((await frame.locator('#fingerprint').textContent()) ?? '').replace(/[^0-9A-Fa-f]/g, '').toUpperCase();
+    const served = await new Promise<string>((resolve, reject) => {
+      const socket = tls.connect({ host: '127.0.0.1', port: Number(parsed[2]), rejectUnauthorized: false }, () => {
+        resolve(socket.getPeerX509Certificate()!.fingerprint256.replace(/:/g, ''));
+        socket.end();
+      });
+      socket.on('error', reject);
+    });
+    assert.equal(shownFingerprint, served);
+    await screenshot(editor(), 'device-pairing-panel');
+
+    first = await newPhone(FIRST_PHONE, 'Pixel 7');
+    await pairPhone(first, link, code);
+    await first.page.getByRole('heading', { name: 'No questions waiting' }).waitFor();
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-paired.png') });
+
+    const listed = (await panel()).locator('#devices li');
+    await waitUntil(async () => (await listed.count()) === 1, 'the panel lists the paired phone');
+    assert.match((await listed.first().textContent()) ?? '', new RegExp(FIRST_PHONE));
+    // The code was used up: the same link pairs nothing more.
+    const again = await newPhone('Mallory’s phone', 'Pixel 5');
+    await again.page.goto(link);
+    await again.page.getByRole('textbox', { name: 'Name of this phone' }).fill('Mallory’s phone');
+    await again.page.getByRole('button', { name: 'Pair' }).tap();
+    await again.page.getByText('That code did not work').waitFor({ timeout: 10_000 });
+    assert.equal(await editor().locator('.monaco-dialog-box').count(), 0, 'the editor is not asked');
+    await again.context.close();
+  });
+
+  it('answers a form of many fields on the phone: the server gets its answers and the form leaves the editor', async () => {
+    const title = 'ask-server asks · tool ask_everything';
+    await runMcpTool(editor(), 'ask_everything');
+    const form = await webviewFrame(editor(), title);
+    await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+
+    const { page } = first;
+    // An in-page alert names the asker the moment the question arrives.
+    await page.getByRole('alert').filter({ hasText: 'New question from ask-server' }).waitFor({ timeout: 10_000 });
+    const question = card(first, 'Please provide inputs for the following fields:');
+    await question.waitFor();
+    assert.match((await question.locator('header').textContent()) ?? '', /ask-server/);
+    await question.getByRole('textbox', { name: 'String', exact: true }).fill('Grace Hopper');
+    await question.getByRole('textbox', { name: 'String with email format' }).fill('grace@example.com');
+    await question.getByRole('checkbox', { name: 'Boolean', exact: true }).tap();
+    await question.getByRole('textbox', { name: 'Integer' }).fill('7');
+    await question.getByRole('radio', { name: 'Rachel' }).tap();
+    await question.getByRole('checkbox', { name: 'Drums' }).tap();
+    await question.getByRole('radio', { name: 'Wonder Woman' }).tap();
+    await question.getByRole('checkbox', { name: 'Salmon' }).tap();
+    await question.getByRole('radio', { name: 'Dogs' }).tap();
+    await page.screenshot({ path: path.join(screenshotDir, 'device-phone-form.png'), fullPage: true });
+    await question.getByRole('button', { name: 'Submit' }).tap();
+
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_everything');
+    assert.deepEqual(entry!.result, {
+      action: 'accept',
+      content: {
+        name: 'Grace Hopper',
+        check: true,
+        firstLine: 'It was a dark and stormy night.',
+        email: 'grace@example.com',
+        integer: 7,
+        number: 3.14,
+        untitledSingleSelectEnum: 'Rachel',
+        untitledMultipleSelectEnum: ['Guitar', 'Drums'],
+        titledSingleSelectEnum: 'hero-3',
+        titledMultipleSelectEnum: ['fish-1', 'fish-2'],
+        legacyTitledEnum: 'pet-2',
+      },
+    });
+    await tabCloses(title);
+    await waitForRenderedText(editor(), '"name":"Grace Hopper"');
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('heading', { name: 'No questions waiting' }).waitFor();
+  });
+
+  it('answers a multi-select on the phone, its limits checked there; the quick pick leaves the editor', async () => {
+    await runMcpTool(editor(), 'ask_instruments');
+    await waitForQuickInput(
+      editor(),
+      (q) => q.title === 'ask-server asks · tool ask_instruments' && q.items.some((i) => i.label === 'Drums'),
+    );
+    const question = card(first, 'Which instruments play the intro?');
+    await question.waitFor({ timeout: 20_000 });
+    const box = (label: string): Locator => question.getByRole('checkbox', { name: label });
+    assert.equal(await box('Piano').isChecked(), true, 'the default is ticked');
+    // Three ticked where at most two may be: refused on the phone, nothing sent.
+    await box('Guitar').tap();
+    await box('Drums').tap();
+    await question.getByRole('button', { name: 'Submit' }).tap();
+    await question.locator('.field-error').filter({ hasText: /\S/ }).first().waitFor({ timeout: 5_000 });
+    await first.page.waitForTimeout(1000);
+    assert.equal(readRecords(asks).filter((r) => r.tool === 'ask_instruments').length, 0, 'nothing reached the server');
+    assert.ok(await readQuickInput(editor()), 'the question still waits in the editor');
+
+    await box('Piano').tap();
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-multi-select.png') });
+    await question.getByRole('button', { name: 'Submit' }).tap();
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_instruments');
+    assert.deepEqual(entry!.result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
+    await waitForNoQuickInput(editor(), 'the quick pick to close');
+    await waitForRenderedText(editor(), '"instruments":["Guitar","Drums"]');
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('answers a four-question round on the phone: the server receives all four in one retry', async () => {
+    const title = 'songs asks · tool song_sketch';
+    await runMcpTool(editor(), 'song_sketch', 'songs');
+    const form = await webviewFrame(editor(), title);
+    await form.locator('.field[data-name="0:name"]').waitFor({ timeout: 30_000 });
+
+    const question = card(first, 'songs');
+    await question.waitFor({ timeout: 20_000 });
+    await question.getByRole('textbox', { name: 'Song name' }).fill('Amber');
+    await question.getByRole('radio', { name: 'A minor' }).tap();
+    await question.getByRole('textbox', { name: 'BPM' }).fill('96');
+    await question.getByRole('checkbox', { name: 'Loop' }).tap();
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-round.png'), fullPage: true });
+    await question.getByRole('button', { name: 'Submit' }).tap();
+
+    const legs = await waitForRecords(songs, 2, (r) => r.tool === 'song_sketch');
+    assert.deepEqual(legs[1]!.inputResponses, {
+      name: { action: 'accept', content: { name: 'Amber' } },
+      key: { action: 'accept', content: { key: 'Am' } },
+      bpm: { action: 'accept', content: { bpm: 96 } },
+      loop: { action: 'accept', content: { loop: true } },
+    });
+    await tabCloses(title);
+    await waitForRenderedText(editor(), 'Sketched "Amber" in Am at 96 BPM, looped');
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('declines on the phone: the asker is told so, and the question leaves the editor', async () => {
+    await runMcpTool(editor(), 'ask_name');
+    await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_name');
+    const question = card(first, 'What is your name?');
+    await question.waitFor({ timeout: 20_000 });
+    await question.getByRole('button', { name: 'Decline' }).tap();
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_name');
+    assert.deepEqual(entry!.result, { action: 'decline' });
+    await waitForNoQuickInput(editor(), 'the input box to close');
+    await waitForRenderedText(editor(), 'The person chose decline.');
+  });
+
+  it('keeps a secret for the editor: the phone says so, shows no field and cannot answer it', async () => {
+    await runMcpTool(editor(), 'ask_api_key');
+    await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_api_key');
+    const question = card(first, 'answer this in the editor');
+    await question.waitFor({ timeout: 20_000 });
+    assert.match((await question.textContent()) ?? '', /It asks for a secret: answer this in the editor\./);
+    assert.match((await question.locator('header').textContent()) ?? '', /ask-server/);
+    assert.equal(await question.locator('input, textarea, button').count(), 0, 'no field, no button');
+    assert.doesNotMatch((await first.page.locator('#app').textContent()) ?? '', /API key/, 'nothing of what it asks');
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-secret.png') });
+
+    // Sent anyway, from the phone's own page origin: refused, the question still waits in the editor.
+    const listed = (await (await api(first, 'api/questions')).json()) as { questions: Array<{ id: number; kind: string }> };
+    const secret = listed.questions.find((q) => q.kind === 'editorOnly');
+    assert.ok(secret, JSON.stringify(listed));
+    const sent = await api(first, `api/questions/${secret.id}`, {
+      method: 'POST',
+      headers: { origin },
+      data: { action: 'accept', content: { apiKey: 'sk-typed-on-the-phone' } },
+    });
+    assert.equal(sent.status(), 422);
+    assert.equal(readRecords(asks).filter((r) => r.tool === 'ask_api_key').length, 0);
+    assert.ok(await readQuickInput(editor()), 'still asked in the editor');
+
+    await pressKey(editor(), 'Escape');
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_api_key');
+    assert.deepEqual(entry!.result, { action: 'cancel' });
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('refuses a wrong token, a wrong Host, another site’s Origin and plain HTTP alike, learning nothing', async () => {
+    // A question waits, so a refused answer would have something to answer.
+    await runMcpTool(editor(), 'ask_confirm');
+    await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_confirm');
+    const own = await api(first, 'api/questions');
+    assert.equal(own.status(), 200, 'the phone itself is served');
+    const { questions } = (await own.json()) as { questions: Array<{ id: number; message?: string }> };
+    const waiting = questions.find((q) => q.message === 'Publish the release notes?');
+    assert.ok(waiting);
+
+    const wrongToken = randomBytes(32).toString('base64url');
+    await refused('a wrong token', await api(first, 'api/questions', { headers: { cookie: `${DEVICE_COOKIE}=${wrongToken}` } }));
+    const port = new URL(origin).port;
+    await refused('a wrong Host', await api(first, 'api/questions', { headers: { host: `evil.example:${port}` } }));
+    await refused(
+      'another site’s Origin on a POST',
+      await api(first, `api/questions/${waiting.id}`, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example' },
+        data: { action: 'accept', content: { publish: true } },
+      }),
+    );
+    await refused(
+      'a POST without Origin',
+      await api(first, `api/questions/${waiting.id}`, { method: 'POST', data: { action: 'accept', content: { publish: true } } }),
+    );
+    let plain: string;
+    try {
+      const response = await first.page.request.get(`http://127.0.0.1:${port}/api/questions`, { timeout: 10_000, failOnStatusCode: false });
+      plain = `answered ${response.status()}`;
+    } catch (error) {
+      plain = `failed: ${(error as Error).message.split('\n')[0]}`;
+    }
+    assert.match(plain, /^failed: /, 'plain HTTP gets no HTTP answer');
+
+    assert.equal(readRecords(asks).filter((r) => r.tool === 'ask_confirm').length, 0, 'nothing refused reached the server');
+    assert.ok(await readQuickInput(editor()), 'the question still waits');
+    for (const refusal of refusals) assert.deepEqual([refusal.status, refusal.body], [refusals[0]!.status, refusals[0]!.body], refusal.why);
+
+    // The same answer from the page's own origin is taken.
+    const taken = await api(first, `api/questions/${waiting.id}`, {
+      method: 'POST',
+      headers: { origin },
+      data: { action: 'accept', content: { publish: true } },
+    });
+    assert.equal(taken.status(), 200);
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_confirm');
+    assert.deepEqual(entry!.result, { action: 'accept', content: { publish: true } });
+    await waitForNoQuickInput(editor(), 'the quick pick to close');
+  });
+
+  it('names the phone in the history of the questions it answered', async () => {
+    await runCommand(editor(), 'Elicit: Show History');
+    const history = await waitForRenderedText(editor(), 'Elicit question history');
+    const text = (await history.locator('body').textContent()) ?? '';
+    assert.match(text, new RegExp(FIRST_PHONE), 'the device is named');
+  });
+
+  it('revokes a phone: its next request is refused while another paired phone is served; with none paired nothing listens', async () => {
+    // A second phone, paired with a new code from the panel.
+    const frame = await panel();
+    await frame.getByRole('button', { name: 'New Code' }).first().click();
+    const codeText = frame.locator('#pairing-code');
+    await waitUntil(
+      async () => (await codeText.count()) === 1 && ((await codeText.textContent()) ?? '').trim() !== firstCode,
+      'a new pairing code',
+      15_000,
+    );
+    const link = ((await frame.locator('#pairing-url').textContent()) ?? '').trim();
+    const code = ((await codeText.textContent()) ?? '').trim();
+    assert.ok(link.startsWith(`${origin}/#code=`), link);
+    second = await newPhone(SECOND_PHONE, 'Pixel 5');
+    await pairPhone(second, link, code);
+    const rows = (await panel()).locator('#devices li');
+    await waitUntil(async () => (await rows.count()) === 2, 'the panel lists both phones');
+
+    // Revoke the first from Manage Paired Devices.
+    await runCommandShowing(editor(), 'Elicit: Manage Paired Devices…', (q) => q.items.some((i) => i.label === FIRST_PHONE));
+    await pickQuickPickItem(editor(), FIRST_PHONE);
+    await waitForQuickInput(editor(), (q) => q.items.some((i) => i.label === 'Revoke'));
+    await pickQuickPickItem(editor(), 'Revoke');
+    await waitForNotification(editor(), `${FIRST_PHONE} is no longer paired.`);
+
+    await refused('a revoked phone', await api(first, 'api/questions'));
+    assert.equal((await api(second, 'api/questions')).status(), 200, 'the other phone is still served');
+    for (const refusal of refusals) assert.deepEqual([refusal.status, refusal.body], [refusals[0]!.status, refusals[0]!.body], refusal.why);
+    await first.page.getByText('This phone is no longer paired.').waitFor({ timeout: 20_000 });
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-revoked.png') });
+    await waitUntil(async () => (await rows.count()) === 1, 'the panel lists one phone');
+    assert.match((await rows.first().textContent()) ?? '', new RegExp(SECOND_PHONE));
+
+    // Revoke the last from the panel: nothing is paired, no code is open, so nothing listens.
+    await (await panel()).getByRole('button', { name: `Revoke ${SECOND_PHONE}` }).click();
+    await waitUntil(
+      async () => {
+        try {
+          const response = await api(second, 'api/questions');
+          assert.equal(response.status(), 403, 'refused until the server stops');
+          return false;
+        } catch (error) {
+          if (error instanceof assert.AssertionError) throw error;
+          return /ECONNREFUSED/.test((error as Error).message);
+        }
+      },
+      'the device server to stop listening',
+      20_000,
+    );
+  });
+
+  it('never writes a device token in plain text to any file VS Code or the extension wrote', () => {
+    assert.equal(tokens.length, 2);
+    assertNoSecretLeak(session, tokens);
+  });
+});
