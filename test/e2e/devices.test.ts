@@ -216,7 +216,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
   it('answers a form of many fields on the phone: the server gets its answers and the form leaves the editor', async () => {
     const title = 'ask-server asks · tool ask_everything';
-    await runMcpTool(editor(), 'ask_everything');
+    await runMcpTool(editor(), 'ask_everything', 'ask-server');
     const form = await webviewFrame(editor(), title);
     await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
 
@@ -262,7 +262,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
   });
 
   it('answers a multi-select on the phone, its limits checked there; the quick pick leaves the editor', async () => {
-    await runMcpTool(editor(), 'ask_instruments');
+    await runMcpTool(editor(), 'ask_instruments', 'ask-server');
     await waitForQuickInput(
       editor(),
       (q) => q.title === 'ask-server asks · tool ask_instruments' && q.items.some((i) => i.label === 'Drums'),
@@ -318,7 +318,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
   });
 
   it('declines on the phone: the asker is told so, and the question leaves the editor', async () => {
-    await runMcpTool(editor(), 'ask_name');
+    await runMcpTool(editor(), 'ask_name', 'ask-server');
     await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_name');
     const question = card(first, 'What is your name?');
     await question.waitFor({ timeout: 20_000 });
@@ -330,7 +330,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
   });
 
   it('keeps a secret for the editor: the phone says so, shows no field and cannot answer it', async () => {
-    await runMcpTool(editor(), 'ask_api_key');
+    await runMcpTool(editor(), 'ask_api_key', 'ask-server');
     await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_api_key');
     const question = card(first, 'answer this in the editor');
     await question.waitFor({ timeout: 20_000 });
@@ -361,7 +361,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
   it('refuses a wrong token, a wrong Host, another site’s Origin and plain HTTP alike, learning nothing', async () => {
     // A question waits, so a refused answer would have something to answer.
-    await runMcpTool(editor(), 'ask_confirm');
+    await runMcpTool(editor(), 'ask_confirm', 'ask-server');
     await waitForQuickInput(editor(), (q) => q.title === 'ask-server asks · tool ask_confirm');
     const own = await api(first, 'api/questions');
     assert.equal(own.status(), 200, 'the phone itself is served');
@@ -414,7 +414,8 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     await runCommand(editor(), 'Elicit: Show History');
     const history = await waitForRenderedText(editor(), 'Elicit question history');
     const text = (await history.locator('body').textContent()) ?? '';
-    assert.match(text, new RegExp(FIRST_PHONE), 'the device is named');
+    assert.match(text, new RegExp(`Answered on ${FIRST_PHONE}`), 'an answer given on the phone names it');
+    assert.match(text, new RegExp(`Declined on ${FIRST_PHONE}`), 'so does a decline');
   });
 
   it('revokes a phone: its next request is refused while another paired phone is served; with none paired nothing listens', async () => {
