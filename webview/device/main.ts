@@ -206,7 +206,15 @@ function formCard(question: PhoneForm): HTMLElement {
   const raws = drafts.get(question.id) ?? startingValues(form, { ...initialValues(form), ...(question.prefill ?? {}) }, undefined);
   drafts.set(question.id, raws);
   const errors = new Map<string, HTMLElement>();
-  const fields = questionFields(form).map((field) => fieldBlock(form, field, raws, errors));
+  const blocks = questionFields(form).map((field) => ({ field, node: fieldBlock(form, field, raws, errors) }));
+  // Several questions answered together (a round, a burst): each under its own message, as in the editor's form.
+  const sections = form.sections && form.sections.length > 1 ? form.sections : undefined;
+  const fields = sections
+    ? sections.flatMap((section, index) => [
+        el('h2', { className: 'section-message', text: section.message }),
+        ...blocks.filter((b) => b.field.section === index).map((b) => b.node),
+      ])
+    : blocks.map((b) => b.node);
   const status = el('p', { className: 'error' });
   const submit = (): void => {
     const { content, errors: problems } = collectAnswer(form, raws);
