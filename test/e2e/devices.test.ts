@@ -119,6 +119,19 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     await waitUntil(async () => (await tabs.count()) === 0, `the tab "${title}" to close`, 15_000);
   }
 
+  /** Elicit's status bar item for paired devices. */
+  function deviceStatus(): Locator {
+    return editor().locator('.statusbar-item', { hasText: /Elicit: \d+ devices?/ });
+  }
+
+  async function statusShows(text: string): Promise<void> {
+    const shown = async (): Promise<string[]> => (await deviceStatus().allTextContents()).map((t) => t.trim());
+    await waitUntil(async () => (await shown()).includes(text), `the status bar to say "${text}"`, 10_000).catch(async (error: Error) => {
+      const all = (await editor().locator('.statusbar-item').allTextContents()).map((t) => t.trim()).filter(Boolean);
+      throw new Error(`${error.message}; the status bar shows ${JSON.stringify(all)}`);
+    });
+  }
+
   async function refused(why: string, response: APIResponse): Promise<void> {
     const body = await response.text();
     assert.equal(response.status(), 403, `${why}: ${body}`);
@@ -137,7 +150,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
    * Opens the pairing link on the phone, names it and taps Pair; checks the editor's modal names it
    * and shows the phone's digits, that nothing is paired before the person's yes, then says yes.
    */
-  async function pairPhone(phone: Phone, link: string, code: string): Promise<void> {
+  async function pairPhone(phone: Phone, link: string, code: string, shot: string): Promise<void> {
     const { page } = phone;
     await page.goto(link);
     const codeInput = page.getByRole('textbox', { name: 'Pairing code' });
@@ -153,8 +166,8 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     const shown = await dialog();
     assert.equal(shown.message, `Pair “${phone.name}” with Elicit?`);
     assert.match(shown.detail, new RegExp(`\\b${digits}\\b`), 'the modal shows the digits the phone shows');
-    await screenshot(editor(), `device-confirm-${phones.indexOf(phone) + 1}`);
-    await page.screenshot({ path: path.join(screenshotDir, `device-phone-confirm-${phones.indexOf(phone) + 1}.png`) });
+    await screenshot(editor(), `device-confirm-${shot}`);
+    await page.screenshot({ path: path.join(screenshotDir, `device-phone-confirm-${shot}.png`) });
     // Not paired before the person's yes: the phone holds no device cookie, and the questions are refused.
     assert.ok(!(await phone.context.cookies()).some((c) => c.name === DEVICE_COOKIE));
     await refused('a phone not yet confirmed', await api(phone, 'api/questions'));
@@ -197,13 +210,14 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     await screenshot(editor(), 'device-pairing-panel');
 
     first = await newPhone(FIRST_PHONE, 'Pixel 7');
-    await pairPhone(first, link, code);
+    await pairPhone(first, link, code, 'first');
     await first.page.getByRole('heading', { name: 'No questions waiting' }).waitFor();
     await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-paired.png') });
 
     const listed = (await panel()).locator('#devices li');
     await waitUntil(async () => (await listed.count()) === 1, 'the panel lists the paired phone');
     assert.match((await listed.first().textContent()) ?? '', new RegExp(FIRST_PHONE));
+    await statusShows('Elicit: 1 device');
     // The code was used up: the same link pairs nothing more.
     const again = await newPhone('Mallory’s phone', 'Pixel 5');
     await again.page.goto(link);
@@ -298,6 +312,13 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
     const question = card(first, 'songs');
     await question.waitFor({ timeout: 20_000 });
+    // Each question of the round under its own words, as the editor's form shows them.
+    assert.deepEqual(await question.locator('.section-message').allTextContents(), [
+      'What is the song called?',
+      'Which key?',
+      'How fast?',
+      'Loop the sketch?',
+    ]);
     await question.getByRole('textbox', { name: 'Song name' }).fill('Amber');
     await question.getByRole('radio', { name: 'A minor' }).tap();
     await question.getByRole('textbox', { name: 'BPM' }).fill('96');
@@ -432,9 +453,10 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     const code = ((await codeText.textContent()) ?? '').trim();
     assert.ok(link.startsWith(`${origin}/#code=`), link);
     second = await newPhone(SECOND_PHONE, 'Pixel 5');
-    await pairPhone(second, link, code);
+    await pairPhone(second, link, code, 'second');
     const rows = (await panel()).locator('#devices li');
     await waitUntil(async () => (await rows.count()) === 2, 'the panel lists both phones');
+    await statusShows('Elicit: 2 devices');
 
     // Revoke the first from Manage Paired Devices.
     await runCommandShowing(editor(), 'Elicit: Manage Paired Devices…', (q) => q.items.some((i) => i.label === FIRST_PHONE));
@@ -453,6 +475,8 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
     // Revoke the last from the panel: nothing is paired, no code is open, so nothing listens.
     await (await panel()).getByRole('button', { name: `Revoke ${SECOND_PHONE}` }).click();
+    await waitForNotification(editor(), `${SECOND_PHONE} is no longer paired.`);
+    await (await panel()).getByText('None yet.').waitFor({ timeout: 10_000 });
     await waitUntil(
       async () => {
         try {
@@ -467,6 +491,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
       'the device server to stop listening',
       20_000,
     );
+    await waitUntil(async () => (await deviceStatus().count()) === 0, 'the status bar item to go');
   });
 
   it('never writes a device token in plain text to any file VS Code or the extension wrote', () => {

@@ -261,7 +261,8 @@ export class DeviceController implements vscode.Disposable {
   private updateStatus(): void {
     const count = this.loaded?.registry.list().length ?? 0;
     if (!this.serving || count === 0) return this.status.hide();
-    this.status.text = `$(device-mobile) ${count}`;
+    // Words, not a bare number: the item says whose it is, and a screen reader reads more than "1".
+    this.status.text = `$(device-mobile) ${count === 1 ? vscode.l10n.t('Elicit: 1 device') : vscode.l10n.t('Elicit: {0} devices', count)}`;
     this.status.tooltip = inertText(
       count === 1
         ? vscode.l10n.t('Elicit answers on 1 paired device at {0}', this.serving.link)
