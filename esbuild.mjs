@@ -39,12 +39,13 @@ const lazyBundles = {
   'src/mcp/sdk.ts': 'mcp-sdk',
   'src/acp/sdk.ts': 'acp-sdk',
   'src/gateway/gatewayServer.ts': 'gateway',
+  'src/device/deviceHost.ts': 'device-host',
 };
 
 const loadLazily = {
   name: 'load-lazily',
   setup(build) {
-    build.onResolve({ filter: /\/(sdk|gatewayServer)$/ }, (args) => {
+    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceHost)$/ }, (args) => {
       const file = path
         .relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`))
         .split(path.sep)
@@ -86,7 +87,12 @@ const builds = [
   },
   {
     ...common,
-    entryPoints: { form: 'webview/form/main.ts', agent: 'webview/agent/main.ts', device: 'webview/device/main.ts' },
+    entryPoints: {
+      form: 'webview/form/main.ts',
+      agent: 'webview/agent/main.ts',
+      device: 'webview/device/main.ts',
+      pairing: 'webview/pairing/main.ts',
+    },
     outdir: 'dist/webview',
     platform: 'browser',
     format: 'esm',

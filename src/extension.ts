@@ -10,6 +10,7 @@ import { UrlWaits } from './core/broker/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';
 import type { ElicitApi } from './api';
 import { registerAcp } from './vscode/acp/register';
+import { registerDevices } from './vscode/devices/register';
 import { registerGateway } from './vscode/gateway/register';
 import { registerMcp } from './vscode/mcp/register';
 import { ASKER_RULES_KEY, secretMemoryVault } from './vscode/memory/memoryVault';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerGateway(context, services);
   registerElicitTool(context, services);
   registerMemory(context, services);
+  registerDevices(context, services);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);

@@ -29,6 +29,9 @@ export const SETTING = {
   agents: 'elicit.agents',
   agentGateways: 'elicit.agentGateways',
   rememberAnswers: 'elicit.rememberAnswers',
+  devicesEnabled: 'elicit.devices.enabled',
+  devicesAddress: 'elicit.devices.address',
+  devicesPort: 'elicit.devices.port',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -110,5 +113,17 @@ export const settings = {
   rememberAnswers: (): RememberSetting => {
     const value = userOnly<string>(SETTING.rememberAnswers, 'always');
     return value === 'off' || value === 'session' ? value : 'always';
+  },
+  /** `elicit.devices.enabled`: answering on paired devices opens a listener, so user settings only (issue #23). */
+  devicesEnabled: (): boolean => userOnly(SETTING.devicesEnabled, false),
+  /** `elicit.devices.address`: '' (ask), an IP address, or 'forwarded' (VS Code's own forwarding). */
+  devicesAddress: (): string => {
+    const value = userOnly<unknown>(SETTING.devicesAddress, '');
+    return typeof value === 'string' ? value.trim() : '';
+  },
+  /** `elicit.devices.port`; 0 is a free port, remembered. */
+  devicesPort: (): number => {
+    const value = userOnly<unknown>(SETTING.devicesPort, 0);
+    return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535 ? value : 0;
   },
 };

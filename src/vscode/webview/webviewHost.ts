@@ -19,7 +19,7 @@ export interface WebviewPage<ToHost> {
   /** The page's `<title>`. */
   pageTitle: string;
   /** The bundle in dist/webview/ (see esbuild.mjs), without `.js`. */
-  script: 'form' | 'agent';
+  script: 'form' | 'agent' | 'pairing';
   /**
    * Writes the script into the page rather than loading it from the extension:
    * no request through the webview's service worker before the page can draw.

@@ -1,0 +1,66 @@
+/**
+ * What devices need kept, in SecretStorage only: the paired devices (names and
+ * token digests, never a token) and the server's key and certificate (made
+ * once and kept, so its fingerprint stays the one the person checked).
+ */
+import type * as vscode from 'vscode';
+import type { PairedDevice } from '../../core/device/devices';
+import type { DeviceCertificate } from '../../device/certificate';
+import type * as DeviceHost from '../../device/deviceHost';
+
+export const PAIRED_DEVICES_KEY = 'elicit.devices.paired';
+export const CERTIFICATE_KEY = 'elicit.devices.certificate';
+
+interface Log {
+  warn(line: string): void;
+}
+
+export async function loadPairedDevices(secrets: vscode.SecretStorage, log: Log): Promise<PairedDevice[]> {
+  const text = await secrets.get(PAIRED_DEVICES_KEY);
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    // DeviceRegistry drops any entry that is not a paired device.
+    return Array.isArray(value) ? (value as PairedDevice[]) : [];
+  } catch {
+    log.warn('[elicit] the paired devices could not be read; pair them again');
+    return [];
+  }
+}
+
+let saving: Promise<unknown> = Promise.resolve();
+
+/** In order: a later list is never overwritten by an earlier one. */
+export function savePairedDevices(secrets: vscode.SecretStorage, devices: readonly PairedDevice[], log: Log): Promise<unknown> {
+  const text = JSON.stringify(devices);
+  saving = saving
+    .then(() => (devices.length ? secrets.store(PAIRED_DEVICES_KEY, text) : secrets.delete(PAIRED_DEVICES_KEY)))
+    .catch((error: unknown) => log.warn(`[elicit] the paired devices could not be kept: ${String(error)}`));
+  return saving;
+}
+
+/** The kept certificate when it covers `names` and stays valid a while; else a new one, kept. */
+export async function loadCertificate(
+  secrets: vscode.SecretStorage,
+  names: readonly string[],
+  host: Pick<typeof DeviceHost, 'certificateFits' | 'certificateFacts' | 'createDeviceCertificate'>,
+): Promise<DeviceCertificate> {
+  const text = await secrets.get(CERTIFICATE_KEY);
+  if (text) {
+    try {
+      const kept = JSON.parse(text) as { key?: unknown; cert?: unknown };
+      if (
+        typeof kept.key === 'string' &&
+        typeof kept.cert === 'string' &&
+        host.certificateFits({ key: kept.key, cert: kept.cert }, names)
+      ) {
+        return { key: kept.key, cert: kept.cert, ...host.certificateFacts(kept.cert) };
+      }
+    } catch {
+      // Made again below.
+    }
+  }
+  const made = host.createDeviceCertificate(names);
+  await secrets.store(CERTIFICATE_KEY, JSON.stringify({ key: made.key, cert: made.cert }));
+  return made;
+}
