@@ -39,13 +39,13 @@ const lazyBundles = {
   'src/mcp/sdk.ts': 'mcp-sdk',
   'src/acp/sdk.ts': 'acp-sdk',
   'src/gateway/gatewayServer.ts': 'gateway',
-  'src/device/deviceHost.ts': 'device-host',
+  'src/vscode/devices/deviceController.ts': 'devices',
 };
 
 const loadLazily = {
   name: 'load-lazily',
   setup(build) {
-    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceHost)$/ }, (args) => {
+    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceController)$/ }, (args) => {
       const file = path
         .relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`))
         .split(path.sep)

@@ -1,8 +1,8 @@
 /**
- * Everything the editor needs to serve paired devices, in one bundle of its
- * own (dist/device-host.js, see esbuild.mjs): loaded when devices are first
- * turned on, so activation never loads the server, the certificate maker or
- * the QR encoder. The VS Code layer imports only types from here at the top.
+ * Everything the editor needs to serve paired devices, loaded when devices are
+ * first turned on (it travels in dist/devices.js with the VS Code layer's
+ * DeviceController, see esbuild.mjs), so activation never loads the server,
+ * the certificate maker or the QR encoder.
  */
 export { DeviceServer, isLoopback } from './deviceServer';
 export { certificateFacts, certificateFits, createDeviceCertificate } from './certificate';

@@ -161,12 +161,15 @@ export class DeviceServer {
     if (route === 'GET /api/pair') return this.collect(facts, response);
     const device = this.device(facts);
     if (!device) return this.refuse(response, 'token');
-    if (route === 'GET /api/questions')
-      return this.sendJson(response, 200, { questions: phoneQuestions(this.options.questions.pending()) });
+    if (route === 'GET /api/questions') return this.sendJson(response, 200, { questions: this.views() });
     if (route === 'GET /api/events') return this.openStream(response, device, readCookies(facts).get(this.cookies.device)!);
     const answer = /^POST \/api\/questions\/([1-9]\d{0,9})$/.exec(route);
     if (answer) return this.answer(request, response, Number(answer[1]), device);
     return this.refuse(response, 'route');
+  }
+
+  private views(): ReturnType<typeof phoneQuestions> {
+    return phoneQuestions(this.options.questions.pending(), this.options.questions.prompts());
   }
 
   private device(facts: RequestFacts): PairedDevice | undefined {
@@ -214,12 +217,12 @@ export class DeviceServer {
     const stream: EventStream = { response, deviceId: device.id, token };
     this.streams.add(stream);
     response.on('close', () => this.streams.delete(stream));
-    writeEvent(response, phoneQuestions(this.options.questions.pending()));
+    writeEvent(response, this.views());
   }
 
   private pushQuestions(): void {
     if (this.streams.size === 0) return;
-    const questions = phoneQuestions(this.options.questions.pending());
+    const questions = this.views();
     for (const stream of this.streams) writeEvent(stream.response, questions);
   }
 

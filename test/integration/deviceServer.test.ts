@@ -329,6 +329,44 @@ describe('device server: questions and answers', () => {
     await secret;
   });
 
+  it('an agent’s permission request: allow once or reject once from the phone, never a choice that lasts', async () => {
+    const s = await setup();
+    const { cookie } = await pair(s);
+    const prompt = s.broker.prompts.open({
+      kind: 'permission',
+      asker: 'codex',
+      title: 'Run npm test',
+      command: 'npm test',
+      options: [
+        { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+        { optionId: 'never', name: 'Always reject', kind: 'reject_always' },
+      ],
+    });
+    const listed = (JSON.parse((await send(s, { headers: { cookie } })).body) as { questions: PhoneQuestion[] }).questions;
+    assert.equal(listed.length, 1);
+    const shown = listed[0]!;
+    assert.equal(shown.kind, 'permission');
+    assert.ok(shown.kind === 'permission');
+    assert.deepEqual(
+      shown.options.map((o) => o.optionId),
+      ['yes', 'no'],
+      'only the options that end with this call',
+    );
+    assert.equal(shown.command, 'npm test');
+    const post = (json: unknown): Promise<Reply> =>
+      send(s, { method: 'POST', path: `/api/questions/${shown.id}`, headers: { ...fromPage(s), cookie }, json });
+    assert.equal((await post({ action: 'select', optionId: 'always' })).status, 422, 'allow always is chosen in the editor only');
+    assert.equal((await post({ action: 'select', optionId: 'never' })).status, 422);
+    assert.equal((await post({ action: 'accept', content: {} })).status, 422);
+    assert.equal(s.broker.prompts.list().length, 1, 'still open after refused choices');
+    assert.equal((await post({ action: 'select', optionId: 'yes' })).status, 200);
+    assert.deepEqual(await prompt.answered, { optionId: 'yes', device: 'Ada’s Pixel' });
+    assert.equal(s.broker.prompts.list().length, 0);
+    assert.equal((await post({ action: 'select', optionId: 'yes' })).status, 404, 'answered once');
+  });
+
   it('a URL question opened from the phone goes to the editor, never to the phone', async () => {
     const s = await setup();
     const { cookie } = await pair(s);
@@ -538,7 +576,7 @@ describe('device server: refused with nothing learned', () => {
       port: 0,
       pairing: new Pairing(),
       devices: new DeviceRegistry(),
-      questions: { pending: () => [], onDidChange: () => ({ dispose() {} }), answer: () => 'gone' as const },
+      questions: { pending: () => [], prompts: () => [], onDidChange: () => ({ dispose() {} }), answer: () => 'gone' as const },
     };
     for (const address of ['0.0.0.0', '192.168.1.20', '::']) {
       assert.throws(() => new DeviceServer({ ...options, address }), /loopback only/);

@@ -202,6 +202,21 @@ describe('paired devices', () => {
     assert.equal(changes, 2);
   });
 
+  it('take another window’s list as it is: a device revoked there stops working here, without writing it back', () => {
+    const here = new DeviceRegistry();
+    const { device, token } = here.add('Pixel 8');
+    const there = new DeviceRegistry(JSON.parse(JSON.stringify(here.toJSON())) as never);
+    const other = there.add('iPad');
+    there.revoke(device.id);
+    let changes = 0;
+    here.onDidChange(() => changes++);
+    assert.ok(here.replaceWith(JSON.parse(JSON.stringify(there.toJSON())) as never));
+    assert.equal(here.verify(token), undefined, 'revoked in the other window');
+    assert.equal(here.verify(other.token)?.name, 'iPad', 'paired in the other window');
+    assert.equal(changes, 0, 'nothing to keep again');
+    assert.ok(!here.replaceWith(there.toJSON()), 'the same list is no change');
+  });
+
   it('come back from what was kept, and skip entries that are not devices', () => {
     const first = new DeviceRegistry();
     const { token } = first.add('Pixel 8');

@@ -10,7 +10,7 @@
 import { collectAnswer, initialValues, startingValues, type RawValue, type RawValues } from '../../src/core/form/formState';
 import type { Field, FormModel } from '../../src/core/form/fields';
 import { listedOptions, otherTextField, OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
-import type { EditorOnlyReason, PhoneForm, PhoneQuestion, PhoneUrl } from '../../src/core/device/phoneView';
+import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/device/phoneView';
 import { adoptStyles, el } from '../shared/dom';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
 import { ageText } from './age';
@@ -178,7 +178,28 @@ function card(question: PhoneQuestion): HTMLElement {
   if (question.kind === 'editorOnly') {
     return el('article', { className: 'card editor-only' }, header(question), el('p', { text: EDITOR_ONLY[question.reason] }));
   }
+  if (question.kind === 'permission') return permissionCard(question);
   return question.kind === 'url' ? urlCard(question) : formCard(question);
+}
+
+/** An agent's permission request: its own option names, allow once and reject once only. */
+function permissionCard(question: PhonePermission): HTMLElement {
+  const status = el('p', { className: 'error' });
+  const buttons = question.options.map((option) =>
+    button(option.name, option.kind === 'allow_once' ? 'primary' : '', () =>
+      answer(question.id, { action: 'select', optionId: option.optionId }, status),
+    ),
+  );
+  return el(
+    'article',
+    { className: 'card permission' },
+    header(question),
+    el('p', { className: 'message', text: `Wants permission: ${question.title}` }),
+    ...(question.command !== undefined ? [el('pre', { className: 'command', text: question.command })] : []),
+    el('p', { className: 'muted', text: 'Anything that lasts beyond this one call is chosen in the editor.' }),
+    status,
+    el('div', { className: 'buttons' }, ...buttons),
+  );
 }
 
 function urlCard(question: PhoneUrl): HTMLElement {

@@ -8,6 +8,7 @@
  */
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
+import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
 import { hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
@@ -122,11 +123,15 @@ export class Broker {
   readonly onDidChange = this.changes.event;
   /** Fires once per question with how it ended (for history). */
   readonly onDidAnswer = this.answers.event;
+  /** The editor's prompts a paired device may answer too (permission requests), ids shared with questions. */
+  readonly prompts = new OpenPrompts(() => this.nextId++);
 
   constructor(
     private readonly renderer: Renderer,
     private readonly options: BrokerOptions,
-  ) {}
+  ) {
+    this.prompts.onDidChange(() => this.changed());
+  }
 
   /** Questions not yet answered, oldest first. */
   pending(): Question[] {

@@ -3,16 +3,19 @@
  * phoneQuestions.ts shows them) and the device's answers handed back. Submit
  * and Decline answer through the broker's answerFromElsewhere (checked again
  * there, as another window's answer is; history naming the device), Later puts the question off, Dismiss closes one whose turn has
- * ended, and Open hands a URL question to the editor, which opens the link on
+ * ended, a permission option (allow once, reject once) ends the editor's prompt, and Open hands a URL question to the editor, which opens the link on
  * the computer after its own consent; never on the phone.
  */
 import type { Broker, Question } from '../broker/broker';
+import type { OpenPrompt } from '../broker/openPrompts';
 import type { Disposable } from '../events';
 import type { PairedDevice } from './devices';
-import { asResult, readPhoneAnswer, type ReadAnswer } from './phoneQuestions';
+import { asResult, readPermissionAnswer, readPhoneAnswer, type ReadAnswer } from './phoneQuestions';
 
 export interface DeviceQuestions {
   pending(): Question[];
+  /** The editor's open prompts a device may answer (permission requests). */
+  prompts(): OpenPrompt[];
   onDidChange(listener: () => void): Disposable;
   /** `gone` when the question is no longer waiting. */
   answer(id: number, body: unknown, device: PairedDevice): ReadAnswer | 'gone';
@@ -26,8 +29,15 @@ export interface BrokerDeviceOptions {
 export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptions): DeviceQuestions {
   return {
     pending: () => broker.pending(),
+    prompts: () => broker.prompts.list(),
     onDidChange: (listener) => broker.onDidChange(listener),
     answer(id, body, device) {
+      const prompt = broker.prompts.list().find((p) => p.id === id);
+      if (prompt) {
+        const read = readPermissionAnswer(prompt, body);
+        if (read.ok && read.answer.action === 'select' && !broker.prompts.answer(id, read.answer.optionId, device.name)) return 'gone';
+        return read;
+      }
       const question = broker.pending().find((q) => q.id === id);
       if (!question) return 'gone';
       const read = readPhoneAnswer(question, body);
@@ -36,6 +46,7 @@ export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptio
       if (answer.action === 'later') broker.later(id);
       else if (answer.action === 'dismiss') broker.dismiss(id);
       else if (answer.action === 'open') options.openOnComputer(question, device);
+      else if (answer.action === 'select') return { ok: false, errors: { '': 'This is not a permission request.' } };
       else {
         const refused = broker.answerFromElsewhere(id, asResult(answer), device.name);
         if (refused !== undefined) return broker.pending().some((q) => q.id === id) ? { ok: false, errors: { '': refused } } : 'gone';

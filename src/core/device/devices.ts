@@ -35,6 +35,23 @@ export class DeviceRegistry {
     this.devices = saved.filter(isPairedDevice).map((d) => ({ ...d }));
   }
 
+  /**
+   * The list another window kept (SecretStorage is shared by every window):
+   * taken as it is, without firing onDidChange, so it is not written back.
+   * True when it differs from this one.
+   */
+  replaceWith(saved: readonly PairedDevice[]): boolean {
+    const next = saved.filter(isPairedDevice).map((d) => ({ ...d }));
+    const same =
+      next.length === this.devices.length &&
+      next.every(
+        (d, i) =>
+          d.id === this.devices[i]!.id && d.tokenDigest === this.devices[i]!.tokenDigest && d.expiresAt === this.devices[i]!.expiresAt,
+      );
+    this.devices = next.map((d) => ({ ...d, lastSeenAt: this.devices.find((o) => o.id === d.id)?.lastSeenAt ?? d.lastSeenAt }));
+    return !same;
+  }
+
   /** Devices whose pairing has not ended, in pairing order. */
   list(): PairedDevice[] {
     const now = this.now();

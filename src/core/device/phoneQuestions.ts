@@ -11,10 +11,11 @@ import type { AnswerValue, ElicitContent, ElicitResult } from '../broker/request
 import { cleanText, clip, oneLine } from '../display';
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { completeAnswer, type FieldErrors } from '../form/fieldRules';
-import { deviceVerdict } from './devicePolicy';
-import type { PhoneAnswer, PhoneForm, PhoneQuestion, PhoneQuestionBase } from './phoneView';
+import type { OpenPrompt } from '../broker/openPrompts';
+import { acceptsDevicePermission, devicePermissionOptions, deviceVerdict } from './devicePolicy';
+import type { PhoneAnswer, PhoneForm, PhonePermission, PhoneQuestion, PhoneQuestionBase } from './phoneView';
 
-export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhoneQuestion, PhoneUrl } from './phoneView';
+export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from './phoneView';
 
 const MAX_MESSAGE = 2000;
 
@@ -84,7 +85,35 @@ export function asResult(answer: Extract<PhoneAnswer, { action: 'accept' | 'decl
   return answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: 'decline' };
 }
 
-/** Only what may go: the view of every waiting question, oldest first. */
-export function phoneQuestions(pending: readonly Question[]): PhoneQuestion[] {
-  return pending.map(phoneQuestion);
+/**
+ * An open permission request as a phone sees it: the agent's words, one line
+ * each, and only the options that end with this one call (allow once, reject once).
+ */
+export function phonePermission(prompt: OpenPrompt): PhonePermission {
+  const { view } = prompt;
+  const permission: PhonePermission = {
+    id: prompt.id,
+    kind: 'permission',
+    asker: oneLine(view.asker, 80),
+    receivedAt: prompt.receivedAt,
+    later: false,
+    title: oneLine(view.title, 200),
+    options: devicePermissionOptions(view.options).map(({ optionId, name, kind }) => ({ optionId, name: oneLine(name, 80), kind })),
+  };
+  if (view.command !== undefined) permission.command = clip(cleanText(view.command), 500);
+  return permission;
+}
+
+/** A phone's choice for a permission request: one of the options it was shown, else refused. */
+export function readPermissionAnswer(prompt: OpenPrompt, body: unknown): ReadAnswer {
+  if (typeof body !== 'object' || body === null) return REFUSED;
+  const { action, optionId } = body as { action?: unknown; optionId?: unknown };
+  if (action !== 'select' || typeof optionId !== 'string' || !acceptsDevicePermission(prompt.view.options, optionId)) return REFUSED;
+  return { ok: true, answer: { action: 'select', optionId } };
+}
+
+/** Only what may go: the view of every waiting question and open permission request, oldest first. */
+export function phoneQuestions(pending: readonly Question[], prompts: readonly OpenPrompt[] = []): PhoneQuestion[] {
+  const views = [...pending.map(phoneQuestion), ...prompts.map(phonePermission)];
+  return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
 }

@@ -43,8 +43,23 @@ export interface PhoneEditorOnly extends PhoneQuestionBase {
   reason: EditorOnlyReason;
 }
 
-export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly;
+/** An agent's permission request: allow once or reject once only (devicePolicy.ts). */
+export interface PhonePermission extends PhoneQuestionBase {
+  kind: 'permission';
+  /** The tool call's title, one line. */
+  title: string;
+  /** The command it wants to run, when it says. */
+  command?: string;
+  options: { optionId: string; name: string; kind: string }[];
+}
 
-/** What a phone sends: Submit with values, Decline, Later, or (for a URL question) Open on the computer. */
+export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly | PhonePermission;
+
+/** What a phone sends: Submit with values, Decline, Later, (for a URL question) Open on the computer, or a permission option. */
 export type PhoneAnswer =
-  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'later' } | { action: 'dismiss' } | { action: 'open' };
+  | { action: 'accept'; content: ElicitContent }
+  | { action: 'decline' }
+  | { action: 'later' }
+  | { action: 'dismiss' }
+  | { action: 'open' }
+  | { action: 'select'; optionId: string };

@@ -46,8 +46,39 @@ function shieldButton(): vscode.QuickInputButton {
   };
 }
 
-export function askPermission(broker: Broker, prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
-  return broker.exclusive((turn) => showPermissionPick(prompt, turn), signal, PERMISSION_CANCELLED);
+/**
+ * While it waits and while it shows, the request is also open to paired
+ * devices (allow once / reject once there): a device's choice closes the pick.
+ */
+export async function askPermission(broker: Broker, prompt: PermissionPrompt, signal: AbortSignal): Promise<PermissionChoice> {
+  const open = broker.prompts.open({
+    kind: 'permission',
+    asker: prompt.agent,
+    title: prompt.toolTitle,
+    ...(prompt.command !== undefined ? { command: prompt.command } : {}),
+    options: prompt.options,
+  });
+  const ended = new AbortController();
+  const endWithAgent = (): void => ended.abort();
+  signal.addEventListener('abort', endWithAgent, { once: true });
+  if (signal.aborted) ended.abort();
+  let fromDevice: { optionId: string; device: string } | undefined;
+  void open.answered.then((choice) => {
+    fromDevice = choice;
+    ended.abort();
+  });
+  try {
+    const choice = await broker.exclusive((turn) => showPermissionPick(prompt, turn), ended.signal, PERMISSION_CANCELLED);
+    if (!fromDevice) return choice;
+    void vscode.window.setStatusBarMessage(
+      inertText(vscode.l10n.t('{0}: permission answered on {1}', oneLine(prompt.agent, 80), fromDevice.device)),
+      10_000,
+    );
+    return { outcome: 'selected', optionId: fromDevice.optionId };
+  } finally {
+    open.close();
+    signal.removeEventListener('abort', endWithAgent);
+  }
 }
 
 export function permissionTitle(prompt: PermissionPrompt): string {

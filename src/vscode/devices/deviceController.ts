@@ -19,7 +19,7 @@ import type { DeviceServer, DeviceServerOptions } from '../../device/deviceServe
 import type { Services } from '../services';
 import { SETTING, settings } from '../settings';
 import { chooseAddress, isAllInterfaces, urlHost } from './deviceAddress';
-import { loadCertificate, loadPairedDevices, savePairedDevices } from './deviceStore';
+import { PAIRED_DEVICES_KEY, isSaving, loadCertificate, loadPairedDevices, savePairedDevices } from './deviceStore';
 import { PairingPanel } from './pairingPanel';
 
 const PORT_KEY = 'elicit.devices.lastPort';
@@ -51,6 +51,7 @@ export class DeviceController implements vscode.Disposable {
   private problem: string | undefined;
   private panel: PairingPanel | undefined;
   private idleCheck: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
   private readonly status = vscode.window.createStatusBarItem('elicit.devices', vscode.StatusBarAlignment.Right, 99);
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -156,6 +157,10 @@ export class DeviceController implements vscode.Disposable {
           this.refresh();
           void this.listenIfNeeded();
         }),
+        // Another window paired or revoked a device (SecretStorage is shared): take its list.
+        this.context.secrets.onDidChange((e) => {
+          if (e.key === PAIRED_DEVICES_KEY && !isSaving()) void this.reloadDevices(registry);
+        }),
         pairing.onDidClaim((claim) => void this.confirm(claim)),
         pairing.onDidBurn(() => void this.codeBurned()),
       );
@@ -163,6 +168,13 @@ export class DeviceController implements vscode.Disposable {
       return loaded;
     })();
     return this.loading;
+  }
+
+  private async reloadDevices(registry: Loaded['registry']): Promise<void> {
+    const kept = await loadPairedDevices(this.context.secrets, this.services.log);
+    if (isSaving() || !registry.replaceWith(kept)) return;
+    this.refresh();
+    void this.listenIfNeeded();
   }
 
   /** The person says, in the editor, whether the phone shows this name and code. Only "Pair" pairs. */
@@ -283,6 +295,7 @@ export class DeviceController implements vscode.Disposable {
   }
 
   private async reconcile(restart: boolean): Promise<void> {
+    clearTimeout(this.retry);
     const loaded = this.loaded;
     const wanted = !!loaded && settings.devicesEnabled() && loaded.host.shouldListen(loaded.pairing, loaded.registry.list().length);
     if (this.serving && (restart || !wanted)) await this.stopServer();
@@ -307,14 +320,20 @@ export class DeviceController implements vscode.Disposable {
       return;
     }
     const configuredPort = settings.devicesPort();
-    const rememberedPort = this.context.globalState.get<number>(PORT_KEY, 0);
+    const port = configuredPort || this.context.globalState.get<number>(PORT_KEY, 0);
     try {
       let serving: Serving;
       try {
-        serving = await this.serve(loaded, address, configuredPort || rememberedPort);
+        serving = await this.serve(loaded, address, port);
       } catch (error) {
-        // The remembered port may be taken now (by another window serving its devices): any free port.
-        if (configuredPort || !rememberedPort) throw error;
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !port) throw error;
+        if (configuredPort || !loaded.pairing.active) {
+          // Another window serves the paired devices there: one window serves them; this one tries again later.
+          this.services.log.info(`[elicit] paired devices: port ${port} is in use (another window serves them); trying again later`);
+          this.retry = setTimeout(() => void this.listenIfNeeded(), IDLE_CHECK_MS);
+          return;
+        }
+        // Pairing from this window: a free port of its own, in the link its QR code carries.
         serving = await this.serve(loaded, address, 0);
       }
       this.serving = serving;
@@ -387,6 +406,7 @@ export class DeviceController implements vscode.Disposable {
   }
 
   private async stopServer(): Promise<void> {
+    clearTimeout(this.retry);
     clearInterval(this.idleCheck);
     this.idleCheck = undefined;
     const serving = this.serving;
@@ -398,6 +418,7 @@ export class DeviceController implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.retry);
     void this.turnOff();
     for (const d of this.disposables) d.dispose();
   }

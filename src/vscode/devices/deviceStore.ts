@@ -29,14 +29,22 @@ export async function loadPairedDevices(secrets: vscode.SecretStorage, log: Log)
 }
 
 let saving: Promise<unknown> = Promise.resolve();
+let savesUnderway = 0;
 
 /** In order: a later list is never overwritten by an earlier one. */
 export function savePairedDevices(secrets: vscode.SecretStorage, devices: readonly PairedDevice[], log: Log): Promise<unknown> {
   const text = JSON.stringify(devices);
+  savesUnderway++;
   saving = saving
     .then(() => (devices.length ? secrets.store(PAIRED_DEVICES_KEY, text) : secrets.delete(PAIRED_DEVICES_KEY)))
-    .catch((error: unknown) => log.warn(`[elicit] the paired devices could not be kept: ${String(error)}`));
+    .catch((error: unknown) => log.warn(`[elicit] the paired devices could not be kept: ${String(error)}`))
+    .finally(() => savesUnderway--);
   return saving;
+}
+
+/** While this window writes the list, a change seen in SecretStorage is its own, not another window's. */
+export function isSaving(): boolean {
+  return savesUnderway > 0;
 }
 
 /** The kept certificate when it covers `names` and stays valid a while; else a new one, kept. */
