@@ -9,7 +9,8 @@
  * names the device and the digits the phone shows; then a form, a multi-select
  * and a round are answered on the phone and reach the fixture servers (what
  * they recorded, and the result the editor shows), leaving the editor; one is
- * declined there; a secret is kept for the editor. Requests that must be
+ * declined there; a secret is kept for the editor; an ACP agent's permission
+ * request offers allow once and reject only. Requests that must be
  * refused are refused alike (same status, same body): a wrong token, a wrong
  * Host, another site's Origin, plain HTTP. A revoked phone's next request is
  * refused while another paired phone's still works, and once no phone is
@@ -35,7 +36,8 @@ import {
   waitForRenderedText,
   webviewFrame,
 } from './harness/workbench';
-import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { agentPanel, newAgentSession, send } from './agentPanelDriver';
+import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { screenshotDir } from './harness/runFolders';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
@@ -55,6 +57,7 @@ interface Phone {
 describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () => {
   const asks = newRecordFile();
   const songs = newRecordFile();
+  const agent = newRecordFile();
   let session: ElicitSession;
   /** "https://127.0.0.1:PORT", read from the pairing link the editor shows. */
   let origin = '';
@@ -75,7 +78,14 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
         songs: fixtureServer('mrtr-server.mjs', { RECORD_FILE: songs, FIXTURE_NAME: 'songs' }),
       },
     };
-    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.devices.address': '127.0.0.1' });
+    const agents = {
+      fixture: {
+        command: process.execPath,
+        args: [path.join(fixtures, 'acp-agent.mjs')],
+        env: { RECORD_FILE: agent, FIXTURE_NAME: 'fixture' },
+      },
+    };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.devices.address': '127.0.0.1', 'elicit.agents': agents });
   });
 
   after(async () => {
@@ -377,6 +387,40 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     await pressKey(editor(), 'Escape');
     const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_api_key');
     assert.deepEqual(entry!.result, { action: 'cancel' });
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('answers an agent’s permission request on the phone with allow once or reject only; a lasting choice is refused there', async () => {
+    await newAgentSession(editor(), 'fixture', false);
+    await send(await agentPanel(editor(), 'fixture'), 'permission');
+    await waitForQuickInput(editor(), (q) => q.items.some((i) => i.label === 'Always allow'));
+    const question = card(first, 'Run the tests');
+    await question.waitFor({ timeout: 20_000 });
+    assert.match((await question.locator('header').textContent()) ?? '', /fixture/);
+    assert.deepEqual(
+      (await question.getByRole('button').allTextContents()).map((t) => t.trim()),
+      ['Allow once', 'Reject'],
+      'no choice that lasts',
+    );
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-permission.png') });
+
+    // A lasting choice sent anyway, from the page's own origin: refused, the editor still asks.
+    const listed = (await (await api(first, 'api/questions')).json()) as { questions: Array<{ id: number; kind: string }> };
+    const permission = listed.questions.find((q) => q.kind === 'permission');
+    assert.ok(permission, JSON.stringify(listed));
+    const lasting = await api(first, `api/questions/${permission.id}`, {
+      method: 'POST',
+      headers: { origin },
+      data: { action: 'select', optionId: 'allow-always' },
+    });
+    assert.notEqual(lasting.status(), 200);
+    assert.equal(readRecords(agent).filter((r) => r.kind === 'permission').length, 0);
+    assert.ok(await readQuickInput(editor()), 'still asked in the editor');
+
+    await question.getByRole('button', { name: 'Allow once' }).tap();
+    const [entry] = await waitForRecords(agent, 1, (r) => r.kind === 'permission');
+    assert.deepEqual(entry!.result, { outcome: { outcome: 'selected', optionId: 'allow-once' } });
+    await waitForNoQuickInput(editor(), 'the permission pick to close');
     await question.waitFor({ state: 'detached', timeout: 10_000 });
   });
 
