@@ -213,7 +213,15 @@ export class DeviceServer {
   }
 
   private openStream(response: http.ServerResponse, device: PairedDevice, token: string): void {
-    response.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    // no-transform: a forwarding proxy that compresses (code-server's does) would otherwise hold events back in its buffer.
+    response.writeHead(200, {
+      ...COMMON_HEADERS,
+      'cache-control': 'no-store, no-transform',
+      'x-accel-buffering': 'no',
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
+    response.flushHeaders();
     const stream: EventStream = { response, deviceId: device.id, token };
     this.streams.add(stream);
     response.on('close', () => this.streams.delete(stream));

@@ -400,6 +400,8 @@ describe('device server: questions and answers', () => {
     try {
       await waitFor(() => events.length === 1);
       assert.deepEqual(events[0]!.questions, []);
+      // A proxy in front (code-server's forwarding compresses) must pass events on at once, not buffer them.
+      assert.match(String(stream.headers['cache-control']), /\bno-transform\b/);
       const askedAt = Date.now();
       void ask(s, { message: 'Deploy now?' });
       await waitFor(() => events.some((e) => e.questions.length === 1), 1000);

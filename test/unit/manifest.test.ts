@@ -41,7 +41,9 @@ describe('the Command Palette after typing "Elicit:"', () => {
 
   it('pre-selects a command that changes nothing, and lists forgetting the history well down', () => {
     assert.ok(!CHANGES_THINGS.has(listed[0]!.command), `first: ${listed[0]!.label}`);
-    assert.equal(listed[0]!.label, 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
+    // Until an address is chosen (elicit.devices.address), it asks where to listen before it changes anything.
+    assert.equal(listed[0]!.label, 'Elicit: Answer on Another Device…');
+    assert.equal(listed[1]!.label, 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
     const forget = listed.findIndex((c) => c.command === 'elicit.clearHistory');
     assert.ok(forget >= 2, `Forget Question History is at ${forget}`);
   });

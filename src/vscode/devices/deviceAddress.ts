@@ -25,7 +25,7 @@ export async function chooseAddress(): Promise<string | undefined> {
   for (const [name, addresses] of Object.entries(networkInterfaces())) {
     for (const info of addresses ?? []) {
       if (info.internal || (info.family === 'IPv6' && info.address.toLowerCase().startsWith('fe80'))) continue;
-      choices.push({ label: info.address, description: inertText(name), address: info.address });
+      choices.push({ label: inertText(info.address), description: inertText(name), address: info.address });
     }
   }
   choices.sort((a, b) => Number(a.address.includes(':')) - Number(b.address.includes(':')));

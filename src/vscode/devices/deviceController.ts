@@ -112,7 +112,7 @@ export class DeviceController implements vscode.Disposable {
     const pairAnother = { label: `$(add) ${vscode.l10n.t('Pair Another Device…')}`, device: undefined as PairedDevice | undefined };
     const items = loaded.registry.list().map((device) => ({
       label: inertText(device.name),
-      description: describeDevice(device),
+      description: inertText(describeDevice(device)),
       device: device as PairedDevice | undefined,
     }));
     const picked = await vscode.window.showQuickPick([...items, pairAnother], {
