@@ -56,7 +56,7 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
         await page.keyboard.press('Control+Shift+P');
         await typeText(page, '>Elicit:');
         palette = await waitForQuickInput(page, (q) => q.items.length > 0, 3_000).catch(() => undefined);
-        if (palette?.items.some((i) => i.label === 'Elicit: Run MCP Tool')) return true;
+        if (palette?.items.some((i) => i.label === 'Elicit: Configure MCP Servers (.vscode/mcp.json)')) return true;
         await pressKey(page, 'Escape');
         return false;
       },
@@ -65,11 +65,19 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     );
     await screenshot(page, 'palette-elicit');
     const active = await page.locator('.quick-input-list .monaco-list-row.focused .label-name').first().textContent();
-    assert.equal(active?.trim(), 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
+    assert.equal(active?.trim(), 'Elicit: Answer on Another Device…');
     const labels = palette!.items.map((i) => i.label);
+    assert.equal(labels[1], 'Elicit: Configure MCP Servers (.vscode/mcp.json)');
     assert.ok(labels.indexOf('Elicit: Forget Question History…') >= 2, JSON.stringify(labels));
     assert.equal(labels.includes('Elicit: Clear History'), false);
+    // Enter runs it: it asks where a phone would reach this computer, and Escape leaves everything as it was.
+    await pressKey(page, 'Enter');
+    await waitForQuickInput(page, (q) => q.title === 'Answer on Another Device');
     await pressKey(page, 'Escape');
+    await page.waitForTimeout(500);
+    const userSettings = path.join(session.server.userDataDir, 'User', 'settings.json');
+    const written = fs.existsSync(userSettings) ? fs.readFileSync(userSettings, 'utf8') : '';
+    assert.ok(!written.includes('elicit.devices'), written);
   });
 
   it('explains the values of the Presentation setting in the Settings editor', async () => {
