@@ -1,6 +1,7 @@
 // Starts a real VS Code (code-server from npm, see ../install-code-server.sh) with
 // VSIX files installed, for end-to-end tests driven through ./workbench.ts.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -87,7 +88,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     path.join(settingsDir, 'settings.json'),
     JSON.stringify({ ...defaultSettings, ...opts.userSettings }, null, 2),
   );
-  const removeDirs = async (): Promise<void> => removeSessionDir(sessionDir);
+  const removeDirs = async (): Promise<void> => {
+    await removeSessionDir(sessionDir);
+    await removeSessionDir(windowsMeshFallback(userDataDir));
+  };
 
   const env = serverEnv(opts.env, tmpDir);
   // A config file inside the temp dir keeps code-server away from ~/.config/code-server.
@@ -138,6 +142,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const killOnExit = (): void => {
     killGroup(child, 'SIGKILL');
     removeSessionDirNow(sessionDir);
+    removeSessionDirNow(windowsMeshFallback(userDataDir));
   };
   const killOnSignal = (signal: NodeJS.Signals): void => {
     killOnExit();
@@ -174,6 +179,15 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 }
 
 const keepDirs = (): boolean => process.env.ELICIT_E2E_KEEP === '1';
+
+/**
+ * Where the session's windows meet (meshDir in src/vscode/windows/otherWindows.ts) when the session
+ * folder's path is too long for a socket: /tmp/elicit-<digest of the extension's global storage>.
+ */
+function windowsMeshFallback(userDataDir: string): string {
+  const storage = path.join(userDataDir, 'User', 'globalStorage', 'elicit-dev.elicit');
+  return path.join('/tmp', `elicit-${createHash('sha256').update(storage).digest('hex').slice(0, 12)}`);
+}
 
 async function removeSessionDir(dir: string): Promise<void> {
   if (keepDirs()) {
