@@ -18,6 +18,7 @@ import type {
 } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
 import { adoptStyles, el } from '../shared/dom';
+import buttons from '../shared/buttons.css';
 import theme from '../shared/theme.css';
 import { connectToHost } from '../shared/host';
 import styles from './styles.css';
@@ -26,8 +27,9 @@ import { ModePicker } from './modePicker';
 import { ConfigOptions } from './configOptions';
 
 const vscode = connectToHost<AgentPanelToHost, HostToAgentPanel>(onHostMessage);
-// The panel's own rules, then the base shared with the form, which wins where both set something
-// (the order the panel's linked stylesheet and the adopted base had before both were bundled).
+// VS Code's buttons, the panel's own rules, then the base shared with the form, which wins where both
+// set something (the order the panel's linked stylesheet and the adopted base had before both were bundled).
+adoptStyles(buttons);
 adoptStyles(styles);
 adoptStyles(theme);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));

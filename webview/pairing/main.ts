@@ -8,10 +8,12 @@
 import { isPairingState, type PairingState, type PairingToHost } from '../../src/core/protocols/pairingProtocol';
 import { adoptStyles, el } from '../shared/dom';
 import { connectToHost } from '../shared/host';
+import buttons from '../shared/buttons.css';
 import theme from '../shared/theme.css';
 import styles from './styles.css';
 
 adoptStyles(theme);
+adoptStyles(buttons);
 adoptStyles(styles);
 
 const SVG = 'http://www.w3.org/2000/svg';
