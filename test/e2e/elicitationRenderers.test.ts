@@ -134,6 +134,24 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
+  it('opens a form with its first field focused: typing answers it without a click', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_everything');
+    // The one webview showing, found without clicking its tab (a click would give it the focus).
+    const form = await webviewFrame(page);
+    const name = form.locator('.field[data-name="name"] input');
+    await name.waitFor({ timeout: 30_000 });
+    // The input lives in the text field's shadow root, which knows which of its elements has the focus.
+    await waitUntil(
+      () => name.evaluate((input) => (input.getRootNode() as ShadowRoot).activeElement === input && input.ownerDocument.hasFocus()),
+      'the first field has the keyboard',
+    );
+    await page.keyboard.type('Typed at once');
+    assert.equal(await name.inputValue(), 'Typed at once');
+    await page.keyboard.press('Escape');
+    assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
+  });
+
   it("draws the asker's follow-up form in the same tab, then closes the tab", async () => {
     const { page } = session.workbench;
     const title = 'ask-server asks · tool ask_everything_twice';

@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import {
   pickQuickPickItem,
   pressKey,
+  readQuickInput,
   runCommand,
   runMcpTool,
   screenshot,
@@ -202,35 +203,100 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await outcome('hostile_secret')).result, { action: 'accept', content: { token: SECRET } });
   });
 
-  it(`groups a flood of ${BURST} into forms and cuts it at the per-asker limit; every request gets an outcome`, async () => {
+  /**
+   * Runs a flood tool and answers what it shows. The default limit is 5 open questions per
+   * server, and questions arriving together count as one: at most 5 prompts show, and everything
+   * beyond them is refused. How a flood splits into groups depends on how the host reads it (a
+   * loaded machine reads it in more pieces), so sizes are checked against what each prompt showed.
+   */
+  async function answerFlood(tool: 'hostile_burst' | 'hostile_burst_in_pieces'): Promise<number[]> {
     const { page } = session.workbench;
-    const before = readRecords(record).filter((r) => r.tool === 'hostile_burst').length;
-    assert.equal(before, 0);
-    await runTool('hostile_burst');
-    // The default limit is 5 open questions per server; questions arriving together count as one.
-    const groups = 5;
-    const shown = groups * MAX_GROUP_SECTIONS;
-    await waitForRecords(record, BURST - shown, (r) => r.tool === 'hostile_burst' && r.error !== undefined, 30_000);
-    // Each group is one form with a section per question; Cancel answers all of its questions.
-    for (let i = 0; i < groups; i++) {
-      const form = await webviewFrame(page, 'hostile-server asks · tool hostile_burst');
-      await form.locator('.section').first().waitFor({ timeout: 30_000 });
-      assert.equal(await form.locator('.section').count(), MAX_GROUP_SECTIONS);
-      if (i === 0) await screenshot(page, 'burst-grouped-form');
-      await form.getByRole('button', { name: 'Cancel' }).click();
-      await waitForRecords(record, (i + 1) * MAX_GROUP_SECTIONS, (r) => r.tool === 'hostile_burst' && r.result !== undefined, 30_000);
+    const isBurst = (r: Record<string, unknown>): boolean => r.tool === tool;
+    const isRefused = (r: Record<string, unknown>): boolean => isBurst(r) && r.error !== undefined;
+    const isAnswered = (r: Record<string, unknown>): boolean => isBurst(r) && r.result !== undefined;
+    assert.equal(readRecords(record).filter(isBurst).length, 0);
+    await runTool(tool);
+    const perAsker = 5;
+    await waitForRecords(record, BURST - perAsker * MAX_GROUP_SECTIONS, isRefused, 30_000);
+    // The whole flood has reached the editor once the refusals stop coming.
+    let refusedSoFar = -1;
+    while (readRecords(record).filter(isRefused).length !== refusedSoFar) {
+      refusedSoFar = readRecords(record).filter(isRefused).length;
+      await page.waitForTimeout(2000);
     }
-    const burst = readRecords(record).filter((r) => r.tool === 'hostile_burst');
+    // Answer every prompt with Cancel: a grouped form's Cancel answers all of its questions; a
+    // question that came alone, or with one or two others, shows in a quick input instead.
+    const shownPerPrompt: number[] = [];
+    const deadline = Date.now() + 180_000;
+    while (readRecords(record).filter(isBurst).length < BURST) {
+      assert.ok(Date.now() < deadline, `outcomes: ${readRecords(record).filter(isBurst).length} of ${BURST}; prompts: ${shownPerPrompt}`);
+      assert.ok(shownPerPrompt.length < perAsker, `more than ${perAsker} prompts: ${shownPerPrompt}`);
+      const answered = readRecords(record).filter(isAnswered).length;
+      const box = await readQuickInput(page);
+      if (box && JSON.stringify(box).includes('Burst question')) {
+        // A question asked alone is taken back when others follow it at once, to be asked with
+        // them: act only on one that stays.
+        await page.waitForTimeout(500);
+        if ((await readQuickInput(page))?.message !== box.message) continue;
+        // Up to three questions are asked as the steps of one quick input; Escape cancels them all.
+        shownPerPrompt.push(box.step ? Number(box.step.split('/')[1]) : 1);
+        // A form that opened meanwhile must not have taken the keyboard from it.
+        const focused = await page
+          .locator('.quick-input-widget .quick-input-box input')
+          .evaluate((input) => input === document.activeElement);
+        assert.ok(focused, `the quick input "${box.message}" lost the keyboard to a form that opened after it`);
+        await pressKey(page, 'Escape');
+        // It closes a moment after it answered; the next question may reuse the widget.
+        const gone = Date.now() + 10_000;
+        while ((await readQuickInput(page))?.message === box.message && Date.now() < gone) await page.waitForTimeout(100);
+      } else {
+        const form = await webviewFrame(page, `hostile-server asks · tool ${tool}`);
+        await form.locator('.section').first().waitFor({ timeout: 30_000 });
+        const sections = await form.locator('.section').count();
+        assert.ok(sections >= 2 && sections <= MAX_GROUP_SECTIONS, `a grouped form of ${sections} questions`);
+        shownPerPrompt.push(sections);
+        if (shownPerPrompt.length === 1) await screenshot(page, `${tool}-grouped-form`);
+        await form.getByRole('button', { name: 'Cancel' }).click();
+      }
+      await waitForRecords(record, answered + shownPerPrompt.at(-1)!, isAnswered, 30_000).catch((error: Error) => {
+        const outcomes = readRecords(record)
+          .filter(isAnswered)
+          .map((r) => r.index);
+        throw new Error(`${error.message}; prompts showed ${shownPerPrompt}; outcomes ${outcomes}`);
+      });
+    }
+    const burst = readRecords(record).filter(isBurst);
     assert.equal(burst.length, BURST);
     assert.equal(new Set(burst.map((r) => r.index)).size, BURST);
+    const shown = shownPerPrompt.reduce((sum, n) => sum + n, 0);
     const refused = burst.filter((r) => r.error);
-    assert.equal(refused.length, BURST - shown);
+    assert.equal(refused.length, BURST - shown, `prompts showed ${shownPerPrompt}`);
+    assert.equal(refused.length, refusedSoFar, 'nothing was refused after the first prompt was answered');
     for (const r of refused) assert.match((r.error as { message: string }).message, /Too many open questions from hostile-server/);
     assert.deepEqual(
       new Set(burst.filter((r) => r.result).map((r) => JSON.stringify(r.result))),
       new Set([JSON.stringify({ action: 'cancel' })]),
     );
     await waitForNoQuickInput(page, 'nothing to be left open');
+    return shownPerPrompt;
+  }
+
+  it(`groups a flood of ${BURST} into forms and cuts it at the per-asker limit; every request gets an outcome`, async () => {
+    const shown = await answerFlood('hostile_burst');
+    assert.ok(shown.length > 0, 'something was shown');
+  });
+
+  it(`does the same when the flood is read in pieces: each piece is asked until the limit, and no request is lost`, async () => {
+    // The pieces are 7, 13, one alone and the rest: at least five prompts' worth, so the limit is
+    // reached, and the lone question is asked on its own in an input box.
+    const shown = await answerFlood('hostile_burst_in_pieces');
+    assert.equal(shown.length, 5, `prompts showed ${shown}`);
+    assert.ok(shown.includes(1), `prompts showed ${shown}`);
+    const firstPiece = readRecords(record).filter((r) => r.tool === 'hostile_burst_in_pieces' && Number(r.index) < 7);
+    assert.deepEqual(
+      firstPiece.map((r) => r.result),
+      Array.from({ length: 7 }, () => ({ action: 'cancel' })),
+    );
   });
 
   it('is still up afterwards: a command still works, and no script ran anywhere', async () => {

@@ -403,13 +403,33 @@ function post(message: FormToHost): void {
 
 let page: FormPage | undefined;
 
+/**
+ * For a form shown without the keyboard: focuses its first field when the page gets the focus
+ * (VS Code focusing the tab, or the person coming to it), unless what they clicked took it already.
+ */
+function focusFirstOnArrival(shown: FormPage): void {
+  window.addEventListener(
+    'focus',
+    () => {
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (page === shown && (!active || active === document.body)) shown.focusFirst();
+      });
+    },
+    { once: true },
+  );
+}
+
 function onHostMessage(message: HostToForm): void {
   if (message.type === 'show' && typeof message.view === 'object' && message.view !== null) {
     // The host sends a new panel its question at once and again when the page says `ready`.
     if (page?.questionId === message.view.questionId) return;
     page?.close();
     page = new FormPage(message.view);
-    page.focusFirst();
+    // The page may load after the person went on to type elsewhere (a quick input that opened
+    // meanwhile): it takes the keyboard only while VS Code has given it the focus.
+    if (message.takeFocus !== false && document.hasFocus()) page.focusFirst();
+    else focusFirstOnArrival(page);
   } else if (message.type === 'turnEnded' && typeof message.text === 'string') {
     if (page?.questionId === message.questionId) page.turnEnded(message.text);
   } else if (message.type === 'errors' && typeof message.errors === 'object' && message.errors !== null) {

@@ -47,7 +47,11 @@ export interface FormView {
 }
 
 export type HostToForm =
-  | { type: 'show'; view: FormView }
+  /**
+   * `takeFocus`: false when the tab opened while the person types elsewhere (a question in a
+   * quick input); the first field is then focused only once the page itself gets the focus.
+   */
+  | { type: 'show'; view: FormView; takeFocus: boolean }
   /** The host's authoritative check failed: show these sentences by field name ('' = the whole form). */
   | { type: 'errors'; errors: Record<string, string> }
   /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */

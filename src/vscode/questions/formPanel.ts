@@ -44,6 +44,12 @@ export interface DraftKeeper {
 export interface FormPanelOptions {
   savedSecrets?: SavedSecretSource;
   drafts?: DraftKeeper;
+  /**
+   * True while the person answers another question in a quick input: a form that opens then
+   * shows in its tab but leaves the keyboard there, so typing (or Escape) meant for that question
+   * does not land in the new form.
+   */
+  keepFocusElsewhere?: () => boolean;
 }
 
 export class FormPanelRenderer implements Renderer, vscode.Disposable {
@@ -62,8 +68,9 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     const form = question.form;
     if (!form || signal.aborted) return Promise.resolve(CANCELLED);
     return new Promise<RenderOutcome>((resolve) => {
-      const panel = this.unpark() ?? new FormPanel(this.extensionUri);
-      const session = new FormSession(panel, question, form, signal, this.options, this.laterDrafts, (outcome, keep) => {
+      const keepFocus = this.options.keepFocusElsewhere?.() ?? false;
+      const panel = this.unpark() ?? new FormPanel(this.extensionUri, keepFocus);
+      const session = new FormSession(panel, question, form, signal, { ...this.options, keepFocus }, this.laterDrafts, (outcome, keep) => {
         this.open.delete(question.id);
         if (keep) this.park(panel);
         else panel.dispose();
@@ -117,7 +124,7 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
 class FormPanel extends WebviewHost<HostToForm, FormToHost> {
   private listener: ((message: FormToHost) => void) | undefined;
 
-  constructor(extensionUri: vscode.Uri) {
+  constructor(extensionUri: vscode.Uri, preserveFocus: boolean) {
     super(extensionUri, {
       viewType: FORM_VIEW_TYPE,
       title: vscode.l10n.t('Question'),
@@ -126,6 +133,7 @@ class FormPanel extends WebviewHost<HostToForm, FormToHost> {
       inline: true,
       isMessage: isFormToHost,
       column: vscode.ViewColumn.Active,
+      preserveFocus,
     });
     this.onMessage((message) => this.listener?.(message));
     this.onDidDispose(() => (this.listener = undefined));
@@ -154,7 +162,8 @@ class FormSession {
     private readonly question: Question,
     private readonly form: FormModel,
     signal: AbortSignal,
-    private readonly options: FormPanelOptions,
+    /** `keepFocus`: opened while the person types elsewhere (see `keepFocusElsewhere`). */
+    private readonly options: FormPanelOptions & { keepFocus?: boolean },
     private readonly laterDrafts: LaterDrafts<RawValues>,
     /** `keep`: the person answered, so the panel may wait for the asker's next form. */
     private readonly resolve: (result: RenderOutcome, keep: boolean) => void,
@@ -179,7 +188,7 @@ class FormSession {
     // A panel handed over from an answered question is already loaded. A new one gets the
     // question now, not after its page says `ready`: VS Code holds the message until the page
     // has loaded, which saves the round trip (the page ignores the `show` that `ready` brings).
-    if (panel.isReady) panel.reveal();
+    if (panel.isReady) panel.reveal(options.keepFocus);
     void this.show();
   }
 
@@ -249,7 +258,7 @@ class FormSession {
     if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
-    this.panel.post({ type: 'show', view });
+    this.panel.post({ type: 'show', view, takeFocus: !this.options.keepFocus });
   }
 
   /** A remembered answer that was not sent as it is (core/memory): its values of this form's fields. */

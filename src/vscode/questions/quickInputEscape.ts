@@ -21,6 +21,11 @@ export class QuickInputEscape implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', CONTEXT_KEY, true);
   }
 
+  /** True while one of Elicit's questions shows in a quick input. */
+  get showing(): boolean {
+    return this.cancelCurrent !== undefined;
+  }
+
   end(cancel: () => void): void {
     if (this.cancelCurrent !== cancel) return;
     this.cancelCurrent = undefined;

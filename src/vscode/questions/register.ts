@@ -40,7 +40,11 @@ export function createRenderers(
 ): Renderers {
   const { vault, keptRounds, urlWaits, timeoutMs, log, memory } = parts;
   const quickInputEscape = new QuickInputEscape();
-  const forms = new FormPanelRenderer(extensionUri, { savedSecrets: vault, drafts: keptRounds });
+  const forms = new FormPanelRenderer(extensionUri, {
+    savedSecrets: vault,
+    drafts: keptRounds,
+    keepFocusElsewhere: () => quickInputEscape.showing,
+  });
   const router = new RendererRouter(
     new QuickInputRenderer(vault, quickInputEscape, keptRounds),
     forms,

@@ -28,6 +28,8 @@ export interface WebviewPage<ToHost> {
   /** The protocol's guard for what the page sends. */
   isMessage(value: unknown): value is ToHost;
   column: vscode.ViewColumn;
+  /** Opens the tab without taking the keyboard from where the person is typing. */
+  preserveFocus?: boolean;
   /** A panel VS Code restored after a reload (a webview panel serializer's), used instead of a new one. */
   restored?: vscode.WebviewPanel;
 }
@@ -51,7 +53,7 @@ export class WebviewHost<ToPage, ToHost extends { type: string }> implements vsc
       this.panel = vscode.window.createWebviewPanel(
         page.viewType,
         page.title,
-        { viewColumn: page.column, preserveFocus: false },
+        { viewColumn: page.column, preserveFocus: page.preserveFocus ?? false },
         { ...options, retainContextWhenHidden: false },
       );
     }
@@ -102,8 +104,8 @@ export class WebviewHost<ToPage, ToHost extends { type: string }> implements vsc
     this.panel.title = title;
   }
 
-  reveal(): void {
-    if (!this.closed) this.panel.reveal(undefined, false);
+  reveal(preserveFocus = false): void {
+    if (!this.closed) this.panel.reveal(undefined, preserveFocus);
   }
 
   dispose(): void {
