@@ -2,7 +2,7 @@
 // only when first used (the MCP SDK, the gateway: bundles of their own), and
 // the webviews (browser: the form and the agent panel). `--production`
 // minifies, `--watch` rebuilds on change.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -101,6 +101,9 @@ const builds = [
     plugins: [cssAsText],
   },
 ];
+
+// A bundle renamed or dropped would otherwise stay in dist/ and be packaged: start from nothing.
+await rm('dist', { recursive: true, force: true });
 
 if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

@@ -150,6 +150,30 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await outcome('hostile_bidi')).result, { action: 'cancel' });
   });
 
+  it('strips bidi controls from what a form shows, where the form is built', async () => {
+    const { page } = session.workbench;
+    await runTool('hostile_bidi_form');
+    const form = await webviewFrame(page, 'hostile-server asks · tool hostile_bidi_form');
+    await form.locator('.field[data-name="file"] input').waitFor({ timeout: 30_000 });
+    // Every text the page shows, including the labels its widgets draw in their shadow roots.
+    const shown = await form.locator('body').evaluate((body) => {
+      const texts = [(body as HTMLElement).innerText];
+      for (const el of Array.from(body.querySelectorAll('*'))) {
+        const label = (el as unknown as { label?: unknown }).label;
+        if (typeof label === 'string') texts.push(label);
+        if (el.shadowRoot) texts.push(el.shadowRoot.textContent ?? '');
+      }
+      return texts;
+    });
+    for (const text of shown) assert.doesNotMatch(text, INVISIBLE, JSON.stringify(text));
+    const body = shown[0]!;
+    for (const cleaned of ['Open gnp.exe isolate zero-width?', 'File gnp.exe isolate zero-width', 'Saved as gnp.exe isolate zero-width']) {
+      assert.ok(body.includes(cleaned), `"${cleaned}" in ${JSON.stringify(body.slice(0, 400))}`);
+    }
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    assert.deepEqual((await outcome('hostile_bidi_form')).result, { action: 'cancel' });
+  });
+
   it('cuts a 1 MB message: "Show more" in the form, clipped in a quick input', async () => {
     const { page } = session.workbench;
     await runTool('hostile_huge_message_form');

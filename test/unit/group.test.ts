@@ -236,3 +236,16 @@ describe('BurstGrouper', () => {
     );
   });
 });
+
+describe('composeGroup: section messages', () => {
+  it('shows each question without the bidi controls and invisible characters it was sent with', () => {
+    const form = composeGroup([
+      { key: 'a', message: 'Delete \u202eexe.txt?\u200b\nReally?', requestedSchema: schema({ ok: { type: 'boolean' } }) },
+      { key: 'b', message: 'Plain', requestedSchema: schema({ ok: { type: 'boolean' } }) },
+    ]);
+    assert.deepEqual(form.sections, [
+      { key: 'a', message: 'Delete exe.txt?\nReally?' },
+      { key: 'b', message: 'Plain' },
+    ]);
+  });
+});

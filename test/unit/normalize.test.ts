@@ -975,3 +975,58 @@ describe('normalize: an option whose value is ""', () => {
     });
   }
 });
+
+/**
+ * Bidi controls and invisible characters in the text a field is shown with could make it read as
+ * something else (U+202E turns "exe.txt" around). They are removed where the form is built, so no
+ * renderer can miss them; what is sent back (property names, option values, defaults) is untouched.
+ */
+describe('normalize: text shown for a field is cleaned of bidi and invisible characters', () => {
+  const RLO = '\u202e';
+  const ZWSP = '\u200b';
+  const form = normalize(
+    schemaWith({
+      [`to${ZWSP}ken`]: { type: 'string' },
+      file: { type: 'string', title: `Open ${RLO}txt.exe`, description: `Runs${ZWSP} it\nthen stops`, default: `a${ZWSP}b` },
+      legacy: { type: 'string', enum: ['x', 'y'], enumNames: [`Ex${RLO}`, 'Why'] },
+      titled: { type: 'string', oneOf: [{ const: `v${ZWSP}1`, title: `One${RLO}` }, { const: `v${ZWSP}2` }] },
+      many: { type: 'array', items: { anyOf: [{ const: 'm', title: `M${ZWSP}` }] } },
+      example: { type: 'string', pattern: '^[a-z]+', examples: [`bad${RLO}`, 'good'] },
+    }),
+  );
+  const field = (name: string): Field => form.fields.find((f) => f.name === name)!;
+
+  it('cleans titles, descriptions and option labels, keeping line breaks', () => {
+    assert.equal(field('file').label, 'Open txt.exe');
+    assert.equal(field('file').description, 'Runs it\nthen stops');
+    assert.deepEqual(
+      (field('legacy') as ChoiceField).options.map((o) => o.label),
+      ['Ex', 'Why'],
+    );
+    assert.deepEqual(
+      (field('titled') as ChoiceField).options.map((o) => o.label),
+      ['One', 'v2'],
+    );
+    assert.deepEqual(
+      (field('many') as MultiChoiceField).options.map((o) => o.label),
+      ['M'],
+    );
+  });
+
+  it('labels an untitled property with its cleaned name, and answers under the name as sent', () => {
+    const token = form.fields.find((f) => f.label === 'token')!;
+    assert.equal(token.name, `to${ZWSP}ken`);
+  });
+
+  it('keeps values and defaults exactly as the asker sent them', () => {
+    assert.deepEqual(
+      (field('titled') as ChoiceField).options.map((o) => o.value),
+      [`v${ZWSP}1`, `v${ZWSP}2`],
+    );
+    assert.equal((field('file') as TextField).default, `a${ZWSP}b`);
+  });
+
+  it('never offers an example that hides such characters', () => {
+    assert.equal((field('example') as TextField).example, 'good');
+  });
+});

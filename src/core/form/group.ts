@@ -6,6 +6,7 @@
  * every renderer, both validators and the webview work on it unchanged; the
  * accepted answer is split back into one result per section.
  */
+import { cleanText } from '../display';
 import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
 import { normalize, LIMITS } from './normalize';
@@ -42,7 +43,8 @@ export function composeGroup(sections: readonly GroupSection[]): FormModel {
   if (fields.length > LIMITS.maxFields) {
     throw new InvalidRequestError(`the questions have ${fields.length} fields together; at most ${LIMITS.maxFields} are supported`);
   }
-  return { fields, sections: sections.map((s) => ({ key: s.key, message: s.message })) };
+  // Each section's message is asker text shown as a heading: cleaned like a field's title.
+  return { fields, sections: sections.map((s) => ({ key: s.key, message: cleanText(s.message) })) };
 }
 
 /** One result per section key: accepted content under the asker's own names, or everyone's decline / cancel. */

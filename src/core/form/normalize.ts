@@ -3,6 +3,7 @@
  * used by ACP) → a FormModel, or an InvalidRequestError naming the property and
  * the problem. It never throws anything else, whatever the input.
  */
+import { cleanText } from '../display';
 import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
 import { checkField, compilePattern } from './fieldRules';
@@ -68,8 +69,8 @@ function normalizeField(name: string, raw: unknown, required: boolean): Field {
   rejectRef(prop, where);
   const base = {
     name,
-    label: optionalString(prop.title, `${where}: title`) ?? name,
-    description: optionalString(prop.description, `${where}: description`),
+    label: cleanText(optionalString(prop.title, `${where}: title`) ?? name),
+    description: optionalText(prop.description, `${where}: description`),
     required,
   };
   if (base.description === undefined) delete base.description;
@@ -94,7 +95,10 @@ function firstExample(field: TextField, examples: unknown): string | undefined {
     .slice(0, LIMITS.maxExamples)
     .find(
       (e): e is string =>
-        typeof e === 'string' && e.length <= LIMITS.maxExampleLength && checkField({ ...field, required: false }, e) === undefined,
+        typeof e === 'string' &&
+        e.length <= LIMITS.maxExampleLength &&
+        cleanText(e) === e &&
+        checkField({ ...field, required: false }, e) === undefined,
     );
 }
 
@@ -244,7 +248,7 @@ function readOptions(schema: Json, where: string): ChoiceOption[] {
       if (typeof value !== 'string') throw invalid(`${where}: enum values must be strings, not ${describe(value)}`);
       const label = names === undefined ? value : names[i];
       if (typeof label !== 'string') throw invalid(`${where}: enumNames must contain only strings`);
-      return { value, label };
+      return { value, label: cleanText(label) };
     });
   } else {
     const key = schema.oneOf !== undefined ? 'oneOf' : 'anyOf';
@@ -254,7 +258,7 @@ function readOptions(schema: Json, where: string): ChoiceOption[] {
       const option = asObject(entry, `${where}: ${key}[${i}]`);
       if (typeof option.const !== 'string') throw invalid(`${where}: ${key}[${i}] needs a string const`);
       const title = optionalString(option.title, `${where}: ${key}[${i}].title`);
-      return { value: option.const, label: title ?? option.const };
+      return { value: option.const, label: cleanText(title ?? option.const) };
     });
   }
   if (options.length === 0) throw invalid(`${where} has no options`);
@@ -285,6 +289,16 @@ function optionalString(value: unknown, where: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw invalid(`${where} must be a string`);
   return value;
+}
+
+/**
+ * Text that is only shown (a title, a description), without the bidi controls and invisible
+ * characters that could make it read as something else: cleaned once here, so that every
+ * renderer (quick input, form, phone) shows the same safe text. Values are never changed.
+ */
+function optionalText(value: unknown, where: string): string | undefined {
+  const text = optionalString(value, where);
+  return text === undefined ? undefined : cleanText(text);
 }
 
 function optionalNumber(value: unknown, where: string): number | undefined {
