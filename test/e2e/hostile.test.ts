@@ -265,7 +265,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
         // Up to three questions are asked as the steps of one quick input; Escape cancels them all.
         shownPerPrompt.push(box.step ? Number(box.step.split('/')[1]) : 1);
         // Escape pressed in the quick input itself: a form opened a moment before it may have
-        // been given the keyboard after it showed (see the next test for one opened after it).
+        // been given the keyboard after it showed.
         await page.locator('.quick-input-widget .quick-input-box input').press('Escape');
         // It closes a moment after it answered; the next question may reuse the widget.
         const gone = Date.now() + 10_000;
@@ -318,27 +318,6 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
       firstPiece.map((r) => r.result),
       Array.from({ length: 7 }, () => ({ action: 'cancel' })),
     );
-  });
-
-  it('leaves the keyboard in a quick input question when a form opens while it is answered', async () => {
-    const { page } = session.workbench;
-    await runTool('hostile_quick_then_form');
-    const box = await waitForQuickInput(page, (q) => q.message?.startsWith('Quick question') === true);
-    // The server asks its form 3 s after the quick question; the form then loads in its tab.
-    // Its tab appears without being clicked (a click would give it the keyboard).
-    await page.locator('.tabs-container .tab', { hasText: 'hostile_quick_then_form' }).first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(3000);
-    assert.equal((await readQuickInput(page))?.message, box.message, 'the quick question is still shown');
-    const focused = await page.locator('.quick-input-widget .quick-input-box input').evaluate((input) => input === document.activeElement);
-    assert.ok(focused, 'the quick input kept the keyboard');
-    await page.keyboard.type('typed here');
-    await page.keyboard.press('Enter');
-    const quick = await waitForRecords(record, 1, (r) => r.tool === 'hostile_quick_then_form' && r.which === 'quick', 30_000);
-    assert.deepEqual(quick[0]!.result, { action: 'accept', content: { answer: 'typed here' } });
-    const later = await webviewFrame(page, 'hostile-server asks · tool hostile_quick_then_form');
-    await later.getByRole('button', { name: 'Cancel' }).click();
-    const formOutcome = await waitForRecords(record, 1, (r) => r.tool === 'hostile_quick_then_form' && r.which === 'form', 30_000);
-    assert.deepEqual(formOutcome[0]!.result, { action: 'cancel' });
   });
 
   it('is still up afterwards: a command still works, and no script ran anywhere', async () => {

@@ -144,7 +144,9 @@ describe('hostile requests through McpConnection and the broker', () => {
         askerTitle(q.request.asker),
       ];
       for (const text of shown) assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b]/u, JSON.stringify(text));
-      assert.ok(field!.kind === 'choice' && field!.options[0]!.label.includes(BIDI), 'the model itself keeps the text');
+      // Cleaned where the form is built, so every renderer gets the same clean text.
+      assert.ok(field!.kind === 'choice' && field!.options[0]!.label === `invoice${cleanText(BIDI)}`, field!.label);
+      assert.doesNotMatch(field!.label, /[\u202a-\u202e\u2066-\u2069\u200b]/u);
       return { action: 'accept', content: { file: 'a' } };
     });
     assert.deepEqual((await run('hostile_bidi')).result, { action: 'accept', content: { file: 'a' } });
