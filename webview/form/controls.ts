@@ -2,7 +2,9 @@
  * One row per field, Settings-editor style: title (with a required marker),
  * description, the widget, an error line. Widgets are vscode-elements
  * components; very long option lists use FilterList (filterList.ts) because a
- * component that renders every option would make the page hang.
+ * component that renders every option would make the page hang. Field text
+ * (titles, descriptions, option labels) arrives cleaned of bidi and invisible
+ * characters: core/form/normalize cleans it where the form is built.
  */
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox-group/index.js';
@@ -11,7 +13,6 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
 import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
-import { cleanText } from '../../src/core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
@@ -30,7 +31,7 @@ export const OTHER_LABEL = 'Other…';
 
 /** The options a choice widget lists: the asker's, then "Other…" where the question has one. */
 function shownOptions(field: ChoiceField | MultiChoiceField): Array<{ label: string; value: string }> {
-  const options = listedOptions(field).map((o) => ({ label: cleanText(o.label), value: o.value }));
+  const options = listedOptions(field).map((o) => ({ label: o.label, value: o.value }));
   return field.other ? [...options, { label: OTHER_LABEL, value: OTHER_CHOICE }] : options;
 }
 
@@ -71,12 +72,12 @@ class Row {
     this.required = field.required && options.marker !== false;
     const title = el(options.labelFor === false ? 'div' : 'label', { className: 'field-title', id: `${this.id}-label` });
     if (title instanceof HTMLLabelElement) title.htmlFor = `${this.id}-widget`;
-    title.append(el('span', { text: cleanText(field.label) }));
+    title.append(el('span', { text: field.label }));
     if (field.required && options.marker !== false) {
       title.append(el('span', { className: 'required-marker', text: '*', attrs: { 'aria-hidden': 'true' } }));
       title.append(el('span', { className: 'visually-hidden', text: ' (required)' }));
     }
-    this.description = el('div', { className: 'field-description', id: `${this.id}-desc`, text: cleanText(field.description ?? '') });
+    this.description = el('div', { className: 'field-description', id: `${this.id}-desc`, text: field.description ?? '' });
     this.description.hidden = !field.description;
     this.hint = el('div', { className: 'field-hint', id: `${this.id}-hint`, text: hint });
     this.hint.hidden = hint === '';
@@ -160,7 +161,7 @@ function textHint(field: TextField): string {
 function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx: ControlContext): Control {
   const row = new Row(field, textHint(field));
   const input = document.createElement('vscode-textfield') as VscodeTextfield;
-  input.label = cleanText(field.label);
+  input.label = field.label;
   // Email, URL and date-time stay plain text boxes: the browser's own checks
   // for those disagree with the schema's, and datetime-local has no time zone.
   // A date box gives a date picker and always yields YYYY-MM-DD.
@@ -222,7 +223,7 @@ function numberHint(field: NumberField): string {
 function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, numberHint(field));
   const input = document.createElement('vscode-textfield') as VscodeTextfield;
-  input.label = cleanText(field.label);
+  input.label = field.label;
   input.type = 'number';
   // The browser's own range and step checks agree with the schema's; "any" keeps 3.14 valid.
   (input as unknown as { step: number | string }).step = field.integer ? 1 : 'any';
@@ -254,10 +255,10 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
   const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
   // As in Settings: the description is the box's label; the title names it for screen readers.
   if (field.description) {
-    box.label = cleanText(field.description);
+    box.label = field.description;
     row.description.hidden = true;
   }
-  box.setAttribute('aria-label', cleanText(field.label));
+  box.setAttribute('aria-label', field.label);
   let state: boolean | null = typeof raw === 'boolean' ? raw : field.required ? false : null;
   box.checked = state === true;
   box.addEventListener('change', () => {
@@ -282,7 +283,7 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
 function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, '');
   const select = document.createElement('vscode-single-select') as VscodeSingleSelect;
-  select.label = cleanText(field.label);
+  select.label = field.label;
   const options = shownOptions(field);
   // Without a default there must be a way to have chosen nothing yet (and, if optional, to leave it so).
   if (field.default === undefined) options.unshift({ label: '— choose —', value: '' });
@@ -323,7 +324,7 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
   const shown = shownOptions(field);
   const boxes = shown.map((option) => {
     const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
-    box.label = cleanText(option.label);
+    box.label = option.label;
     box.checked = chosen.has(option.value);
     box.addEventListener('change', () => {
       touched = true;
@@ -360,7 +361,7 @@ function bigListControl(field: ChoiceField | MultiChoiceField, raw: RawValue, ct
   const row = new Row(field, multiple ? multiHint(field) : '');
   let touched = multiple ? Array.isArray(raw) : true;
   const list = new FilterList({
-    label: cleanText(field.label),
+    label: field.label,
     options: shownOptions(field),
     multiple,
     allowNone: !multiple && field.default === undefined,
