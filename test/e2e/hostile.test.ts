@@ -16,7 +16,6 @@ import {
   pickQuickPickItem,
   pressKey,
   readQuickInput,
-  runCommand,
   runMcpTool,
   screenshot,
   typeAndSubmit,
@@ -146,6 +145,8 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
       assert.doesNotMatch(text ?? '', INVISIBLE, JSON.stringify(text));
     }
     assert.equal(pick.items[0]!.label, 'invoicegnp.exe isolate zero-width');
+    // The value differs from its label only by what was cleaned: it is not repeated beside it.
+    assert.equal(pick.items[0]!.description, undefined);
     await pressKey(page, 'Escape');
     assert.deepEqual((await outcome('hostile_bidi')).result, { action: 'cancel' });
   });
@@ -381,10 +382,12 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
   async function runTool(tool: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    await waitForQuickInput(page, (q) => q.title?.startsWith('Run MCP Tool · evil') === true && q.items.length > 0);
-    await assertInert(page, 'the tool list (its title has the server name)');
-    await pickQuickPickItem(page, tool);
+    // runMcpTool runs the command again when the list closes before the pick: the result of the last
+    // tool, opening a moment after its answer, can take the focus from it.
+    await runMcpTool(page, tool, undefined, async (list) => {
+      assert.ok(list.title?.startsWith('Run MCP Tool · evil'), list.title);
+      await assertInert(page, 'the tool list (its title has the server name)');
+    });
   }
 
   /** No link and no asker icon in the quick input, the notifications or a dialog. */
@@ -501,13 +504,7 @@ describe('a workspace server named like one of yours in code-server', { timeout:
   async function askApiKey(server?: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
-    await runCommand(page, 'Elicit: Run MCP Tool');
-    if (server !== undefined) {
-      await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === 'github (2)'));
-      await pickQuickPickItem(page, server);
-    }
-    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0);
-    await pickQuickPickItem(page, 'ask_api_key');
+    await runMcpTool(page, 'ask_api_key', server);
   }
 
   async function outcome(server: string, count: number): Promise<Record<string, unknown>> {

@@ -145,11 +145,13 @@ describe('hostile requests through McpConnection and the broker', () => {
       ];
       for (const text of shown) assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b]/u, JSON.stringify(text));
       // Cleaned where the form is built, so every renderer gets the same clean text.
+      // The untitled value's label is the value cleaned; the value itself is what the asker sent.
       assert.ok(field!.kind === 'choice' && field!.options[0]!.label === `invoice${cleanText(BIDI)}`, field!.label);
+      assert.equal(field!.kind === 'choice' && field!.options[0]!.value, `invoice${BIDI}`);
       assert.doesNotMatch(field!.label, /[\u202a-\u202e\u2066-\u2069\u200b]/u);
-      return { action: 'accept', content: { file: 'a' } };
+      return { action: 'accept', content: { file: 'plain' } };
     });
-    assert.deepEqual((await run('hostile_bidi')).result, { action: 'accept', content: { file: 'a' } });
+    assert.deepEqual((await run('hostile_bidi')).result, { action: 'accept', content: { file: 'plain' } });
   });
 
   it('reviews a punycode look-alike URL with warnings before any consent', async () => {

@@ -308,11 +308,13 @@ function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome>
 }
 
 function choiceItems(field: ChoiceField | MultiChoiceField): ValueItem[] {
-  return listedOptions(field).map((o) => ({
-    label: inertText(oneLine(o.label, 200)),
-    description: o.label === o.value ? undefined : inertText(oneLine(o.value, 80)),
-    value: o.value,
-  }));
+  return listedOptions(field).map((o) => {
+    const label = inertText(oneLine(o.label, 200));
+    // The value is shown beside a title that differs from it; compared as shown, so a value whose
+    // label is only its invisible characters removed does not repeat itself.
+    const shownValue = inertText(oneLine(o.value, 80));
+    return { label, description: label === shownValue ? undefined : shownValue, value: o.value };
+  });
 }
 
 function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {

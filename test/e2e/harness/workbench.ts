@@ -224,7 +224,38 @@ export async function waitForQuickInput(
     if (last && predicate(last)) return last;
     await page.waitForTimeout(100);
   }
-  throw new Error(`quick input not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+  throw new Error(`quick input not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(last)}; ${await whereThings(page)}`);
+}
+
+/**
+ * What a failure message needs to be understood from CI's printout alone: where the keyboard is,
+ * which editor is active, what notifications show, and a screenshot's path.
+ */
+export async function whereThings(page: Page): Promise<string> {
+  const state = await evaluate(
+    page,
+    () => {
+      const active = document.activeElement;
+      const describe = (el: Element | null): string =>
+        el
+          ? `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(/\s+/).slice(0, 3).join('.')}` : ''}`
+          : 'none';
+      const part = active?.closest(
+        '.quick-input-widget, .part.editor, .part.sidebar, .part.panel, .part.auxiliarybar, .notifications-toasts',
+      );
+      return {
+        focus: `${describe(active)} in ${part ? describe(part) : 'no part'}`,
+        activeTab: document.querySelector('.tabs-container .tab.active .label-name')?.textContent ?? null,
+        toasts: Array.from(document.querySelectorAll('.notification-list-item-message')).map((n) => n.textContent?.slice(0, 120)),
+        dialog: document.querySelector('.monaco-dialog-box')?.textContent?.slice(0, 200) ?? null,
+      };
+    },
+    undefined,
+  ).catch((err: unknown) => ({ unreadable: String(err) }));
+  const shot = path.join(failureShotDir, `state-${Date.now()}.png`);
+  await fs.promises.mkdir(failureShotDir, { recursive: true });
+  await page.screenshot({ path: shot }).catch(() => undefined);
+  return `workbench: ${JSON.stringify(state)}; screenshot: ${shot}`;
 }
 
 /**
@@ -262,7 +293,13 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
  * run again, at most twice. A failure while a quick input still shows is a real one. Nothing has been
  * asked of the server before the tool is picked, so running the command again changes nothing for it.
  */
-export async function runMcpTool(page: Page, tool: string, server?: string): Promise<void> {
+export async function runMcpTool(
+  page: Page,
+  tool: string,
+  server?: string,
+  /** Looks at the tool list before the tool is picked (it may be called again on a retry). */
+  inspectToolList?: (list: QuickInputState) => Promise<void>,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await runCommand(page, 'Elicit: Run MCP Tool');
@@ -271,7 +308,8 @@ export async function runMcpTool(page: Page, tool: string, server?: string): Pro
         await pickQuickPickItem(page, server, 10_000);
       }
       // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-      await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
+      const list = await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
+      await inspectToolList?.(list);
       await pickQuickPickItem(page, tool, 10_000);
       return;
     } catch (error) {
