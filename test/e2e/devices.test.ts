@@ -246,9 +246,15 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
     const { page } = first;
     // An in-page alert names the asker the moment the question arrives.
-    await page.getByRole('alert').filter({ hasText: 'New question from ask-server' }).waitFor({ timeout: 10_000 });
+    const alert = page.getByRole('alert').filter({ hasText: 'New question from ask-server' });
+    await alert.waitFor({ timeout: 10_000 });
     const question = card(first, 'Please provide inputs for the following fields:');
     await question.waitFor();
+    // It floats at the bottom, never over the question at the top of the list, and a tap dismisses it.
+    const [alertBox, headerBox] = await Promise.all([alert.boundingBox(), question.locator('header').boundingBox()]);
+    assert.ok(alertBox && headerBox && alertBox.y >= headerBox.y + headerBox.height, JSON.stringify({ alertBox, headerBox }));
+    await alert.tap();
+    await alert.waitFor({ state: 'detached', timeout: 1000 });
     assert.match((await question.locator('header').textContent()) ?? '', /ask-server/);
     await question.getByRole('textbox', { name: 'String', exact: true }).fill('Grace Hopper');
     await question.getByRole('textbox', { name: 'String with email format' }).fill('grace@example.com');
@@ -421,6 +427,33 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     const [entry] = await waitForRecords(agent, 1, (r) => r.kind === 'permission');
     assert.deepEqual(entry!.result, { outcome: { outcome: 'selected', optionId: 'allow-once' } });
     await waitForNoQuickInput(editor(), 'the permission pick to close');
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('counts down an agent’s own timer on the phone, as the editor does; a Decline there reaches the agent', async () => {
+    const asked = readRecords(agent).filter((r) => r.kind === 'agent-question').length;
+    // claude's questions: codex's have a secret field, kept for the editor (its card counts down as well).
+    await send(await agentPanel(editor(), 'fixture'), 'agent-question-timed claude-ask 90000');
+    const question = card(first, 'Which package manager should I use?');
+    await question.waitFor({ timeout: 20_000 });
+    const countdown = question.locator('.countdown');
+    const shown = (await countdown.textContent()) ?? '';
+    assert.match(shown, /^fixture answers for you in 1:[0-3]\d \(its own timer\)$/);
+    await waitUntil(async () => ((await countdown.textContent()) ?? '') !== shown, 'the countdown to move');
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-countdown.png') });
+    // The editor's Pending Questions row counts it down too.
+    await runCommand(editor(), 'Elicit: Focus on Pending Questions View');
+    const row = editor()
+      .locator('.pane')
+      .filter({ has: editor().locator('.pane-header', { hasText: 'Pending Questions' }) })
+      .locator('.monaco-list-row .label-description', { hasText: 'left on its timer' });
+    await row.waitFor({ timeout: 10_000 });
+    const listed = (await row.textContent()) ?? '';
+    assert.match(listed, /^fixture · .* · 1:[0-3]\d left on its timer · /);
+    await waitUntil(async () => ((await row.textContent()) ?? '') !== listed, 'the row’s countdown to move');
+    await question.getByRole('button', { name: 'Decline' }).tap();
+    const answers = await waitForRecords(agent, asked + 1, (r) => r.kind === 'agent-question');
+    assert.deepEqual(answers.at(-1)!.result, { action: 'decline' });
     await question.waitFor({ state: 'detached', timeout: 10_000 });
   });
 

@@ -84,6 +84,27 @@ describe('what may go to a paired phone', () => {
     }
   });
 
+  it('carries the asker’s own timer as the time left when the list is made, also for a question kept for the editor', async () => {
+    const { broker } = awayBroker();
+    const now = Date.now();
+    const form: ElicitRequest = { ...agentQuestion('codex-blocking.json'), autoResolvesAt: now + 45_000 };
+    const secret: ElicitRequest = {
+      mode: 'form',
+      asker: codex,
+      message: 'Token?',
+      requestedSchema: { type: 'object', properties: { token: { type: 'string', format: 'password' } } },
+      autoResolvesAt: now + 5_000,
+    };
+    const timed = phoneQuestion((await pose(broker, form)).question, now + 15_000);
+    assert.equal(timed.kind, 'form');
+    assert.equal(timed.autoResolvesInMs, 30_000);
+    const kept = phoneQuestion((await pose(broker, secret)).question, now + 6_000);
+    assert.equal(kept.kind, 'editorOnly');
+    assert.equal(kept.autoResolvesInMs, 0, 'a timer already run out shows as up, never as negative');
+    const untimed = phoneQuestion((await pose(broker, agentQuestion('codex-async.json'))).question);
+    assert.equal('autoResolvesInMs' in untimed, false);
+  });
+
   it('never a question with a secret field: format password, writeOnly, or codex’s isSecret', async () => {
     const { broker } = awayBroker();
     const codexSecret = fixture('codex-blocking.json');

@@ -14,6 +14,7 @@ import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, Phone
 import { adoptStyles, el } from '../shared/dom';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
 import { ageText } from './age';
+import { countdownText } from '../../src/core/countdown';
 import styles from './styles.css';
 
 const root = document.getElementById('app')!;
@@ -109,12 +110,30 @@ async function start(): Promise<void> {
   );
 }
 
-/** An in-page alert the moment a new question arrives (and a short buzz where the phone allows it). */
+/**
+ * An in-page alert the moment a new question arrives (and a short buzz where the phone allows it).
+ * It floats at the bottom, over the space the page keeps free there, so it never covers the list's
+ * first card nor moves what is under a finger; a tap shows the new card and dismisses it.
+ */
+let banner: { node: HTMLElement; timer: ReturnType<typeof setTimeout> } | undefined;
+
 function alertNew(question: PhoneQuestion): void {
-  const banner = el('div', { className: 'alert', text: `New question from ${question.asker}`, attrs: { role: 'alert' } });
-  document.body.append(banner);
-  setTimeout(() => banner.remove(), 4000);
+  dismissAlert();
+  const node = el('div', { className: 'alert', text: `New question from ${question.asker}`, attrs: { role: 'alert' } });
+  node.addEventListener('click', () => {
+    cards.get(question.id)?.node.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    dismissAlert();
+  });
+  document.body.append(node);
+  banner = { node, timer: setTimeout(dismissAlert, 4000) };
   navigator.vibrate?.(200);
+}
+
+function dismissAlert(): void {
+  if (!banner) return;
+  clearTimeout(banner.timer);
+  banner.node.remove();
+  banner = undefined;
 }
 
 function drawList(questions: PhoneQuestion[]): void {
@@ -159,11 +178,22 @@ setInterval(() => {
     node.textContent = ageText(Number(node.dataset.received), Date.now());
 }, 15_000);
 
+setInterval(() => {
+  for (const node of document.querySelectorAll<HTMLElement>('[data-deadline]'))
+    node.textContent = countdownText(node.dataset.asker ?? '', Number(node.dataset.deadline) - Date.now());
+}, 1000);
+
 function header(question: PhoneQuestion): HTMLElement {
   const age = el('span', { className: 'age', text: ageText(question.receivedAt, Date.now()) });
   age.dataset.received = String(question.receivedAt);
   const who = question.detail ? `${question.asker} · ${question.detail}` : question.asker;
-  return el('header', {}, el('span', { className: 'asker', text: who }), age);
+  const top = el('header', {}, el('span', { className: 'asker', text: who }), age);
+  if (question.autoResolvesInMs === undefined) return top;
+  // The asker's own timer, counted from when this list arrived (the phone's clock may be off).
+  const countdown = el('p', { className: 'countdown', text: countdownText(question.asker, question.autoResolvesInMs) });
+  countdown.dataset.deadline = String(Date.now() + question.autoResolvesInMs);
+  countdown.dataset.asker = question.asker;
+  return el('div', { className: 'top' }, top, countdown);
 }
 
 const EDITOR_ONLY: Record<EditorOnlyReason, string> = {

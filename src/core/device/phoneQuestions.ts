@@ -19,7 +19,7 @@ export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhonePermission, PhoneQue
 
 const MAX_MESSAGE = 2000;
 
-export function phoneQuestion(question: Question): PhoneQuestion {
+export function phoneQuestion(question: Question, now = Date.now()): PhoneQuestion {
   const { request } = question;
   const base: PhoneQuestionBase = {
     id: question.id,
@@ -28,6 +28,8 @@ export function phoneQuestion(question: Question): PhoneQuestion {
     later: question.state === 'later',
   };
   if (request.asker.detail) base.detail = oneLine(request.asker.detail, 80);
+  // Shown for a question that waits for the editor too: it says how long the person has to get there.
+  if (request.autoResolvesAt !== undefined) base.autoResolvesInMs = Math.max(0, request.autoResolvesAt - now);
   const verdict = deviceVerdict(question);
   if (!verdict.allowed) return { ...base, kind: 'editorOnly', reason: verdict.reason };
   const message = clip(cleanText(request.message), MAX_MESSAGE);
@@ -113,7 +115,7 @@ export function readPermissionAnswer(prompt: OpenPrompt, body: unknown): ReadAns
 }
 
 /** Only what may go: the view of every waiting question and open permission request, oldest first. */
-export function phoneQuestions(pending: readonly Question[], prompts: readonly OpenPrompt[] = []): PhoneQuestion[] {
-  const views = [...pending.map(phoneQuestion), ...prompts.map(phonePermission)];
+export function phoneQuestions(pending: readonly Question[], prompts: readonly OpenPrompt[] = [], now = Date.now()): PhoneQuestion[] {
+  const views = [...pending.map((question) => phoneQuestion(question, now)), ...prompts.map(phonePermission)];
   return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
 }

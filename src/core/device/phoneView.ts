@@ -18,6 +18,11 @@ export interface PhoneQuestionBase {
   receivedAt: number;
   /** Put off ("Later") in the editor or on a device. */
   later: boolean;
+  /**
+   * The asker's own timer (codex's autoResolutionMs): milliseconds left when this list was made. The
+   * page counts down from when it arrives, so the phone's clock does not matter.
+   */
+  autoResolvesInMs?: number;
 }
 
 export interface PhoneForm extends PhoneQuestionBase {

@@ -11,6 +11,7 @@ import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
 import { asksOnBehalf, turnHasEnded } from '../../core/broker/request';
 import { formSummary } from '../../core/form/questionSummary';
+import { formatCountdown } from '../../core/countdown';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 import type { RemoteQuestion } from '../../core/windows/mesh';
@@ -51,6 +52,8 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private readonly announced = new Set<number>();
   private readonly announcedRemote = new Set<string>();
   private ageTimer: NodeJS.Timeout | undefined;
+  /** Moves the rows of questions with an asker's own timer every second, while the view shows. */
+  private countdownTimer: NodeJS.Timeout | undefined;
   private lastResumed: { id: number; at: number } | undefined;
   private readonly view: vscode.TreeView<PendingItem>;
   /** Questions answered from memory in this window (issue #22): said in the view's header. */
@@ -71,6 +74,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       this.view,
       broker.onDidAnswer((answered) => (answered.automatic ?? answered.rule) && this.countAutomatic()),
       broker.onDidChange(() => this.update()),
+      this.view.onDidChangeVisibility(() => this.keepCountdowns()),
       before.kept.onDidChange(() => this.update()),
       before.lost.onDidChange(() => this.update()),
       ...(others ? [others.onDidChange(() => this.update())] : []),
@@ -98,7 +102,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   private liveItem(question: Question): vscode.TreeItem {
     const item = new vscode.TreeItem(inertText(oneLine(rowText(question), 80)));
     item.id = String(question.id);
-    item.description = inertText(`${askerText(question)} · ${stateText(question)} · ${age(question.receivedAt)}`);
+    const timer = timerText(question);
+    item.description = inertText(
+      [askerText(question), stateText(question), ...(timer ? [timer] : []), age(question.receivedAt)].join(' · '),
+    );
     item.tooltip = inertText(`${questionTitle(question.request)}\n\n${oneLine(question.request.message, 600)}\n\n${askedText(question)}`);
     item.iconPath = new vscode.ThemeIcon(
       question.state === 'later' ? 'clock' : question.state === 'showing' ? 'comment-discussion' : 'watch',
@@ -201,6 +208,23 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       clearInterval(this.ageTimer);
       this.ageTimer = undefined;
     }
+    this.keepCountdowns();
+  }
+
+  /** Ticks while a shown row has a running timer; stops when none has or the view is hidden. */
+  private keepCountdowns(): void {
+    const timed = this.view.visible ? this.broker.pending().filter(timerRuns) : [];
+    if (timed.length === 0) {
+      if (this.countdownTimer) clearInterval(this.countdownTimer);
+      this.countdownTimer = undefined;
+      return;
+    }
+    this.countdownTimer ??= setInterval(() => {
+      const now = this.broker.pending().filter((q) => timerText(q) !== undefined);
+      for (const question of now) this.changes.fire(question);
+      // A timer that ran out shows "time up" once more, then the tick stops until the next change.
+      if (!now.some(timerRuns)) this.keepCountdowns();
+    }, 1000);
   }
 
   /** A question that arrives while the window is in the background gets a notification. */
@@ -239,6 +263,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
 
   dispose(): void {
     if (this.ageTimer) clearInterval(this.ageTimer);
+    if (this.countdownTimer) clearInterval(this.countdownTimer);
     for (const d of this.disposables) d.dispose();
   }
 }
@@ -338,6 +363,19 @@ function askerText(question: Question): string {
   const name = oneLine(request.asker.name, 40);
   const nonBlocking = request.mode === 'form' && request.nonBlocking !== undefined;
   return nonBlocking && request.asker.detail ? `${name} · ${oneLine(request.asker.detail, 40)}` : name;
+}
+
+/** "1:23 left on its timer": the asker's own timer (codex's autoResolutionMs), while its turn goes on. */
+function timerText(question: Question): string | undefined {
+  const at = question.request.autoResolvesAt;
+  if (at === undefined || turnHasEnded(question.request)) return undefined;
+  const left = at - Date.now();
+  return left > 0 ? vscode.l10n.t('{0} left on its timer', formatCountdown(left)) : vscode.l10n.t('its time is up');
+}
+
+function timerRuns(question: Question): boolean {
+  const at = question.request.autoResolvesAt;
+  return at !== undefined && at > Date.now() && !turnHasEnded(question.request);
 }
 
 function stateText(question: Question): string {
