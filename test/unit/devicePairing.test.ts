@@ -16,7 +16,7 @@ import {
   shouldListen,
   type PairingClaim,
 } from '../../src/core/device/pairing';
-import { DeviceRegistry, PAIRING_LIFETIME_MS } from '../../src/core/device/devices';
+import { DeviceRegistry, PAIRING_LIFETIME_MS, SEEN_KEEP_MS } from '../../src/core/device/devices';
 import { CODE_ALPHABET } from '../../src/core/device/secrets';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
@@ -211,10 +211,34 @@ describe('paired devices', () => {
     let changes = 0;
     here.onDidChange(() => changes++);
     assert.ok(here.replaceWith(JSON.parse(JSON.stringify(there.toJSON())) as never));
+    assert.equal(changes, 0, 'nothing to keep again');
     assert.equal(here.verify(token), undefined, 'revoked in the other window');
     assert.equal(here.verify(other.token)?.name, 'iPad', 'paired in the other window');
-    assert.equal(changes, 0, 'nothing to keep again');
     assert.ok(!here.replaceWith(there.toJSON()), 'the same list is no change');
+  });
+
+  it('keep when a device was last seen, now and then: it outlives a reload without a write per request', () => {
+    const time = clock();
+    const registry = new DeviceRegistry([], time.now);
+    const { device, token } = registry.add('Pixel 8');
+    let changes = 0;
+    registry.onDidChange(() => changes++);
+    assert.ok(registry.verify(token));
+    assert.equal(changes, 1, 'first seen: kept');
+    time.advance(SEEN_KEEP_MS - 1);
+    assert.ok(registry.verify(token));
+    assert.equal(changes, 1, 'seen again soon: not kept again');
+    assert.equal(registry.list()[0]!.lastSeenAt, time.now(), 'the list shows the latest');
+    time.advance(1);
+    assert.ok(registry.verify(token));
+    assert.equal(changes, 2, 'seen again later: kept');
+    const reloaded = new DeviceRegistry(JSON.parse(JSON.stringify(registry.toJSON())) as never, time.now);
+    assert.equal(reloaded.list().find((d) => d.id === device.id)?.lastSeenAt, time.now());
+    // Another window's older list does not take the newer sighting back.
+    const older = JSON.parse(JSON.stringify(registry.toJSON())) as Array<{ lastSeenAt: number }>;
+    older[0]!.lastSeenAt -= 60_000;
+    registry.replaceWith(older as never);
+    assert.equal(registry.list()[0]!.lastSeenAt, time.now());
   });
 
   it('come back from what was kept, and skip entries that are not devices', () => {

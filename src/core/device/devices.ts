@@ -11,6 +11,8 @@ import { digest, matchesDigest, randomToken } from './secrets';
 export const PAIRING_LIFETIME_MS = 30 * 24 * 60 * 60_000;
 /** Longer than any token this issues: a longer cookie is refused before it is hashed. */
 const MAX_TOKEN_LENGTH = 128;
+/** How often a device's "last seen" is kept: not a SecretStorage write for each of its requests. */
+export const SEEN_KEEP_MS = 10 * 60_000;
 
 export interface PairedDevice {
   id: string;
@@ -24,6 +26,8 @@ export interface PairedDevice {
 
 export class DeviceRegistry {
   private devices: PairedDevice[];
+  /** When each device was last seen in what was kept (or announced to be kept). */
+  private readonly keptSeenAt = new Map<string, number>();
   private readonly changes = new Emitter<void>();
   /** Fires when a device is added, renewed, revoked or seen: the list to keep has changed. */
   readonly onDidChange = this.changes.event;
@@ -33,6 +37,7 @@ export class DeviceRegistry {
     private readonly now: () => number = Date.now,
   ) {
     this.devices = saved.filter(isPairedDevice).map((d) => ({ ...d }));
+    for (const d of this.devices) if (d.lastSeenAt !== undefined) this.keptSeenAt.set(d.id, d.lastSeenAt);
   }
 
   /**
@@ -48,7 +53,12 @@ export class DeviceRegistry {
         (d, i) =>
           d.id === this.devices[i]!.id && d.tokenDigest === this.devices[i]!.tokenDigest && d.expiresAt === this.devices[i]!.expiresAt,
       );
-    this.devices = next.map((d) => ({ ...d, lastSeenAt: this.devices.find((o) => o.id === d.id)?.lastSeenAt ?? d.lastSeenAt }));
+    this.devices = next.map((d) => {
+      // Whichever window saw it last.
+      const seen = Math.max(this.devices.find((o) => o.id === d.id)?.lastSeenAt ?? 0, d.lastSeenAt ?? 0);
+      return seen > 0 ? { ...d, lastSeenAt: seen } : d;
+    });
+    for (const d of next) if (d.lastSeenAt !== undefined) this.keptSeenAt.set(d.id, Math.max(this.keptSeenAt.get(d.id) ?? 0, d.lastSeenAt));
     return !same;
   }
 
@@ -94,6 +104,12 @@ export class DeviceRegistry {
     }
     if (!found) return undefined;
     found.lastSeenAt = now;
+    // Kept now and then, so "last seen" in Manage Paired Devices outlives a reload.
+    const kept = this.keptSeenAt.get(found.id);
+    if (kept === undefined || now - kept >= SEEN_KEEP_MS) {
+      this.keptSeenAt.set(found.id, now);
+      this.changes.fire();
+    }
     return { ...found };
   }
 

@@ -15,7 +15,9 @@ export const ALWAYS_DECLINE_COMMAND = 'elicit.alwaysDeclineFromAsker';
 export function registerAskerRuleCommand(broker: Broker, memory: AnswerMemory): vscode.Disposable {
   return vscode.commands.registerCommand(ALWAYS_DECLINE_COMMAND, async (item?: unknown) => {
     const question = broker.pending().find((pending) => pending === item);
-    if (question) await alwaysDecline(broker, memory, question);
+    if (question) return alwaysDecline(broker, memory, question);
+    // A row clicked just as its question was answered elsewhere (another window, a phone, its asker).
+    if (item !== undefined) void vscode.window.showInformationMessage(vscode.l10n.t('This question is no longer waiting.'));
   });
 }
 

@@ -115,6 +115,9 @@ export const standIn = {
   workspaceFile: undefined as Uri | undefined,
   trusted: true,
   errorMessages: [] as string[],
+  infoMessages: [] as string[],
+  /** Handlers `commands.registerCommand` left, by command id. */
+  registeredCommands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Warning messages with their detail, as [message, detail]; `warningAnswer` picks the button. */
   warnings: [] as Array<[string, string | undefined]>,
   warningAnswer: undefined as string | undefined,
@@ -136,6 +139,8 @@ export const standIn = {
     this.workspaceFile = undefined;
     this.trusted = true;
     this.errorMessages = [];
+    this.infoMessages = [];
+    this.registeredCommands.clear();
     this.warnings = [];
     this.warningAnswer = undefined;
     this.commands = [];
@@ -238,6 +243,10 @@ export const window = {
     standIn.errorMessages.push(message);
     return undefined;
   },
+  async showInformationMessage(message: string): Promise<string | undefined> {
+    standIn.infoMessages.push(message);
+    return undefined;
+  },
   createOutputChannel(name: string): LogChannel {
     return standIn.logChannel(name);
   },
@@ -257,6 +266,10 @@ export const commands = {
   async executeCommand(...args: unknown[]): Promise<undefined> {
     standIn.commands.push(args);
     return undefined;
+  },
+  registerCommand(id: string, handler: (...args: unknown[]) => unknown): Disposable {
+    standIn.registeredCommands.set(id, handler);
+    return new Disposable(() => standIn.registeredCommands.delete(id));
   },
 };
 
