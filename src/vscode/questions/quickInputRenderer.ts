@@ -309,11 +309,10 @@ function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome>
 
 function choiceItems(field: ChoiceField | MultiChoiceField): ValueItem[] {
   return listedOptions(field).map((o) => {
-    const label = inertText(oneLine(o.label, 200));
     // The value is shown beside a title that differs from it; compared as shown, so a value whose
     // label is only its invisible characters removed does not repeat itself.
-    const shownValue = inertText(oneLine(o.value, 80));
-    return { label, description: label === shownValue ? undefined : shownValue, value: o.value };
+    const differs = oneLine(o.label, Infinity) !== oneLine(o.value, Infinity);
+    return { label: inertText(oneLine(o.label, 200)), description: differs ? inertText(oneLine(o.value, 80)) : undefined, value: o.value };
   });
 }
 
