@@ -98,6 +98,8 @@ export interface QuestionInfo {
   nonBlocking?: boolean;
   url?: string;
   elicitationId?: string;
+  /** The agent's own timer (codex's autoResolutionMs): when it goes on without the answer, epoch ms. */
+  autoResolvesAt?: number;
 }
 
 export type AcpEvent =
@@ -458,6 +460,7 @@ export class AcpConnection {
     try {
       const request = this.toElicitRequest(method, p, sessionId, tracked.signal);
       if (request.mode === 'form') info.requestedSchema = request.requestedSchema;
+      if (request.autoResolvesAt !== undefined) info.autoResolvesAt = request.autoResolvesAt;
       else if (request.mode === 'url') Object.assign(info, { url: request.url, elicitationId: request.elicitationId });
       this.emit({ kind: 'question', id, sessionId, info });
       const result = await this.options.ask(request);
@@ -503,6 +506,7 @@ export class AcpConnection {
       // It comes from no tool call: its session says where it belongs.
       request.asker.detail = `session ${clipId(sessionId)}`;
       info.requestedSchema = request.requestedSchema;
+      if (request.autoResolvesAt !== undefined) info.autoResolvesAt = request.autoResolvesAt;
       this.emit({ kind: 'question', id, sessionId, info });
       if (turnEnded.aborted) onTurnEnded();
       else turnEnded.addEventListener('abort', onTurnEnded, { once: true });

@@ -263,6 +263,7 @@ export class Transcript {
     if (question) item.question = question;
     if (info.nonBlocking) item.nonBlocking = true;
     if (info.url) item.host = hostOf(info.url);
+    if (info.autoResolvesAt !== undefined) item.autoResolvesAt = info.autoResolvesAt;
     return item;
   }
 

@@ -425,6 +425,9 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await send(panel, 'agent-question-timed codex-blocking 12000');
     const first = await waitForQuickInput(page, (q) => /fixture answers for you in 0:1\d \(its own timer\)$/.test(q.title ?? ''));
     assert.match(first.message ?? first.placeholder ?? '', /What should I do next\?/);
+    // The panel's card for the question counts the same timer down.
+    const card = panel.locator('.item.question').last();
+    assert.match((await card.locator('.countdown').textContent()) ?? '', /^The agent answers for you in 0:\d\d \(its own timer\)$/);
     const later = await waitForQuickInput(page, (q) => q.title !== first.title && /answers for you in 0:\d\d/.test(q.title ?? ''), 5_000);
     assert.ok(later.title !== first.title, 'the countdown moves');
     await screenshot(page, 'acp-question-countdown');
@@ -432,6 +435,8 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question', 30_000);
     assert.deepEqual(answers.at(-1)!.result, { action: 'cancel' });
     await waitForNoQuickInput(page, 'the question to close when the agent gave up');
+    await card.locator('.outcome', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
+    assert.equal(await card.locator('.countdown').count(), 0, 'no countdown once the question is closed');
   });
 
   it("shows the agent's own timer as a countdown under the form's title; the agent's cancel closes the form", async () => {

@@ -113,8 +113,13 @@ describe('today’s agents’ questions through the ACP client', () => {
           });
         }),
     );
+    const told: Array<number | undefined> = [];
+    const events = connection.onEvent((e) => e.kind === 'question' && told.push(e.info.autoResolvesAt));
     const result = await ask('codex-blocking 1500', 'agent-question-timed');
+    events.dispose();
     assert.ok(deadline !== undefined && deadline >= asked + 1500 && deadline <= Date.now() + 1500, `deadline ${deadline}`);
+    // The agent panel's transcript card counts the same deadline down.
+    assert.deepEqual(told, [deadline, deadline]);
     assert.ok(closedAfter !== undefined && closedAfter >= 1400, `the question closed when codex gave up (${closedAfter} ms)`);
     // The cancelled request is answered "cancel"; codex-acp has gone on with no answers by then.
     assert.deepEqual(result, { action: 'cancel' });

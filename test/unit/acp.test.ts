@@ -120,6 +120,7 @@ describe('Transcript', () => {
     assert.equal(card.message, CODEX_ASYNC_NOTICE);
     assert.equal(card.nonBlocking, true);
     assert.equal(card.turnEnded, undefined);
+    assert.equal(card.autoResolvesAt, undefined, 'no timer: no countdown');
     t.apply({ kind: 'questionTurnEnded', id: 1, sessionId: 's' });
     const [ended] = t.takeChanges();
     assert.ok(ended?.kind === 'question' && ended.turnEnded === true && ended.outcome === undefined);
@@ -128,6 +129,15 @@ describe('Transcript', () => {
       t.all().map((i) => i.kind === 'question' && [i.turnEnded, i.outcome]),
       [[true, 'cancel']],
     );
+  });
+
+  it("a question's card carries the agent's own timer while it waits, for the panel to count down", () => {
+    const t = new Transcript('/ws');
+    const info = { method: 'elicitation/create', mode: 'form', message: 'Pick one', autoResolvesAt: 1_700_000_045_000 };
+    t.apply({ kind: 'question', id: 1, sessionId: 's', info });
+    const [card] = t.takeChanges();
+    assert.ok(card?.kind === 'question');
+    assert.equal(card.autoResolvesAt, 1_700_000_045_000);
   });
 
   it("summarises a form as its first question (header and question for claude's AskUserQuestion), with a count of the rest", () => {

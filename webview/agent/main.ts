@@ -17,6 +17,7 @@ import type {
   TranscriptItem,
 } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
+import { countdownText } from '../../src/core/countdown';
 import { adoptStyles, el } from '../shared/dom';
 import buttons from '../shared/buttons.css';
 import theme from '../shared/theme.css';
@@ -309,9 +310,26 @@ function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HT
   if (item.question) parts.push(el('div', { className: 'question-text', text: t(item.question) }));
   if (item.message) parts.push(el('div', { className: item.question ? 'message secondary' : 'message' }, text(item.message)));
   if (item.host) parts.push(el('div', { className: 'host', text: `Opens ${t(item.host)}` }));
+  if (item.outcome === undefined && !item.turnEnded && typeof item.autoResolvesAt === 'number') parts.push(countdown(item.autoResolvesAt));
   parts.push(questionOutcome(item));
   return block(`question ${item.mode}`, label, ...parts);
 }
+
+/** Host clock minus this page's, as of the last items received: an agent's timer is counted by this page's clock. */
+let hostAhead = 0;
+
+/** The agent's own timer, counting down while the question waits (the quick input and the form show it too). */
+function countdown(autoResolvesAt: number): HTMLElement {
+  const deadline = autoResolvesAt - hostAhead;
+  const node = el('div', { className: 'countdown', text: countdownText('The agent', deadline - Date.now()) });
+  node.dataset.deadline = String(deadline);
+  return node;
+}
+
+setInterval(() => {
+  for (const node of document.querySelectorAll<HTMLElement>('.countdown[data-deadline]'))
+    node.textContent = countdownText('The agent', Number(node.dataset.deadline) - Date.now());
+}, 1000);
 
 function questionOutcome(item: Extract<TranscriptItem, { kind: 'question' }>): HTMLElement {
   switch (item.outcome) {
@@ -388,12 +406,14 @@ const page = new AgentPage();
 function onHostMessage(message: HostToAgentPanel): void {
   switch (message.type) {
     case 'reset':
+      if (typeof message.sentAt === 'number') hostAhead = message.sentAt - Date.now();
       if (Array.isArray(message.items) && typeof message.state === 'object') page.reset(message.state, message.items);
       return;
     case 'state':
       if (typeof message.state === 'object' && message.state !== null) page.setState(message.state);
       return;
     case 'items':
+      if (typeof message.sentAt === 'number') hostAhead = message.sentAt - Date.now();
       if (Array.isArray(message.items)) page.upsert(message.items);
       return;
   }

@@ -175,6 +175,8 @@ export type TranscriptItem = ItemBase &
         turnEnded?: boolean;
         /** URL mode: the host the person is asked to open. */
         host?: string;
+        /** The agent's own timer: when it goes on without the answer, epoch ms by the host's clock (see `sentAt`). */
+        autoResolvesAt?: number;
         /** undefined while open; then accept / decline / cancel / refused / completed. */
         outcome?: 'accept' | 'decline' | 'cancel' | 'refused' | 'completed';
         answer?: AnswerEntry[];
@@ -185,11 +187,15 @@ export type TranscriptItem = ItemBase &
     | { kind: 'turn'; stopReason: string }
   );
 
+/**
+ * `sentAt`: the host's clock when items were sent, so the panel counts an agent's timer down by its
+ * own clock (in code-server the panel runs on another machine than the host).
+ */
 export type HostToAgentPanel =
-  | { type: 'reset'; state: AgentPanelState; items: TranscriptItem[] }
+  | { type: 'reset'; state: AgentPanelState; items: TranscriptItem[]; sentAt: number }
   | { type: 'state'; state: AgentPanelState }
   /** New or changed items, in transcript order. */
-  | { type: 'items'; items: TranscriptItem[] };
+  | { type: 'items'; items: TranscriptItem[]; sentAt: number };
 
 export type AgentPanelToHost =
   | { type: 'ready' }

@@ -236,7 +236,7 @@ export class AgentPanel implements vscode.Disposable {
     switch (message.type) {
       case 'ready':
         this.transcript.takeChanges();
-        this.post({ type: 'reset', state: this.state, items: this.transcript.all() });
+        this.post({ type: 'reset', state: this.state, items: this.transcript.all(), sentAt: Date.now() });
         return;
       case 'prompt':
         void this.prompt(message);
@@ -454,7 +454,7 @@ export class AgentPanel implements vscode.Disposable {
       this.flushTimer = undefined;
       if (!this.panel.isReady) return;
       const items = this.transcript.takeChanges();
-      if (items.length > 0) this.post({ type: 'items', items });
+      if (items.length > 0) this.post({ type: 'items', items, sentAt: Date.now() });
     }, FLUSH_MS);
   }
 
