@@ -297,15 +297,29 @@ export async function runMcpTool(
   page: Page,
   tool: string,
   server?: string,
-  /** Looks at the tool list before the tool is picked (it may be called again on a retry). */
-  inspectToolList?: (list: QuickInputState) => Promise<void>,
+  options: {
+    /** Looks at the tool list before the tool is picked (it may be called again on a retry). */
+    inspectToolList?: (list: QuickInputState) => Promise<void>;
+    /**
+     * What the server list must show before `server` is picked: after mcp.json changed, the list
+     * catches up a moment later (until then one server goes straight to its tools), and the command
+     * is run again.
+     */
+    serversReady?: (list: QuickInputState) => boolean;
+  } = {},
 ): Promise<void> {
+  const { inspectToolList, serversReady = () => true } = options;
   for (let attempt = 1; ; attempt++) {
     try {
-      await runCommand(page, 'Elicit: Run MCP Tool');
       if (server !== undefined) {
-        await waitForQuickInput(page, (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server), 10_000);
+        await runCommandShowing(
+          page,
+          'Elicit: Run MCP Tool',
+          (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server) && serversReady(q),
+        );
         await pickQuickPickItem(page, server, 10_000);
+      } else {
+        await runCommand(page, 'Elicit: Run MCP Tool');
       }
       // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
       const list = await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
