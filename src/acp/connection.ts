@@ -460,8 +460,8 @@ export class AcpConnection {
     try {
       const request = this.toElicitRequest(method, p, sessionId, tracked.signal);
       if (request.mode === 'form') info.requestedSchema = request.requestedSchema;
-      if (request.autoResolvesAt !== undefined) info.autoResolvesAt = request.autoResolvesAt;
       else if (request.mode === 'url') Object.assign(info, { url: request.url, elicitationId: request.elicitationId });
+      if (request.autoResolvesAt !== undefined) info.autoResolvesAt = request.autoResolvesAt;
       this.emit({ kind: 'question', id, sessionId, info });
       const result = await this.options.ask(request);
       if (request.mode === 'url' && request.elicitationId && result.action === 'accept') this.urlIds.add(request.elicitationId);
