@@ -8,7 +8,7 @@
 //   npm test -- --skip-e2e        unit + integration only (no browser, no code-server)
 //   npm test -- test/unit/x.test.ts   just these files
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -56,9 +56,16 @@ if (needsE2e) {
 }
 // Last, so the test runner's own summary closes the output.
 console.log(`\n▶ tests (${files.length} files)`);
-const tests = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+// Two reporters: TAP as always, and a short list of what failed, printed last, so the tail of a long
+// log (all a CI page may keep) names each failed test and its error.
+const failuresFile = join(runTemp, 'failures.txt');
+const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
+reporters.push('--test-reporter=./test/support/failureSummary.mjs', `--test-reporter-destination=${failuresFile}`);
+const tests = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...reporters, ...files], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,
 });
+const failures = existsSync(failuresFile) ? readFileSync(failuresFile, 'utf8') : '';
+if (failures !== '') console.log(`\n▶ what failed\n${failures}`);
 process.exit(tests.status ?? 1);
