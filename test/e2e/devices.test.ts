@@ -440,6 +440,9 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     const shown = (await countdown.textContent()) ?? '';
     assert.match(shown, /^fixture answers for you in 1:[0-3]\d \(its own timer\)$/);
     await waitUntil(async () => ((await countdown.textContent()) ?? '') !== shown, 'the countdown to move');
+    // Screen readers are told through a polite region of the card's own, not every second.
+    assert.equal(await countdown.getAttribute('aria-live'), 'off');
+    assert.match((await question.locator('[role="status"][aria-live="polite"]').textContent()) ?? '', /^fixture answers for you in 1:/);
     await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-countdown.png') });
     // The editor's Pending Questions row counts it down too.
     await runCommand(editor(), 'Elicit: Focus on Pending Questions View');

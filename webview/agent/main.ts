@@ -17,10 +17,11 @@ import type {
   TranscriptItem,
 } from '../../src/core/protocols/agentPanelProtocol';
 import { cleanText } from '../../src/core/display';
-import { countdownText } from '../../src/core/countdown';
 import { adoptStyles, el } from '../shared/dom';
+import { CountdownLine } from '../shared/countdown';
 import buttons from '../shared/buttons.css';
 import theme from '../shared/theme.css';
+import visuallyHidden from '../shared/visuallyHidden.css';
 import { connectToHost } from '../shared/host';
 import styles from './styles.css';
 import { CommandMenu } from './commandMenu';
@@ -33,6 +34,7 @@ const vscode = connectToHost<AgentPanelToHost, HostToAgentPanel>(onHostMessage);
 adoptStyles(buttons);
 adoptStyles(styles);
 adoptStyles(theme);
+adoptStyles(visuallyHidden);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
 
 const STATUS_WORDS: Record<AgentPanelState['status'], string> = {
@@ -310,7 +312,8 @@ function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HT
   if (item.question) parts.push(el('div', { className: 'question-text', text: t(item.question) }));
   if (item.message) parts.push(el('div', { className: item.question ? 'message secondary' : 'message' }, text(item.message)));
   if (item.host) parts.push(el('div', { className: 'host', text: `Opens ${t(item.host)}` }));
-  if (item.outcome === undefined && !item.turnEnded && typeof item.autoResolvesAt === 'number') parts.push(countdown(item.autoResolvesAt));
+  if (item.outcome === undefined && !item.turnEnded && typeof item.autoResolvesAt === 'number')
+    parts.push(...countdown(item.autoResolvesAt));
   parts.push(questionOutcome(item));
   return block(`question ${item.mode}`, label, ...parts);
 }
@@ -319,17 +322,9 @@ function renderQuestion(item: Extract<TranscriptItem, { kind: 'question' }>): HT
 let hostAhead = 0;
 
 /** The agent's own timer, counting down while the question waits (the quick input and the form show it too). */
-function countdown(autoResolvesAt: number): HTMLElement {
-  const deadline = autoResolvesAt - hostAhead;
-  const node = el('div', { className: 'countdown', text: countdownText('The agent', deadline - Date.now()) });
-  node.dataset.deadline = String(deadline);
-  return node;
+function countdown(autoResolvesAt: number): HTMLElement[] {
+  return new CountdownLine('The agent', autoResolvesAt - hostAhead - Date.now()).nodes;
 }
-
-setInterval(() => {
-  for (const node of document.querySelectorAll<HTMLElement>('.countdown[data-deadline]'))
-    node.textContent = countdownText('The agent', Number(node.dataset.deadline) - Date.now());
-}, 1000);
 
 function questionOutcome(item: Extract<TranscriptItem, { kind: 'question' }>): HTMLElement {
   switch (item.outcome) {

@@ -14,10 +14,12 @@ import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, Phone
 import { adoptStyles, el } from '../shared/dom';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
 import { ageText } from './age';
-import { countdownText } from '../../src/core/countdown';
+import { CountdownLine } from '../shared/countdown';
+import visuallyHidden from '../shared/visuallyHidden.css';
 import styles from './styles.css';
 
 const root = document.getElementById('app')!;
+adoptStyles(visuallyHidden);
 adoptStyles(styles);
 
 /** What the person typed per question, kept while the list redraws. */
@@ -178,11 +180,6 @@ setInterval(() => {
     node.textContent = ageText(Number(node.dataset.received), Date.now());
 }, 15_000);
 
-setInterval(() => {
-  for (const node of document.querySelectorAll<HTMLElement>('[data-deadline]'))
-    node.textContent = countdownText(node.dataset.asker ?? '', Number(node.dataset.deadline) - Date.now());
-}, 1000);
-
 function header(question: PhoneQuestion): HTMLElement {
   const age = el('span', { className: 'age', text: ageText(question.receivedAt, Date.now()) });
   age.dataset.received = String(question.receivedAt);
@@ -190,10 +187,8 @@ function header(question: PhoneQuestion): HTMLElement {
   const top = el('header', {}, el('span', { className: 'asker', text: who }), age);
   if (question.autoResolvesInMs === undefined) return top;
   // The asker's own timer, counted from when this list arrived (the phone's clock may be off).
-  const countdown = el('p', { className: 'countdown', text: countdownText(question.asker, question.autoResolvesInMs) });
-  countdown.dataset.deadline = String(Date.now() + question.autoResolvesInMs);
-  countdown.dataset.asker = question.asker;
-  return el('div', { className: 'top' }, top, countdown);
+  const countdown = new CountdownLine(question.asker, question.autoResolvesInMs);
+  return el('div', { className: 'top' }, top, ...countdown.nodes);
 }
 
 const EDITOR_ONLY: Record<EditorOnlyReason, string> = {

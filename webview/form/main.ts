@@ -29,12 +29,14 @@ import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/
 import { isOtherChosen, otherOwner, otherTextField, questionFields } from '../../src/core/form/otherAnswer';
 import { createControl, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
-import { CountdownLine } from './countdown';
+import { CountdownLine } from '../shared/countdown';
 import { connectToHost } from '../shared/host';
 import theme from '../shared/theme.css';
+import visuallyHidden from '../shared/visuallyHidden.css';
 import styles from './styles.css';
 
 adoptStyles(theme);
+adoptStyles(visuallyHidden);
 adoptStyles(styles);
 const vscode = connectToHost<FormToHost, HostToForm>(onHostMessage);
 const app = document.getElementById('app') ?? document.body.appendChild(el('main', { attrs: { id: 'app' } }));
@@ -118,7 +120,7 @@ class FormPage {
     const top = header(view, hasRequired);
     if (view.countdown && typeof view.countdown.by === 'string' && typeof view.countdown.leftMs === 'number') {
       this.countdown = new CountdownLine(view.countdown.by, view.countdown.leftMs);
-      top.append(this.countdown.element, this.countdown.announcer);
+      top.append(...this.countdown.nodes);
     }
     form.append(top, fields, this.footer());
     app.replaceChildren(form);

@@ -220,7 +220,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       return;
     }
     this.countdownTimer ??= setInterval(() => {
-      const now = this.broker.pending().filter((q) => timerText(q) !== undefined);
+      const now = this.broker.pending().filter((q) => timerLeft(q) !== undefined);
       for (const question of now) this.changes.fire(question);
       // A timer that ran out shows "time up" once more, then the tick stops until the next change.
       if (!now.some(timerRuns)) this.keepCountdowns();
@@ -366,16 +366,20 @@ function askerText(question: Question): string {
 }
 
 /** "1:23 left on its timer": the asker's own timer (codex's autoResolutionMs), while its turn goes on. */
-function timerText(question: Question): string | undefined {
+/** Milliseconds left on the asker's own timer (0 or less once it ran out); none once its turn ended. */
+function timerLeft(question: Question): number | undefined {
   const at = question.request.autoResolvesAt;
-  if (at === undefined || turnHasEnded(question.request)) return undefined;
-  const left = at - Date.now();
+  return at === undefined || turnHasEnded(question.request) ? undefined : at - Date.now();
+}
+
+function timerText(question: Question): string | undefined {
+  const left = timerLeft(question);
+  if (left === undefined) return undefined;
   return left > 0 ? vscode.l10n.t('{0} left on its timer', formatCountdown(left)) : vscode.l10n.t('its time is up');
 }
 
 function timerRuns(question: Question): boolean {
-  const at = question.request.autoResolvesAt;
-  return at !== undefined && at > Date.now() && !turnHasEnded(question.request);
+  return (timerLeft(question) ?? 0) > 0;
 }
 
 function stateText(question: Question): string {
