@@ -87,14 +87,14 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
   );
   // One line per feature.
-  registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
+  const otherWindows = registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
   registerMcp(context, services);
   const agentKeys = registerAcp(context, services);
   registerSecrets(context, services, agentKeys);
   registerGateway(context, services);
   registerElicitTool(context, services);
   registerMemory(context, services);
-  registerDevices(context, services);
+  registerDevices(context, services, otherWindows);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);

@@ -169,7 +169,7 @@ export class DeviceServer {
   }
 
   private views(): ReturnType<typeof phoneQuestions> {
-    return phoneQuestions(this.options.questions.pending(), this.options.questions.prompts());
+    return this.options.questions.list();
   }
 
   private device(facts: RequestFacts): PairedDevice | undefined {
@@ -206,7 +206,7 @@ export class DeviceServer {
   private async answer(request: http.IncomingMessage, response: http.ServerResponse, id: number, device: PairedDevice): Promise<void> {
     const body = await readJson(request);
     if (!body) return this.sendJson(response, 400, { errors: { '': 'The answer is not JSON' } });
-    const outcome = this.options.questions.answer(id, body, device);
+    const outcome = await this.options.questions.answer(id, body, device);
     if (outcome === 'gone') return this.sendJson(response, 404, { gone: true });
     if (!outcome.ok) return this.sendJson(response, 422, { errors: outcome.errors });
     this.sendJson(response, 200, { ok: true });

@@ -578,7 +578,7 @@ describe('device server: refused with nothing learned', () => {
       port: 0,
       pairing: new Pairing(),
       devices: new DeviceRegistry(),
-      questions: { pending: () => [], prompts: () => [], onDidChange: () => ({ dispose() {} }), answer: () => 'gone' as const },
+      questions: { list: () => [], onDidChange: () => ({ dispose() {} }), answer: async () => 'gone' as const },
     };
     for (const address of ['0.0.0.0', '192.168.1.20', '::']) {
       assert.throws(() => new DeviceServer({ ...options, address }), /loopback only/);

@@ -183,7 +183,7 @@ setInterval(() => {
 function header(question: PhoneQuestion): HTMLElement {
   const age = el('span', { className: 'age', text: ageText(question.receivedAt, Date.now()) });
   age.dataset.received = String(question.receivedAt);
-  const who = question.detail ? `${question.asker} · ${question.detail}` : question.asker;
+  const who = [question.asker, question.detail, question.window && `in ${question.window}`].filter(Boolean).join(' · ');
   const top = el('header', {}, el('span', { className: 'asker', text: who }), age);
   if (question.autoResolvesInMs === undefined) return top;
   // The asker's own timer, counted from when this list arrived (the phone's clock may be off).
@@ -197,6 +197,7 @@ const EDITOR_ONLY: Record<EditorOnlyReason, string> = {
   signIn: 'It is a sign-in: answer this in the editor.',
   elicitOwn: 'Answer this in the editor.',
   prompt: 'Answer this in the editor.',
+  window: 'Answer this in its VS Code window.',
 };
 
 function card(question: PhoneQuestion): HTMLElement {

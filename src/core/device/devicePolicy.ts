@@ -17,7 +17,8 @@
  *
  * Pure: over the broker's Question, so every asker is covered the same way.
  */
-import type { Question } from '../broker/broker';
+import type { Broker, Question } from '../broker/broker';
+import type { ElicitResult } from '../broker/request';
 import { hasSecret } from '../form/fields';
 
 import type { EditorOnlyReason } from './phoneView';
@@ -63,4 +64,16 @@ export function devicePermissionOptions<T extends PermissionOptionLike>(options:
 /** Whether a phone's permission answer names one of the options it may give. */
 export function acceptsDevicePermission(options: readonly PermissionOptionLike[], optionId: unknown): boolean {
   return devicePermissionOptions(options).some((option) => option.optionId === optionId);
+}
+
+/**
+ * Another window's answer to one of this window's questions, given on the paired device `device` when it
+ * names one: the device rule is this window's own, checked again here, whatever the other window showed.
+ */
+export function answerFromOtherWindow(broker: Broker, id: number, answer: ElicitResult, device?: string): string | undefined {
+  if (device !== undefined) {
+    const question = broker.pending().find((q) => q.id === id);
+    if (question && !deviceVerdict(question).allowed) return 'This question cannot be answered on a device: answer it in the editor.';
+  }
+  return broker.answerFromElsewhere(id, answer, device);
 }

@@ -10,15 +10,14 @@ import type { Broker, Question } from '../broker/broker';
 import type { OpenPrompt } from '../broker/openPrompts';
 import type { Disposable } from '../events';
 import type { PairedDevice } from './devices';
-import { asResult, readPermissionAnswer, readPhoneAnswer, type ReadAnswer } from './phoneQuestions';
+import { asResult, phoneQuestions, readPermissionAnswer, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
 
 export interface DeviceQuestions {
-  pending(): Question[];
-  /** The editor's open prompts a device may answer (permission requests). */
-  prompts(): OpenPrompt[];
+  /** What a device is shown: every waiting question and open prompt, oldest first (phoneQuestions.ts). */
+  list(now?: number): PhoneQuestion[];
   onDidChange(listener: () => void): Disposable;
   /** `gone` when the question is no longer waiting. */
-  answer(id: number, body: unknown, device: PairedDevice): ReadAnswer | 'gone';
+  answer(id: number, body: unknown, device: PairedDevice): Promise<ReadAnswer | 'gone'>;
 }
 
 export interface BrokerDeviceOptions {
@@ -28,16 +27,11 @@ export interface BrokerDeviceOptions {
 
 export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptions): DeviceQuestions {
   return {
-    pending: () => broker.pending(),
-    prompts: () => broker.prompts.list(),
+    list: (now) => phoneQuestions(broker.pending(), broker.prompts.list(), now),
     onDidChange: (listener) => broker.onDidChange(listener),
-    answer(id, body, device) {
+    async answer(id, body, device) {
       const prompt = broker.prompts.list().find((p) => p.id === id);
-      if (prompt) {
-        const read = readPermissionAnswer(prompt, body);
-        if (read.ok && read.answer.action === 'select' && !broker.prompts.answer(id, read.answer.optionId, device.name)) return 'gone';
-        return read;
-      }
+      if (prompt) return answerPrompt(broker, prompt, body, device);
       const question = broker.pending().find((q) => q.id === id);
       if (!question) return 'gone';
       const read = readPhoneAnswer(question, body);
@@ -54,4 +48,10 @@ export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptio
       return read;
     },
   };
+}
+
+function answerPrompt(broker: Broker, prompt: OpenPrompt, body: unknown, device: PairedDevice): ReadAnswer | 'gone' {
+  const read = readPermissionAnswer(prompt, body);
+  if (read.ok && read.answer.action === 'select' && !broker.prompts.answer(prompt.id, read.answer.optionId, device.name)) return 'gone';
+  return read;
 }

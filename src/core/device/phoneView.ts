@@ -6,8 +6,11 @@
 import type { ElicitContent } from '../broker/request';
 import type { FormModel } from '../form/fields';
 
-/** Why a question is answered in the editor only (devicePolicy.ts). */
-export type EditorOnlyReason = 'secret' | 'key' | 'signIn' | 'elicitOwn' | 'prompt';
+/**
+ * Why a question is answered in the editor only (devicePolicy.ts); `window`: another VS Code window asked
+ * it, and it is answered only there (a URL, a question its window keeps for itself).
+ */
+export type EditorOnlyReason = 'secret' | 'key' | 'signIn' | 'elicitOwn' | 'prompt' | 'window';
 
 export interface PhoneQuestionBase {
   id: number;
@@ -15,6 +18,8 @@ export interface PhoneQuestionBase {
   asker: string;
   /** What the asker is doing, one line. */
   detail?: string;
+  /** Asked in another VS Code window: its folder's name, one line. */
+  window?: string;
   receivedAt: number;
   /** Put off ("Later") in the editor or on a device. */
   later: boolean;

@@ -19,8 +19,11 @@ export interface MeshOptions {
   /** The per-user directory (see privateDir.ts). */
   dir: string;
   folder: string;
-  /** Takes another window's answer to one of this window's questions; resolves with the refusal, if any. */
-  answer(questionId: number, answer: RemoteAnswer, from: WindowInfo): Promise<string | undefined>;
+  /**
+   * Takes another window's answer to one of this window's questions; resolves with the refusal, if any.
+   * `device`: the paired device it was given on, through that window (its name only, for the history).
+   */
+  answer(questionId: number, answer: RemoteAnswer, from: WindowInfo, device?: string): Promise<string | undefined>;
   log?(line: string): void;
   /** How often windows say they are there; one is dropped after three silent beats. */
   heartbeatMs?: number;
@@ -100,11 +103,11 @@ export class WindowMesh {
     return list;
   }
 
-  /** Sends an answer to the window that asked; rejects with its refusal, or when it is gone. */
-  answer(windowId: string, questionId: number, answer: RemoteAnswer): Promise<void> {
+  /** Sends an answer (given on `device`, when named) to the window that asked; rejects with its refusal, or when it is gone. */
+  answer(windowId: string, questionId: number, answer: RemoteAnswer, device?: string): Promise<void> {
     const peer = [...this.peers].find((p) => p.window?.id === windowId);
     if (!peer) return Promise.reject(new Error('the window is gone'));
-    return peer.answer(questionId, answer);
+    return peer.answer(questionId, answer, device);
   }
 
   async dispose(): Promise<void> {
@@ -171,7 +174,7 @@ export class WindowMesh {
       self: this.self,
       expected,
       heartbeatMs: this.options.heartbeatMs ?? 500,
-      answer: (questionId, answer): Promise<string | undefined> => this.answerForPeer(peer, questionId, answer),
+      answer: (questionId, answer, device): Promise<string | undefined> => this.answerForPeer(peer, questionId, answer, device),
       log: (line) => this.log(line),
     });
     this.peers.add(peer);
@@ -194,11 +197,11 @@ export class WindowMesh {
   }
 
   /** Only a question this window listed, and listed as answerable elsewhere, can be answered from another window. */
-  private async answerForPeer(peer: Peer, questionId: number, answer: RemoteAnswer): Promise<string | undefined> {
+  private async answerForPeer(peer: Peer, questionId: number, answer: RemoteAnswer, device?: string): Promise<string | undefined> {
     const listed = this.own.find((q) => q.id === questionId);
     if (!listed) return 'This question is no longer waiting.';
     if (!listed.answerable) return 'This question can only be answered in the window that asked it.';
-    return this.options.answer(questionId, answer, peer.window!);
+    return this.options.answer(questionId, answer, peer.window!, device);
   }
 
   private connectedTo(id: string): boolean {

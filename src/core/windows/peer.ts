@@ -26,8 +26,8 @@ export interface PeerOptions {
   /** Set when this side connected: the window the socket's name says is there. */
   expected?: string;
   heartbeatMs: number;
-  /** Answers one of this window's questions for the peer; resolves with the refusal, if any. */
-  answer(questionId: number, answer: RemoteAnswer): Promise<string | undefined>;
+  /** Answers one of this window's questions for the peer (on `device`, when named); resolves with the refusal, if any. */
+  answer(questionId: number, answer: RemoteAnswer, device?: string): Promise<string | undefined>;
   log(line: string): void;
 }
 
@@ -90,13 +90,17 @@ export class Peer {
     if (this.window) this.send({ type: 'questions', questions });
   }
 
-  /** Asks the peer to take an answer to one of its questions; rejects with its refusal. */
-  answer(questionId: number, answer: RemoteAnswer): Promise<void> {
+  /** Asks the peer to take an answer to one of its questions (given on `device`, when named); rejects with its refusal. */
+  answer(questionId: number, answer: RemoteAnswer, device?: string): Promise<void> {
     if (!this.window || this.closed) return Promise.reject(new Error('the window is gone'));
     const requestId = this.nextRequest++;
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(requestId, { resolve, reject });
-      this.send({ type: 'answer', requestId, questionId, answer });
+      this.send(
+        device === undefined
+          ? { type: 'answer', requestId, questionId, answer }
+          : { type: 'answer', requestId, questionId, answer, device },
+      );
     });
   }
 
@@ -146,7 +150,7 @@ export class Peer {
         this.listed.fire(this);
         return;
       case 'answer':
-        return this.answerForPeer(message.requestId, message.questionId, message.answer);
+        return this.answerForPeer(message.requestId, message.questionId, message.answer, message.device);
       case 'answered': {
         const pending = this.waiting.get(message.requestId);
         if (!pending) throw new ProtocolError('answered what was not asked');
@@ -194,14 +198,14 @@ export class Peer {
     this.ready.fire(this);
   }
 
-  private answerForPeer(requestId: number, questionId: number, answer: RemoteAnswer): void {
+  private answerForPeer(requestId: number, questionId: number, answer: RemoteAnswer, device: string | undefined): void {
     if (this.answersInFlight >= MAX_ANSWERS_IN_FLIGHT) {
       this.send({ type: 'answered', requestId, error: 'Too many answers at once.' });
       return;
     }
     this.answersInFlight++;
     void this.options
-      .answer(questionId, answer)
+      .answer(questionId, answer, device)
       .catch((error: unknown) => (error instanceof Error ? error.message : String(error)))
       .then((error) => {
         this.answersInFlight--;

@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AskerKind, AnswerValue, EarlierAnswer, GroupSection } from '../broker/request';
+import type { EditorOnlyReason } from '../device/phoneView';
 import { isObject } from '../json';
 
 export const PROTOCOL = 'elicit-windows/1';
@@ -32,6 +33,11 @@ export interface QuestionSummary {
   state: 'waiting' | 'showing' | 'later';
   /** Absent: the question is answered only in its own window (a secret field, a URL, Elicit's own prompt). */
   answerable?: RemoteForm;
+  /**
+   * Why a paired device may not answer it, by the asking window's rule (devicePolicy.ts); absent when it may.
+   * That window checks it again when an answer comes from a device.
+   */
+  editorOnly?: EditorOnlyReason;
 }
 
 /** The asker's form as sent, for the other window to draw with its own renderers. */
@@ -46,7 +52,8 @@ export type Message =
   | { type: 'hello'; window: WindowInfo; nonce: string; proof: string }
   | { type: 'welcome'; window: WindowInfo; proof: string }
   | { type: 'questions'; questions: QuestionSummary[] }
-  | { type: 'answer'; requestId: number; questionId: number; answer: RemoteAnswer }
+  /** `device`: the paired device the person answered on, for the asking window's history. */
+  | { type: 'answer'; requestId: number; questionId: number; answer: RemoteAnswer; device?: string }
   | { type: 'answered'; requestId: number; error?: string }
   | { type: 'ping' }
   | { type: 'pong' }
@@ -106,8 +113,15 @@ export function decode(line: string): Message {
       if (!Array.isArray(value.questions) || value.questions.length > MAX_LISTED) throw new ProtocolError('bad question list');
       return { type: 'questions', questions: value.questions.map(summaryOf) };
     }
-    case 'answer':
-      return { type: 'answer', requestId: idOf(value.requestId), questionId: idOf(value.questionId), answer: answerOf(value.answer) };
+    case 'answer': {
+      const answer = {
+        type: 'answer' as const,
+        requestId: idOf(value.requestId),
+        questionId: idOf(value.questionId),
+        answer: answerOf(value.answer),
+      };
+      return value.device === undefined ? answer : { ...answer, device: text(value.device, MAX_NAME) };
+    }
     case 'answered': {
       const error = value.error === undefined ? undefined : text(value.error, MAX_TEXT);
       return error === undefined
@@ -159,6 +173,8 @@ function windowOf(value: unknown): WindowInfo {
 const ASKER_KINDS: readonly AskerKind[] = ['mcp', 'acp', 'tool', 'extension', 'gateway'];
 const STATES: readonly QuestionSummary['state'][] = ['waiting', 'showing', 'later'];
 
+const EDITOR_ONLY_REASONS: readonly EditorOnlyReason[] = ['secret', 'key', 'signIn', 'elicitOwn', 'prompt', 'window'];
+
 function summaryOf(value: unknown): QuestionSummary {
   if (!isObject(value) || !isObject(value.asker)) throw new ProtocolError('bad question');
   const { asker } = value;
@@ -175,6 +191,10 @@ function summaryOf(value: unknown): QuestionSummary {
   };
   if (asker.detail !== undefined) summary.asker.detail = text(asker.detail, MAX_NAME);
   if (value.answerable !== undefined) summary.answerable = remoteFormOf(value.answerable);
+  if (value.editorOnly !== undefined) {
+    if (!EDITOR_ONLY_REASONS.includes(value.editorOnly as EditorOnlyReason)) throw new ProtocolError('bad device rule');
+    summary.editorOnly = value.editorOnly as EditorOnlyReason;
+  }
   return summary;
 }
 

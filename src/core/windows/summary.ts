@@ -6,6 +6,7 @@
  */
 import type { Question } from '../broker/broker';
 import { asksOnBehalf, turnHasEnded, type ElicitRequest } from '../broker/request';
+import { deviceVerdict } from '../device/devicePolicy';
 import { clip } from '../display';
 import { hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
@@ -33,6 +34,8 @@ export function summarize(questions: readonly Question[]): QuestionSummary[] {
       state: question.state,
     };
     if (request.asker.detail !== undefined) summary.asker.detail = clip(request.asker.detail, 1000);
+    const verdict = deviceVerdict(question);
+    if (!verdict.allowed) summary.editorOnly = verdict.reason;
     const form = answerableForm(question);
     const size = form ? Buffer.byteLength(JSON.stringify(form)) : 0;
     if (form && size <= budget) {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { PairedDevice } from '../../core/device/devices';
 import type { PairingClaim } from '../../core/device/pairing';
+import type { OtherWindowsForDevices } from '../../core/device/otherWindowQuestions';
 import type { PairingState } from '../../core/protocols/pairingProtocol';
 import type { Question } from '../../core/broker/broker';
 import { inertText } from '../../core/display';
@@ -58,6 +59,8 @@ export class DeviceController implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly services: Services,
+    /** The other windows' questions, listed on devices too. */
+    private readonly otherWindows: OtherWindowsForDevices,
   ) {
     this.status.name = vscode.l10n.t('Elicit Paired Devices');
     this.status.command = 'elicit.manageDevices';
@@ -351,9 +354,13 @@ export class DeviceController implements vscode.Disposable {
     const common: Omit<DeviceServerOptions, 'address' | 'port'> = {
       pairing: loaded.pairing,
       devices: loaded.registry,
-      questions: host.brokerDeviceQuestions(this.services.broker, {
-        openOnComputer: (question, device) => this.openOnComputer(question, device),
-      }),
+      questions: host.withOtherWindows(
+        host.brokerDeviceQuestions(this.services.broker, {
+          openOnComputer: (question, device) => this.openOnComputer(question, device),
+        }),
+        this.otherWindows,
+        () => settings.presentation(),
+      ),
       page: () => host.devicePage(loaded.pageScript),
       log: (line) => this.services.log.info(line),
     };

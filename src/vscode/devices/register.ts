@@ -7,16 +7,17 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import type { OtherWindows } from '../windows/otherWindows';
 import { settings } from '../settings';
 import type { DeviceController } from './deviceController';
 
-export function registerDevices(context: vscode.ExtensionContext, services: Services): void {
+export function registerDevices(context: vscode.ExtensionContext, services: Services, otherWindows: OtherWindows): void {
   let controller: DeviceController | undefined;
   const devices = (): DeviceController => {
     if (!controller) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
       const { DeviceController: Controller } = require('./deviceController') as typeof import('./deviceController');
-      controller = new Controller(context, services);
+      controller = new Controller(context, services, otherWindows);
     }
     return controller;
   };

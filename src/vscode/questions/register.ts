@@ -54,13 +54,16 @@ export function createRenderers(
   return { router, forms, quickInputEscape };
 }
 
-/** The renderers' own disposables, Pending Questions (with what outlived the last window) and the history. */
+/**
+ * The renderers' own disposables, Pending Questions (with what outlived the last window) and the history.
+ * Returns the other windows' queue, which paired devices list too.
+ */
 export function registerQuestions(
   context: vscode.ExtensionContext,
   services: Services,
   renderers: Renderers,
   before: { keptRounds: KeptRounds; lostQuestions: LostQuestions },
-): void {
+): OtherWindows {
   const { forms, quickInputEscape, router } = renderers;
   const { keptRounds, lostQuestions } = before;
   const reveal = (question: Question): boolean => forms.reveal(question);
@@ -82,4 +85,5 @@ export function registerQuestions(
     ),
     new QuestionHistory(services.globalState, services.broker, services.results),
   );
+  return others;
 }

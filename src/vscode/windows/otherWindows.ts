@@ -12,7 +12,10 @@ import * as vscode from 'vscode';
 import type { Broker, Question, Renderer } from '../../core/broker/broker';
 import { CANCELLED } from '../../core/broker/request';
 import { inertText, oneLine } from '../../core/display';
+import { answerFromOtherWindow } from '../../core/device/devicePolicy';
+import type { OtherWindowsForDevices } from '../../core/device/otherWindowQuestions';
 import { WindowMesh, type RemoteQuestion } from '../../core/windows/mesh';
+import type { RemoteAnswer } from '../../core/windows/protocol';
 import { summarize, remoteQuestion } from '../../core/windows/summary';
 import { SETTING, settings } from '../settings';
 
@@ -21,7 +24,7 @@ const REMOTE_IDS_FROM = 1_000_000_000;
 /** Unix socket paths are limited to 107 bytes on Linux, 103 on macOS. */
 const MAX_SOCKET_PATH = 103;
 
-export class OtherWindows implements vscode.Disposable {
+export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   private mesh: WindowMesh | undefined;
   private opening: Promise<void> | undefined;
   private readonly changes = new vscode.EventEmitter<void>();
@@ -50,6 +53,12 @@ export class OtherWindows implements vscode.Disposable {
   /** The other windows' questions. */
   remote(): RemoteQuestion[] {
     return this.mesh?.remote() ?? [];
+  }
+
+  /** Sends an answer given on a paired device to the window that asked; rejects with its refusal. */
+  answerFromDevice(remote: RemoteQuestion, answer: RemoteAnswer, device: string): Promise<void> {
+    if (!this.mesh) return Promise.reject(new Error(vscode.l10n.t('The other windows are not reachable.')));
+    return this.mesh.answer(remote.window.id, remote.question.id, answer, device);
   }
 
   /** Draws another window's question here and sends the answer to it. */
@@ -110,7 +119,7 @@ export class OtherWindows implements vscode.Disposable {
         const mesh = await WindowMesh.open({
           dir: meshDir(this.storage),
           folder: vscode.workspace.name ?? vscode.l10n.t('a window with no folder'),
-          answer: async (id, answer) => this.broker.answerFromElsewhere(id, answer),
+          answer: async (id, answer, _from, device) => answerFromOtherWindow(this.broker, id, answer, device),
           log: (line) => this.log.info(line),
         });
         if (!settings.allWindows()) return void (await mesh.dispose());

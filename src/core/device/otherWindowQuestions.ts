@@ -1,0 +1,130 @@
+/**
+ * A paired device sees the questions of every VS Code window, not only those
+ * of the window that serves it: the other windows' questions come through the
+ * window mesh (core/windows), are shown with the same rules, and an answer
+ * given on the device goes to the window that asked, naming the device. That
+ * window checks it again as its own, device rule included (summary.ts lists
+ * its verdict, deviceQuestions.ts's answerFromOtherWindow enforces it).
+ */
+import type { Question } from '../broker/broker';
+import type { Disposable } from '../events';
+import type { PresentationSetting } from '../form/presentation';
+import { oneLine } from '../display';
+import type { RemoteQuestion } from '../windows/mesh';
+import type { RemoteAnswer } from '../windows/protocol';
+import { remoteQuestion } from '../windows/summary';
+import type { DeviceQuestions } from './deviceQuestions';
+import type { PairedDevice } from './devices';
+import { asResult, phoneQuestion, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
+
+/** What this window knows of the others (OtherWindows in the VS Code layer). */
+export interface OtherWindowsForDevices {
+  remote(): RemoteQuestion[];
+  onDidChange(listener: () => void): Disposable;
+  /** Sends the answer to the window that asked; rejects with its refusal, or when that window is gone. */
+  answerFromDevice(remote: RemoteQuestion, answer: RemoteAnswer, device: string): Promise<void>;
+}
+
+/** A device's ids for other windows' questions: far above this window's own, which count up from 1. */
+export const OTHER_WINDOW_IDS_FROM = 5_000_000_000;
+
+const NEVER = new AbortController().signal;
+
+/** `local` (this window's questions as a device sees them) with every other window's added. */
+export function withOtherWindows(
+  local: DeviceQuestions,
+  others: OtherWindowsForDevices,
+  presentation: () => PresentationSetting,
+): DeviceQuestions {
+  const ids = new Map<string, number>();
+  let nextId = OTHER_WINDOW_IDS_FROM;
+  /** Put off on a device: kept here, since "Later" is the device's own list order, not an answer. */
+  const later = new Set<number>();
+
+  /** The other windows' questions with the device's id of each; ids of questions gone are forgotten. */
+  function listed(): { id: number; remote: RemoteQuestion }[] {
+    const entries = others.remote().map((remote) => {
+      const key = `${remote.window.id}:${remote.question.id}`;
+      let id = ids.get(key);
+      if (id === undefined) ids.set(key, (id = nextId++));
+      return { id, remote, key };
+    });
+    const live = new Set(entries.map((entry) => entry.key));
+    for (const [key, id] of ids) {
+      if (live.has(key)) continue;
+      ids.delete(key);
+      later.delete(id);
+    }
+    return entries;
+  }
+
+  /** The question as this window would draw it, when the device may answer it. */
+  function drawable(id: number, remote: RemoteQuestion): Question | undefined {
+    const { question } = remote;
+    if (!question.answerable || question.editorOnly) return undefined;
+    try {
+      const drawn = remoteQuestion(remote, id, presentation(), NEVER);
+      // remoteQuestion marks it as not remembered here; that is not the device rule, which its window gave.
+      const { noMemory: _, ...request } = drawn.request;
+      return { ...drawn, request, state: later.has(id) || question.state === 'later' ? 'later' : 'waiting' };
+    } catch {
+      return undefined;
+    }
+  }
+
+  function view(id: number, remote: RemoteQuestion, now: number): PhoneQuestion {
+    const { window, question } = remote;
+    const where = oneLine(window.folder, 80);
+    const drawn = drawable(id, remote);
+    if (drawn) return { ...phoneQuestion(drawn, now), window: where };
+    const base = {
+      id,
+      asker: oneLine(question.asker.name, 80),
+      receivedAt: question.receivedAt,
+      later: later.has(id) || question.state === 'later',
+      window: where,
+      ...(question.asker.detail ? { detail: oneLine(question.asker.detail, 80) } : {}),
+    };
+    return { ...base, kind: 'editorOnly', reason: question.editorOnly ?? 'window' };
+  }
+
+  async function answerRemote(id: number, body: unknown, device: PairedDevice): Promise<ReadAnswer | 'gone'> {
+    const entry = listed().find((e) => e.id === id);
+    if (!entry) return 'gone';
+    const question = drawable(id, entry.remote);
+    if (!question) return { ok: false, errors: { '': 'This answer cannot be given from this device' } };
+    const read = readPhoneAnswer(question, body);
+    if (!read.ok) return read;
+    const { answer } = read;
+    if (answer.action === 'later') {
+      later.add(id);
+      return read;
+    }
+    if (answer.action !== 'accept' && answer.action !== 'decline')
+      return { ok: false, errors: { '': 'This answer cannot be given from this device' } };
+    const result = asResult(answer);
+    try {
+      await others.answerFromDevice(
+        entry.remote,
+        result.action === 'accept' ? { action: 'accept', content: result.content ?? {} } : { action: 'decline' },
+        device.name,
+      );
+      return read;
+    } catch (error) {
+      if (!listed().some((e) => e.id === id)) return 'gone';
+      return { ok: false, errors: { '': oneLine(error instanceof Error ? error.message : String(error), 300) } };
+    }
+  }
+
+  return {
+    list(now = Date.now()) {
+      const views = [...local.list(now), ...listed().map(({ id, remote }) => view(id, remote, now))];
+      return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
+    },
+    onDidChange(listener) {
+      const subscriptions = [local.onDidChange(listener), others.onDidChange(listener)];
+      return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+    },
+    answer: (id, body, device) => (id >= OTHER_WINDOW_IDS_FROM ? answerRemote(id, body, device) : local.answer(id, body, device)),
+  };
+}
