@@ -13,7 +13,7 @@ import { brokerDeviceQuestions, type DeviceQuestions } from '../../src/core/devi
 import type { PairedDevice } from '../../src/core/device/devices';
 import { OTHER_WINDOW_IDS_FROM, withOtherWindows } from '../../src/core/device/otherWindowQuestions';
 import type { PhoneQuestion } from '../../src/core/device/phoneQuestions';
-import { WindowMesh } from '../../src/core/windows/mesh';
+import { WindowMesh, type MeshOptions } from '../../src/core/windows/mesh';
 import { decode } from '../../src/core/windows/protocol';
 import { summarize } from '../../src/core/windows/summary';
 
@@ -48,23 +48,13 @@ async function until(what: string, check: () => boolean, timeoutMs = 5_000): Pro
 /** Two windows: "songs" asks, "infra" serves the paired device. */
 async function twoWindows() {
   const dir = path.join(root, `d${dirs++}`);
+  const open = (folder: string, answer: MeshOptions['answer']): Promise<WindowMesh> =>
+    WindowMesh.open({ dir, folder, heartbeatMs: 100, scanMs: 100, answer });
   const owner = newBroker();
-  const ownerMesh = await WindowMesh.open({
-    dir,
-    folder: 'songs',
-    heartbeatMs: 100,
-    scanMs: 100,
-    answer: async (id, answer, _from, device) => answerFromOtherWindow(owner, id, answer, device),
-  });
+  const ownerMesh = await open('songs', async (id, answer, _from, device) => answerFromOtherWindow(owner, id, answer, device));
   const publish = owner.onDidChange(() => ownerMesh.publish(summarize(owner.pending())));
   const serving = newBroker();
-  const servingMesh = await WindowMesh.open({
-    dir,
-    folder: 'infra',
-    heartbeatMs: 100,
-    scanMs: 100,
-    answer: async () => 'not this window’s question',
-  });
+  const servingMesh = await open('infra', async () => 'not this window’s question');
   const device: DeviceQuestions = withOtherWindows(
     brokerDeviceQuestions(serving, { openOnComputer: () => undefined }),
     {
