@@ -3,7 +3,8 @@
  * two folders: a question asked in one is listed in the other's Pending
  * Questions, answered there, and reaches the server that asked; a secret field
  * is answered only in its own window; a window closed takes its questions out
- * of the other within 2 s.
+ * of the other within 2 s. A phone paired with one window lists and answers the
+ * other window's questions.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -20,7 +21,10 @@ import {
   waitForNoQuickInput,
   waitForNotification,
   waitForQuickInput,
+  webviewFrame,
 } from './harness/workbench';
+import { devices } from 'playwright-core';
+import { screenshotDir } from './harness/runFolders';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -36,7 +40,8 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
 
   before(async () => {
     const mcpJson = { servers: { songs: fixtureServer('ask-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'songs' }) } };
-    session = await openElicitSession(JSON.stringify(mcpJson));
+    // Devices on loopback, for the phone paired with the other window.
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.devices.address': '127.0.0.1' });
     asking = session.workbench.page;
     other = await openWindow(otherFolder);
   });
@@ -144,6 +149,41 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
     await typeAndSubmit(asking, 'Ada, in her own window');
     await waitForRecords(record, 2, (r) => r.tool === 'ask_name');
     await waitUntil(async () => (await listed.count()) === 0, 'the answered question to leave the other window');
+  });
+
+  it('a phone paired with the other window lists the question, names its window, and its answer reaches the server', async () => {
+    // Pairing from the window on the folder with no servers: it serves the phone.
+    await other.bringToFront();
+    await runCommand(other, 'Elicit: Answer on Another Device…');
+    const frame = await webviewFrame(other, 'Pair a Device');
+    await frame.locator('#pairing-url').waitFor({ timeout: 30_000 });
+    const link = ((await frame.locator('#pairing-url').textContent()) ?? '').trim();
+    const context = await session.workbench.browser.newContext({ ...devices['Pixel 7'], ignoreHTTPSErrors: true });
+    try {
+      const phone = await context.newPage();
+      await phone.goto(link);
+      await phone.getByRole('textbox', { name: 'Name of this phone' }).fill('Ada’s Pixel 7');
+      await phone.getByRole('button', { name: 'Pair' }).tap();
+      const dialog = other.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 20_000 });
+      await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }).click();
+      await phone.getByRole('heading', { name: 'No questions waiting' }).waitFor({ timeout: 20_000 });
+
+      // The question is asked in the window with the server, and shows on the phone with that window's name.
+      await ask('ask_name');
+      const question = phone.locator('article.card').filter({ hasText: 'What is your name?' });
+      await question.waitFor({ timeout: 20_000 });
+      assert.match((await question.locator('header').textContent()) ?? '', new RegExp(`songs.*in ${askingFolder()}`));
+      await phone.screenshot({ path: path.join(screenshotDir, 'device-phone-other-window.png') });
+      await question.getByRole('textbox').first().fill('Ada, from her phone');
+      await question.getByRole('button', { name: 'Submit' }).tap();
+      const answered = await waitForRecords(record, 3, (r) => r.tool === 'ask_name');
+      assert.deepEqual(answered.at(-1)!.result, { action: 'accept', content: { name: 'Ada, from her phone' } });
+      await waitForNoQuickInput(asking, 'the asking window’s quick input to close');
+      await question.waitFor({ state: 'detached', timeout: 10_000 });
+    } finally {
+      await context.close();
+    }
   });
 
   it('a window closed takes its questions out of the other within 2 s', async () => {
