@@ -174,8 +174,12 @@ describe('a paired device and the other windows', () => {
       await until('the question on the device', () => w.device.list().length === 1);
       const [question] = w.device.list();
       assert.equal(question!.later, false);
+      let changes = 0;
+      const watching = w.device.onDidChange(() => changes++);
       const later = await w.device.answer(question!.id, { action: 'later' }, phone);
+      watching.dispose();
       assert.ok(later !== 'gone' && later.ok);
+      assert.ok(changes > 0, 'the device list is redrawn');
       assert.equal(w.device.list()[0]!.later, true);
       assert.notEqual(w.owner.pending()[0]!.state, 'later', 'not put off in the asking window');
       const declined = await w.device.answer(question!.id, { action: 'decline' }, phone);

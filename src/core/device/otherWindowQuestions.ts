@@ -7,7 +7,7 @@
  * its verdict, deviceQuestions.ts's answerFromOtherWindow enforces it).
  */
 import type { Question } from '../broker/broker';
-import type { Disposable } from '../events';
+import { Emitter, type Disposable } from '../events';
 import type { PresentationSetting } from '../form/presentation';
 import { oneLine } from '../display';
 import type { RemoteQuestion } from '../windows/mesh';
@@ -40,6 +40,8 @@ export function withOtherWindows(
   let nextId = OTHER_WINDOW_IDS_FROM;
   /** Put off on a device: kept here, since "Later" is the device's own list order, not an answer. */
   const later = new Set<number>();
+  /** Fires when a device puts one off: its window is not told, so nothing else would redraw the list. */
+  const putOff = new Emitter<void>();
 
   /** The other windows' questions with the device's id of each; ids of questions gone are forgotten. */
   function listed(): { id: number; remote: RemoteQuestion }[] {
@@ -98,6 +100,7 @@ export function withOtherWindows(
     const { answer } = read;
     if (answer.action === 'later') {
       later.add(id);
+      putOff.fire();
       return read;
     }
     if (answer.action !== 'accept' && answer.action !== 'decline')
@@ -122,7 +125,7 @@ export function withOtherWindows(
       return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
     },
     onDidChange(listener) {
-      const subscriptions = [local.onDidChange(listener), others.onDidChange(listener)];
+      const subscriptions = [local.onDidChange(listener), others.onDidChange(listener), putOff.event(() => listener())];
       return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
     },
     answer: (id, body, device) => (id >= OTHER_WINDOW_IDS_FROM ? answerRemote(id, body, device) : local.answer(id, body, device)),
