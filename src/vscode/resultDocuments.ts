@@ -31,8 +31,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     return this.contents.get(uri.toString()) ?? vscode.l10n.t('This result is no longer available.');
   }
 
-  /** Shows `document` rendered, in the tab of `title` when there is one. */
-  async show(title: string, document: string | ResultDocument): Promise<void> {
+  /**
+   * Shows `document` rendered, in the tab of `title` when there is one. `background`: its tab opens
+   * without becoming the active editor (a question is on screen, and the result must not cover it).
+   */
+  async show(title: string, document: string | ResultDocument, options: { background?: boolean } = {}): Promise<void> {
     const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
     const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safeTitle}.md` });
     const key = uri.toString();
@@ -45,13 +48,13 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
       // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
       // active), opened without taking the focus: a webview takes it once its page has loaded, which can
       // be after the asker's next question opened, and would close that question's quick input.
-      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', {
-        preview: false,
-        preserveFocus: true,
-      });
+      // `background` is read by VS Code's editor options (opened inactive), though not in the typed API.
+      const show = options.background ? { preview: false, preserveFocus: true, background: true } : { preview: false, preserveFocus: true };
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', show);
     } catch {
       // No Markdown preview (the built-in extension disabled): the source, read-only.
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+      const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
     }
   }
 

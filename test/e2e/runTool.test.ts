@@ -19,6 +19,7 @@ import {
   waitForNotification,
   waitForQuickInput,
   waitForRenderedText,
+  webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
@@ -106,6 +107,30 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     view = await waitForRenderedText(page, 'Second run');
     assert.equal(await view.getByText('First run').count(), 0);
     assert.equal(await tabs.count(), 1, 'one tab for the tool');
+  });
+
+  it('opens a result that comes while a form is on screen behind it: the form stays in front', async () => {
+    const { page } = session.workbench;
+    const title = 'ask-server asks · tool ask_everything';
+    await runMcpTool(page, 'ask_everything', 'ask-server');
+    const form = await webviewFrame(page, title);
+    await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+    const asked = readRecords(record).length;
+    // Another tool's result comes while the form waits for the person.
+    await runEcho('Third run, while a form is open');
+    const activeTab = page.locator('.tabs-container .tab.active .label-name');
+    const echoTab = page.locator('.tabs-container .tab', { hasText: 'ask-server-echo.md' });
+    await echoTab.waitFor({ timeout: 10_000 });
+    // The result is shown (its document holds the third run) once the person goes to its tab.
+    await page.waitForTimeout(1_500);
+    assert.equal(((await activeTab.textContent()) ?? '').trim(), title, 'the form is still the active editor');
+    await echoTab.click();
+    await waitForRenderedText(page, 'Third run, while a form is open');
+    // The form is still there, and still takes its answer.
+    const back = await webviewFrame(page, title);
+    await back.getByRole('button', { name: 'Decline' }).click();
+    const [declined] = (await waitForRecords(record, asked + 1)).slice(asked);
+    assert.deepEqual(declined!.result, { action: 'decline' });
   });
 
   it('offers the workspace folder to the server as its MCP root', async () => {

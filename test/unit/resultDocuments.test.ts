@@ -102,6 +102,17 @@ describe('result documents', () => {
   }
 
   // Issue #25 item 8: one tab per tool, a second run replacing what it shows.
+  it('opens a result behind the editor in front when asked to (a question is on screen)', async () => {
+    const documents = new ResultDocuments();
+    try {
+      await documents.show('result', 'done', { background: true });
+      const call = standIn.commands.filter((c) => c[0] === 'vscode.openWith').at(-1);
+      assert.deepEqual(call?.[3], { preview: false, preserveFocus: true, background: true });
+    } finally {
+      documents.dispose();
+    }
+  });
+
   it('shows a second result of the same tool in the same document, and another tool in its own', async () => {
     const documents = new ResultDocuments();
     try {

@@ -34,7 +34,10 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' 
     await progressAside(inertText(request.progress), work, controller, serverForms(services.broker, request.server));
     const result = await work;
     services.log.info(`${request.what}: ${request.logged(result)}`);
-    await services.results.show(request.document, request.format(result));
+    // A result comes when the tool is done, maybe while another question is on screen: its tab then opens
+    // behind, and neither covers that question nor takes its keyboard as the preview loads.
+    const questionShowing = services.broker.pending().some((question) => question.state === 'showing');
+    await services.results.show(request.document, request.format(result), { background: questionShowing });
   } catch (error) {
     if (controller.signal.aborted) {
       services.log.info(`${request.what}: cancelled`);
