@@ -109,6 +109,29 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     assert.equal(await tabs.count(), 1, 'one tab for the tool');
   });
 
+  it('offers the workspace folder to the server as its MCP root', async () => {
+    const roots = JSON.parse(await waitForFile(rootsFile)) as unknown;
+    assert.deepEqual(roots, [{ uri: pathToFileURL(session.workspaceDir).href, name: path.basename(session.workspaceDir) }]);
+  });
+
+  it('answers cancel when the InputBox is closed with Escape', async () => {
+    const { page } = session.workbench;
+    await startAskName();
+    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
+    await pressKey(page, 'Escape');
+    const records = await waitForRecords(record, 2);
+    assert.deepEqual(records[1]!.result, { action: 'cancel' });
+  });
+
+  it('answers decline from the Decline button', async () => {
+    const { page } = session.workbench;
+    await startAskName();
+    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
+    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Decline"]');
+    const records = await waitForRecords(record, 3);
+    assert.deepEqual(records[2]!.result, { action: 'decline' });
+  });
+
   it('opens a result that comes while a form is on screen behind it: the form stays in front', async () => {
     const { page } = session.workbench;
     const title = 'ask-server asks · tool ask_everything';
@@ -131,29 +154,6 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     await back.getByRole('button', { name: 'Decline' }).click();
     const [declined] = (await waitForRecords(record, asked + 1)).slice(asked);
     assert.deepEqual(declined!.result, { action: 'decline' });
-  });
-
-  it('offers the workspace folder to the server as its MCP root', async () => {
-    const roots = JSON.parse(await waitForFile(rootsFile)) as unknown;
-    assert.deepEqual(roots, [{ uri: pathToFileURL(session.workspaceDir).href, name: path.basename(session.workspaceDir) }]);
-  });
-
-  it('answers cancel when the InputBox is closed with Escape', async () => {
-    const { page } = session.workbench;
-    await startAskName();
-    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
-    await pressKey(page, 'Escape');
-    const records = await waitForRecords(record, 2);
-    assert.deepEqual(records[1]!.result, { action: 'cancel' });
-  });
-
-  it('answers decline from the Decline button', async () => {
-    const { page } = session.workbench;
-    await startAskName();
-    await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
-    await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Decline"]');
-    const records = await waitForRecords(record, 3);
-    assert.deepEqual(records[2]!.result, { action: 'decline' });
   });
 
   it('names the file and the problem for a bad server entry, and an error for a missing command', async () => {
