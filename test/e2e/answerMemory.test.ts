@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
+  chooseContextMenuItem,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
@@ -24,6 +25,7 @@ import {
   waitForNoQuickInput,
   waitForQuickInput,
   webviewFrame,
+  whereThings,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
@@ -181,10 +183,11 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runCommand(page, 'Elicit: Focus on Pending Questions View');
     const row = pane(page, 'Pending Questions').locator('.monaco-list-row', { hasText: QUESTION });
     await row.click({ button: 'right' });
-    await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Always Decline from This Asker…' }).click();
+    await chooseContextMenuItem(page, 'Always Decline from This Asker…');
     const dialog = page.locator('.monaco-dialog-box');
-    // 20 s: in the full run on two busy cores the modal once took longer than 10 s to draw.
-    await dialog.waitFor({ timeout: 20_000 });
+    await dialog.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+      throw new Error(`no confirmation dialog (${String(error).split('\n')[0]}); ${await whereThings(page)}`);
+    });
     assert.match((await dialog.textContent()) ?? '', /Always decline this question from weather \(2\)\?/);
     await screenshot(page, 'rule-always-decline');
     await dialog.locator('.monaco-button', { hasText: 'Always Decline' }).click();

@@ -84,6 +84,27 @@ export async function focusEditorArea(page: Page): Promise<void> {
   }
 }
 
+/**
+ * Chooses an item of the open context menu. VS Code's menu takes an item's mouse-up only from a timer
+ * set 100 ms after the menu is drawn (so the right-click that opened it does not choose); on two busy
+ * cores that timer can come after a scripted click, which is then ignored and the menu stays open. So
+ * the click is made again while the item still shows: the first click that counts closes the menu.
+ */
+export async function chooseContextMenuItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
+  const item = page.locator('.context-view .monaco-menu .action-label', { hasText: label });
+  const deadline = Date.now() + timeoutMs;
+  await item.waitFor({ timeout: timeoutMs });
+  for (;;) {
+    await item.click({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    const closed = await item
+      .waitFor({ state: 'detached', timeout: 1000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+    if (Date.now() > deadline) throw new Error(`the context menu item "${label}" did not take a click; ${await whereThings(page)}`);
+  }
+}
+
 /** Runs a command from the Command Palette by its exact title ("Category: Title"). */
 export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
