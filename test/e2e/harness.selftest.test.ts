@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { repoRoot, startCodeServer, type CodeServer } from './harness/codeServer';
 import {
+  chooseContextMenuItem,
   openWorkbench,
   pickQuickPickItem,
   pressKey,
@@ -21,6 +22,7 @@ import {
   waitForNotification,
   waitForQuickInput,
   webviewFrame,
+  whereThings,
   type Workbench,
 } from './harness/workbench';
 import { waitForFile } from '../support/waitUntil';
@@ -60,6 +62,7 @@ exports.activate = (context) => {
       panel.webview.onDidReceiveMessage((m) => out('.webview', String(m)));
       panel.webview.html = '<button id="b" onclick="acquireVsCodeApi().postMessage(\\'clicked\\')">Press</button>';
     }),
+    vscode.commands.registerCommand('harness.menu', (uri) => out('.menu', uri ? require('path').basename(uri.fsPath) : '<none>')),
   );
 };
 `;
@@ -68,6 +71,7 @@ const commands = [
   ['harness.ask', 'Ask'],
   ['harness.pick', 'Pick'],
   ['harness.webview', 'Webview'],
+  ['harness.menu', 'Menu Choice'],
 ] as const;
 
 const manifest = {
@@ -77,7 +81,10 @@ const manifest = {
   engines: { vscode: '^1.101.0' },
   main: './extension.js',
   activationEvents: commands.map(([id]) => `onCommand:${id}`),
-  contributes: { commands: commands.map(([command, title]) => ({ command, title, category: 'Harness' })) },
+  contributes: {
+    commands: commands.map(([command, title]) => ({ command, title, category: 'Harness' })),
+    menus: { 'explorer/context': [{ command: 'harness.menu', group: 'navigation@0' }] },
+  },
 };
 
 async function buildVsix(dir: string): Promise<string> {
@@ -104,6 +111,7 @@ before(
     tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'elicit-e2e-selftest-'));
     const workspaceDir = path.join(tmp, 'workspace');
     await fs.promises.mkdir(workspaceDir);
+    await fs.promises.writeFile(path.join(workspaceDir, 'notes.txt'), 'a file to right-click\n');
     out = path.join(tmp, 'answer.txt');
     const vsix = await buildVsix(tmp);
     server = await startCodeServer({ vsixPaths: [vsix], workspaceDir, env: { HARNESS_OUT: out } });
@@ -157,4 +165,16 @@ test('webview content is reachable', { timeout: 120_000 }, async () => {
   await runCommand(page, 'Harness: Webview');
   await (await webviewFrame(page)).locator('#b').click();
   assert.equal(await waitForFile(`${out}.webview`), 'clicked');
+});
+
+test('context menu: the item is chosen, and an open menu is named in whereThings', { timeout: 120_000 }, async () => {
+  const page = wb!.page;
+  await runCommand(page, 'View: Show Explorer');
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes.txt' }).click({ button: 'right' });
+  const label = 'Menu Choice';
+  await page.locator('.context-view .monaco-menu .action-label', { hasText: label }).waitFor();
+  assert.match(await whereThings(page), /"menu":\[[^\]]*"Menu Choice"/);
+  await chooseContextMenuItem(page, label);
+  assert.equal(await waitForFile(`${out}.menu`), 'notes.txt');
+  assert.doesNotMatch(await whereThings(page), /"menu":\[[^\]]*"Menu Choice"/);
 });

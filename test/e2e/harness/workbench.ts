@@ -269,6 +269,8 @@ export async function whereThings(page: Page): Promise<string> {
         activeTab: document.querySelector('.tabs-container .tab.active .label-name')?.textContent ?? null,
         toasts: Array.from(document.querySelectorAll('.notification-list-item-message')).map((n) => n.textContent?.slice(0, 120)),
         dialog: document.querySelector('.monaco-dialog-box')?.textContent?.slice(0, 200) ?? null,
+        // An open context menu's items: a menu left open means a choice in it was not taken.
+        menu: Array.from(document.querySelectorAll('.context-view .monaco-menu .action-label')).map((n) => n.textContent?.slice(0, 80)),
       };
     },
     undefined,
