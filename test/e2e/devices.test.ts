@@ -39,6 +39,7 @@ import {
 import { agentPanel, newAgentSession, send } from './agentPanelDriver';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { screenshotDir } from './harness/runFolders';
+import { axeViolationsIn } from './harness/axe';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -256,6 +257,12 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     await alert.tap();
     await alert.waitFor({ state: 'detached', timeout: 1000 });
     assert.match((await question.locator('header').textContent()) ?? '', /ask-server/);
+    // WCAG 2.1 A and AA (axe-core), in the phone's light and dark settings alike.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolationsIn(page.mainFrame()), [], `axe, ${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     await question.getByRole('textbox', { name: 'String', exact: true }).fill('Grace Hopper');
     await question.getByRole('textbox', { name: 'String with email format' }).fill('grace@example.com');
     await question.getByRole('checkbox', { name: 'Boolean', exact: true }).tap();

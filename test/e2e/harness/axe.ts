@@ -27,7 +27,11 @@ async function frameOf(locator: FrameLocator): Promise<Frame> {
 
 /** Every violation of the WCAG 2.1 A/AA rules in the webview's document, each with the elements it names. */
 export async function axeViolations(webview: FrameLocator): Promise<AxeViolation[]> {
-  const frame = await frameOf(webview);
+  return axeViolationsIn(await frameOf(webview));
+}
+
+/** The same for a document of its own: a page, or a frame already found. */
+export async function axeViolationsIn(frame: Frame): Promise<AxeViolation[]> {
   if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
   return frame.evaluate(async (tags) => {
     const axe = (
