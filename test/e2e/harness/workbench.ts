@@ -84,6 +84,9 @@ export async function focusEditorArea(page: Page): Promise<void> {
   }
 }
 
+/** An item's label in the open context menu. */
+export const CONTEXT_MENU_ITEM = '.context-view .monaco-menu .action-label';
+
 /**
  * Chooses an item of the open context menu. VS Code's menu takes an item's mouse-up only from a timer
  * set 100 ms after the menu is drawn (so the right-click that opened it does not choose); on two busy
@@ -91,7 +94,7 @@ export async function focusEditorArea(page: Page): Promise<void> {
  * the click is made again while the item still shows: the first click that counts closes the menu.
  */
 export async function chooseContextMenuItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
-  const item = page.locator('.context-view .monaco-menu .action-label', { hasText: label });
+  const item = page.locator(CONTEXT_MENU_ITEM, { hasText: label });
   const deadline = Date.now() + timeoutMs;
   await item.waitFor({ timeout: timeoutMs });
   for (;;) {
@@ -248,14 +251,11 @@ export async function waitForQuickInput(
   throw new Error(`quick input not as expected after ${timeoutMs} ms; last seen: ${JSON.stringify(last)}; ${await whereThings(page)}`);
 }
 
-/**
- * What a failure message needs to be understood from CI's printout alone: where the keyboard is,
- * which editor is active, what notifications show, and a screenshot's path.
- */
-export async function whereThings(page: Page): Promise<string> {
-  const state = await evaluate(
+/** Where the keyboard is, which editor is active, what notifications, dialog and context menu show. */
+export async function workbenchState(page: Page): Promise<Record<string, unknown>> {
+  return evaluate(
     page,
-    () => {
+    (menuItem: string) => {
       const active = document.activeElement;
       const describe = (el: Element | null): string =>
         el
@@ -270,11 +270,16 @@ export async function whereThings(page: Page): Promise<string> {
         toasts: Array.from(document.querySelectorAll('.notification-list-item-message')).map((n) => n.textContent?.slice(0, 120)),
         dialog: document.querySelector('.monaco-dialog-box')?.textContent?.slice(0, 200) ?? null,
         // An open context menu's items: a menu left open means a choice in it was not taken.
-        menu: Array.from(document.querySelectorAll('.context-view .monaco-menu .action-label')).map((n) => n.textContent?.slice(0, 80)),
+        menu: Array.from(document.querySelectorAll(menuItem)).map((n) => n.textContent?.slice(0, 80)),
       };
     },
-    undefined,
+    CONTEXT_MENU_ITEM,
   ).catch((err: unknown) => ({ unreadable: String(err) }));
+}
+
+/** What a failure message needs to be understood from CI's printout alone: the workbench's state and a screenshot's path. */
+export async function whereThings(page: Page): Promise<string> {
+  const state = await workbenchState(page);
   const shot = path.join(failureShotDir, `state-${Date.now()}.png`);
   await fs.promises.mkdir(failureShotDir, { recursive: true });
   await page.screenshot({ path: shot }).catch(() => undefined);
