@@ -17,6 +17,7 @@ import { ASKER_RULES_KEY, secretMemoryVault } from './vscode/memory/memoryVault'
 import { registerMemory } from './vscode/memory/register';
 import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
+import { defaultLocations } from './vscode/mcp/sources/configSources';
 import { createPublicApi } from './vscode/publicApi';
 import { KeptRounds } from './vscode/questions/keptRounds';
 import { LostQuestions } from './vscode/questions/lostQuestions';
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     log,
     urlWaits,
     (name, destination) => grants.lookup(name, destination),
+    defaultLocations(context.globalStorageUri),
   );
   registry.keepRoundsIn(keptRounds);
   context.subscriptions.push(registry.onDidEndProcess((asker) => memory.endSession(asker)));

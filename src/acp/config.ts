@@ -4,7 +4,7 @@
  * `${userHome}`, `${env:NAME}` substitution). Pure: value in, agents and problems out.
  */
 import { destinationOrigin, type Destination } from '../core/origin';
-import { parseServerTable, type ConfigProblem, type VariableContext } from '../core/serverConfig';
+import { parseServerTable, type ConfigProblem, type VariableContext } from '../core/mcpConfig/serverConfig';
 import { isObject } from '../core/json';
 
 export interface AgentConfig {

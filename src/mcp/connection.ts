@@ -21,7 +21,7 @@ import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
-import type { ServerConfig } from '../core/serverConfig';
+import type { ServerConfig } from '../core/mcpConfig/serverConfig';
 import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
@@ -135,8 +135,12 @@ export class McpConnection {
   get name(): string {
     return this.config.name;
   }
+  /** Who asks, on every question: the name, with its source when another source uses the name too. */
+  get askerName(): string {
+    return this.config.askerName ?? this.config.name;
+  }
   private get key(): string {
-    return askerKey({ kind: 'mcp', name: this.name });
+    return askerKey({ kind: 'mcp', name: this.askerName });
   }
   get status(): ServerStatus {
     return this._status;
@@ -200,7 +204,7 @@ export class McpConnection {
         // -32042 (2025-11-25): the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
         await satisfyUrlElicitations(error.data, {
           ask: this.options.ask,
-          asker: { kind: 'mcp', name: this.name, detail: `tool ${name}` },
+          asker: { kind: 'mcp', name: this.askerName, detail: `tool ${name}` },
           what: name,
           onDidComplete: this.onDidCompleteElicitation,
           signal,
@@ -426,7 +430,7 @@ export class McpConnection {
     if (!this.options.oauth) return undefined;
     if (this.oauth?.serverUrl !== url) {
       this.oauth?.cancel();
-      this.oauth = new OAuthSignIn({ name: this.name, url }, this.options.oauth, {
+      this.oauth = new OAuthSignIn({ name: this.askerName, url }, this.options.oauth, {
         sdk: this.requireSdk(),
         ask: this.options.ask,
         urlWaits: this.options.urlWaits,
@@ -508,7 +512,7 @@ export class McpConnection {
     return {
       server: this.name,
       origin: serverOrigin(this.config),
-      asker: { kind: 'mcp', name: this.name, detail },
+      asker: { kind: 'mcp', name: this.askerName, detail },
       ask: this.options.ask,
       roots: this.options.roots,
       keeper: this.options.rounds,
@@ -555,7 +559,7 @@ export class McpConnection {
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
   private asker(): Asker {
     const tools = [...new Set(this.runningTools.values())];
-    return tools.length === 1 ? { kind: 'mcp', name: this.name, detail: `tool ${tools[0]}` } : { kind: 'mcp', name: this.name };
+    return tools.length === 1 ? { kind: 'mcp', name: this.askerName, detail: `tool ${tools[0]}` } : { kind: 'mcp', name: this.askerName };
   }
 
   private fail(message: string): void {

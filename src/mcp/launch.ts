@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { destinationOrigin, type Destination } from '../core/origin';
-import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from '../core/serverConfig';
+import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from '../core/mcpConfig/serverConfig';
 import { parseDotenv } from './dotenv';
 import { envFilePath, serverDestination } from './serverOrigin';
 

@@ -17,8 +17,14 @@ export interface GrantStore {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-/** What would be given: a named secret, or a password input saved for a config file. */
-export type GrantSubject = { kind: 'secret'; name: string } | { kind: 'input'; file: string; id: string };
+/**
+ * What would be given: a named secret, a password input saved for a config
+ * file, or the result of a `command` input (the VS Code command it runs).
+ */
+export type GrantSubject =
+  | { kind: 'secret'; name: string }
+  | { kind: 'input'; file: string; id: string }
+  | { kind: 'command'; file: string; id: string; command: string };
 
 /**
  * true: allowed, false: refused, undefined: the person closed the question without answering.
@@ -116,6 +122,7 @@ export class SecretGrants {
 
 /** A secret by its name (as before); an input by its file and id, under a prefix no secret name can have. */
 function subjectId(subject: GrantSubject): string {
+  if (subject.kind === 'command') return `command:${JSON.stringify([subject.file, subject.id, subject.command])}`;
   return subject.kind === 'secret' ? subject.name : `input:${JSON.stringify([subject.file, subject.id])}`;
 }
 
@@ -128,5 +135,6 @@ function allowedKey(subject: GrantSubject, destination: SecretDestination): stri
 }
 
 function reference(subject: GrantSubject): string {
+  if (subject.kind === 'command') return `the result of the command ${subject.command} (\${input:${subject.id}})`;
   return subject.kind === 'secret' ? `\${secret:${subject.name}}` : `the saved input \${input:${subject.id}}`;
 }

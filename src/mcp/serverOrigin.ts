@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { destinationOrigin, envFileDigest, type Destination } from '../core/origin';
-import type { ServerConfig } from '../core/serverConfig';
+import type { ServerConfig } from '../core/mcpConfig/serverConfig';
 
 export function serverOrigin(config: ServerConfig): string {
   return destinationOrigin(serverDestination(config));

@@ -67,8 +67,33 @@ function scopedTables(id: SettingId): ScopedTable[] {
   return tables;
 }
 
+/**
+ * The legacy `mcp` key of VS Code's own settings (`{ servers, inputs }`), user
+ * and workspace apart. In a multi-root workspace the workspace value is the
+ * `.code-workspace` file's `settings.mcp`: its `mcp` section. Not read from an
+ * untrusted workspace.
+ */
+export function legacyMcpSettings(): ScopedTable[] {
+  const inspected = vscode.workspace.getConfiguration().inspect<unknown>('mcp');
+  const tables: ScopedTable[] = [];
+  const table = (value: unknown): Record<string, unknown> | undefined =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const user = table(inspected?.globalValue);
+  if (user) tables.push({ scope: 'user', file: 'settings:user#mcp', source: 'User settings (mcp)', value: user });
+  const workspace = table(inspected?.workspaceValue);
+  const settingsFile = workspaceSettingsFile();
+  if (workspace && vscode.workspace.isTrusted && settingsFile) {
+    // As VS Code labels them: the workspace file by its name, a folder's settings by their path.
+    const name = vscode.workspace.workspaceFile
+      ? settingsFile.path.slice(settingsFile.path.lastIndexOf('/') + 1)
+      : `${vscode.workspace.asRelativePath(settingsFile, true)} (mcp)`;
+    tables.push({ scope: 'workspace', file: `${settingsFile.toString()}#mcp`, source: name, value: workspace });
+  }
+  return tables;
+}
+
 /** Where workspace settings live: the .code-workspace file, or the one folder's .vscode/settings.json. */
-function workspaceSettingsFile(): vscode.Uri | undefined {
+export function workspaceSettingsFile(): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
   return vscode.workspace.workspaceFile ?? (folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json') : undefined);
 }

@@ -43,7 +43,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Broker, type Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { McpConnection } from '../../src/mcp/connection';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
 import { deviceAnswer } from './deviceTimings';
 import { worstPattern } from './patternTimings';

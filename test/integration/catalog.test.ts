@@ -19,7 +19,7 @@ import {
   offersCompletions,
   readResource,
 } from '../../src/mcp/catalog';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { resolveLaunch } from '../../src/mcp/launch';
 import { formatPromptResult } from '../../src/mcp/promptText';

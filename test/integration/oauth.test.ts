@@ -10,7 +10,7 @@ import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { UrlWaits } from '../../src/core/broker/urlWaits';
 import { deviceVerdict } from '../../src/core/device/devicePolicy';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { credentialsKey, MemorySecretStore, type StoredCredentials } from '../../src/mcp/oauthStore';
 import { startOAuthFixture, type OAuthFixture } from '../support/oauthFixture';

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { MAX_ROUNDS, type OpenRound, type RoundKeeper } from '../../src/mcp/rounds';
 import { fixture, freePort, httpServer, stdioServer, textOf } from '../support/mcpServers';

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
 import { scriptedBroker, type Script, type ScriptedRenderer } from './scriptedRenderer';
 import type { Broker } from '../../src/core/broker/broker';

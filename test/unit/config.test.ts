@@ -10,7 +10,7 @@ import {
   type ParsedConfig,
   type StdioServerConfig,
   type VariableContext,
-} from '../../src/core/serverConfig';
+} from '../../src/core/mcpConfig/serverConfig';
 
 const SOURCE = '/ws/.vscode/mcp.json';
 const vars: VariableContext = { workspaceFolder: '/ws', userHome: '/home/ada', env: { TOKEN: 's3cret', PORT: '8080' } };
@@ -383,7 +383,7 @@ describe('parseMcpConfig: inputs', () => {
       JSON.stringify({
         inputs: [
           { id: 'ok', type: 'promptString' },
-          { id: 'cmd', type: 'command', command: 'extension.pick' },
+          { id: 'cmd', type: 'command', command: '' },
           { id: 'weird', type: 'promptNumber' },
           { type: 'promptString' },
           'token',
@@ -405,8 +405,8 @@ describe('parseMcpConfig: inputs', () => {
     assert.deepEqual(
       result.problems.map((p) => p.message.slice(SOURCE.length + 2)),
       [
-        'input "cmd": type "command" is not supported by Elicit; use "promptString" or "pickString"',
-        'input "weird": unknown type "promptNumber"; use "promptString" or "pickString"',
+        'input "cmd": needs a "command" string (a VS Code command id)',
+        'input "weird": unknown type "promptNumber"; use "promptString", "pickString" or "command"',
         'inputs[3]: needs an "id" string',
         'inputs[4]: must be an object',
         'input "pick": "options" must be a non-empty list',
@@ -430,14 +430,45 @@ describe('parseMcpConfig: inputs', () => {
     assert.equal(result.servers.length, 1);
   });
 
-  it('pickString options may be objects with a value (VS Code allows labels); duplicates collapse', () => {
+  it('pickString options may be objects with a value and a label, asked by their labels; duplicates collapse', () => {
     const result = parse(
       JSON.stringify({
         inputs: [{ id: 'env', type: 'pickString', options: [{ label: 'Production', value: 'prod' }, 'dev', 'dev'] }],
         servers: { a: { command: 'run', args: ['${input:env}'] } },
       }),
     );
-    assert.deepEqual(result.servers[0]!.inputs, [{ id: 'env', type: 'pickString', description: 'env', options: ['prod', 'dev'] }]);
+    const input = result.servers[0]!.inputs![0]!;
+    assert.deepEqual(input, {
+      id: 'env',
+      type: 'pickString',
+      description: 'env',
+      options: ['prod', 'dev'],
+      labels: { prod: 'Production' },
+    });
+    assert.ok(input.type === 'pickString');
+    assert.deepEqual(inputQuestionSchema(input).properties, {
+      env: {
+        type: 'string',
+        title: 'env',
+        oneOf: [
+          { const: 'prod', title: 'Production' },
+          { const: 'dev', title: 'dev' },
+        ],
+      },
+    });
+  });
+
+  it('a command input names its VS Code command and arguments, for the person to allow when it first runs', () => {
+    const result = parse(
+      JSON.stringify({
+        inputs: [{ id: 'branch', type: 'command', command: 'git.getBranch', args: { repo: '.' } }],
+        servers: { a: { command: 'run', env: { BRANCH: '${input:branch}' } } },
+      }),
+    );
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.servers[0]!.inputs, [
+      { id: 'branch', type: 'command', description: 'branch', command: 'git.getBranch', args: { repo: '.' } },
+    ]);
   });
 
   it('a URL with an input in it is checked only once the input is filled in', () => {

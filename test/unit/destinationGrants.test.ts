@@ -9,7 +9,7 @@ import './vscodeStandIn/install';
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type * as vscode from 'vscode';
-import { parseMcpConfig, type ServerConfig } from '../../src/core/serverConfig';
+import { parseMcpConfig, type ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { resolveLaunch, type SecretDestination } from '../../src/mcp/launch';
 import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { SecretGrants, SecretNotGrantedError, type GrantSubject } from '../../src/mcp/secretGrants';

@@ -25,7 +25,7 @@ import {
   type EditorPromptKind,
 } from '../../src/core/device/devicePolicy';
 import { phoneQuestion, readPhoneAnswer } from '../../src/core/device/phoneQuestions';
-import { parseMcpConfig } from '../../src/core/serverConfig';
+import { parseMcpConfig } from '../../src/core/mcpConfig/serverConfig';
 import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { SecretGrants } from '../../src/mcp/secretGrants';
 import { ConfigInputs } from '../../src/vscode/mcp/configInputs';

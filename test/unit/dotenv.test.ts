@@ -1,7 +1,7 @@
 /** parseDotenv and resolveLaunch: an envFile read at start, relative to the workspace folder, under the configured env. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { parseDotenv } from '../../src/mcp/dotenv';
 import { envFilePath, resolveLaunch } from '../../src/mcp/launch';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { resolveLaunch, resolveSecrets, type SecretDestination } from '../../src/mcp/launch';
 import { SecretGrants, SecretNotGrantedError } from '../../src/mcp/secretGrants';
 import { serverDestination, serverOrigin } from '../../src/mcp/serverOrigin';

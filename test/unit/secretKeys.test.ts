@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { commandOrigin, urlOrigin, useOriginKey, withOrigin } from '../../src/core/origin';
 import type { Asker, FormRequest } from '../../src/core/broker/request';
 import { namedSecretKey, savedSecretKey } from '../../src/core/secretKeys';
-import type { ServerConfig } from '../../src/core/serverConfig';
+import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { serverOrigin } from '../../src/mcp/serverOrigin';
 
 const userGithub: ServerConfig = {

@@ -118,3 +118,126 @@ describe('ServerRegistry (over the vscode stand-in)', () => {
     );
   });
 });
+
+describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
+  let registry: ServerRegistry;
+  const names = async (): Promise<string[]> => (await registry.servers()).map((s) => s.name);
+  const locations = { userFolder: Uri.file('/user'), env: { COPILOT_HOME: '/copilot', TOKEN: 'tok-1' }, home: '/home/ada' };
+
+  beforeEach(() => {
+    standIn.reset();
+    standIn.setFolders('/ws/app');
+    standIn.files.set('/ws/app/.vscode/mcp.json', mcpJson({ db: { command: 'node', args: ['db.js'] } }));
+    standIn.files.set('/ws/app/.mcp.json', JSON.stringify({ mcpServers: { github: { type: 'local', command: 'gh-mcp', tools: ['*'] } } }));
+    standIn.files.set('/user/mcp.json', mcpJson({ github: { command: 'gh-mcp' }, weather: { url: 'https://weather.example/mcp' } }));
+    standIn.files.set(
+      '/copilot/mcp-config.json',
+      JSON.stringify({ mcpServers: { ctx: { type: 'http', url: 'https://ctx.example/mcp', headers: { K: '${TOKEN}' }, tools: ['*'] } } }),
+    );
+    registry = new ServerRegistry(
+      ask,
+      vscode.window.createOutputChannel('Elicit', { log: true }) as unknown as vscode.LogOutputChannel,
+      undefined,
+      undefined,
+      locations,
+    );
+  });
+  afterEach(() => registry.dispose());
+
+  it('reads each source in VS Code order, numbers a shared name and tells it with its source', async () => {
+    assert.deepEqual(await names(), ['db', 'github', 'github (2)', 'weather', 'ctx']);
+    const sources = (await registry.servers()).map((s) => [s.name, s.config.source, s.askerName]);
+    assert.deepEqual(sources, [
+      ['db', '.vscode/mcp.json', 'db'],
+      ['github', '.mcp.json', 'github from .mcp.json'],
+      ['github (2)', 'User mcp.json', 'github (2) from User mcp.json'],
+      ['weather', 'User mcp.json', 'weather'],
+      ['ctx', '/copilot/mcp-config.json', 'ctx'],
+    ]);
+    const ctx = (await registry.get('ctx'))!.config.transport;
+    assert.deepEqual(ctx.type !== 'stdio' && ctx.headers, { K: 'tok-1' }, "Copilot CLI's ${VAR} is the environment's");
+    assert.deepEqual(registry.sourcesRead, ['.vscode/mcp.json', '.mcp.json', 'User mcp.json', '/copilot/mcp-config.json']);
+    assert.equal(registry.configFile('User mcp.json')?.fsPath, '/user/mcp.json');
+  });
+
+  it('a name in two files is two destinations: a grant or saved answer of one never applies to the other', async () => {
+    const workspace = (await registry.get('github'))!.config;
+    const user = (await registry.get('github (2)'))!.config;
+    assert.deepEqual(workspace.transport.type === 'stdio' && workspace.transport.command, 'gh-mcp');
+    assert.deepEqual(user.transport.type === 'stdio' && user.transport.command, 'gh-mcp');
+    assert.equal(workspace.origin?.file, 'file:///ws/app/.mcp.json');
+    assert.equal(user.origin?.file, 'file:///user/mcp.json');
+    assert.notEqual(serverOrigin(workspace), serverOrigin(user));
+  });
+
+  it("reads the window's profile's mcp.json, named by the profile", async () => {
+    standIn.files.set(
+      '/user/globalStorage/storage.json',
+      JSON.stringify({
+        userDataProfiles: [{ location: '-5a1b', name: 'Work' }],
+        profileAssociations: { workspaces: { 'file:///ws/app': '-5a1b' } },
+      }),
+    );
+    standIn.files.set('/user/profiles/-5a1b/mcp.json', mcpJson({ jira: { command: 'jira-mcp' } }));
+    assert.deepEqual(await names(), ['db', 'github', 'jira', 'ctx']);
+    assert.equal((await registry.get('jira'))!.config.source, 'User mcp.json (Work profile)');
+  });
+
+  it("a remote window reads the remote user's file, named so", async () => {
+    standIn.remoteName = 'ssh-remote';
+    await registry.servers();
+    assert.equal((await registry.get('weather'))!.config.source, 'Remote user mcp.json (ssh-remote)');
+  });
+
+  it('reads the legacy mcp setting, user and workspace, and a .code-workspace file as its mcp section', async () => {
+    standIn.settings.set('mcp', { servers: { legacy: { command: 'legacy-mcp' } } });
+    standIn.workspaceFile = Uri.file('/ws/team.code-workspace');
+    standIn.workspaceSettings.set('mcp', { servers: { team: { command: 'team-mcp' } } });
+    assert.deepEqual(await names(), ['db', 'github', 'team', 'github (2)', 'weather', 'ctx', 'legacy']);
+    assert.equal((await registry.get('team'))!.config.source, 'team.code-workspace');
+    assert.equal((await registry.get('legacy'))!.config.source, 'User settings (mcp)');
+  });
+
+  it('elicit.mcpJsonServers covers every source VS Code reads, not elicit.servers', async () => {
+    standIn.settings.set('elicit.mcpJsonServers', ['*', '!github', '!ctx']);
+    standIn.settings.set('elicit.servers', { github: { command: 'mine' } });
+    assert.deepEqual(await names(), ['db', 'weather', 'github']);
+    assert.deepEqual(registry.leftToVsCode, ['github (.mcp.json)', 'github (User mcp.json)', 'ctx (/copilot/mcp-config.json)']);
+  });
+
+  it("an untrusted workspace's .mcp.json is not started; the user's files still are", async () => {
+    standIn.trusted = false;
+    assert.deepEqual(await names(), ['github', 'weather', 'ctx']);
+    assert.deepEqual(registry.untrustedSources, ['.vscode/mcp.json', '.mcp.json']);
+    assert.equal((await registry.get('github'))!.config.source, 'User mcp.json', 'the plain name is free again');
+  });
+
+  it('an edit to any source file reloads: servers come and go without a reload of the window', async () => {
+    assert.deepEqual(await names(), ['db', 'github', 'github (2)', 'weather', 'ctx']);
+    for (const [file, text, expected] of [
+      ['/user/mcp.json', mcpJson({ weather: { url: 'https://weather.example/mcp' } }), ['db', 'github', 'weather', 'ctx']],
+      ['/ws/app/.mcp.json', JSON.stringify({ mcpServers: {} }), ['db', 'weather', 'ctx']],
+      ['/copilot/mcp-config.json', JSON.stringify({ mcpServers: { x: { command: 'x' } } }), ['db', 'weather', 'x']],
+      ['/ws/app/.vscode/mcp.json', mcpJson({}), ['weather', 'x']],
+    ] as const) {
+      standIn.files.set(file, text);
+      const changed = new Promise<void>((resolve) => registry.onDidChange(() => resolve()));
+      assert.ok(standIn.touch(file) > 0, `a watcher sees ${file}`);
+      await changed;
+      assert.deepEqual(await names(), expected, file);
+    }
+  });
+
+  it('a broken user file names its line and column; every other source still loads', async () => {
+    standIn.files.set('/user/mcp.json', '{\n  "servers": {\n    "github": { "command": "gh" ]\n}');
+    assert.deepEqual(await names(), ['db', 'github', 'ctx']);
+    assert.match(registry.problems[0]!.message, /^User mcp\.json: .+ at line 3, column \d+$/);
+  });
+
+  it('a sandboxed server is listed but never started, and says why', async () => {
+    standIn.files.set('/user/mcp.json', mcpJson({ boxed: { command: process.execPath, args: ['-e', ''], sandboxEnabled: true } }));
+    const boxed = (await registry.get('boxed'))!;
+    await assert.rejects(registry.start('boxed'), /Elicit does not start "boxed": it is configured to run in a sandbox/);
+    assert.equal(boxed.status, 'error');
+  });
+});

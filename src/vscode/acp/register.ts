@@ -11,7 +11,7 @@ import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
 import { GATEWAYS_SOURCE, parseAgentGateways } from '../../acp/gatewayUrl';
 import type { AcpConnection } from '../../acp/connection';
-import type { ConfigProblem } from '../../core/serverConfig';
+import type { ConfigProblem } from '../../core/mcpConfig/serverConfig';
 import type { Services } from '../services';
 import { savedSession } from '../../core/protocols/agentPanelProtocol';
 import { localFolders } from '../localFolders';

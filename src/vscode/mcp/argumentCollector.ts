@@ -39,7 +39,7 @@ export async function collectArguments(broker: Broker, request: ArgumentRequest)
     mode: 'form',
     asker: {
       kind: 'mcp',
-      name: request.server.name,
+      name: request.server.askerName,
       detail: `arguments for ${request.subject}`,
       origin: serverOrigin(request.server.config),
     },

@@ -1,6 +1,7 @@
 /**
  * Values for `${input:id}` in mcp.json, asked through Elicit's own renderers
- * when a server that uses them starts. Password inputs are kept in
+ * when a server that uses them starts (a `command` input runs its VS Code
+ * command instead, once the person allowed that for the destination). Password inputs are kept in
  * SecretStorage per config file and reused on later starts (Manage Saved
  * Secrets forgets them), but only for a destination the person gave them to
  * (SecretGrants, the rule of `${secret:}` too): typed for one server, a saved
@@ -8,8 +9,16 @@
  * its destination changed, only after the person allows it there. Other values
  * are kept for this window only.
  */
+import * as vscode from 'vscode';
 import type { Broker } from '../../core/broker/broker';
-import { inputQuestionSchema, type ConfigInput, type ServerConfig } from '../../core/serverConfig';
+import {
+  inputQuestionSchema,
+  type CommandInput,
+  type ConfigInput,
+  type PickStringInput,
+  type PromptStringInput,
+  type ServerConfig,
+} from '../../core/mcpConfig/serverConfig';
 import { inputDestination } from '../../mcp/launch';
 import type { GrantSubject, SecretGrants } from '../../mcp/secretGrants';
 import { serverDestination } from '../../mcp/serverOrigin';
@@ -25,6 +34,9 @@ export class ConfigInputs {
     private readonly broker: Broker,
     private readonly vault: SecretVault,
     private readonly grants: SecretGrants,
+    /** Runs a VS Code command (vscode.commands.executeCommand; VS Code passes an input's `args` as one argument). */
+    private readonly runCommand: (command: string, args: unknown) => Thenable<unknown> = (command, args) =>
+      args === undefined ? vscode.commands.executeCommand(command) : vscode.commands.executeCommand(command, args),
   ) {}
 
   /** Every input the server uses, asked or remembered; rejects when one is not given. */
@@ -37,6 +49,7 @@ export class ConfigInputs {
   private async valueOf(config: ServerConfig, input: ConfigInput): Promise<string> {
     const file = config.origin?.file ?? config.source;
     const key = JSON.stringify([file, input.id]);
+    if (input.type === 'command') return this.commandValue(config, input, file);
     if (input.type === 'promptString' && input.password) {
       const subject: GrantSubject = { kind: 'input', file, id: input.id };
       const destination = inputDestination(config, input.id, serverDestination(config));
@@ -53,10 +66,30 @@ export class ConfigInputs {
     return pending;
   }
 
-  private async ask(config: ServerConfig, input: ConfigInput, file: string): Promise<string> {
+  /**
+   * A `command` input: the VS Code command's result. Any file can name any
+   * command, so it runs for a destination only once the person allowed that
+   * (SecretGrants, asked like a saved secret); its value is kept for this window.
+   */
+  private async commandValue(config: ServerConfig, input: CommandInput, file: string): Promise<string> {
+    const key = JSON.stringify([file, input.id, input.command]);
+    const kept = this.sessionValues.get(key);
+    if (kept !== undefined) return kept;
+    const destination = inputDestination(config, input.id, serverDestination(config));
+    await this.grants.release({ kind: 'command', file, id: input.id, command: input.command }, destination, async () => '');
+    const result: unknown = await this.runCommand(input.command, input.args);
+    if (typeof result !== 'string' && typeof result !== 'number' && typeof result !== 'boolean') {
+      throw new Error(`its input "${input.id}" runs the command ${input.command}, which gave no value`);
+    }
+    const value = String(result);
+    this.sessionValues.set(key, value);
+    return value;
+  }
+
+  private async ask(config: ServerConfig, input: PromptStringInput | PickStringInput, file: string): Promise<string> {
     const result = await this.broker.ask({
       mode: 'form',
-      asker: { kind: 'mcp', name: config.name, detail: CONFIGURATION_INPUT },
+      asker: { kind: 'mcp', name: config.askerName ?? config.name, detail: CONFIGURATION_INPUT },
       noMemory: true,
       editorOnly: 'key',
       message: input.description,

@@ -61,7 +61,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
     const result = await broker.ask({
       mode: 'form',
       // The server is who the answer goes to (its limit, its saved secrets); Elicit is who asks.
-      asker: { kind: 'mcp', name: server.name, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
+      asker: { kind: 'mcp', name: server.askerName, detail: `arguments for ${tool.name}`, origin: serverOrigin(server.config) },
       onBehalf: { title: vscode.l10n.t('Run MCP Tool · {0} · {1}', server.name, tool.name) },
       message: vscode.l10n.t('Arguments for {0}', tool.name),
       requestedSchema: schema,

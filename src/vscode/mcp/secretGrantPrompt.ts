@@ -41,7 +41,14 @@ export async function askSecretGrant(
   const message =
     subject.kind === 'secret'
       ? vscode.l10n.t('Give the saved secret "{0}" to the MCP server "{1}"?', oneLine(subject.name, 80), server)
-      : vscode.l10n.t('Give the saved input "{0}" to the MCP server "{1}"?', oneLine(subject.id, 80), server);
+      : subject.kind === 'command'
+        ? vscode.l10n.t(
+            'Run the VS Code command "{0}" and give its result (the input "{1}") to the MCP server "{2}"?',
+            oneLine(subject.command, 120),
+            oneLine(subject.id, 80),
+            server,
+          )
+        : vscode.l10n.t('Give the saved input "{0}" to the MCP server "{1}"?', oneLine(subject.id, 80), server);
   const choice = await vscode.window.showWarningMessage(inertText(message), { modal: true, detail: inertText(detail) }, allow, refuse);
   return choice === allow ? true : choice === refuse ? false : undefined;
 }

@@ -1,15 +1,21 @@
 /**
- * The configured MCP servers of this window: every workspace folder's
- * `.vscode/mcp.json` (the servers `elicit.mcpJsonServers` selects) plus the
- * `elicit.servers` setting, kept in sync with the
- * files and the setting. Servers are started on first use, never in an
- * untrusted workspace when the workspace configured them. A server that
- * crashes is restarted a few times with a growing delay (CrashRecovery).
+ * The configured MCP servers of this window, from every source VS Code reads
+ * (sources/configSources.ts: each folder's `.vscode/mcp.json` and `.mcp.json`,
+ * the workspace's `mcp` section, the user profile's `mcp.json`, Copilot CLI's
+ * `mcp-config.json`, the legacy `mcp` setting; as far as
+ * `elicit.mcpJsonServers` selects) plus the `elicit.servers` setting, kept in
+ * sync with the files and settings. Servers are started on first use, never
+ * in an untrusted workspace when the workspace configured them. A server that
+ * crashes is restarted a few times with a growing delay (CrashRecovery); one
+ * with `dev.watch` restarts when a watched file changes.
  */
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
-import { parseMcpConfig, parseServerTable, type ConfigProblem, type ServerConfig, type VariableContext } from '../../core/serverConfig';
+import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
+import { nameServers, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
+import { copilotConfigFile, readSources, userMcpJson, type SourceLocations } from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';
@@ -27,7 +33,8 @@ import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
 
-const CONFIG_FILE = '.vscode/mcp.json';
+/** The workspace's own files, wherever a folder is: any change reloads (outside files are watched one by one). */
+const WORKSPACE_FILES = ['**/.vscode/mcp.json', '**/.mcp.json'];
 /** True while the elicit.mcpJsonServers setting leaves servers of a workspace's mcp.json to VS Code (the view says so). */
 const LEFT_OUT_CONTEXT = 'elicit.mcpJsonServersLeftOut';
 
@@ -49,6 +56,11 @@ export class ServerRegistry implements vscode.Disposable {
   private _leftToVsCode: string[] = [];
   /** Config file by the name problems use for it, for "Open File". */
   private readonly sourceFiles = new Map<string, vscode.Uri>();
+  /** Watchers of the files outside the workspace (user profile, Copilot CLI), by URI. */
+  private readonly outsideWatchers = new Map<string, vscode.Disposable>();
+  /** `dev.watch` watchers, by server name. */
+  private readonly devWatchers = new Map<string, vscode.Disposable>();
+  private _sourcesRead: string[] = [];
   readonly onDidChange = this.changes.event;
   /** A server's process stopped, failed or is restarting: "this session" of its answers ends. */
   readonly onDidEndProcess = this.processEnds.event;
@@ -59,23 +71,26 @@ export class ServerRegistry implements vscode.Disposable {
     private readonly urlWaits?: UrlWaits,
     /** Resolves `${secret:NAME}` when a server starts, where the person allowed it. */
     private readonly secret?: SecretLookup,
+    /** Where the user's files are; none in tests that read only the workspace. */
+    private readonly locations: SourceLocations = { env: {}, home: os.homedir() },
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/${CONFIG_FILE}`);
     const reload = (): void => void this.reload();
+    for (const pattern of WORKSPACE_FILES) {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this.disposables.push(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
+    }
     this.disposables.push(
       this.changes,
       this.processEnds,
-      watcher,
-      watcher.onDidCreate(reload),
-      watcher.onDidChange(reload),
-      watcher.onDidDelete(reload),
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         reload();
         for (const connection of this.connections.values()) void connection.rootsChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeConfiguration(
-        (e) => (e.affectsConfiguration(SETTING.servers) || e.affectsConfiguration(SETTING.mcpJsonServers)) && reload(),
+        (e) =>
+          (e.affectsConfiguration(SETTING.servers) || e.affectsConfiguration(SETTING.mcpJsonServers) || e.affectsConfiguration('mcp')) &&
+          reload(),
       ),
     );
   }
@@ -164,6 +179,16 @@ export class ServerRegistry implements vscode.Disposable {
     return this._untrustedSources;
   }
 
+  /** The sources that exist and were read, by label ("app/.mcp.json", "User mcp.json"), for "where Elicit looked". */
+  get sourcesRead(): readonly string[] {
+    return this._sourcesRead;
+  }
+
+  /** Where the window's user mcp.json is (it may not exist yet), for "Open User Configuration". */
+  async userConfigFile(): Promise<vscode.Uri | undefined> {
+    return (await userMcpJson(this.locations))?.file;
+  }
+
   /** Re-reads the configuration; unchanged servers keep running, changed ones restart on next use. */
   reload(): Promise<void> {
     const run = this.ready.then(() => this.read()).then(({ configs, problems }) => this.apply(configs, problems));
@@ -172,45 +197,58 @@ export class ServerRegistry implements vscode.Disposable {
   }
 
   private async read(): Promise<{ configs: ServerConfig[]; problems: ConfigProblem[] }> {
-    const configs: ServerConfig[] = [];
+    const sourced: SourcedConfig[] = [];
     const problems: ConfigProblem[] = [];
     const trusted = vscode.workspace.isTrusted;
     const untrusted: string[] = [];
     const selection = readSelection(settings.mcpJsonServers());
     const leftOut: string[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const uri = vscode.Uri.joinPath(folder.uri, CONFIG_FILE);
-      let text: string;
-      try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch {
-        continue; // No mcp.json in this folder.
-      }
-      const source = vscode.workspace.asRelativePath(uri, true);
-      this.sourceFiles.set(source, uri);
-      const parsed = parseMcpConfig(text, source, this.variables(folder.uri.fsPath));
-      problems.push(...parsed.problems);
-      if (!trusted && parsed.servers.length > 0) {
-        this.log.warn(`${source}: not starting its servers because this workspace is not trusted`);
-        untrusted.push(source);
+    const reads = await readSources(this.locations);
+    await this.watchOutside();
+    for (const read of reads) {
+      if (read.file) this.sourceFiles.set(read.label, read.file);
+      problems.push(...read.parsed.problems);
+      if (read.workspace && !trusted && read.parsed.servers.length > 0) {
+        this.log.warn(`${read.label}: not starting its servers because this workspace is not trusted`);
+        untrusted.push(read.label);
         continue;
       }
-      const origin = { file: uri.toString(), folder: folder.uri.fsPath };
-      const chosen = parsed.servers.filter((server) => selectsServer(selection, server.name));
-      leftOut.push(...parsed.servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${source})`));
-      configs.push(...chosen.map((server) => ({ ...server, origin })));
+      const servers = read.parsed.servers.map((server) => ({ ...server, origin: read.origin }));
+      const chosen = sharedWithVsCode(read.kind) ? servers.filter((server) => selectsServer(selection, server.name)) : servers;
+      leftOut.push(...servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${read.label})`));
+      sourced.push(...chosen.map((config) => ({ kind: read.kind, config })));
     }
     if (leftOut.length > 0) this.log.info(`left to VS Code's own MCP support (elicit.mcpJsonServers): ${leftOut.join(', ')}`);
     this._leftToVsCode = leftOut;
     void vscode.commands.executeCommand('setContext', LEFT_OUT_CONTEXT, leftOut.length > 0);
-    // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
-    for (const table of settings.servers()) {
-      const fromSetting = parseServerTable(table.value, table.source, this.variables(table.scope === 'user' ? undefined : firstFolder()));
-      configs.push(...fromSetting.servers.map((server) => ({ ...server, origin: { file: table.file } })));
-      problems.push(...fromSetting.problems);
-    }
     this._untrustedSources = untrusted;
-    return { configs: uniqueNames(configs), problems };
+    this._sourcesRead = reads.map((read) => read.label);
+    return { configs: nameServers(sourced), problems };
+  }
+
+  /**
+   * Watches the files outside the workspace that a reload reads (the window's
+   * user mcp.json, Copilot CLI's file), by their folder, so a file created
+   * later is seen too.
+   */
+  private async watchOutside(): Promise<void> {
+    const files = [copilotConfigFile(this.locations)];
+    const user = await userMcpJson(this.locations);
+    if (user) files.push(user.file);
+    const wanted = new Set(files.map((file) => file.toString()));
+    for (const [key, watcher] of this.outsideWatchers) {
+      if (wanted.has(key)) continue;
+      watcher.dispose();
+      this.outsideWatchers.delete(key);
+    }
+    for (const file of files) {
+      if (this.outsideWatchers.has(file.toString())) continue;
+      const folder = vscode.Uri.joinPath(file, '..');
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, path.posix.basename(file.path)));
+      const reload = (): void => void this.reload();
+      const subscriptions = [watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload)];
+      this.outsideWatchers.set(file.toString(), vscode.Disposable.from(...subscriptions));
+    }
   }
 
   private apply(configs: ServerConfig[], problems: ConfigProblem[]): void {
@@ -220,6 +258,8 @@ export class ServerRegistry implements vscode.Disposable {
       if (!next || JSON.stringify(next) !== JSON.stringify(connection.config)) {
         this.recoveries.get(name)?.dispose();
         this.recoveries.delete(name);
+        this.devWatchers.get(name)?.dispose();
+        this.devWatchers.delete(name);
         void connection.stop();
         this.connections.delete(name);
       }
@@ -236,12 +276,15 @@ export class ServerRegistry implements vscode.Disposable {
         oauth: this.oauth,
         roots: workspaceRoots,
         rounds: this.rounds,
-        prepare: async (server) =>
-          resolveLaunch(server, {
+        prepare: async (server) => {
+          // Started otherwise than configured (outside its sandbox, say), it would not be the server the person set up.
+          if (server.notStarted) throw new Error(`Elicit does not start "${server.name}": ${server.notStarted}`);
+          return resolveLaunch(server, {
             inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
             log: serverLog,
             secret: this.secret,
-          }),
+          });
+        },
       });
       // Before the listener below, so a restart is already scheduled when the view redraws.
       const recovery = new CrashRecovery(connection, undefined, (line) => {
@@ -251,15 +294,48 @@ export class ServerRegistry implements vscode.Disposable {
       this.recoveries.set(config.name, recovery);
       connection.onDidChangeStatus((status) => {
         if (status === 'stopped' || status === 'error')
-          this.processEnds.fire({ kind: 'mcp', name: config.name, origin: serverOrigin(config) });
+          this.processEnds.fire({ kind: 'mcp', name: config.askerName ?? config.name, origin: serverOrigin(config) });
         this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
         this.changes.fire();
       });
       this.connections.set(config.name, connection);
+      if (config.watch) this.devWatchers.set(config.name, this.watchForRestart(config));
     }
+    // Listed in the order of their sources, whichever were kept from before.
+    const ordered = configs.map((config) => [config.name, this.connections.get(config.name)!] as const);
+    this.connections.clear();
+    for (const [name, connection] of ordered) this.connections.set(name, connection);
     this._problems = problems;
     this.reportProblems(problems);
     this.changes.fire();
+  }
+
+  /**
+   * `dev.watch`: a change to a matching file restarts the server if it is
+   * running (a stopped one starts afresh on next use anyway). Patterns are
+   * relative to the server's workspace folder, or to the home folder.
+   */
+  private watchForRestart(config: ServerConfig): vscode.Disposable {
+    const base = vscode.Uri.file(config.origin?.folder ?? this.locations.home);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const restart = (): void => {
+      // Saving several files at once restarts once.
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const connection = this.connections.get(config.name);
+        if (connection?.config !== config || connection.status !== 'running') return;
+        this.serverLog(config.name).info('[elicit] a watched file changed (dev.watch): restarting');
+        void this.restart(config.name).catch((error: unknown) =>
+          this.log.warn(`${config.name}: restart after a change failed: ${String(error)}`),
+        );
+      }, 300);
+    };
+    const subscriptions: vscode.Disposable[] = [{ dispose: () => clearTimeout(timer) }];
+    for (const pattern of config.watch ?? []) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, pattern));
+      subscriptions.push(watcher, watcher.onDidCreate(restart), watcher.onDidChange(restart), watcher.onDidDelete(restart));
+    }
+    return vscode.Disposable.from(...subscriptions);
   }
 
   private reportProblems(problems: ConfigProblem[]): void {
@@ -287,13 +363,12 @@ export class ServerRegistry implements vscode.Disposable {
     return channel;
   }
 
-  private variables(workspaceFolder: string | undefined): VariableContext {
-    return { workspaceFolder, userHome: os.homedir(), env: process.env };
-  }
-
   dispose(): void {
     for (const recovery of this.recoveries.values()) recovery.dispose();
     this.recoveries.clear();
+    for (const watcher of [...this.outsideWatchers.values(), ...this.devWatchers.values()]) watcher.dispose();
+    this.outsideWatchers.clear();
+    this.devWatchers.clear();
     void stopAllNow(this.connections.values());
     this.connections.clear();
     for (const channel of this.serverLogs.values()) channel.dispose();
@@ -301,22 +376,8 @@ export class ServerRegistry implements vscode.Disposable {
   }
 }
 
-/** Two folders may both name a server "db": the second becomes "db (2)". */
-function uniqueNames(configs: ServerConfig[]): ServerConfig[] {
-  const seen = new Map<string, number>();
-  return configs.map((config) => {
-    const count = (seen.get(config.name) ?? 0) + 1;
-    seen.set(config.name, count);
-    return count === 1 ? config : { ...config, name: `${config.name} (${count})` };
-  });
-}
-
 function extensionVersion(): string {
   return vscode.extensions.getExtension('elicit-dev.elicit')?.packageJSON?.version ?? '0.0.0';
-}
-
-function firstFolder(): string | undefined {
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
 /** The workspace folders on disk, as MCP roots: what servers such as a filesystem server may work in. */

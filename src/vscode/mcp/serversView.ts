@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../mcp/types';
 import { inertText, oneLine } from '../../core/display';
-import type { ConfigProblem } from '../../core/serverConfig';
+import type { ConfigProblem } from '../../core/mcpConfig/serverConfig';
 import { listPrompts, listResources, listResourceTemplates } from '../../mcp/catalog';
 import type { McpConnection } from '../../mcp/connection';
 import { statusWord } from './serverPicker';

@@ -24,6 +24,8 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
   /** A fixed port (the demo's `--port`); a free one by default. */
   port?: number;
+  /** Files written into the profile folder (`User/`) before start, by name: `{ 'mcp.json': '…' }`. */
+  userFiles?: Record<string, string>;
 }
 
 export interface CodeServer {
@@ -88,12 +90,15 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     path.join(settingsDir, 'settings.json'),
     JSON.stringify({ ...defaultSettings, ...opts.userSettings }, null, 2),
   );
+  for (const [name, text] of Object.entries(opts.userFiles ?? {})) await fs.promises.writeFile(path.join(settingsDir, name), text);
   const removeDirs = async (): Promise<void> => {
     await removeSessionDir(sessionDir);
     await removeSessionDir(windowsMeshFallback(userDataDir));
   };
 
-  const env = serverEnv(opts.env, tmpDir);
+  // Copilot CLI's config folder is one of the places Elicit reads servers from: a session gets an empty
+  // one of its own, so what this machine's person configured there never shows up in a test.
+  const env = serverEnv({ COPILOT_HOME: path.join(sessionDir, 'copilot'), ...opts.env }, tmpDir);
   // A config file inside the temp dir keeps code-server away from ~/.config/code-server.
   const common = [
     entryJs,

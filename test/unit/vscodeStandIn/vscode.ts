@@ -12,6 +12,9 @@ type Listener<T> = (event: T) => unknown;
 
 export class Disposable {
   constructor(private readonly onDispose: () => void) {}
+  static from(...disposables: Array<{ dispose(): unknown }>): Disposable {
+    return new Disposable(() => disposables.forEach((d) => d.dispose()));
+  }
   dispose(): void {
     this.onDispose();
   }
@@ -51,6 +54,29 @@ export class Uri {
   toString(): string {
     return `${this.scheme}://${this.path}`;
   }
+}
+
+export class RelativePattern {
+  constructor(
+    readonly baseUri: Uri,
+    readonly pattern: string,
+  ) {}
+}
+
+/** A file watcher the code made: its glob as a regular expression over paths; `standIn.touch` fires it. */
+interface StandInWatcher {
+  matches: RegExp;
+  changes: EventEmitter<Uri>;
+  disposed: boolean;
+}
+
+/** `**` any folders, `*` any name part: enough for the globs the code under test watches with. */
+function globToRegExp(glob: string): RegExp {
+  const source = glob
+    .split(/(\*\*\/|\*)/)
+    .map((part) => (part === '**/' ? '(?:.*/)?' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
 }
 
 export interface WorkspaceFolder {
@@ -129,7 +155,18 @@ export const standIn = {
   shownDocuments: [] as Array<{ uri: Uri; getText(): string }>,
   /** The terminals `window.createTerminal` opened, in order. */
   terminals: [] as StandInTerminal[],
+  /** `env.remoteName`: set for a remote window. */
+  remoteName: undefined as string | undefined,
+  watchers: [] as StandInWatcher[],
+  /** A file was written: every live watcher whose glob matches it fires, as VS Code's would. */
+  touch(fsPath: string): number {
+    const live = this.watchers.filter((w) => !w.disposed && w.matches.test(fsPath));
+    for (const watcher of live) watcher.changes.fire(Uri.file(fsPath));
+    return live.length;
+  },
   reset(): void {
+    this.remoteName = undefined;
+    this.watchers = [];
     this.shownDocuments = [];
     this.terminals = [];
     this.folders = [];
@@ -205,9 +242,22 @@ export const workspace = {
       },
     };
   },
-  createFileSystemWatcher() {
+  createFileSystemWatcher(pattern: string | RelativePattern) {
+    const matches =
+      typeof pattern === 'string'
+        ? globToRegExp(pattern.startsWith('**/') ? pattern : `**/${pattern}`)
+        : globToRegExp(`${pattern.baseUri.fsPath.replace(/\/$/, '')}/${pattern.pattern}`);
+    const watcher: StandInWatcher = { matches, changes: new EventEmitter<Uri>(), disposed: false };
+    standIn.watchers.push(watcher);
     const never = (): Disposable => new Disposable(() => undefined);
-    return { onDidCreate: never, onDidChange: never, onDidDelete: never, dispose: () => undefined };
+    return {
+      onDidCreate: never,
+      onDidChange: watcher.changes.event,
+      onDidDelete: never,
+      dispose: () => {
+        watcher.disposed = true;
+      },
+    };
   },
   registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string }): Disposable {
     standIn.contentProviders.set(scheme, provider);
@@ -271,6 +321,19 @@ export const commands = {
     standIn.registeredCommands.set(id, handler);
     return new Disposable(() => standIn.registeredCommands.delete(id));
   },
+};
+
+export enum UIKind {
+  Desktop = 1,
+  Web = 2,
+}
+
+export const env = {
+  get remoteName(): string | undefined {
+    return standIn.remoteName;
+  },
+  appName: 'Visual Studio Code',
+  uiKind: UIKind.Desktop,
 };
 
 export const extensions = {

@@ -1,13 +1,17 @@
 /**
- * Reads MCP server configuration in VS Code's `.vscode/mcp.json` format
- * (`servers`), also accepting the `mcpServers` key of Claude Desktop / Cursor
- * configs. Pure: text in, servers and problems out. A problem in one server
- * never hides the others. In core because the format is shared: the
- * `elicit.servers` setting uses it for MCP servers, and `elicit.agents`
- * (acp/config.ts) for ACP agents, whose entries are stdio servers.
+ * Reads MCP server configuration in VS Code's own format (`.vscode/mcp.json`,
+ * the user profile's `mcp.json`, a `.code-workspace` file's `mcp` section, the
+ * legacy `mcp` setting: `servers` and `inputs`), also accepting the
+ * `mcpServers` key of Claude Desktop / Cursor configs. The portable format of
+ * `.mcp.json` is read by portableConfig.ts into the same shape. Pure: text in,
+ * servers and problems out. A problem in one server never hides the others.
+ * In core because the format is shared: the `elicit.servers` setting uses it
+ * for MCP servers, and `elicit.agents` (acp/config.ts) for ACP agents, whose
+ * entries are stdio servers.
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { isObject } from './json';
+import { isObject } from '../json';
+import { entryFields, type ServerFields } from './serverFields';
 
 export interface StdioServerConfig {
   type: 'stdio';
@@ -24,16 +28,21 @@ export interface HttpServerConfig {
   headers: Record<string, string>;
 }
 
-export interface ServerConfig {
-  /** Unique within the window: the key in `servers`. */
+export interface ServerConfig extends ServerFields {
+  /** Unique within the window: the key in `servers` (numbered when another source uses it too, "github (2)"). */
   name: string;
-  /** The file (or setting) it came from, for messages. */
+  /** The file (or setting) it came from, for messages and labels: "app/.vscode/mcp.json", "User mcp.json". */
   source: string;
   transport: StdioServerConfig | HttpServerConfig;
   /** The `inputs` its `${input:id}` variables refer to, in order of first use (absent when none). */
   inputs?: ConfigInput[];
   /** Set by whoever read the file: where it lives, for remembering inputs and resolving `envFile`. */
   origin?: ConfigOrigin;
+  /**
+   * Who asks, when that is more than the name: a name used by several sources is
+   * told with its source ("github (2) from app/.mcp.json") on every question.
+   */
+  askerName?: string;
 }
 
 export interface ConfigOrigin {
@@ -43,8 +52,8 @@ export interface ConfigOrigin {
   folder?: string;
 }
 
-/** An entry of `inputs`: asked when a server that uses it first starts. */
-export type ConfigInput = PromptStringInput | PickStringInput;
+/** An entry of `inputs`: asked (or, for a command, run) when a server that uses it first starts. */
+export type ConfigInput = PromptStringInput | PickStringInput | CommandInput;
 
 interface InputBase {
   id: string;
@@ -62,6 +71,15 @@ export interface PromptStringInput extends InputBase {
 export interface PickStringInput extends InputBase {
   type: 'pickString';
   options: string[];
+  /** Labels shown instead of some options' values (`{ "label", "value" }` entries), by value. */
+  labels?: Record<string, string>;
+}
+
+/** A VS Code command run for the value (its result as a string); the first run for a destination is the person's to allow. */
+export interface CommandInput extends InputBase {
+  type: 'command';
+  command: string;
+  args?: unknown;
 }
 
 export interface ConfigProblem {
@@ -84,21 +102,13 @@ export interface VariableContext {
 }
 
 export function parseMcpConfig(text: string, source: string, vars: VariableContext): ParsedConfig {
-  // An empty (just created) file configures nothing; jsonc-parser would call it "Value expected".
-  if (text.trim() === '') return { servers: [], problems: [] };
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    const { line, column } = lineAndColumn(text, first.offset);
-    return {
-      servers: [],
-      problems: [{ source, message: `${source}: ${describeParseError(first)} at line ${line}, column ${column}` }],
-    };
-  }
-  if (!isObject(root)) {
-    return { servers: [], problems: [{ source, message: `${source}: expected a JSON object with a "servers" key` }] };
-  }
+  const read = parseJsonObject(text, source);
+  if ('problem' in read) return { servers: [], problems: read.problem ? [read.problem] : [] };
+  return parseMcpSection(read.root, source, vars);
+}
+
+/** An already parsed `{ servers, inputs, sandbox }` object: a file's root, or the `mcp` section of settings or a workspace file. */
+export function parseMcpSection(root: Record<string, unknown>, source: string, vars: VariableContext): ParsedConfig {
   const table = root.servers ?? root.mcpServers;
   if (table === undefined) return { servers: [], problems: [] };
   if (!isObject(table)) {
@@ -107,6 +117,24 @@ export function parseMcpConfig(text: string, source: string, vars: VariableConte
   const inputs = parseInputs(root.inputs, source);
   const parsed = parseServerTable(table, source, vars, inputs.inputs);
   return { servers: parsed.servers, problems: [...inputs.problems, ...parsed.problems] };
+}
+
+/**
+ * JSON with comments and trailing commas, as VS Code reads its config files. An
+ * empty (just created) file configures nothing: no problem. A broken one is a
+ * problem naming its line and column.
+ */
+export function parseJsonObject(text: string, source: string): { root: Record<string, unknown> } | { problem: ConfigProblem | undefined } {
+  if (text.trim() === '') return { problem: undefined };
+  const errors: ParseError[] = [];
+  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const { line, column } = lineAndColumn(text, first.offset);
+    return { problem: { source, message: `${source}: ${describeParseError(first)} at line ${line}, column ${column}` } };
+  }
+  if (!isObject(root)) return { problem: { source, message: `${source}: expected a JSON object with a "servers" key` } };
+  return { root };
 }
 
 /**
@@ -125,7 +153,8 @@ export function parseServerTable(
     try {
       const transport = parseServer(entry, vars);
       const used = usedInputs(transport, inputsById);
-      result.servers.push(used.length > 0 ? { name, source, transport, inputs: used } : { name, source, transport });
+      const fields = entryFields(entry as Record<string, unknown>, transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS);
+      result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields });
     } catch (error) {
       result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
     }
@@ -171,17 +200,29 @@ function parseInput(entry: unknown): ConfigInput {
     if (!values.every((v): v is string => typeof v === 'string'))
       throw new Error('"options" must be strings (or objects with a "value" string)');
     if (base.default !== undefined && !values.includes(base.default)) throw new Error('"default" must be one of the options');
-    return { ...base, type, options: [...new Set(values)] };
+    const labels: Record<string, string> = {};
+    for (const option of options) {
+      if (!isObject(option) || option.label === undefined) continue;
+      if (typeof option.label !== 'string') throw new Error('an option\'s "label" must be a string');
+      if (option.label !== '' && !Object.hasOwn(labels, option.value as string)) labels[option.value as string] = option.label;
+    }
+    return { ...base, type, options: [...new Set(values)], ...(Object.keys(labels).length > 0 ? { labels } : {}) };
   }
-  if (type === 'command') throw new Error('type "command" is not supported by Elicit; use "promptString" or "pickString"');
-  throw new Error(`unknown type ${JSON.stringify(type)}; use "promptString" or "pickString"`);
+  if (type === 'command') {
+    const command = entry.command;
+    if (typeof command !== 'string' || command.trim() === '') throw new Error('needs a "command" string (a VS Code command id)');
+    return { ...base, type, command, ...(entry.args !== undefined ? { args: entry.args } : {}) };
+  }
+  throw new Error(`unknown type ${JSON.stringify(type)}; use "promptString", "pickString" or "command"`);
 }
 
 /** The question for an input: one required string field named after it, masked for passwords, a choice for pickString. */
-export function inputQuestionSchema(input: ConfigInput): Record<string, unknown> {
+export function inputQuestionSchema(input: PromptStringInput | PickStringInput): Record<string, unknown> {
   const field: Record<string, unknown> = { type: 'string', title: input.id };
-  if (input.type === 'pickString') field.enum = input.options;
-  else if (input.password) field.format = 'password';
+  if (input.type === 'pickString') {
+    if (input.labels) field.oneOf = input.options.map((value) => ({ const: value, title: input.labels![value] ?? value }));
+    else field.enum = input.options;
+  } else if (input.password) field.format = 'password';
   if (input.default !== undefined) field.default = input.default;
   return { type: 'object', properties: { [input.id]: field }, required: [input.id] };
 }
@@ -238,6 +279,10 @@ export function resolveInputs<T extends StdioServerConfig | HttpServerConfig>(tr
   return resolved as T;
 }
 
+/** Every field of VS Code's entry that Elicit reads; another field is named as not supported (serverFields.ts). */
+const STDIO_FIELDS = ['type', 'command', 'args', 'env', 'envFile', 'cwd'];
+const HTTP_FIELDS = ['type', 'url', 'headers'];
+
 function parseServer(entry: unknown, vars: VariableContext): StdioServerConfig | HttpServerConfig {
   if (!isObject(entry)) throw new Error('must be an object');
   const type = entry.type ?? (entry.url !== undefined ? 'http' : entry.command !== undefined ? 'stdio' : undefined);
@@ -266,7 +311,7 @@ function parseServer(entry: unknown, vars: VariableContext): StdioServerConfig |
   throw new Error(`unknown type ${JSON.stringify(type)}; use "stdio", "http" or "sse"`);
 }
 
-function checkHttpUrl(url: string): void {
+export function checkHttpUrl(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);

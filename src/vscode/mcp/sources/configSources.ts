@@ -1,0 +1,186 @@
+/**
+ * Every place this window's MCP servers are configured, read: each workspace
+ * folder's `.vscode/mcp.json` and `.mcp.json`, the workspace's `mcp` section
+ * (a `.code-workspace` file's, or a folder's legacy `mcp` setting), the user
+ * profile's `mcp.json` (the window's profile; in a remote window the remote
+ * user's file, where Elicit's servers run), Copilot CLI's
+ * `$COPILOT_HOME/mcp-config.json`, the legacy `mcp` user setting, and
+ * `elicit.servers`. Each source is parsed apart, so a broken one costs only its
+ * own servers, and each config knows its file (its origin: grants, saved inputs
+ * and remembered answers never cross files).
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  parseMcpConfig,
+  parseMcpSection,
+  parseServerTable,
+  type ConfigOrigin,
+  type ParsedConfig,
+  type VariableContext,
+} from '../../../core/mcpConfig/serverConfig';
+import { parsePortableConfig } from '../../../core/mcpConfig/portableConfig';
+import type { SourceKind } from '../../../core/mcpConfig/configSources';
+import { profileForWorkspace } from '../../../core/mcpConfig/userProfile';
+import { legacyMcpSettings, settings } from '../../settings';
+
+/** One source, read. */
+export interface SourceRead {
+  kind: SourceKind;
+  /** How it is named to the person and in problems: "app/.mcp.json", "User mcp.json". */
+  label: string;
+  /** The file, for "Open File" (a setting's file when it comes from settings). */
+  file?: vscode.Uri;
+  /** A source of the workspace: its servers are never started in an untrusted workspace. */
+  workspace: boolean;
+  origin: ConfigOrigin;
+  parsed: ParsedConfig;
+}
+
+/** Where the files outside the workspace are. */
+export interface SourceLocations {
+  /** The folder of the default profile's user files (`<user data>/User`): globalStorageUri/../.. */
+  userFolder?: vscode.Uri;
+  env: Readonly<Record<string, string | undefined>>;
+  home: string;
+}
+
+export function defaultLocations(globalStorageUri: vscode.Uri | undefined): SourceLocations {
+  return {
+    userFolder: globalStorageUri ? vscode.Uri.joinPath(globalStorageUri, '..', '..') : undefined,
+    env: process.env,
+    home: os.homedir(),
+  };
+}
+
+/** Copilot CLI's user file, as VS Code finds it: `$COPILOT_HOME/mcp-config.json`, else `~/.copilot/mcp-config.json`. */
+export function copilotConfigFile(locations: SourceLocations): vscode.Uri {
+  const home = locations.env.COPILOT_HOME || path.join(locations.home, '.copilot');
+  return vscode.Uri.file(path.join(home, 'mcp-config.json'));
+}
+
+/** The window's user `mcp.json` and its label; undefined when there is no user folder (tests without one). */
+export async function userMcpJson(locations: SourceLocations): Promise<{ file: vscode.Uri; label: string; remote: boolean } | undefined> {
+  const folder = locations.userFolder;
+  if (!folder) return undefined;
+  // A remote window's extension host sees the remote's user folder only, which has no profiles.
+  if (vscode.env.remoteName && !isCodeServer()) {
+    return { file: vscode.Uri.joinPath(folder, 'mcp.json'), label: `Remote user mcp.json (${vscode.env.remoteName})`, remote: true };
+  }
+  const storage = await readText(vscode.Uri.joinPath(folder, 'globalStorage', 'storage.json'));
+  const keys = [vscode.workspace.workspaceFile, ...(vscode.workspace.workspaceFolders ?? []).slice(0, 1).map((f) => f.uri)]
+    .filter((uri): uri is vscode.Uri => uri !== undefined)
+    .map((uri) => uri.toString());
+  const profile = profileForWorkspace(storage, keys);
+  if (profile.location === undefined) return { file: vscode.Uri.joinPath(folder, 'mcp.json'), label: 'User mcp.json', remote: false };
+  const location = /^[a-z][a-z0-9+.-]*:/i.test(profile.location)
+    ? vscode.Uri.joinPath(vscode.Uri.parse(profile.location), 'mcp.json')
+    : vscode.Uri.joinPath(folder, 'profiles', profile.location, 'mcp.json');
+  return { file: location, label: `User mcp.json (${profile.name ?? profile.location} profile)`, remote: false };
+}
+
+/** code-server is VS Code in a browser whose user files are the server's own: its profile's file is the one this host sees. */
+function isCodeServer(): boolean {
+  return vscode.env.appName.toLowerCase().includes('code-server');
+}
+
+/** Every source of this window, in no particular order (core/mcpConfig/configSources.ts orders them). */
+export async function readSources(locations: SourceLocations): Promise<SourceRead[]> {
+  const reads: SourceRead[] = [];
+  const vars = (workspaceFolder: string | undefined): VariableContext => ({
+    workspaceFolder,
+    userHome: locations.home,
+    env: locations.env,
+  });
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+    const dotMcpJson = vscode.Uri.joinPath(folder.uri, '.mcp.json');
+    const [mcpText, dotText] = await Promise.all([readText(mcpJson), readText(dotMcpJson)]);
+    const origin = (file: vscode.Uri): ConfigOrigin => ({ file: file.toString(), folder: folder.uri.fsPath });
+    if (mcpText !== undefined) {
+      const label = vscode.workspace.asRelativePath(mcpJson, true);
+      reads.push({
+        kind: 'folderMcpJson',
+        label,
+        file: mcpJson,
+        workspace: true,
+        origin: origin(mcpJson),
+        parsed: parseMcpConfig(mcpText, label, vars(folder.uri.fsPath)),
+      });
+    }
+    if (dotText !== undefined) {
+      const label = vscode.workspace.asRelativePath(dotMcpJson, true);
+      const parsed = parsePortableConfig(dotText, label, { env: locations.env, defaultCwd: folder.uri.fsPath });
+      reads.push({ kind: 'folderDotMcpJson', label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
+    }
+  }
+  const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  for (const table of legacyMcpSettings()) {
+    const workspace = table.scope === 'workspace';
+    reads.push({
+      kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
+      label: table.source,
+      file: workspace ? (vscode.workspace.workspaceFile ?? settingsFileOf(firstFolder)) : undefined,
+      workspace,
+      origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
+      parsed: parseMcpSection(table.value, table.source, vars(workspace ? firstFolder : undefined)),
+    });
+  }
+  const user = await userMcpJson(locations);
+  if (user) {
+    const text = await readText(user.file);
+    if (text !== undefined) {
+      reads.push({
+        kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
+        label: user.label,
+        file: user.file,
+        workspace: false,
+        origin: { file: user.file.toString() },
+        parsed: parseMcpConfig(text, user.label, vars(undefined)),
+      });
+    }
+  }
+  const copilot = copilotConfigFile(locations);
+  const copilotText = await readText(copilot);
+  if (copilotText !== undefined) {
+    const label = tildePath(copilot.fsPath, locations.home);
+    reads.push({
+      kind: 'copilotConfig',
+      label,
+      file: copilot,
+      workspace: false,
+      origin: { file: copilot.toString() },
+      parsed: parsePortableConfig(copilotText, label, { env: locations.env }),
+    });
+  }
+  // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
+  for (const table of settings.servers()) {
+    const workspace = table.scope !== 'user';
+    reads.push({
+      kind: 'elicitSetting',
+      label: table.source,
+      workspace,
+      origin: { file: table.file },
+      parsed: parseServerTable(table.value, table.source, vars(workspace ? firstFolder : undefined)),
+    });
+  }
+  return reads;
+}
+
+function settingsFileOf(folder: string | undefined): vscode.Uri | undefined {
+  return folder === undefined ? undefined : vscode.Uri.file(path.join(folder, '.vscode', 'settings.json'));
+}
+
+/** "~/.copilot/mcp-config.json" for a file in the home folder. */
+function tildePath(file: string, home: string): string {
+  return file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined; // No such file.
+  }
+}
