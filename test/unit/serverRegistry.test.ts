@@ -122,7 +122,11 @@ describe('ServerRegistry (over the vscode stand-in)', () => {
 describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
   let registry: ServerRegistry;
   const names = async (): Promise<string[]> => (await registry.servers()).map((s) => s.name);
-  const locations = { userFolder: Uri.file('/user'), env: { COPILOT_HOME: '/copilot', TOKEN: 'tok-1' }, home: '/home/ada' };
+  const locations = {
+    userFolder: Uri.file('/user') as unknown as vscode.Uri,
+    env: { COPILOT_HOME: '/copilot', TOKEN: 'tok-1' },
+    home: '/home/ada',
+  };
 
   beforeEach(() => {
     standIn.reset();
