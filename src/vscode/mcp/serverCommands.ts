@@ -1,6 +1,8 @@
 /**
  * Start, Restart, Stop and Show Output for one MCP server (from the MCP
- * Servers view or the palette), and creating `.vscode/mcp.json`.
+ * Servers view or the palette), and opening or creating the files servers are
+ * configured in: `.vscode/mcp.json`, the portable `.mcp.json`, the user's
+ * `mcp.json`.
  */
 import * as vscode from 'vscode';
 import { SETTING } from '../settings';
@@ -20,6 +22,20 @@ const MCP_JSON_TEMPLATE = `{
   "inputs": [
     // { "id": "token", "type": "promptString", "description": "API token", "password": true }
   ]
+}
+`;
+
+// Plain JSON: Copilot CLI and Claude Code read .mcp.json too, and not every reader takes comments.
+const DOT_MCP_JSON_TEMPLATE = `{
+  "mcpServers": {
+  }
+}
+`;
+
+const USER_MCP_JSON_TEMPLATE = `{
+  "servers": {
+  },
+  "inputs": []
 }
 `;
 
@@ -85,6 +101,12 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
       view.reload();
     }),
     vscode.commands.registerCommand('elicit.createMcpJson', createMcpJson),
+    vscode.commands.registerCommand('elicit.createDotMcpJson', createDotMcpJson),
+    vscode.commands.registerCommand('elicit.openUserMcpJson', async () => {
+      const file = await registry.userConfigFile();
+      if (!file) return;
+      await openCreating(file, USER_MCP_JSON_TEMPLATE);
+    }),
     vscode.commands.registerCommand('elicit.openServerConfig', async (source?: string) => {
       const file = source ? registry.configFile(source) : undefined;
       if (file) await vscode.window.showTextDocument(file);
@@ -115,10 +137,33 @@ async function createMcpJson(): Promise<void> {
       ? folders[0]
       : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .vscode/mcp.json?') });
   if (!folder) return;
-  const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+  await openCreating(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'), MCP_JSON_TEMPLATE);
+}
+
+/** Opens the folder's portable `.mcp.json` (read by VS Code, Copilot CLI and Claude Code), creating it when it does not exist. */
+async function createDotMcpJson(): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('A .mcp.json belongs at the root of a workspace folder. Open a folder first.'),
+      vscode.l10n.t('Open Folder'),
+    );
+    if (choice) await vscode.commands.executeCommand('workbench.action.files.openFolder');
+    return;
+  }
+  const folder =
+    folders.length === 1
+      ? folders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .mcp.json?') });
+  if (!folder) return;
+  await openCreating(vscode.Uri.joinPath(folder.uri, '.mcp.json'), DOT_MCP_JSON_TEMPLATE);
+}
+
+/** Opens a config file, writing `template` first when it does not exist (an existing file is never touched). */
+async function openCreating(file: vscode.Uri, template: string): Promise<void> {
   if (!(await fileExists(file))) {
-    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder.uri, '.vscode'));
-    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(MCP_JSON_TEMPLATE));
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(template));
   }
   await vscode.window.showTextDocument(file);
 }

@@ -44,11 +44,21 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
       );
       if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.mcpJsonServers);
     } else {
+      const openUser = vscode.l10n.t('Open User mcp.json');
+      const createDot = vscode.l10n.t('Create .mcp.json');
+      const looked = registry.sourcesRead.length > 0 ? registry.sourcesRead.join(', ') : vscode.l10n.t('none of them exists yet');
       const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t('Elicit: no MCP servers are configured. Add them to .vscode/mcp.json or the elicit.servers setting.'),
-        vscode.l10n.t('Create .vscode/mcp.json'),
+        inertText(
+          vscode.l10n.t(
+            "Elicit found no MCP servers. It reads your user mcp.json, each folder's .vscode/mcp.json and .mcp.json, Copilot CLI's ~/.copilot/mcp-config.json and the elicit.servers setting (read: {0}).",
+            looked,
+          ),
+        ),
+        openUser,
+        ...((vscode.workspace.workspaceFolders?.length ?? 0) > 0 ? [createDot] : []),
       );
-      if (choice) await vscode.commands.executeCommand('elicit.createMcpJson');
+      if (choice === openUser) await vscode.commands.executeCommand('elicit.openUserMcpJson');
+      if (choice === createDot) await vscode.commands.executeCommand('elicit.createDotMcpJson');
     }
     return undefined;
   }
@@ -56,13 +66,21 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
   const picked = await vscode.window.showQuickPick(
     servers.map((server) => ({
       label: inertText(server.name),
-      description: server.status === 'stopped' ? undefined : statusWord(server.status),
+      // A name several sources use is told with its source, so the person picks the one they mean.
+      description: inertText(pickDescription(server)) || undefined,
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
     { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server') },
   );
   return picked?.server;
+}
+
+/** Its status when it runs, and its source when several sources use its name: "running · User mcp.json". */
+function pickDescription(server: McpConnection): string {
+  const status = server.status === 'stopped' ? undefined : statusWord(server.status);
+  const source = server.config.askerName ? server.config.source : undefined;
+  return [status, source].filter((part) => part !== undefined).join(' · ');
 }
 
 /** A server's status as the person reads it. */

@@ -206,23 +206,23 @@ export class ServerRegistry implements vscode.Disposable {
     const reads = await readSources(this.locations);
     await this.watchOutside();
     for (const read of reads) {
-      if (read.file) this.sourceFiles.set(read.label, read.file);
+      if (read.file) this.sourceFiles.set(read.name, read.file);
       problems.push(...read.parsed.problems);
       if (read.workspace && !trusted && read.parsed.servers.length > 0) {
-        this.log.warn(`${read.label}: not starting its servers because this workspace is not trusted`);
-        untrusted.push(read.label);
+        this.log.warn(`${read.name}: not starting its servers because this workspace is not trusted`);
+        untrusted.push(read.name);
         continue;
       }
       const servers = read.parsed.servers.map((server) => ({ ...server, origin: read.origin }));
       const chosen = sharedWithVsCode(read.kind) ? servers.filter((server) => selectsServer(selection, server.name)) : servers;
-      leftOut.push(...servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${read.label})`));
+      leftOut.push(...servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${read.name})`));
       sourced.push(...chosen.map((config) => ({ kind: read.kind, config })));
     }
     if (leftOut.length > 0) this.log.info(`left to VS Code's own MCP support (elicit.mcpJsonServers): ${leftOut.join(', ')}`);
     this._leftToVsCode = leftOut;
     void vscode.commands.executeCommand('setContext', LEFT_OUT_CONTEXT, leftOut.length > 0);
     this._untrustedSources = untrusted;
-    this._sourcesRead = reads.map((read) => read.label);
+    this._sourcesRead = reads.map((read) => read.name);
     return { configs: nameServers(sourced), problems };
   }
 

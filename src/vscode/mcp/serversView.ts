@@ -156,6 +156,13 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
   private async serverChildren(name: string): Promise<ServersViewNode[]> {
     const server = await this.registry.get(name);
     if (!server) return [];
+    const notes = configNotes(server);
+    if (server.config.notStarted) return notes;
+    return [...notes, ...(await this.catalogChildren(server))];
+  }
+
+  private async catalogChildren(server: McpConnection): Promise<ServersViewNode[]> {
+    const name = server.name;
     if (server.status === 'error' && !this.catalogs.has(name)) {
       return [errorMessage(server, this.registry.nextRestartAt(name))];
     }
@@ -191,8 +198,11 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     item.id = `server:${name}`;
     if (!server) return item;
     const restartAt = this.registry.nextRestartAt(name);
-    item.iconPath = statusIcon(server.status);
-    item.description = inertText(statusText(server, restartAt));
+    item.iconPath = server.config.notStarted ? new vscode.ThemeIcon('shield') : statusIcon(server.status);
+    // A name that several sources use is told with its source: "github (2) · running · User mcp.json".
+    const source = server.config.askerName ? ` · ${server.config.source}` : '';
+    const status = server.config.notStarted ? vscode.l10n.t('not started') : statusText(server, restartAt);
+    item.description = inertText(`${status}${source}`);
     item.tooltip = serverTooltip(server, restartAt);
     item.contextValue = `server.${server.status}`;
     return item;
@@ -274,6 +284,14 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.appendText(inertText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`));
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(vscode.l10n.t('Status: {0}', statusWord(server.status)));
+  if (server.config.notStarted) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(inertText(vscode.l10n.t('Not started: {0}', server.config.notStarted)));
+  }
+  if (server.config.notSupported) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(inertText(vscode.l10n.t('Not supported by Elicit: {0}', server.config.notSupported.join(', '))));
+  }
   if (server.error) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(inertText(server.error));
@@ -296,6 +314,40 @@ function transportSummary(server: McpConnection): string {
     // Keeps the text as configured (with an input still in it).
   }
   return `${server.transportKind === 'sse' || transport.type === 'sse' ? 'SSE' : 'Streamable HTTP'}: ${origin}`;
+}
+
+/** What the server's entry asks that Elicit does not do: why it is not started, the fields it does not act on. */
+function configNotes(server: McpConnection): MessageNode[] {
+  const notes: MessageNode[] = [];
+  const openConfig = {
+    command: 'elicit.openServerConfig',
+    title: vscode.l10n.t('Open Configuration'),
+    arguments: [server.config.source],
+  };
+  if (server.config.notStarted) {
+    notes.push({
+      kind: 'message',
+      text: vscode.l10n.t('Not started: {0}', oneLine(server.config.notStarted, 120)),
+      tooltip: server.config.notStarted,
+      icon: 'shield',
+      command: openConfig,
+    });
+  }
+  if (server.config.notSupported) {
+    const fields = server.config.notSupported.join(', ');
+    notes.push({
+      kind: 'message',
+      text: vscode.l10n.t('Not supported by Elicit: {0}', oneLine(fields, 120)),
+      tooltip: vscode.l10n.t(
+        '{0} configures {1}, which Elicit does not act on; the server runs without them.',
+        server.config.source,
+        fields,
+      ),
+      icon: 'warning',
+      command: openConfig,
+    });
+  }
+  return notes;
 }
 
 function errorMessage(server: McpConnection, restartAt: number | undefined): MessageNode {

@@ -29,7 +29,7 @@ import { legacyMcpSettings, settings } from '../../settings';
 export interface SourceRead {
   kind: SourceKind;
   /** How it is named to the person and in problems: "app/.mcp.json", "User mcp.json". */
-  label: string;
+  name: string;
   /** The file, for "Open File" (a setting's file when it comes from settings). */
   file?: vscode.Uri;
   /** A source of the workspace: its servers are never started in an untrusted workspace. */
@@ -61,23 +61,23 @@ export function copilotConfigFile(locations: SourceLocations): vscode.Uri {
 }
 
 /** The window's user `mcp.json` and its label; undefined when there is no user folder (tests without one). */
-export async function userMcpJson(locations: SourceLocations): Promise<{ file: vscode.Uri; label: string; remote: boolean } | undefined> {
+export async function userMcpJson(locations: SourceLocations): Promise<{ file: vscode.Uri; name: string; remote: boolean } | undefined> {
   const folder = locations.userFolder;
   if (!folder) return undefined;
   // A remote window's extension host sees the remote's user folder only, which has no profiles.
   if (vscode.env.remoteName && !isCodeServer()) {
-    return { file: vscode.Uri.joinPath(folder, 'mcp.json'), label: `Remote user mcp.json (${vscode.env.remoteName})`, remote: true };
+    return { file: vscode.Uri.joinPath(folder, 'mcp.json'), name: `Remote user mcp.json (${vscode.env.remoteName})`, remote: true };
   }
   const storage = await readText(vscode.Uri.joinPath(folder, 'globalStorage', 'storage.json'));
   const keys = [vscode.workspace.workspaceFile, ...(vscode.workspace.workspaceFolders ?? []).slice(0, 1).map((f) => f.uri)]
     .filter((uri): uri is vscode.Uri => uri !== undefined)
     .map((uri) => uri.toString());
   const profile = profileForWorkspace(storage, keys);
-  if (profile.location === undefined) return { file: vscode.Uri.joinPath(folder, 'mcp.json'), label: 'User mcp.json', remote: false };
+  if (profile.location === undefined) return { file: vscode.Uri.joinPath(folder, 'mcp.json'), name: 'User mcp.json', remote: false };
   const location = /^[a-z][a-z0-9+.-]*:/i.test(profile.location)
     ? vscode.Uri.joinPath(vscode.Uri.parse(profile.location), 'mcp.json')
     : vscode.Uri.joinPath(folder, 'profiles', profile.location, 'mcp.json');
-  return { file: location, label: `User mcp.json (${profile.name ?? profile.location} profile)`, remote: false };
+  return { file: location, name: `User mcp.json (${profile.name ?? profile.location} profile)`, remote: false };
 }
 
 /** code-server is VS Code in a browser whose user files are the server's own: its profile's file is the one this host sees. */
@@ -102,7 +102,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       const label = vscode.workspace.asRelativePath(mcpJson, true);
       reads.push({
         kind: 'folderMcpJson',
-        label,
+        name: label,
         file: mcpJson,
         workspace: true,
         origin: origin(mcpJson),
@@ -112,7 +112,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     if (dotText !== undefined) {
       const label = vscode.workspace.asRelativePath(dotMcpJson, true);
       const parsed = parsePortableConfig(dotText, label, { env: locations.env, defaultCwd: folder.uri.fsPath });
-      reads.push({ kind: 'folderDotMcpJson', label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
+      reads.push({ kind: 'folderDotMcpJson', name: label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
     }
   }
   const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -120,7 +120,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     const workspace = table.scope === 'workspace';
     reads.push({
       kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
-      label: table.source,
+      name: table.source,
       file: workspace ? (vscode.workspace.workspaceFile ?? settingsFileOf(firstFolder)) : undefined,
       workspace,
       origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
@@ -133,11 +133,11 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     if (text !== undefined) {
       reads.push({
         kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
-        label: user.label,
+        name: user.name,
         file: user.file,
         workspace: false,
         origin: { file: user.file.toString() },
-        parsed: parseMcpConfig(text, user.label, vars(undefined)),
+        parsed: parseMcpConfig(text, user.name, vars(undefined)),
       });
     }
   }
@@ -147,7 +147,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     const label = tildePath(copilot.fsPath, locations.home);
     reads.push({
       kind: 'copilotConfig',
-      label,
+      name: label,
       file: copilot,
       workspace: false,
       origin: { file: copilot.toString() },
@@ -159,7 +159,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     const workspace = table.scope !== 'user';
     reads.push({
       kind: 'elicitSetting',
-      label: table.source,
+      name: table.source,
       workspace,
       origin: { file: table.file },
       parsed: parseServerTable(table.value, table.source, vars(workspace ? firstFolder : undefined)),
