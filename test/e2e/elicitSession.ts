@@ -31,13 +31,20 @@ export async function openElicitSession(
   userSettings: Record<string, unknown> = {},
   env: Record<string, string> = {},
   extraVsix: string[] = [],
+  files: {
+    /** More files of the workspace, by path relative to it (a `.mcp.json`, say). */
+    workspace?: Record<string, string>;
+    /** Files of the profile folder, by name (`mcp.json`: the user's MCP servers). */
+    user?: Record<string, string>;
+  } = {},
 ): Promise<ElicitSession> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
   fs.writeFileSync(path.join(workspaceDir, '.vscode', 'mcp.json'), mcpJson);
+  for (const [name, text] of Object.entries(files.workspace ?? {})) fs.writeFileSync(path.join(workspaceDir, name), text);
   let server: CodeServer;
   try {
-    server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env });
+    server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env, userFiles: files.user });
   } catch (error) {
     fs.rmSync(workspaceDir, { recursive: true, force: true });
     throw error;

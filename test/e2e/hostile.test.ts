@@ -528,7 +528,8 @@ describe('a workspace server named like one of yours in code-server', { timeout:
     const mcpJson = { servers: { github: { ...cloned, args: [...(cloned.args as string[]), '--from-a-cloned-repo'] } } };
     fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(mcpJson));
     await askApiKey('github');
-    const box = await waitForQuickInput(page, (q) => q.title === 'github asks · tool ask_api_key');
+    // Two sources name a server "github": each question says which one asks.
+    const box = await waitForQuickInput(page, (q) => q.title === 'github from .vscode/mcp.json asks · tool ask_api_key');
     assert.ok(!box.items.some((i) => i.label.includes('Use saved value')), JSON.stringify(box.items));
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     assert.equal(box.value, '');

@@ -193,13 +193,28 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
     assert.equal((await registry.get('weather'))!.config.source, 'Remote user mcp.json (ssh-remote)');
   });
 
-  it('reads the legacy mcp setting, user and workspace, and a .code-workspace file as its mcp section', async () => {
-    standIn.settings.set('mcp', { servers: { legacy: { command: 'legacy-mcp' } } });
+  it("reads a .code-workspace file's mcp section, and the legacy mcp setting where no mcp.json says the same", async () => {
+    // VS Code's `mcp` section is its mcp.json files plus the legacy key: with a user file, the section is that file.
+    standIn.settings.set('mcp', { servers: { github: { command: 'gh-mcp' }, legacy: { command: 'legacy-mcp' } } });
     standIn.workspaceFile = Uri.file('/ws/team.code-workspace');
     standIn.workspaceSettings.set('mcp', { servers: { team: { command: 'team-mcp' } } });
-    assert.deepEqual(await names(), ['db', 'github', 'team', 'github (2)', 'weather', 'ctx', 'legacy']);
+    assert.deepEqual(await names(), ['db', 'github', 'team', 'github (2)', 'weather', 'ctx']);
     assert.equal((await registry.get('team'))!.config.source, 'team.code-workspace');
+
+    standIn.files.delete('/user/mcp.json');
+    await registry.reload();
+    assert.deepEqual(await names(), ['db', 'github', 'team', 'ctx', 'github (2)', 'legacy']);
     assert.equal((await registry.get('legacy'))!.config.source, 'User settings (mcp)');
+  });
+
+  it("a single folder's legacy mcp setting counts only without a .vscode/mcp.json (the section holds that file)", async () => {
+    standIn.workspaceSettings.set('mcp', { servers: { db: { command: 'node', args: ['db.js'] } } });
+    assert.deepEqual(await names(), ['db', 'github', 'github (2)', 'weather', 'ctx']);
+    standIn.files.delete('/ws/app/.vscode/mcp.json');
+    standIn.workspaceSettings.set('mcp', { servers: { old: { command: 'old-mcp' } } });
+    await registry.reload();
+    assert.deepEqual(await names(), ['github', 'old', 'github (2)', 'weather', 'ctx']);
+    assert.equal((await registry.get('old'))!.config.source, '.vscode/settings.json (mcp)');
   });
 
   it('elicit.mcpJsonServers covers every source VS Code reads, not elicit.servers', async () => {

@@ -116,8 +116,26 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     }
   }
   const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const user = await userMcpJson(locations);
+  const userText = user ? await readText(user.file) : undefined;
+  if (user && userText !== undefined) {
+    reads.push({
+      kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
+      name: user.name,
+      file: user.file,
+      workspace: false,
+      origin: { file: user.file.toString() },
+      parsed: parseMcpConfig(userText, user.name, vars(undefined)),
+    });
+  }
+  // VS Code's `mcp` configuration section is its mcp.json files (user; a single folder's .vscode/mcp.json)
+  // plus what is left of the legacy `mcp` key in settings. Read as a source of its own only where no file
+  // above says the same: a multi-root workspace's .code-workspace section, a user mcp.json not found where
+  // the profile's should be, a single folder's legacy key without a .vscode/mcp.json.
+  const folderHasMcpJson = reads.some((read) => read.kind === 'folderMcpJson');
   for (const table of legacyMcpSettings()) {
     const workspace = table.scope === 'workspace';
+    if (workspace ? !vscode.workspace.workspaceFile && folderHasMcpJson : userText !== undefined) continue;
     reads.push({
       kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
       name: table.source,
@@ -126,20 +144,6 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
       parsed: parseMcpSection(table.value, table.source, vars(workspace ? firstFolder : undefined)),
     });
-  }
-  const user = await userMcpJson(locations);
-  if (user) {
-    const text = await readText(user.file);
-    if (text !== undefined) {
-      reads.push({
-        kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
-        name: user.name,
-        file: user.file,
-        workspace: false,
-        origin: { file: user.file.toString() },
-        parsed: parseMcpConfig(text, user.name, vars(undefined)),
-      });
-    }
   }
   const copilot = copilotConfigFile(locations);
   const copilotText = await readText(copilot);
