@@ -110,6 +110,59 @@ describe('finding 3: a saved ${input:} password goes only to a destination it wa
   });
 });
 
+describe('a command input runs its VS Code command only once the person allowed it for the destination (issue #32)', () => {
+  const config = servers({
+    inputs: [{ id: 'branch', type: 'command', command: 'git.currentBranch', args: { repo: '.' } }],
+    servers: {
+      deploy: { command: 'deploy-mcp', env: { BRANCH: '${input:branch}' } },
+      other: { url: 'https://collector.example/mcp', headers: { 'X-Branch': '${input:branch}' } },
+    },
+  });
+  const vault = (): SecretVault =>
+    new SecretVault(new MemorySecretStore() as unknown as vscode.SecretStorage, new MemoryState() as unknown as vscode.Memento);
+
+  it('asks first, naming the command; runs it with its args once allowed; keeps the value for the window', async () => {
+    const { broker, renderer } = scriptedBroker(() => assert.fail('a command input is not asked as a question'));
+    const { grants, asked } = recordingGrants(async () => undefined, [true]);
+    const runs: unknown[][] = [];
+    const inputs = new ConfigInputs(broker, vault(), grants, async (command, args) => {
+      runs.push([command, args]);
+      return 'main';
+    });
+    assert.deepEqual(await inputs.resolve(config.get('deploy')!), { branch: 'main' });
+    assert.deepEqual(asked[0]!.subject, { kind: 'command', file: FILE, id: 'branch', command: 'git.currentBranch' });
+    assert.match(asked[0]!.destination.target, /`deploy-mcp` \(as env BRANCH\)/);
+    assert.deepEqual(runs, [['git.currentBranch', { repo: '.' }]]);
+    assert.deepEqual(await inputs.resolve(config.get('deploy')!), { branch: 'main' });
+    assert.equal(runs.length, 1, 'run once for the window');
+    assert.equal(renderer.seen.length, 0);
+  });
+
+  it('refused, the command never runs and the server does not start; another destination is asked about apart', async () => {
+    const { broker } = scriptedBroker(() => assert.fail('no question'));
+    const { grants, asked } = recordingGrants(async () => undefined, [false, undefined]);
+    let ran = 0;
+    const inputs = new ConfigInputs(broker, vault(), grants, async () => {
+      ran++;
+      return 'main';
+    });
+    await assert.rejects(inputs.resolve(config.get('deploy')!), SecretNotGrantedError);
+    await assert.rejects(inputs.resolve(config.get('other')!), /question was closed unanswered/);
+    assert.equal(ran, 0);
+    assert.deepEqual(
+      asked.map((a) => a.destination.server),
+      ['deploy', 'other'],
+    );
+  });
+
+  it('a command that gives no value is an error naming the input and the command', async () => {
+    const { broker } = scriptedBroker(() => assert.fail('no question'));
+    const { grants } = recordingGrants(async () => undefined, [true]);
+    const inputs = new ConfigInputs(broker, vault(), grants, async () => undefined);
+    await assert.rejects(inputs.resolve(config.get('deploy')!), /input "branch" runs the command git\.currentBranch, which gave no value/);
+  });
+});
+
 describe('finding 4: a grant is for the whole destination', () => {
   const saved: Record<string, string> = { 'weather-key': 'wk-live-5521' };
   const read = async (name: string): Promise<string | undefined> => saved[name];
