@@ -23,6 +23,7 @@ export const SETTING = {
   maxPendingPerAsker: 'elicit.maxPendingPerAsker',
   servers: 'elicit.servers',
   mcpJsonServers: 'elicit.mcpJsonServers',
+  discovery: 'elicit.discovery',
   allWindows: 'elicit.allWindows',
   gatewayEnabled: 'elicit.gateway.enabled',
   gatewayPort: 'elicit.gateway.port',
@@ -122,6 +123,11 @@ export const settings = {
   servers: (): ScopedTable[] => scopedTables(SETTING.servers),
   /** `elicit.mcpJsonServers`: which servers of mcp.json Elicit connects (read by mcp/mcpJsonSelection.ts). */
   mcpJsonServers: (): unknown => read(SETTING.mcpJsonServers),
+  /** `elicit.discovery`: which other tools' server files to read; it reads the person's files, so user settings only. */
+  discovery: (): Record<string, unknown> => {
+    const value = userOnly<unknown>(SETTING.discovery, {});
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  },
   gatewayEnabled: (): boolean => userOnly(SETTING.gatewayEnabled, false),
   /** `elicit.allWindows`: one queue across every window (issue #24); it opens a socket, so user settings only. */
   allWindows: (): boolean => userOnly(SETTING.allWindows, true),

@@ -119,7 +119,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(mcpJson));
     await runTool('pick_region', 'weather');
     // Two sources name a server "weather": each question says which one asks.
-    await waitForQuickInput(page, (q) => q.title === 'weather from .vscode/mcp.json asks · tool pick_region');
+    await waitForQuickInput(
+      page,
+      (q) => q.title === `weather from ${path.basename(session.workspaceDir)}/.vscode/mcp.json asks · tool pick_region`,
+    );
     await pressKey(page, 'Escape');
     assert.deepEqual((await outcome('impostor', 'pick_region', 1)).result, { action: 'cancel' });
   });
@@ -133,7 +136,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await row.waitFor({ state: 'detached', timeout: 10_000 });
     // Your own server is "weather (2)" now that the workspace has one of that name.
     await runTool('pick_region', 'weather (2)');
-    await waitForQuickInput(page, (q) => q.title === 'weather (2) from the elicit.servers setting (User settings) asks · tool pick_region');
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool pick_region');
     await pickQuickPickItem(page, 'US (East)');
     assert.deepEqual((await outcome('own', 'pick_region', 3)).result, { action: 'accept', content: { region: 'us-east-2c9d' } });
   });
@@ -141,7 +144,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   it('remembers a form answered with "Remember: this session" beside Submit, and answers it again without opening the form', async () => {
     const { page } = session.workbench;
     await runTool('plan_trip', 'weather (2)');
-    const title = 'weather (2) from the elicit.servers setting (User settings) asks · tool plan_trip';
+    const title = 'weather (2) from elicit.servers asks · tool plan_trip';
     const form = await webviewFrame(page, title);
     await form.locator('.field[data-name="city"] input').fill('Lisbon');
     await form.locator('.field[data-name="nights"] input').fill('3');
@@ -163,16 +166,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   it('offers no Remember on a question with a secret field, and writes its secret nowhere; no remembered value in workspace state', async () => {
     const { page } = session.workbench;
     await runTool('sign_in', 'weather (2)');
-    await waitForQuickInput(
-      page,
-      (q) => q.title === 'weather (2) from the elicit.servers setting (User settings) asks · tool sign_in' && q.step === '1/2',
-    );
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool sign_in' && q.step === '1/2');
     assert.equal(await rememberButton(page).count(), 0);
     await typeAndSubmit(page, 'ada');
-    await waitForQuickInput(
-      page,
-      (q) => q.title === 'weather (2) from the elicit.servers setting (User settings) asks · tool sign_in' && q.step === '2/2',
-    );
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool sign_in' && q.step === '2/2');
     assert.equal(await rememberButton(page).count(), 0);
     await typeAndSubmit(page, SECRET);
     assert.deepEqual((await outcome('own', 'sign_in', 1)).result, { action: 'accept', content: { user: 'ada', token: SECRET } });
@@ -184,10 +181,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
   it('sets "always decline" from Pending Questions, and the next same question is declined without UI, told and listed', async () => {
     const { page } = session.workbench;
     await runTool('pick_region_changed', 'weather (2)');
-    await waitForQuickInput(
-      page,
-      (q) => q.title === 'weather (2) from the elicit.servers setting (User settings) asks · tool pick_region_changed',
-    );
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool pick_region_changed');
     await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Later"]');
     await waitForNoQuickInput(page, 'Later to close the question');
     await runCommand(page, 'Elicit: Focus on Pending Questions View');
@@ -198,10 +192,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await dialog.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
       throw new Error(`no confirmation dialog (${String(error).split('\n')[0]}); ${await whereThings(page)}`);
     });
-    assert.match(
-      (await dialog.textContent()) ?? '',
-      /Always decline this question from weather \(2\) from the elicit\.servers setting \(User settings\)\?/,
-    );
+    assert.match((await dialog.textContent()) ?? '', /Always decline this question from weather \(2\) from elicit\.servers\?/);
     await screenshot(page, 'rule-always-decline');
     await dialog.locator('.monaco-button', { hasText: 'Always Decline' }).click();
     assert.deepEqual((await outcome('own', 'pick_region_changed', 2)).result, { action: 'decline' });
@@ -221,10 +212,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await rule.locator('.action-label[aria-label="Forget This Rule"]').click();
     await rule.waitFor({ state: 'detached', timeout: 10_000 });
     await runTool('pick_region_changed', 'weather (2)');
-    await waitForQuickInput(
-      page,
-      (q) => q.title === 'weather (2) from the elicit.servers setting (User settings) asks · tool pick_region_changed',
-    );
+    await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool pick_region_changed');
     await pressKey(page, 'Escape');
     assert.deepEqual((await outcome('own', 'pick_region_changed', 4)).result, { action: 'cancel' });
   });

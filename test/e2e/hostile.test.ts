@@ -529,7 +529,10 @@ describe('a workspace server named like one of yours in code-server', { timeout:
     fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(mcpJson));
     await askApiKey('github');
     // Two sources name a server "github": each question says which one asks.
-    const box = await waitForQuickInput(page, (q) => q.title === 'github from .vscode/mcp.json asks · tool ask_api_key');
+    const box = await waitForQuickInput(
+      page,
+      (q) => q.title === `github from ${path.basename(session.workspaceDir)}/.vscode/mcp.json asks · tool ask_api_key`,
+    );
     assert.ok(!box.items.some((i) => i.label.includes('Use saved value')), JSON.stringify(box.items));
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     assert.equal(box.value, '');

@@ -253,6 +253,30 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
     assert.match(registry.problems[0]!.message, /^User mcp\.json: .+ at line 3, column \d+$/);
   });
 
+  it("reads another tool's servers only once the person turns that tool on, whatever elicit.mcpJsonServers says", async () => {
+    standIn.files.set(
+      '/home/ada/.config/Claude/claude_desktop_config.json',
+      JSON.stringify({ mcpServers: { desk: { command: 'desk-mcp' }, github: { command: 'gh-desk' } } }),
+    );
+    standIn.settings.set('elicit.mcpJsonServers', []);
+    assert.deepEqual(await names(), [], 'off by default: nothing of Claude Desktop');
+    const changed = new Promise<void>((resolve) => registry.onDidChange(() => resolve()));
+    standIn.changeSetting('elicit.discovery', { 'claude-desktop': true });
+    await changed;
+    assert.deepEqual(await names(), ['desk', 'github']);
+    const desk = (await registry.get('desk'))!.config;
+    assert.equal(desk.source, 'Claude Desktop (~/.config/Claude/claude_desktop_config.json)');
+    assert.equal(desk.origin?.file, 'file:///home/ada/.config/Claude/claude_desktop_config.json');
+    assert.ok(standIn.touch('/home/ada/.config/Claude/claude_desktop_config.json') > 0, 'the file is watched while its tool is on');
+  });
+
+  it("a shared name with another tool's server is told with the tool's name", async () => {
+    standIn.files.set('/home/ada/.cursor/mcp.json', JSON.stringify({ mcpServers: { github: { command: 'gh-cursor' } } }));
+    standIn.settings.set('elicit.discovery', { 'cursor-global': true });
+    assert.deepEqual(await names(), ['db', 'github', 'github (2)', 'weather', 'ctx', 'github (3)']);
+    assert.equal((await registry.get('github (3)'))!.askerName, 'github (3) from Cursor (global)');
+  });
+
   it('a sandboxed server is listed but never started, and says why', async () => {
     standIn.files.set('/user/mcp.json', mcpJson({ boxed: { command: process.execPath, args: ['-e', ''], sandboxEnabled: true } }));
     const boxed = (await registry.get('boxed'))!;

@@ -16,7 +16,8 @@ export type SourceKind =
   | 'userMcpJson'
   | 'copilotConfig'
   | 'userSettingsMcp'
-  | 'elicitSetting';
+  | 'elicitSetting'
+  | 'otherTool';
 
 /** Lower first, as VS Code's McpCollectionSortOrder (WorkspaceFolder 0, Workspace 100, User 200, remote boost −50). */
 export const SOURCE_ORDER: Readonly<Record<SourceKind, number>> = {
@@ -28,11 +29,13 @@ export const SOURCE_ORDER: Readonly<Record<SourceKind, number>> = {
   copilotConfig: 210,
   userSettingsMcp: 220,
   elicitSetting: 300,
+  otherTool: 400,
 };
 
 /** The sources VS Code's own MCP support reads (elicit.mcpJsonServers says which of their servers Elicit connects). */
 export function sharedWithVsCode(kind: SourceKind): boolean {
-  return kind !== 'elicitSetting';
+  // Other tools' files are read because the person turned them on in Elicit (elicit.discovery).
+  return kind !== 'elicitSetting' && kind !== 'otherTool';
 }
 
 /** Configs with the kind of source they came from. */
@@ -64,6 +67,6 @@ export function nameServers(sourced: readonly SourcedConfig[]): ServerConfig[] {
     }
     taken.add(name);
     const shared = (sharing.get(config.name) ?? 0) > 1;
-    return { ...config, name, ...(shared ? { askerName: `${name} from ${config.source}` } : {}) };
+    return { ...config, name, ...(shared ? { askerName: `${name} from ${config.sourceLabel ?? config.source}` } : {}) };
   });
 }

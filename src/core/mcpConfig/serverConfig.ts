@@ -31,8 +31,10 @@ export interface HttpServerConfig {
 export interface ServerConfig extends ServerFields {
   /** Unique within the window: the key in `servers` (numbered when another source uses it too, "github (2)"). */
   name: string;
-  /** The file (or setting) it came from, for messages and labels: "app/.vscode/mcp.json", "User mcp.json". */
+  /** The file (or setting) it came from, for messages: "app/.vscode/mcp.json", "the elicit.servers setting (User settings)". */
   source: string;
+  /** The source as short as a row or a title needs it ("User mcp.json", "elicit.servers"); `source` when unset. */
+  sourceLabel?: string;
   transport: StdioServerConfig | HttpServerConfig;
   /** The `inputs` its `${input:id}` variables refer to, in order of first use (absent when none). */
   inputs?: ConfigInput[];

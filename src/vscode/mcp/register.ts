@@ -13,6 +13,7 @@ import { runTool } from './runTool';
 import { registerServerCommands } from './serverCommands';
 import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from './serversView';
 import type { Services } from '../services';
+import { findOtherToolServers } from './sources/otherToolsCommand';
 
 export function registerMcp(context: vscode.ExtensionContext, services: Services): void {
   const inputs = new ConfigInputs(services.broker, services.vault, services.grants);
@@ -25,6 +26,7 @@ export function registerMcp(context: vscode.ExtensionContext, services: Services
     }),
     view,
     ...registerServerCommands(services.registry, view, services.log),
+    vscode.commands.registerCommand('elicit.findOtherToolServers', () => findOtherToolServers(services.registry.sourceLocations)),
     vscode.commands.registerCommand('elicit.getPrompt', (server?: unknown, prompt?: unknown, args?: unknown) =>
       getPromptCommand(services, server, prompt, args),
     ),

@@ -79,7 +79,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
 /** Its status when it runs, and its source when several sources use its name: "running · User mcp.json". */
 function pickDescription(server: McpConnection): string {
   const status = server.status === 'stopped' ? undefined : statusWord(server.status);
-  const source = server.config.askerName ? server.config.source : undefined;
+  const source = server.config.askerName ? (server.config.sourceLabel ?? server.config.source) : undefined;
   return [status, source].filter((part) => part !== undefined).join(' · ');
 }
 

@@ -15,7 +15,14 @@ import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
 import { nameServers, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
-import { copilotConfigFile, readSources, userMcpJson, type SourceLocations } from './sources/configSources';
+import {
+  copilotConfigFile,
+  enabledOtherTools,
+  otherToolLocations,
+  readSources,
+  userMcpJson,
+  type SourceLocations,
+} from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';
@@ -72,7 +79,7 @@ export class ServerRegistry implements vscode.Disposable {
     /** Resolves `${secret:NAME}` when a server starts, where the person allowed it. */
     private readonly secret?: SecretLookup,
     /** Where the user's files are; none in tests that read only the workspace. */
-    private readonly locations: SourceLocations = { env: {}, home: os.homedir() },
+    readonly sourceLocations: SourceLocations = { env: {}, home: os.homedir() },
   ) {
     const reload = (): void => void this.reload();
     for (const pattern of WORKSPACE_FILES) {
@@ -89,7 +96,10 @@ export class ServerRegistry implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeConfiguration(
         (e) =>
-          (e.affectsConfiguration(SETTING.servers) || e.affectsConfiguration(SETTING.mcpJsonServers) || e.affectsConfiguration('mcp')) &&
+          (e.affectsConfiguration(SETTING.servers) ||
+            e.affectsConfiguration(SETTING.mcpJsonServers) ||
+            e.affectsConfiguration(SETTING.discovery) ||
+            e.affectsConfiguration('mcp')) &&
           reload(),
       ),
     );
@@ -186,7 +196,7 @@ export class ServerRegistry implements vscode.Disposable {
 
   /** Where the window's user mcp.json is (it may not exist yet), for "Open User Configuration". */
   async userConfigFile(): Promise<vscode.Uri | undefined> {
-    return (await userMcpJson(this.locations))?.file;
+    return (await userMcpJson(this.sourceLocations))?.file;
   }
 
   /** Re-reads the configuration; unchanged servers keep running, changed ones restart on next use. */
@@ -203,7 +213,7 @@ export class ServerRegistry implements vscode.Disposable {
     const untrusted: string[] = [];
     const selection = readSelection(settings.mcpJsonServers());
     const leftOut: string[] = [];
-    const reads = await readSources(this.locations);
+    const reads = await readSources(this.sourceLocations);
     await this.watchOutside();
     for (const read of reads) {
       if (read.file) this.sourceFiles.set(read.name, read.file);
@@ -213,7 +223,11 @@ export class ServerRegistry implements vscode.Disposable {
         untrusted.push(read.name);
         continue;
       }
-      const servers = read.parsed.servers.map((server) => ({ ...server, origin: read.origin }));
+      const servers = read.parsed.servers.map((server) => ({
+        ...server,
+        origin: read.origin,
+        ...(read.shortName ? { sourceLabel: read.shortName } : {}),
+      }));
       const chosen = sharedWithVsCode(read.kind) ? servers.filter((server) => selectsServer(selection, server.name)) : servers;
       leftOut.push(...servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${read.name})`));
       sourced.push(...chosen.map((config) => ({ kind: read.kind, config })));
@@ -232,8 +246,11 @@ export class ServerRegistry implements vscode.Disposable {
    * later is seen too.
    */
   private async watchOutside(): Promise<void> {
-    const files = [copilotConfigFile(this.locations)];
-    const user = await userMcpJson(this.locations);
+    const files = [
+      copilotConfigFile(this.sourceLocations),
+      ...otherToolLocations(enabledOtherTools(), this.sourceLocations).map((where) => vscode.Uri.file(where.file)),
+    ];
+    const user = await userMcpJson(this.sourceLocations);
     if (user) files.push(user.file);
     const wanted = new Set(files.map((file) => file.toString()));
     for (const [key, watcher] of this.outsideWatchers) {
@@ -316,7 +333,7 @@ export class ServerRegistry implements vscode.Disposable {
    * relative to the server's workspace folder, or to the home folder.
    */
   private watchForRestart(config: ServerConfig): vscode.Disposable {
-    const base = vscode.Uri.file(config.origin?.folder ?? this.locations.home);
+    const base = vscode.Uri.file(config.origin?.folder ?? this.sourceLocations.home);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const restart = (): void => {
       // Saving several files at once restarts once.

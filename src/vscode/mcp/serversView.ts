@@ -200,7 +200,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     const restartAt = this.registry.nextRestartAt(name);
     item.iconPath = server.config.notStarted ? new vscode.ThemeIcon('shield') : statusIcon(server.status);
     // A name that several sources use is told with its source: "github (2) · running · User mcp.json".
-    const source = server.config.askerName ? ` · ${server.config.source}` : '';
+    const source = server.config.askerName ? ` · ${server.config.sourceLabel ?? server.config.source}` : '';
     const status = server.config.notStarted ? vscode.l10n.t('not started') : statusText(server, restartAt);
     item.description = inertText(`${status}${source}`);
     item.tooltip = serverTooltip(server, restartAt);

@@ -23,6 +23,15 @@ import {
 import { parsePortableConfig } from '../../../core/mcpConfig/portableConfig';
 import type { SourceKind } from '../../../core/mcpConfig/configSources';
 import { profileForWorkspace } from '../../../core/mcpConfig/userProfile';
+import {
+  OTHER_TOOLS,
+  OTHER_TOOL_NAMES,
+  otherToolFiles,
+  parseOtherTool,
+  type OtherTool,
+  type OtherToolFile,
+} from '../../../core/mcpConfig/otherTools';
+import { localFolders } from '../../localFolders';
 import { legacyMcpSettings, settings } from '../../settings';
 
 /** One source, read. */
@@ -30,6 +39,8 @@ export interface SourceRead {
   kind: SourceKind;
   /** How it is named to the person and in problems: "app/.mcp.json", "User mcp.json". */
   name: string;
+  /** Shorter, where a row or a title has little room: "elicit.servers" for "the elicit.servers setting (User settings)". */
+  shortName?: string;
   /** The file, for "Open File" (a setting's file when it comes from settings). */
   file?: vscode.Uri;
   /** A source of the workspace: its servers are never started in an untrusted workspace. */
@@ -158,15 +169,52 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       parsed: parsePortableConfig(copilotText, label, { env: locations.env }),
     });
   }
+  reads.push(...(await readOtherTools(enabledOtherTools(), locations)));
   // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
   for (const table of settings.servers()) {
     const workspace = table.scope !== 'user';
     reads.push({
       kind: 'elicitSetting',
       name: table.source,
+      shortName: workspace ? `elicit.servers (${table.source.replace(/^the elicit\.servers setting \((.*)\)$/, '$1')})` : 'elicit.servers',
       workspace,
       origin: { file: table.file },
       parsed: parseServerTable(table.value, table.source, vars(workspace ? firstFolder : undefined)),
+    });
+  }
+  return reads;
+}
+
+/** The other tools the person turned on (`elicit.discovery`). */
+export function enabledOtherTools(): OtherTool[] {
+  const chosen = settings.discovery();
+  return OTHER_TOOLS.filter((tool) => chosen[tool] === true);
+}
+
+/** The files of these tools on this machine (they may not exist). */
+export function otherToolLocations(tools: readonly OtherTool[], locations: SourceLocations): OtherToolFile[] {
+  const facts = { home: locations.home, platform: process.platform, env: locations.env, folders: localFolders().map((f) => f.uri.fsPath) };
+  return tools.flatMap((tool) => otherToolFiles(tool, facts));
+}
+
+/** The servers of these tools' files that exist, each file a source of its own. */
+export async function readOtherTools(tools: readonly OtherTool[], locations: SourceLocations): Promise<SourceRead[]> {
+  const reads: SourceRead[] = [];
+  const folders = localFolders().map((f) => f.uri.fsPath);
+  for (const where of otherToolLocations(tools, locations)) {
+    const file = vscode.Uri.file(where.file);
+    const text = await readText(file);
+    if (text === undefined) continue;
+    const shown = where.folder ? vscode.workspace.asRelativePath(file, true) : tildePath(where.file, locations.home);
+    const name = `${OTHER_TOOL_NAMES[where.tool]} (${shown})`;
+    reads.push({
+      kind: 'otherTool',
+      name,
+      shortName: OTHER_TOOL_NAMES[where.tool],
+      file,
+      workspace: where.folder !== undefined,
+      origin: { file: file.toString(), ...(where.folder ? { folder: where.folder } : {}) },
+      parsed: parseOtherTool(where, text, name, { env: locations.env, folders }),
     });
   }
   return reads;
