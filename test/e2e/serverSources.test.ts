@@ -35,6 +35,8 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
   const record = newRecordFile();
   const copilotHome = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-copilot-home-'));
   const copilotFile = path.join(copilotHome, 'mcp-config.json');
+  // Claude Desktop's file on Linux is $XDG_CONFIG_HOME/Claude/claude_desktop_config.json.
+  const xdgConfig = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-xdg-config-'));
   let session: ElicitSession;
   let userFile: string;
   let dotMcpJson: string;
@@ -56,10 +58,23 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
 
   before(async () => {
     fs.writeFileSync(copilotFile, portable({ 'copilot-server': portableEntry('copilot') }));
+    fs.mkdirSync(path.join(xdgConfig, 'Claude'));
+    fs.writeFileSync(
+      path.join(xdgConfig, 'Claude', 'claude_desktop_config.json'),
+      JSON.stringify({
+        mcpServers: {
+          'desk-server': {
+            command: process.execPath,
+            args: [path.join(fixtures, 'ask-server.mjs')],
+            env: { RECORD_FILE: record, FIXTURE_NAME: 'desk' },
+          },
+        },
+      }),
+    );
     session = await openElicitSession(
       userMcpJson({ 'folder-server': vscodeEntry('folder') }),
       {},
-      { COPILOT_HOME: copilotHome, E2E_RECORD: record },
+      { COPILOT_HOME: copilotHome, E2E_RECORD: record, XDG_CONFIG_HOME: xdgConfig },
       [],
       {
         workspace: { '.mcp.json': portable({ 'dot-server': portableEntry('dot'), github: portableEntry('dot-github') }) },
@@ -74,6 +89,7 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
   after(async () => {
     await session?.close();
     fs.rmSync(copilotHome, { recursive: true, force: true });
+    fs.rmSync(xdgConfig, { recursive: true, force: true });
   });
 
   function serversView(page: Page): Locator {
@@ -213,6 +229,37 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     await typeAndSubmit(page, 'Ada again');
     const entry = (await waitForRecords(record, 2, (r) => r.server === 'dot' && r.tool === 'ask_name', 30_000)).at(-1)!;
     assert.deepEqual(entry.result, { action: 'accept', content: { name: 'Ada again' } });
+  });
+
+  it("lists a Claude Desktop config's servers only after the person turns that tool on", async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Focus on MCP Servers View');
+    assert.ok(!names(await rows(page)).includes('desk-server'), 'off by default');
+    await runCommand(page, 'Elicit: Find MCP Servers of Other Tools…');
+    const list = await waitForQuickInput(
+      page,
+      (q) => q.title === 'MCP Servers of Other Tools' && q.items.some((i) => i.label === 'Claude Desktop'),
+    );
+    const claude = list.items.find((i) => i.label === 'Claude Desktop')!;
+    assert.equal(claude.description, '1 server: desk-server');
+    assert.equal(list.items.find((i) => i.label === 'Windsurf')?.description, 'no configuration found');
+    assert.ok(!names(await rows(page)).includes('desk-server'), 'listing starts and adds nothing');
+    await screenshot(page, 'other-tools-list');
+    // As a person does: tick the row's box with the mouse, then OK.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Claude Desktop' }).locator('[role="checkbox"]').click();
+    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await waitForNoQuickInput(page, 'OK to close the list');
+    await waitForRows(page, (shown) => shown.includes('desk-server — stopped'), 'Claude Desktop turned on');
+    const settings = JSON.parse(fs.readFileSync(path.join(session.server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal((settings['elicit.discovery'] as Record<string, boolean>)['claude-desktop'], true);
+    await runMcpTool(page, 'ask_name', 'desk-server');
+    await waitForQuickInput(page, (q) => q.title === 'desk-server asks · tool ask_name');
+    await typeAndSubmit(page, 'Ada at the desk');
+    const entry = (await waitForRecords(record, 1, (r) => r.server === 'desk' && r.tool === 'ask_name', 30_000)).at(-1)!;
+    assert.deepEqual(entry.result, { action: 'accept', content: { name: 'Ada at the desk' } });
   });
 
   it('never writes the token into any file VS Code or the extension wrote', () => {

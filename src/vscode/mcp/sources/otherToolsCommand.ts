@@ -26,8 +26,10 @@ export async function findOtherToolServers(locations: SourceLocations): Promise<
         ? vscode.l10n.t('no configuration found')
         : servers.length === 0
           ? vscode.l10n.t('no servers')
-          : vscode.l10n.t('{0} server(s): {1}', servers.length, servers.join(', '));
-    const broken = problems.length > 0 ? ` · ${vscode.l10n.t('{0} problem(s)', problems.length)}` : '';
+          : servers.length === 1
+            ? vscode.l10n.t('1 server: {0}', servers[0]!)
+            : vscode.l10n.t('{0} servers: {1}', servers.length, servers.join(', '));
+    const broken = problems.length > 0 ? ` · ${oneLine(problems[0]!.message, 120)}` : '';
     return {
       tool,
       label: inertText(OTHER_TOOL_NAMES[tool]),
@@ -39,7 +41,7 @@ export async function findOtherToolServers(locations: SourceLocations): Promise<
   const chosen = await vscode.window.showQuickPick(items, {
     canPickMany: true,
     title: vscode.l10n.t('MCP Servers of Other Tools'),
-    placeHolder: vscode.l10n.t('Tick the tools whose servers Elicit should also offer (read only; nothing starts until you use it)'),
+    placeHolder: vscode.l10n.t('Tick the tools whose servers Elicit should offer'),
   });
   if (!chosen) return;
   const value = Object.fromEntries(OTHER_TOOLS.map((tool) => [tool, chosen.some((item) => item.tool === tool)]));
