@@ -21,6 +21,7 @@ import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from
 import { Emitter } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
+import { socketEndpoint, socketFetch } from './socketFetch';
 import type { ServerConfig } from '../core/mcpConfig/serverConfig';
 import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
@@ -415,12 +416,15 @@ export class McpConnection {
       );
     }
     const requestInit = { headers: transport.headers };
-    const oauth = this.oauthFor(transport.url);
-    const auth = oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
+    // A local socket (unix:, pipe:): HTTP through it; no OAuth, nothing leaves the machine.
+    const socket = socketEndpoint(transport.url);
+    const oauth = socket ? undefined : this.oauthFor(transport.url);
+    const auth = socket ? { fetch: socketFetch(socket.socketPath) } : oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
+    const url = new URL(socket?.url ?? transport.url);
     const http =
       transport.type === 'sse'
-        ? new sdk.SSEClientTransport(new URL(transport.url), { requestInit, ...auth })
-        : new sdk.StreamableHTTPClientTransport(new URL(transport.url), { requestInit, ...auth });
+        ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
+        : new sdk.StreamableHTTPClientTransport(url, { requestInit, ...auth });
     this.authTransport = http;
     return http;
   }

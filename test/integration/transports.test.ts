@@ -1,10 +1,15 @@
 /**
- * server-everything over each transport — stdio, Streamable HTTP, and legacy SSE
- * (configured as "sse", and reached by falling back from "http") — with
+ * server-everything over each transport — stdio, Streamable HTTP, legacy SSE
+ * (configured as "sse", and reached by falling back from "http"), and HTTP
+ * through a unix socket (`unix:///…sock#/mcp`, as VS Code writes it) — with
  * `trigger-elicitation-request` answered through the real broker, and
  * `trigger-url-elicitation` on the request path and the -32042 error path.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
@@ -59,6 +64,37 @@ describe('server-everything over every transport', () => {
     await answersTheElicitation(connection);
     assert.equal(connection.transportKind, 'http');
     assert.ok(!logs.some((l) => l.includes('legacy SSE')), 'no fallback was needed');
+  });
+
+  it('a unix socket (unix:///path.sock#/mcp): Streamable HTTP through the socket, server-sent events as they come', async () => {
+    // The socket's far end is server-everything's own HTTP listener, byte for byte: only the socket is ours.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-socket-'));
+    const socketPath = path.join(dir, 'mcp.sock');
+    const port = Number(new URL(streamable.url).port);
+    const relayed: string[] = [];
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(port, '127.0.0.1');
+      client.once('data', (first: Buffer) => relayed.push(first.toString('latin1').split('\r\n')[0]!));
+      client.pipe(upstream).pipe(client);
+      const close = (): void => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.once('error', close);
+      upstream.once('error', close);
+    });
+    await new Promise<void>((resolve) => relay.listen(socketPath, resolve));
+    try {
+      const mcpPath = new URL(streamable.url).pathname;
+      const { connection } = connectScripted(httpServer('everything-unix', `unix://${socketPath}#${mcpPath}`), everythingAnswer, opened);
+      await answersTheElicitation(connection);
+      assert.equal(connection.transportKind, 'http');
+      assert.ok(relayed.length > 0 && relayed.every((line) => line.endsWith(` ${mcpPath} HTTP/1.1`)), JSON.stringify(relayed));
+      await connection.stop();
+    } finally {
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('legacy SSE, configured as "sse": trigger-elicitation-request', async () => {

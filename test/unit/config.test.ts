@@ -250,7 +250,7 @@ describe('parseMcpConfig: problems', () => {
       nothing: 'needs a "command" (stdio) or a "url" (http)',
       unknownType: 'unknown type "websocket"; use "stdio", "http" or "sse"',
       badUrl: '"url" is not a valid URL',
-      ftpUrl: '"url" must be http or https',
+      ftpUrl: '"url" must be http, https, unix or pipe',
       argsNotStrings: '"args" must be a list of strings',
       argsNotList: '"args" must be a list of strings',
       envObject: '"env.NESTED" must be a string',

@@ -12,6 +12,7 @@ import { nameServers, type SourcedConfig } from '../../src/core/mcpConfig/config
 import { parseMcpConfig, type ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { SANDBOX_NOT_STARTED } from '../../src/core/mcpConfig/serverFields';
 import { profileForWorkspace } from '../../src/core/mcpConfig/userProfile';
+import { socketEndpoint } from '../../src/mcp/socketFetch';
 
 const env = { TOKEN: 'tok-1', EMPTY: '', HOST: 'mcp.example.com' };
 
@@ -224,5 +225,36 @@ describe("profileForWorkspace: which profile's mcp.json a window reads", () => {
     assert.deepEqual(profileForWorkspace(storage, ['file:///home/ada/shared']), {});
     assert.deepEqual(profileForWorkspace(undefined, ['file:///home/ada/work']), {});
     assert.deepEqual(profileForWorkspace('{ not json', ['file:///home/ada/work']), {});
+  });
+});
+
+describe('local socket URLs (unix:, pipe:), as VS Code writes them', () => {
+  it('the socket from the path, the HTTP path from the fragment', () => {
+    assert.deepEqual(socketEndpoint('unix:///tmp/server.sock#/mcp/subpath'), {
+      socketPath: '/tmp/server.sock',
+      url: 'http://localhost/mcp/subpath',
+    });
+    assert.deepEqual(socketEndpoint('unix:///run/my%20app.sock'), { socketPath: '/run/my app.sock', url: 'http://localhost/' });
+    assert.deepEqual(socketEndpoint('pipe:///pipe/named-pipe#/mcp'), {
+      socketPath: '\\\\.\\pipe\\named-pipe',
+      url: 'http://localhost/mcp',
+    });
+    assert.equal(socketEndpoint('https://example.com/mcp'), undefined);
+  });
+
+  it('are accepted in a config; one that names no socket is a problem', () => {
+    const parsed = parseMcpConfig(
+      JSON.stringify({ servers: { sock: { type: 'http', url: 'unix:///tmp/s.sock#/mcp' }, none: { type: 'http', url: 'unix:///' } } }),
+      '.vscode/mcp.json',
+      { userHome: '/home/ada', env: {} },
+    );
+    assert.deepEqual(
+      parsed.servers.map((s) => s.name),
+      ['sock'],
+    );
+    assert.deepEqual(
+      parsed.problems.map((p) => p.message),
+      ['.vscode/mcp.json: server "none": "url" names no socket: use unix:///path#/http-path'],
+    );
   });
 });

@@ -320,7 +320,13 @@ export function checkHttpUrl(url: string): void {
   } catch {
     throw new Error(`"url" is not a valid URL`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"url" must be http or https`);
+  // unix:///path.sock#/mcp and pipe:///name (Windows) reach a local socket, as in VS Code.
+  if (parsed.protocol === 'unix:' || parsed.protocol === 'pipe:') {
+    if (parsed.pathname === '' || parsed.pathname === '/')
+      throw new Error(`"url" names no socket: use ${parsed.protocol}///path#/http-path`);
+    return;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"url" must be http, https, unix or pipe`);
 }
 
 function stringField(entry: Record<string, unknown>, key: string, vars: VariableContext, required: boolean): string | undefined {

@@ -309,7 +309,9 @@ function transportSummary(server: McpConnection): string {
   if (transport.type === 'stdio') return `stdio: ${transport.command}`;
   let origin = transport.url;
   try {
-    origin = new URL(transport.url).origin;
+    const url = new URL(transport.url);
+    // A local socket has no origin: its path says where it is.
+    origin = url.protocol === 'unix:' || url.protocol === 'pipe:' ? `${url.protocol}//${url.pathname}` : url.origin;
   } catch {
     // Keeps the text as configured (with an input still in it).
   }
