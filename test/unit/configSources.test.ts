@@ -10,7 +10,6 @@ import { expandEnvReferences } from '../../src/core/mcpConfig/envExpansion';
 import { parsePortableConfig } from '../../src/core/mcpConfig/portableConfig';
 import { nameServers, type SourcedConfig } from '../../src/core/mcpConfig/configSources';
 import { parseMcpConfig, type ServerConfig } from '../../src/core/mcpConfig/serverConfig';
-import { SANDBOX_NOT_STARTED } from '../../src/core/mcpConfig/serverFields';
 import { profileForWorkspace } from '../../src/core/mcpConfig/userProfile';
 import { socketEndpoint } from '../../src/mcp/socketFetch';
 
@@ -141,14 +140,46 @@ describe('fields beyond the transport (VS Code format)', () => {
   const parse = (servers: Record<string, unknown>) =>
     parseMcpConfig(JSON.stringify({ servers }), '.vscode/mcp.json', { workspaceFolder: '/ws', userHome: '/home/ada', env: {} });
 
-  it('a sandboxed server is kept, with why Elicit does not start it', () => {
-    const [boxed, open] = parse({
-      boxed: { command: 'node', args: ['s.js'], sandboxEnabled: true },
-      open: { command: 'node', sandboxEnabled: false },
-    }).servers;
-    assert.equal(boxed!.notStarted, SANDBOX_NOT_STARTED);
-    assert.equal(open!.notStarted, undefined);
+  it("a sandboxed server carries its file's sandbox rules, variables filled in; others carry none", () => {
+    const parsed = parseMcpConfig(
+      JSON.stringify({
+        sandbox: {
+          filesystem: { allowWrite: ['${workspaceFolder}/out'], denyRead: ['${userHome}/.ssh'] },
+          network: { allowedDomains: ['*.example.com'] },
+        },
+        servers: { boxed: { command: 'node', args: ['s.js'], sandboxEnabled: true }, open: { command: 'node', sandboxEnabled: false } },
+      }),
+      '.vscode/mcp.json',
+      { workspaceFolder: '/ws', userHome: '/home/ada', env: {} },
+    );
+    const [boxed, open] = parsed.servers;
+    assert.deepEqual(boxed!.sandbox, {
+      filesystem: { allowWrite: ['/ws/out'], denyRead: ['/home/ada/.ssh'], denyWrite: [] },
+      network: { allowedDomains: ['*.example.com'], deniedDomains: [] },
+    });
+    assert.equal(boxed!.notStarted, undefined);
+    assert.equal(open!.sandbox, undefined);
     assert.equal(open!.notSupported, undefined);
+  });
+
+  it('sandbox rules that cannot be read: the sandboxed server is not started (never with fewer rules), and the file says why', () => {
+    const parsed = parseMcpConfig(
+      JSON.stringify({
+        sandbox: { filesystem: { allowWrite: '/tmp' } },
+        servers: { boxed: { command: 'node', sandboxEnabled: true }, open: { command: 'x' } },
+      }),
+      '.vscode/mcp.json',
+      { userHome: '/home/ada', env: {} },
+    );
+    assert.match(
+      parsed.servers[0]!.notStarted ?? '',
+      /its file's "sandbox" rules cannot be read \("filesystem\.allowWrite" must be a list of strings\)/,
+    );
+    assert.equal(parsed.servers[1]!.notStarted, undefined);
+    assert.deepEqual(
+      parsed.problems.map((p) => p.message),
+      ['.vscode/mcp.json: "sandbox": "filesystem.allowWrite" must be a list of strings'],
+    );
   });
 
   it('dev.watch becomes watch patterns; dev.debug, oauth and unknown fields are named; gallery data is not', () => {

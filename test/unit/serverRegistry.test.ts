@@ -277,10 +277,13 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
     assert.equal((await registry.get('github (3)'))!.askerName, 'github (3) from Cursor (global)');
   });
 
-  it('a sandboxed server is listed but never started, and says why', async () => {
+  it('a sandboxed server is never started without the sandbox: with no VS Code sandbox runtime, it says why', async () => {
     standIn.files.set('/user/mcp.json', mcpJson({ boxed: { command: process.execPath, args: ['-e', ''], sandboxEnabled: true } }));
     const boxed = (await registry.get('boxed'))!;
-    await assert.rejects(registry.start('boxed'), /Elicit does not start "boxed": it is configured to run in a sandbox/);
+    await assert.rejects(
+      registry.start('boxed'),
+      /configured to run in a sandbox \("sandboxEnabled": true\), and this VS Code has no sandbox runtime/,
+    );
     assert.equal(boxed.status, 'error');
   });
 });

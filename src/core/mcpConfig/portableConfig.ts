@@ -11,7 +11,7 @@
  */
 import { isObject } from '../json';
 import { expandEnvReferences } from './envExpansion';
-import { checkHttpUrl, parseJsonObject, type ParsedConfig, type ServerConfig } from './serverConfig';
+import { checkHttpUrl, emptySandbox, parseJsonObject, type ParsedConfig, type ServerConfig } from './serverConfig';
 import { entryFields } from './serverFields';
 
 export interface PortableContext {
@@ -94,9 +94,11 @@ function portableServer(name: string, entry: unknown, source: string, context: P
  * VS Code's fields (sandboxEnabled, dev, …) as in its own format; Copilot CLI's
  * `tools` is not named when it allows every tool (`["*"]`), which is what Elicit offers.
  */
-function portableFields(entry: Record<string, unknown>, read: string[]): ReturnType<typeof entryFields> {
+function portableFields(entry: Record<string, unknown>, read: string[]): Omit<ServerConfig, 'name' | 'source' | 'transport'> {
   const allTools = Array.isArray(entry.tools) && entry.tools.length === 1 && entry.tools[0] === '*';
-  return entryFields(entry, allTools ? [...read, 'tools'] : read);
+  const { sandboxed, ...fields } = entryFields(entry, allTools ? [...read, 'tools'] : read);
+  // This format has no "sandbox" rules: a sandboxed entry gets VS Code's defaults.
+  return sandboxed && read === STDIO_FIELDS ? { ...fields, sandbox: emptySandbox() } : fields;
 }
 
 function text(entry: Record<string, unknown>, key: string, required: boolean): string | undefined {

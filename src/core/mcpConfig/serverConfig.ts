@@ -40,11 +40,23 @@ export interface ServerConfig extends ServerFields {
   inputs?: ConfigInput[];
   /** Set by whoever read the file: where it lives, for remembering inputs and resolving `envFile`. */
   origin?: ConfigOrigin;
+  /** Run in VS Code's sandbox with these rules (the entry says `"sandboxEnabled": true`). */
+  sandbox?: SandboxRules;
   /**
    * Who asks, when that is more than the name: a name used by several sources is
    * told with its source ("github (2) from app/.mcp.json") on every question.
    */
   askerName?: string;
+}
+
+/**
+ * The file's `sandbox` rules, for its servers with `"sandboxEnabled": true`
+ * (VS Code's format, run by VS Code's sandbox runtime): where they may write
+ * and not read, which domains they may reach.
+ */
+export interface SandboxRules {
+  filesystem: { allowWrite: string[]; denyRead: string[]; denyWrite: string[] };
+  network: { allowedDomains: string[]; deniedDomains: string[] };
 }
 
 export interface ConfigOrigin {
@@ -118,7 +130,44 @@ export function parseMcpSection(root: Record<string, unknown>, source: string, v
   }
   const inputs = parseInputs(root.inputs, source);
   const parsed = parseServerTable(table, source, vars, inputs.inputs);
+  const sandbox = parseSandbox(root.sandbox, vars);
+  if (sandbox.problem) {
+    // Rules that cannot be read are no rules: a sandboxed server is not started rather than started with fewer.
+    const problem = `${source}: "sandbox": ${sandbox.problem}`;
+    parsed.servers = parsed.servers.map((server) =>
+      server.sandbox ? { ...server, notStarted: `its file's "sandbox" rules cannot be read (${sandbox.problem})` } : server,
+    );
+    parsed.problems.push({ source, message: problem });
+  } else if (sandbox.rules) {
+    const rules = sandbox.rules;
+    parsed.servers = parsed.servers.map((server) => (server.sandbox ? { ...server, sandbox: rules } : server));
+  }
   return { servers: parsed.servers, problems: [...inputs.problems, ...parsed.problems] };
+}
+
+/** No rules is VS Code's defaults: no writes but the server's folder, no network but the npm registry. */
+export function emptySandbox(): SandboxRules {
+  return { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
+}
+
+function parseSandbox(value: unknown, vars: VariableContext): { rules?: SandboxRules; problem?: string } {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) return { problem: 'must be an object with "filesystem" and "network"' };
+  const rules = emptySandbox();
+  const lists = { filesystem: ['allowWrite', 'denyRead', 'denyWrite'], network: ['allowedDomains', 'deniedDomains'] } as const;
+  for (const part of ['filesystem', 'network'] as const) {
+    const section = value[part];
+    if (section === undefined) continue;
+    if (!isObject(section)) return { problem: `"${part}" must be an object` };
+    for (const key of lists[part]) {
+      const list = section[key];
+      if (list === undefined) continue;
+      if (!Array.isArray(list) || !list.every((item) => typeof item === 'string'))
+        return { problem: `"${part}.${key}" must be a list of strings` };
+      (rules[part] as Record<string, string[]>)[key] = list.map((item) => substitute(item, vars));
+    }
+  }
+  return { rules };
 }
 
 /**
@@ -155,8 +204,13 @@ export function parseServerTable(
     try {
       const transport = parseServer(entry, vars);
       const used = usedInputs(transport, inputsById);
-      const fields = entryFields(entry as Record<string, unknown>, transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS);
-      result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields });
+      const { sandboxed, ...fields } = entryFields(
+        entry as Record<string, unknown>,
+        transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS,
+      );
+      // The file's "sandbox" rules are filled in by parseMcpSection; none at all is VS Code's defaults.
+      const sandbox = sandboxed && transport.type === 'stdio' ? { sandbox: emptySandbox() } : {};
+      result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields, ...sandbox });
     } catch (error) {
       result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
     }

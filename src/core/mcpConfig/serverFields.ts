@@ -2,8 +2,8 @@
  * The fields of a server entry beyond how it is reached: what Elicit does with
  * each, so none is dropped without a word. `dev.watch` restarts the server on a
  * change; a server configured to run in VS Code's sandbox (`sandboxEnabled`) is
- * never started without one, so Elicit does not start it and says why; any
- * other field Elicit does not act on is named (the view lists it).
+ * run in it (mcp/sandboxLaunch.ts), never without it; any other field Elicit
+ * does not act on is named (the view lists it).
  */
 import { isObject } from '../json';
 
@@ -16,23 +16,25 @@ export interface ServerFields {
   watch?: string[];
 }
 
+/** What entryFields reads: the fields, and whether the entry asks for VS Code's sandbox. */
+export interface EntryFields extends ServerFields {
+  sandboxed?: true;
+}
+
 /** Fields that describe an entry (written by VS Code's gallery install) without changing how it runs. */
 const DESCRIPTIVE = new Set(['gallery', 'version', 'description', 'title']);
-
-export const SANDBOX_NOT_STARTED =
-  'it is configured to run in a sandbox ("sandboxEnabled": true), and Elicit cannot run a server in VS Code\'s sandbox: it is not started, so that it never runs without one. Leave it to VS Code (the elicit.mcpJsonServers setting) or remove "sandboxEnabled"';
 
 /**
  * What Elicit makes of the entry's other fields. `read`: the fields the
  * transport parser took. `extraRead`: further fields a format reads itself.
  */
-export function entryFields(entry: Record<string, unknown>, read: readonly string[]): ServerFields {
-  const fields: ServerFields = {};
+export function entryFields(entry: Record<string, unknown>, read: readonly string[]): EntryFields {
+  const fields: EntryFields = {};
   const notSupported: string[] = [];
   for (const [key, value] of Object.entries(entry)) {
     if (read.includes(key) || DESCRIPTIVE.has(key)) continue;
     if (key === 'sandboxEnabled') {
-      if (value === true) fields.notStarted = SANDBOX_NOT_STARTED;
+      if (value === true) fields.sandboxed = true;
       continue;
     }
     if (key === 'dev' && isObject(value)) {

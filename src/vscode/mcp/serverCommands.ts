@@ -132,12 +132,8 @@ async function createMcpJson(): Promise<void> {
     if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', SETTING.servers);
     return;
   }
-  const folder =
-    folders.length === 1
-      ? folders[0]
-      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .vscode/mcp.json?') });
-  if (!folder) return;
-  await openCreating(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'), MCP_JSON_TEMPLATE);
+  const folder = await onlyOrPickedFolder(folders, vscode.l10n.t('Which folder gets the .vscode/mcp.json?'));
+  if (folder) await openCreating(vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json'), MCP_JSON_TEMPLATE);
 }
 
 /** Opens the folder's portable `.mcp.json` (read by VS Code, Copilot CLI and Claude Code), creating it when it does not exist. */
@@ -151,12 +147,16 @@ async function createDotMcpJson(): Promise<void> {
     if (choice) await vscode.commands.executeCommand('workbench.action.files.openFolder');
     return;
   }
-  const folder =
-    folders.length === 1
-      ? folders[0]
-      : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Which folder gets the .mcp.json?') });
-  if (!folder) return;
-  await openCreating(vscode.Uri.joinPath(folder.uri, '.mcp.json'), DOT_MCP_JSON_TEMPLATE);
+  const folder = await onlyOrPickedFolder(folders, vscode.l10n.t('Which folder gets the .mcp.json?'));
+  if (folder) await openCreating(vscode.Uri.joinPath(folder.uri, '.mcp.json'), DOT_MCP_JSON_TEMPLATE);
+}
+
+/** The one workspace folder, or the one the person picks when there are several. */
+async function onlyOrPickedFolder(
+  folders: readonly vscode.WorkspaceFolder[],
+  placeHolder: string,
+): Promise<vscode.WorkspaceFolder | undefined> {
+  return folders.length === 1 ? folders[0] : vscode.window.showWorkspaceFolderPick({ placeHolder });
 }
 
 /** Opens a config file, writing `template` first when it does not exist (an existing file is never touched). */

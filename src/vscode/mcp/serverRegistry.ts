@@ -30,6 +30,7 @@ import type { OAuthOptions } from '../../mcp/oauthSignIn';
 import type { RoundKeeper } from '../../mcp/rounds';
 import { CrashRecovery } from '../../mcp/crashRecovery';
 import { resolveLaunch, type SecretLookup } from '../../mcp/launch';
+import { sandboxedLaunch } from '../../mcp/sandboxLaunch';
 import { stopAllNow } from '../../mcp/shutdown';
 import { inertText } from '../../core/display';
 import { serverOrigin } from '../../mcp/serverOrigin';
@@ -296,10 +297,20 @@ export class ServerRegistry implements vscode.Disposable {
         prepare: async (server) => {
           // Started otherwise than configured (outside its sandbox, say), it would not be the server the person set up.
           if (server.notStarted) throw new Error(`Elicit does not start "${server.name}": ${server.notStarted}`);
-          return resolveLaunch(server, {
+          const launch = await resolveLaunch(server, {
             inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
             log: serverLog,
             secret: this.secret,
+          });
+          if (!server.sandbox || launch.type !== 'stdio') return launch;
+          serverLog('[elicit] runs in VS Code\'s sandbox ("sandboxEnabled": true)');
+          return sandboxedLaunch(server.name, launch, server.sandbox, server.origin?.folder, {
+            appRoot: this.sourceLocations.appRoot,
+            execPath: process.execPath,
+            platform: process.platform,
+            arch: process.arch,
+            home: this.sourceLocations.home,
+            env: process.env,
           });
         },
       });

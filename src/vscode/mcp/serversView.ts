@@ -284,6 +284,10 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.appendText(inertText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`));
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(vscode.l10n.t('Status: {0}', statusWord(server.status)));
+  if (server.config.sandbox) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(vscode.l10n.t("Runs in VS Code's sandbox (sandboxEnabled)."));
+  }
   if (server.config.notStarted) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(inertText(vscode.l10n.t('Not started: {0}', server.config.notStarted)));

@@ -55,6 +55,8 @@ export interface SourceLocations {
   userFolder?: vscode.Uri;
   env: Readonly<Record<string, string | undefined>>;
   home: string;
+  /** VS Code's install folder (`vscode.env.appRoot`): its sandbox runtime runs sandboxed servers. */
+  appRoot?: string;
 }
 
 export function defaultLocations(globalStorageUri: vscode.Uri | undefined): SourceLocations {
@@ -62,6 +64,7 @@ export function defaultLocations(globalStorageUri: vscode.Uri | undefined): Sour
     userFolder: globalStorageUri ? vscode.Uri.joinPath(globalStorageUri, '..', '..') : undefined,
     env: process.env,
     home: os.homedir(),
+    appRoot: vscode.env.appRoot,
   };
 }
 
