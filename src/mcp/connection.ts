@@ -434,7 +434,8 @@ export class McpConnection {
     if (!this.options.oauth) return undefined;
     if (this.oauth?.serverUrl !== url) {
       this.oauth?.cancel();
-      this.oauth = new OAuthSignIn({ name: this.askerName, url }, this.options.oauth, {
+      this.oauth = new OAuthSignIn({ name: this.name, url }, oauthOptions(this.options.oauth, this.config), {
+        askerName: this.askerName,
         sdk: this.requireSdk(),
         ask: this.options.ask,
         urlWaits: this.options.urlWaits,
@@ -586,4 +587,9 @@ export class McpConnection {
  */
 function invalidParams(error: InvalidRequestError): Error {
   return Object.assign(new Error(error.message), { code: INVALID_PARAMS });
+}
+
+/** A client registered ahead with the authorization server (`oauth.clientId`) is used as it is: no registration. */
+function oauthOptions(options: OAuthOptions, config: ServerConfig): OAuthOptions {
+  return config.oauthClientId ? { ...options, clientId: config.oauthClientId } : options;
 }

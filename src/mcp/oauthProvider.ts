@@ -28,6 +28,12 @@ export interface OAuthProviderOptions {
   clientMetadataUrl?: string;
   /** The loopback redirect as the browser reaches it (VS Code's asExternalUri in remote windows). */
   publicUrlOf?: PublicUrlOf;
+  /**
+   * A public client registered ahead with the authorization server (the server's
+   * `oauth.clientId`): used as it is, never registered again. Its loopback
+   * redirect may use any port (RFC 8252, 7.3).
+   */
+  clientId?: string;
 }
 
 type InvalidationScope = 'all' | 'client' | 'tokens' | 'verifier' | 'discovery';
@@ -97,6 +103,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(ctx?: IssuerContext): Promise<OAuthClientInformationMixed | undefined> {
+    if (this.options.clientId) return { client_id: this.options.clientId };
     const { client, registeredRedirectUri, clientIssuer } = await this.credentials.read();
     // A registration made for another loopback port cannot receive this sign-in: register again.
     if (client && registeredRedirectUri && registeredRedirectUri !== this.redirectUrl) return undefined;

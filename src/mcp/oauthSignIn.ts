@@ -24,6 +24,8 @@ export interface OAuthOptions extends OAuthProviderOptions {
 }
 
 export interface SignInContext {
+  /** Who asks for the sign-in, as every question of the server names it ("github (2) from User mcp.json"). */
+  askerName?: string;
   /** The SDK's auth helpers (loaded with the connection). */
   sdk: Pick<McpSdk, 'UnauthorizedError' | 'extractWWWAuthenticateParams'>;
   /** The broker's `ask`: consent is a URL-mode question. */
@@ -112,7 +114,7 @@ export class OAuthSignIn {
 
   private async signIn(request: AuthorizationRequest, transport: AuthorizingTransport): Promise<void> {
     const host = request.url.host;
-    const asker: Asker = { kind: 'mcp', name: this.server.name, detail: 'sign-in' };
+    const asker: Asker = { kind: 'mcp', name: this.context.askerName ?? this.server.name, detail: 'sign-in' };
     const elicitationId = `sign-in-${randomUUID()}`;
     const giveUp = new AbortController();
     const stopped = this.stopped.signal;

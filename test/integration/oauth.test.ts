@@ -46,7 +46,12 @@ interface Session {
 }
 
 /** A person who agrees to sign in (their browser follows the redirects) and answers "Ada". */
-function connectTo(fixture: OAuthFixture, store: MemorySecretStore, consent: ElicitResult['action'] = 'accept'): Session {
+function connectTo(
+  fixture: OAuthFixture,
+  store: MemorySecretStore,
+  consent: ElicitResult['action'] = 'accept',
+  entry: Partial<ServerConfig> = {},
+): Session {
   const consents: Question[] = [];
   const visits: BrowserVisit[] = [];
   const { broker } = scriptedBroker(async (q) => {
@@ -55,7 +60,12 @@ function connectTo(fixture: OAuthFixture, store: MemorySecretStore, consent: Eli
     if (consent === 'accept') visits.push(await visitAuthorizationUrl(q.url!.url));
     return { action: consent };
   });
-  const config: ServerConfig = { name: 'protected', source: 'test', transport: { type: 'http', url: fixture.mcpUrl, headers: {} } };
+  const config: ServerConfig = {
+    name: 'protected',
+    source: 'test',
+    transport: { type: 'http', url: fixture.mcpUrl, headers: {} },
+    ...entry,
+  };
   const connection = new McpConnection(config, {
     ask: (r) => broker.ask(r),
     log: (line) => logs.push(line),
@@ -142,6 +152,21 @@ describe('OAuth sign-in for an HTTP server', () => {
     assert.match(textOf(await again.connection.callTool('whoami', {})), /with scopes mcp:tools$/);
     assert.equal(again.consents.length, 0);
     assertNoSecretLogged(issuedSecrets(server));
+  });
+
+  it('signs in with a client registered ahead (oauth.clientId): no registration, the authorization names that client', async () => {
+    const server = await fixture({ PREREGISTERED_CLIENT_ID: 'elicit-registered-ahead' });
+    const store = new MemorySecretStore();
+    const { connection, consents } = connectTo(server, store, 'accept', { oauthClientId: 'elicit-registered-ahead' });
+    assert.match(textOf(await connection.callTool('whoami', {})), /^client elicit-registered-ahead with scopes mcp:tools$/);
+    assert.equal(consents.length, 1);
+    const records = readRecords(server.recordFile);
+    assert.deepEqual(
+      records.filter((r) => r.event === 'register'),
+      [],
+      'nothing was registered',
+    );
+    assert.equal(records.find((r) => r.event === 'authorize')?.clientId, 'elicit-registered-ahead');
   });
 
   it('asks for the sign-in in the editor only, never on a paired device (issue #23)', async () => {

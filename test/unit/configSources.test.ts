@@ -90,7 +90,8 @@ describe('parsePortableConfig (.mcp.json, Copilot CLI mcp-config.json)', () => {
     });
     const [cli, remote] = result.servers;
     assert.deepEqual(cli!.notSupported, ['tools', 'timeout']);
-    assert.deepEqual(remote!.notSupported, ['oauthClientId', 'filterMapping']);
+    assert.deepEqual(remote!.notSupported, ['filterMapping']);
+    assert.equal(remote!.oauthClientId, 'client');
   });
 
   it('has no inputs: an ${input:…} or an "inputs" list is a problem naming .vscode/mcp.json; other servers load', () => {
@@ -182,14 +183,15 @@ describe('fields beyond the transport (VS Code format)', () => {
     );
   });
 
-  it('dev.watch becomes watch patterns; dev.debug, oauth and unknown fields are named; gallery data is not', () => {
+  it('dev.watch becomes watch patterns, oauth.clientId a registered client; dev.debug and unknown fields are named; gallery data is not', () => {
     const [dev, remote] = parse({
       dev: { command: 'node', dev: { watch: 'src/**/*.ts', debug: { type: 'node' } }, gallery: 'https://g.example', version: '1.0.0' },
       remote: { type: 'http', url: 'https://a.example/mcp', oauth: { clientId: 'abc' }, carrier: 'pigeon' },
     }).servers;
     assert.deepEqual(dev!.watch, ['src/**/*.ts']);
     assert.deepEqual(dev!.notSupported, ['dev.debug']);
-    assert.deepEqual(remote!.notSupported, ['oauth.clientId', 'carrier']);
+    assert.deepEqual(remote!.notSupported, ['carrier']);
+    assert.equal(remote!.oauthClientId, 'abc');
   });
 });
 

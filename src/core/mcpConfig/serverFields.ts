@@ -14,6 +14,8 @@ export interface ServerFields {
   notStarted?: string;
   /** `dev.watch`: glob patterns; a change to a matching file restarts the running server. */
   watch?: string[];
+  /** A client registered ahead with the authorization server. */
+  oauthClientId?: string;
 }
 
 /** What entryFields reads: the fields, and whether the entry asks for VS Code's sandbox. */
@@ -45,7 +47,14 @@ export function entryFields(entry: Record<string, unknown>, read: readonly strin
       continue;
     }
     if (key === 'oauth' && isObject(value)) {
-      notSupported.push(...Object.keys(value).map((oauthKey) => `oauth.${oauthKey}`));
+      for (const [oauthKey, oauthValue] of Object.entries(value)) {
+        if (oauthKey === 'clientId' && typeof oauthValue === 'string' && oauthValue !== '') fields.oauthClientId = oauthValue;
+        else notSupported.push(`oauth.${oauthKey}`);
+      }
+      continue;
+    }
+    if (key === 'oauthClientId' && typeof value === 'string' && value !== '') {
+      fields.oauthClientId = value;
       continue;
     }
     notSupported.push(key);
