@@ -7,6 +7,7 @@
  */
 import './vscodeStandIn/install';
 import assert from 'node:assert/strict';
+import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as vscode from 'vscode';
 import { serverOrigin } from '../../src/mcp/serverOrigin';
@@ -275,6 +276,37 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
     standIn.settings.set('elicit.discovery', { 'cursor-global': true });
     assert.deepEqual(await names(), ['db', 'github', 'github (2)', 'weather', 'ctx', 'github (3)']);
     assert.equal((await registry.get('github (3)'))!.askerName, 'github (3) from Cursor (global)');
+  });
+
+  it('dev.watch: a change to a matching file restarts the running server (once for a burst); another file does not', async () => {
+    // A real process (ask-server), so "running" and "restarted" are its process's.
+    const askServer = path.join(__dirname, '..', 'fixtures', 'ask-server.mjs');
+    standIn.files.set(
+      '/ws/app/.vscode/mcp.json',
+      mcpJson({ dev: { command: process.execPath, args: [askServer], dev: { watch: 'src/**/*.js' } } }),
+    );
+    const dev = (await registry.get('dev'))!;
+    await registry.start('dev');
+    const firstPid = dev.pid;
+    assert.equal(dev.status, 'running');
+    assert.equal(standIn.touch('/ws/app/README.md'), 0, 'no watcher for a file outside the pattern');
+    let ends = 0;
+    const ended = new Promise<void>((resolve) =>
+      registry.onDidEndProcess(() => {
+        ends++;
+        resolve();
+      }),
+    );
+    assert.ok(standIn.touch('/ws/app/src/lib/a.js') > 0);
+    standIn.touch('/ws/app/src/b.js');
+    await ended;
+    const deadline = Date.now() + 15_000;
+    while (!(dev.status === 'running' && dev.pid !== firstPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(dev.status, 'running');
+    assert.notEqual(dev.pid, firstPid, 'a new process');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(ends, 1, 'two files saved together restart it once');
+    await registry.stop('dev');
   });
 
   it('a sandboxed server is never started without the sandbox: with no VS Code sandbox runtime, it says why', async () => {
