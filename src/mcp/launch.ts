@@ -7,7 +7,14 @@
  */
 import { readFile } from 'node:fs/promises';
 import { destinationOrigin, type Destination } from '../core/origin';
-import { resolveInputs, type HttpServerConfig, type ServerConfig, type StdioServerConfig } from '../core/mcpConfig/serverConfig';
+import {
+  checkHttpUrl,
+  resolveInputs,
+  type HttpServerConfig,
+  type ServerConfig,
+  type StdioServerConfig,
+} from '../core/mcpConfig/serverConfig';
+import { expandTransport } from '../core/mcpConfig/envExpansion';
 import { parseDotenv } from './dotenv';
 import { envFilePath, serverDestination } from './serverOrigin';
 
@@ -23,6 +30,16 @@ export interface LaunchOptions {
   readText?: (file: string) => Promise<string>;
   /** The value behind `${secret:NAME}` for this destination, if saved (and allowed there: it may throw). */
   secret?: SecretLookup;
+  /** The environment `${VAR}` of a portable file reads (the extension host's by default). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A portable file's `${VAR}` and `${VAR:-default}`, filled in now, at start, like VS Code does; never kept in the config. */
+function withEnvironment(config: ServerConfig, transport: LaunchConfig, env: Readonly<Record<string, string | undefined>>): LaunchConfig {
+  if (!config.environmentReferences) return transport;
+  const filled = expandTransport(transport, env);
+  if (filled.type !== 'stdio') checkHttpUrl(filled.url);
+  return filled;
 }
 
 /** Who would receive a secret, as the person is told before it goes there. */
@@ -43,7 +60,7 @@ export type SecretLookup = (name: string, destination: SecretDestination) => Pro
 const SECRET_REFERENCE = /\$\{secret:([A-Za-z0-9][A-Za-z0-9._-]{0,63})\}/g;
 
 export async function resolveLaunch(config: ServerConfig, options: LaunchOptions = {}): Promise<LaunchConfig> {
-  const transport = resolveInputs(config.transport, options.inputValues ?? {});
+  const transport = withEnvironment(config, resolveInputs(config.transport, options.inputValues ?? {}), options.env ?? process.env);
   // Read once: the grant is for the contents this process gets.
   const envFileText = await readEnvFile(config, transport, options);
   const destination = serverDestination(config, envFileText);

@@ -172,7 +172,7 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'elicit.mcpJsonServers': [] }, null, 2));
     await runCommand(page, 'Elicit: Focus on MCP Servers View');
     await page
-      .getByText("The servers of this workspace's .vscode/mcp.json are left to VS Code's own MCP support")
+      .getByText("The servers VS Code's own MCP support reads (mcp.json, .mcp.json, Copilot CLI's mcp-config.json) are left to it")
       .waitFor({ timeout: 20_000 });
     await screenshot(page, 'servers-left-to-vscode');
     assert.deepEqual(readRecords(vscodes), [], 'the server left to VS Code was never started');

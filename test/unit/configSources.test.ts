@@ -12,6 +12,7 @@ import { nameServers, type SourcedConfig } from '../../src/core/mcpConfig/config
 import { parseMcpConfig, type ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { profileForWorkspace } from '../../src/core/mcpConfig/userProfile';
 import { socketEndpoint } from '../../src/mcp/socketFetch';
+import { resolveLaunch } from '../../src/mcp/launch';
 
 const env = { TOKEN: 'tok-1', EMPTY: '', HOST: 'mcp.example.com' };
 
@@ -33,7 +34,7 @@ describe('parsePortableConfig (.mcp.json, Copilot CLI mcp-config.json)', () => {
       ...(defaultCwd ? { defaultCwd } : {}),
     });
 
-  it('reads local, stdio, http and sse entries as Copilot CLI writes them', () => {
+  it('reads local, stdio, http and sse entries as Copilot CLI writes them; ${VAR} is filled in at launch', async () => {
     const result = parse(
       {
         mcpServers: {
@@ -56,18 +57,27 @@ describe('parsePortableConfig (.mcp.json, Copilot CLI mcp-config.json)', () => {
       cwd: '/ws/app',
     });
     assert.equal(byName.playwright!.notSupported, undefined, 'tools ["*"] is every tool: nothing to name');
+    // As written: the environment's values are filled in when the server starts, never kept here.
     assert.deepEqual(byName.db!.transport, {
       type: 'stdio',
       command: 'node',
-      args: ['db.js', '--token=tok-1'],
-      env: { PORT: '8080', KEY: 'tok-1' },
+      args: ['db.js', '--token=${TOKEN}'],
+      env: { PORT: '8080', KEY: '${TOKEN}' },
       cwd: '/srv',
     });
+    assert.equal(byName.db!.environmentReferences, true);
+    assert.equal(byName.playwright!.environmentReferences, undefined);
     assert.deepEqual(byName.context7!.transport, {
       type: 'http',
-      url: 'https://mcp.example.com/mcp',
-      headers: { Authorization: 'Bearer tok-1' },
+      url: 'https://${HOST}/mcp',
+      headers: { Authorization: 'Bearer ${TOKEN}' },
     });
+    const started = await resolveLaunch(byName.context7!, { env });
+    assert.deepEqual(started, { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer tok-1' } });
+    const process = await resolveLaunch(byName.db!, { env });
+    assert.deepEqual(process.type === 'stdio' && [process.args, process.env], [['db.js', '--token=tok-1'], { PORT: '8080', KEY: 'tok-1' }]);
+    const unset = await resolveLaunch(byName.context7!, { env: {} });
+    assert.deepEqual(unset.type !== 'stdio' && unset.headers, { Authorization: 'Bearer ${TOKEN}' }, 'an unset variable stays as written');
     assert.equal(byName.old!.transport.type, 'sse');
     assert.equal(byName.bare!.transport.type, 'stdio');
     assert.equal(byName.bare!.source, 'app/.mcp.json');

@@ -71,7 +71,8 @@ describe('their formats, read into servers', () => {
       result.servers.map((s) => s.name),
       ['mine', 'proj'],
     );
-    assert.deepEqual(result.servers[0]!.transport.type === 'stdio' && result.servers[0]!.transport.env, { K: 'tok-1' });
+    assert.deepEqual(result.servers[0]!.transport.type === 'stdio' && result.servers[0]!.transport.env, { K: '${TOKEN}' });
+    assert.equal(result.servers[0]!.environmentReferences, true, 'filled in at launch');
   });
 
   it("Windsurf's serverUrl and Gemini CLI's httpUrl (Streamable HTTP) and url (SSE); Gemini's own fields named", () => {
@@ -124,6 +125,7 @@ describe('their formats, read into servers', () => {
       ['docs', 'remote'],
     );
     assert.deepEqual(docs!.transport, { type: 'stdio', command: 'npx', args: ['-y', 'docs-mcp'], env: { API_KEY: '${NOT_EXPANDED}' } });
+    assert.equal(docs!.environmentReferences, undefined, 'Codex has no variables: text stays text');
     assert.deepEqual(remote!.transport, {
       type: 'http',
       url: 'https://r.example/mcp',

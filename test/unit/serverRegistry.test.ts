@@ -160,7 +160,7 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
       ['ctx', '/copilot/mcp-config.json', 'ctx'],
     ]);
     const ctx = (await registry.get('ctx'))!.config.transport;
-    assert.deepEqual(ctx.type !== 'stdio' && ctx.headers, { K: 'tok-1' }, "Copilot CLI's ${VAR} is the environment's");
+    assert.deepEqual(ctx.type !== 'stdio' && ctx.headers, { K: '${TOKEN}' }, "Copilot CLI's ${VAR} stays a reference until launch");
     assert.deepEqual(registry.sourcesRead, ['.vscode/mcp.json', '.mcp.json', 'User mcp.json', '/copilot/mcp-config.json']);
     assert.equal(registry.configFile('User mcp.json')?.fsPath, '/user/mcp.json');
   });

@@ -202,7 +202,7 @@ function codexServers(text: string, source: string, env: Readonly<Record<string,
     }
     entries[name] = { ...rest, type: 'http', headers };
   }
-  return parsePortableConfig(JSON.stringify({ mcpServers: entries }), source, { env: {} });
+  return parsePortableConfig(JSON.stringify({ mcpServers: entries }), source, { references: false });
 }
 
 function jsonRoot(text: string, source: string): { value: Record<string, unknown> } | { problem: ConfigProblem } {

@@ -5,17 +5,22 @@
  * is read too, as VS Code does); `type` is `local` or `stdio` for a process,
  * `http` or `sse` for a URL. Variables are environment references only —
  * `${VAR}` and `${VAR:-default}` in `command`, `args`, `env`, `url` and
- * `headers` (envExpansion.ts) — and there are no `inputs`: an `${input:…}`
+ * `headers`, filled in when the server starts (envExpansion.ts, launch.ts), so
+ * a token from the environment is never part of the config Elicit keeps or
+ * shows — and there are no `inputs`: an `${input:…}`
  * here is a problem naming the file to use instead. Copilot CLI's own fields
  * (`tools`, `timeout`, …) are named as not used, as VS Code ignores them too.
  */
 import { isObject } from '../json';
-import { expandEnvReferences } from './envExpansion';
+import { ENV_REFERENCE } from './envExpansion';
 import { checkHttpUrl, emptySandbox, parseJsonObject, type ParsedConfig, type ServerConfig } from './serverConfig';
 import { entryFields } from './serverFields';
 
 export interface PortableContext {
-  env: Readonly<Record<string, string | undefined>>;
+  /** Kept for callers that read other formats; references are filled in at launch, not here. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** false: `${VAR}` is text, as in a format without variables (Codex CLI's). */
+  references?: boolean;
   /** The folder a process starts in when the entry names no `cwd` (VS Code: the workspace folder of a `.mcp.json`). */
   defaultCwd?: string;
 }
@@ -52,7 +57,6 @@ export function parsePortableConfig(text: string, source: string, context: Porta
 
 function portableServer(name: string, entry: unknown, source: string, context: PortableContext): ServerConfig {
   if (!isObject(entry)) throw new Error('must be an object');
-  const expand = (value: string): string => expandEnvReferences(value, context.env);
   const type = entry.type ?? (entry.url !== undefined ? 'http' : entry.command !== undefined ? 'local' : undefined);
   let config: ServerConfig;
   if (type === 'local' || type === 'stdio') {
@@ -64,20 +68,21 @@ function portableServer(name: string, entry: unknown, source: string, context: P
       source,
       transport: {
         type: 'stdio',
-        command: expand(command),
-        args: list(entry.args, 'args').map(expand),
-        env: map(entry.env, 'env', expand),
+        command,
+        args: list(entry.args, 'args'),
+        env: map(entry.env, 'env'),
         ...(cwd !== undefined ? { cwd } : {}),
       },
       ...portableFields(entry, STDIO_FIELDS),
     };
   } else if (type === 'http' || type === 'sse') {
-    const url = expand(text(entry, 'url', true)!);
-    checkHttpUrl(url);
+    const url = text(entry, 'url', true)!;
+    // With a variable in it, the URL is whole (and checked) only at launch.
+    if (context.references === false || !ENV_REFERENCE.test(url)) checkHttpUrl(url);
     config = {
       name,
       source,
-      transport: { type, url, headers: map(entry.headers, 'headers', expand) },
+      transport: { type, url, headers: map(entry.headers, 'headers') },
       ...portableFields(entry, HTTP_FIELDS),
     };
   } else if (type === undefined) {
@@ -87,7 +92,7 @@ function portableServer(name: string, entry: unknown, source: string, context: P
   }
   const written = JSON.stringify(config.transport);
   if (written.includes('${input:')) throw new Error('uses ${input:…}, which this file does not support; use .vscode/mcp.json for it');
-  return config;
+  return context.references !== false && ENV_REFERENCE.test(written) ? { ...config, environmentReferences: true } : config;
 }
 
 /**
@@ -117,13 +122,13 @@ function list(value: unknown, key: string): string[] {
   return value;
 }
 
-function map(value: unknown, key: string, expand: (value: string) => string): Record<string, string> {
+function map(value: unknown, key: string): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isObject(value)) throw new Error(`"${key}" must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
-    else if (typeof v === 'string') out[k] = expand(v);
+    else if (typeof v === 'string') out[k] = v;
     else if (v !== null) throw new Error(`"${key}.${k}" must be a string`);
   }
   return out;

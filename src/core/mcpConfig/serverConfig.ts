@@ -40,6 +40,8 @@ export interface ServerConfig extends ServerFields {
   inputs?: ConfigInput[];
   /** Set by whoever read the file: where it lives, for remembering inputs and resolving `envFile`. */
   origin?: ConfigOrigin;
+  /** `${VAR}` references of the portable format are in it: filled in from the environment at launch (launch.ts). */
+  environmentReferences?: true;
   /** `oauth.clientId` (`oauthClientId` in the portable format): a client registered ahead, used instead of registering one. */
   oauthClientId?: string;
   /** Run in VS Code's sandbox with these rules (the entry says `"sandboxEnabled": true`). */
