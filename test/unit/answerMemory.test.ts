@@ -166,6 +166,18 @@ describe('answer memory', () => {
     assert.equal(m.recall(form(weather, { ...regionSchema, required: ['region', 'days'] })), undefined, 'a changed question');
   });
 
+  // Issue #33, finding 5: the title's "tool get_forecast" is part of the question.
+  it("a yes remembered for one tool never answers another tool's question of the same words", async () => {
+    const { memory: m } = memory();
+    const proceed = { type: 'object', properties: { ok: { type: 'boolean', title: 'Proceed?' } }, required: ['ok'] };
+    const forTool = (detail: string): FormRequest => form({ ...weather, detail }, proceed, 'Proceed?');
+    await m.remember(forTool('tool get_forecast'), { ok: true }, 'always');
+    assert.equal(m.recall(forTool('tool get_forecast'))?.kind, 'answer');
+    assert.equal(m.recall(forTool('tool delete_all_forecasts')), undefined, 'another tool: asked');
+    assert.equal(m.recall(form(weather, proceed, 'Proceed?')), undefined, 'no tool named: asked');
+    assert.equal(m.list()[0]!.detail, 'tool get_forecast', 'the list and the notice name the tool');
+  });
+
   it('keeps "always" answers in the vault and reads them back; "session" ones never reach it', async () => {
     const { memory: m, vault } = memory();
     await m.remember(form(weather), { region: 'us-east' }, 'session');

@@ -25,6 +25,8 @@ export interface RememberedAnswer {
   id: string;
   asker: { kind: AskerKind; name: string; key: string };
   fingerprint: string;
+  /** What the asker was doing, as the question's title said ("tool get_forecast"), for the list and the notice. */
+  detail?: string;
   /** The question's message, clipped, for the list. */
   message: string;
   /** The answer, under the question's own property names. */
@@ -151,6 +153,7 @@ export class AnswerMemory {
         id,
         asker: { kind: request.asker.kind, name: clip(request.asker.name, 120), key: asker.key },
         fingerprint: unit.fingerprint,
+        ...(request.asker.detail ? { detail: clip(request.asker.detail, 120) } : {}),
         message: clip(unit.message, 300),
         content: own,
         shown: shownValues(unit, own),

@@ -8,14 +8,16 @@ import { createHash } from 'node:crypto';
 import type { Field } from '../form/fields';
 
 /**
- * The question's fingerprint: its message and each field's kind, type,
- * format, title, description, requirement, range, pattern, default and
- * options (values and titles), as canonical JSON, hashed.
+ * The question's fingerprint: what the asker is doing as the title says it
+ * ("tool get_forecast": a "Proceed?" for one tool is not one for another), its
+ * message and each field's kind, type, format, title, description,
+ * requirement, range, pattern, default and options (values and titles), as
+ * canonical JSON, hashed.
  */
-export function questionFingerprint(message: string, fields: readonly Field[]): string {
+export function questionFingerprint(message: string, fields: readonly Field[], detail?: string): string {
   const shown = fields.map(shownField).sort((a, b) => compare(a.property, b.property));
   return createHash('sha256')
-    .update(canonicalJson({ message, fields: shown }))
+    .update(canonicalJson({ detail, message, fields: shown }))
     .digest('hex');
 }
 

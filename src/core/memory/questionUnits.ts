@@ -41,18 +41,18 @@ function unitsOf(request: ElicitRequest, form?: FormModel): QuestionUnit[] {
   if (request.mode === 'form') {
     if (request.onBehalf !== undefined) return [];
     const model = form ?? normalize(request.requestedSchema);
-    return [unit(request.message, model, (property) => property)];
+    return [unit(request.message, model, (property) => property, request.asker.detail)];
   }
   return request.sections.map((section, index) =>
-    unit(section.message, normalize(section.requestedSchema), (property) => composedName(index, property)),
+    unit(section.message, normalize(section.requestedSchema), (property) => composedName(index, property), request.asker.detail),
   );
 }
 
-function unit(message: string, form: FormModel, answerName: (property: string) => string): QuestionUnit {
+function unit(message: string, form: FormModel, answerName: (property: string) => string, detail: string | undefined): QuestionUnit {
   return {
     message,
     form,
-    fingerprint: questionFingerprint(message, form.fields),
+    fingerprint: questionFingerprint(message, form.fields, detail),
     rememberable: form.fields.length > 0 && !hasSecret(form),
     answerName,
   };

@@ -10,6 +10,12 @@ import type { AskerRule } from '../../core/memory/askerRules';
 
 const SHOWN_MS = 10_000;
 
+/** "weather · tool get_forecast": the asker and what it was doing, as the question's title names them. */
+function askerWithDetail(answered: AnsweredQuestion): string {
+  const { name, detail } = answered.question.request.asker;
+  return detail ? `${oneLine(name, 40)} · ${oneLine(detail, 40)}` : oneLine(name, 40);
+}
+
 export class AutomaticAnswerNotice implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('elicit.automaticAnswer', vscode.StatusBarAlignment.Left, 99);
   private timer: NodeJS.Timeout | undefined;
@@ -23,7 +29,7 @@ export class AutomaticAnswerNotice implements vscode.Disposable {
     const used = answered.automatic ?? [];
     if (used.length === 0) return;
     const values = used.flatMap((entry) => entry.shown.map((field) => `${field.label} = ${field.value}`)).join(', ');
-    const asker = oneLine(answered.question.request.asker.name, 40);
+    const asker = askerWithDetail(answered);
     const text = vscode.l10n.t('Answered for {0}: {1}', asker, oneLine(values, 80));
     this.item.text = `$(history) ${inertText(text)} · ${vscode.l10n.t('Forget')}`;
     this.item.tooltip = inertText(
@@ -39,7 +45,7 @@ export class AutomaticAnswerNotice implements vscode.Disposable {
 
   /** "Declined for weather: your rule · Forget": its click forgets the rule. */
   private showRule(answered: AnsweredQuestion, rule: AskerRule): void {
-    const asker = oneLine(answered.question.request.asker.name, 40);
+    const asker = askerWithDetail(answered);
     const text =
       rule.kind === 'noLinks'
         ? vscode.l10n.t('Declined a link from {0}: you never open its links', asker)

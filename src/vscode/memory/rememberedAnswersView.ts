@@ -86,6 +86,7 @@ export class RememberedAnswersView implements vscode.TreeDataProvider<Node>, vsc
     const lastUsed = answer.lastUsed === undefined ? vscode.l10n.t('never') : new Date(answer.lastUsed).toLocaleString();
     item.tooltip = inertText(
       [
+        ...(answer.detail ? [vscode.l10n.t('Asked during: {0}', oneLine(answer.detail, 120))] : []),
         oneLine(answer.message, 600),
         '',
         ...answer.shown.map((field) => `${field.label} = ${field.value}`),
