@@ -33,19 +33,21 @@ const cssAsText = {
 /**
  * Loaded when first needed, from a bundle of its own in dist/: the extension's
  * `require('…/sdk')` becomes `require('./mcp-sdk.js')` (or `./acp-sdk.js`), so
- * activation never loads the MCP SDK, the ACP SDK or the gateway's server package.
+ * activation never loads the MCP SDK, the ACP SDK, the gateway's server package or
+ * the readers of other tools' files.
  */
 const lazyBundles = {
   'src/mcp/sdk.ts': 'mcp-sdk',
   'src/acp/sdk.ts': 'acp-sdk',
   'src/gateway/gatewayServer.ts': 'gateway',
   'src/vscode/devices/deviceController.ts': 'devices',
+  'src/core/mcpConfig/otherTools.ts': 'other-tools',
 };
 
 const loadLazily = {
   name: 'load-lazily',
   setup(build) {
-    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceController)$/ }, (args) => {
+    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceController|otherTools)$/ }, (args) => {
       const file = path
         .relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`))
         .split(path.sep)

@@ -31,6 +31,7 @@ describe('the build', { timeout: 120_000 }, () => {
       'extension.js',
       'gateway.js',
       'mcp-sdk.js',
+      'other-tools.js',
       'webview',
     ]);
     assert.deepEqual(readdirSync(join(project, 'dist', 'webview')).sort(), ['agent.js', 'device.js', 'form.js', 'pairing.js']);

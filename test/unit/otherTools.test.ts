@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { otherToolFiles, parseOtherTool, type MachineFacts, type OtherTool } from '../../src/core/mcpConfig/otherTools';
+import { otherToolFiles, parseOtherTool, type MachineFacts } from '../../src/core/mcpConfig/otherTools';
+import type { OtherTool } from '../../src/core/mcpConfig/otherToolNames';
 
 const linux: MachineFacts = { home: '/home/ada', platform: 'linux', env: {}, folders: ['/ws/app'] };
 const parse = (tool: OtherTool, text: string, env: Record<string, string> = {}, folder?: string) =>

@@ -6,35 +6,14 @@
  * `settings.json`. Where each keeps its file, and each format read into the
  * one server shape. Read only: Elicit never writes another tool's file.
  * (Claude Code's project `.mcp.json` is the portable file every window reads.)
+ * A bundle of its own (esbuild.mjs), loaded only once a tool is turned on.
  */
 import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isObject } from '../json';
 import { parsePortableConfig } from './portableConfig';
 import { parseJsonObject, type ConfigProblem, type ParsedConfig } from './serverConfig';
-
-export type OtherTool = 'claude-desktop' | 'claude-code' | 'cursor-global' | 'cursor-workspace' | 'windsurf' | 'codex' | 'gemini';
-
-export const OTHER_TOOLS: readonly OtherTool[] = [
-  'claude-desktop',
-  'claude-code',
-  'cursor-global',
-  'cursor-workspace',
-  'windsurf',
-  'codex',
-  'gemini',
-];
-
-/** How each is named to the person. */
-export const OTHER_TOOL_NAMES: Readonly<Record<OtherTool, string>> = {
-  'claude-desktop': 'Claude Desktop',
-  'claude-code': 'Claude Code',
-  'cursor-global': 'Cursor (global)',
-  'cursor-workspace': 'Cursor (workspace)',
-  windsurf: 'Windsurf',
-  codex: 'Codex CLI',
-  gemini: 'Gemini CLI',
-};
+import type { OtherTool } from './otherToolNames';
 
 export interface MachineFacts {
   home: string;

@@ -23,14 +23,9 @@ import {
 import { parsePortableConfig } from '../../../core/mcpConfig/portableConfig';
 import type { SourceKind } from '../../../core/mcpConfig/configSources';
 import { profileForWorkspace } from '../../../core/mcpConfig/userProfile';
-import {
-  OTHER_TOOLS,
-  OTHER_TOOL_NAMES,
-  otherToolFiles,
-  parseOtherTool,
-  type OtherTool,
-  type OtherToolFile,
-} from '../../../core/mcpConfig/otherTools';
+import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcpConfig/otherToolNames';
+import type { OtherToolFile } from '../../../core/mcpConfig/otherTools';
+import { loadOtherTools } from './loadOtherTools';
 import { localFolders } from '../../localFolders';
 import { legacyMcpSettings, settings } from '../../settings';
 
@@ -196,6 +191,8 @@ export function enabledOtherTools(): OtherTool[] {
 
 /** The files of these tools on this machine (they may not exist). */
 export function otherToolLocations(tools: readonly OtherTool[], locations: SourceLocations): OtherToolFile[] {
+  if (tools.length === 0) return [];
+  const { otherToolFiles } = loadOtherTools();
   const facts = { home: locations.home, platform: process.platform, env: locations.env, folders: localFolders().map((f) => f.uri.fsPath) };
   return tools.flatMap((tool) => otherToolFiles(tool, facts));
 }
@@ -203,6 +200,8 @@ export function otherToolLocations(tools: readonly OtherTool[], locations: Sourc
 /** The servers of these tools' files that exist, each file a source of its own. */
 export async function readOtherTools(tools: readonly OtherTool[], locations: SourceLocations): Promise<SourceRead[]> {
   const reads: SourceRead[] = [];
+  if (tools.length === 0) return reads;
+  const { parseOtherTool } = loadOtherTools();
   const folders = localFolders().map((f) => f.uri.fsPath);
   for (const where of otherToolLocations(tools, locations)) {
     const file = vscode.Uri.file(where.file);

@@ -5,7 +5,7 @@
  * it is first used, like every other.
  */
 import * as vscode from 'vscode';
-import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcpConfig/otherTools';
+import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcpConfig/otherToolNames';
 import { inertText, oneLine } from '../../../core/display';
 import { SETTING, settings } from '../../settings';
 import { readOtherTools, type SourceLocations } from './configSources';
