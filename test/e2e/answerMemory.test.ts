@@ -89,7 +89,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     assert.ok((second.ms as number) < 1000, `answered in ${String(second.ms)} ms`);
     assert.equal((await readQuickInput(page))?.title, undefined, 'no question was shown');
     // Seen: the status bar says what was answered, for whom, with Forget.
-    await page.locator('.statusbar-item', { hasText: 'Answered for weather: Region = eu-west-7f3a' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.statusbar-item', { hasText: 'Answered for weather · tool pick_region: Region = eu-west-7f3a' })
+      .first()
+      .waitFor({ timeout: 10_000 });
     await screenshot(page, 'remember-automatic-notice');
   });
 

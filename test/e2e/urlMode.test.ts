@@ -107,7 +107,7 @@ describe('URL-mode elicitation in code-server', { timeout: 600_000 }, () => {
     await askUrl(page, link('never-2'));
     assert.deepEqual((await answers(4))[3]!.result, { action: 'decline' });
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no dialog for a link from this asker');
-    const notice = page.locator('.statusbar-item', { hasText: 'Declined a link from ask-server: you never open its links' });
+    const notice = page.locator('.statusbar-item', { hasText: 'Declined a link from ask-server · tool ask_url: you never open its links' });
     await notice.first().waitFor({ timeout: 10_000 });
     // Its Forget forgets the rule: the next link is asked about again.
     // (The command runs long before the next link arrives: that takes the palette and a typed argument.)
