@@ -133,7 +133,10 @@ class AgentPage {
     this.setState(state);
     this.upsert(items);
     this.scrollToEnd();
-    this.input.focus();
+    // The page is drawn again whenever its tab comes back into view (VS Code reloads a hidden webview).
+    // Take the keyboard only where the person is: a page drawn behind a quick pick or the Command
+    // Palette that took it would close them.
+    if (document.hasFocus()) this.input.focus();
   }
 
   setState(state: AgentPanelState): void {
