@@ -29,10 +29,7 @@ describe('environment references of the portable files', () => {
 
 describe('parsePortableConfig (.mcp.json, Copilot CLI mcp-config.json)', () => {
   const parse = (value: unknown, defaultCwd?: string) =>
-    parsePortableConfig(typeof value === 'string' ? value : JSON.stringify(value), 'app/.mcp.json', {
-      env,
-      ...(defaultCwd ? { defaultCwd } : {}),
-    });
+    parsePortableConfig(typeof value === 'string' ? value : JSON.stringify(value), 'app/.mcp.json', defaultCwd ? { defaultCwd } : {});
 
   it('reads local, stdio, http and sse entries as Copilot CLI writes them; ${VAR} is filled in at launch', async () => {
     const result = parse(

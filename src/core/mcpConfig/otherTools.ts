@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { isObject } from '../json';
-import { parsePortableConfig } from './portableConfig';
+import { parsePortableConfig, parsePortableRoot, type PortableContext } from './portableConfig';
 import { parseJsonObject, type ConfigProblem, type ParsedConfig } from './serverConfig';
 import type { OtherTool } from './otherToolNames';
 
@@ -73,42 +73,34 @@ export function parseOtherTool(
   source: string,
   context: { env: Readonly<Record<string, string | undefined>>; folders: readonly string[] },
 ): ParsedConfig {
-  const portable = (json: string, defaultCwd?: string): ParsedConfig =>
-    parsePortableConfig(json, source, { env: context.env, ...(defaultCwd ? { defaultCwd } : {}) });
+  const cwd = where.folder ? { defaultCwd: where.folder } : {};
   switch (where.tool) {
     case 'codex':
       return codexServers(text, source, context.env);
     case 'claude-code':
-      return claudeCodeServers(text, source, context);
+      return claudeCodeServers(text, source, context.folders);
     case 'windsurf':
     case 'gemini':
-      return renamedUrls(text, source, (json) => portable(json, where.folder), where.tool);
+      return renamedUrls(text, source, cwd, where.tool);
     default:
-      return portable(text, where.folder);
+      return parsePortableConfig(text, source, cwd);
   }
 }
 
 /** `~/.claude.json`: the user's servers (`mcpServers`), and each open folder's (`projects[path].mcpServers`). */
-function claudeCodeServers(
-  text: string,
-  source: string,
-  context: { env: Readonly<Record<string, string | undefined>>; folders: readonly string[] },
-): ParsedConfig {
+function claudeCodeServers(text: string, source: string, folders: readonly string[]): ParsedConfig {
   const root = jsonRoot(text, source);
   if ('problem' in root) return { servers: [], problems: [root.problem] };
   const tables: Array<{ servers: unknown; cwd?: string }> = [{ servers: root.value.mcpServers }];
   const projects = isObject(root.value.projects) ? root.value.projects : {};
-  for (const folder of context.folders) {
+  for (const folder of folders) {
     const project = projects[folder];
     if (isObject(project) && project.mcpServers !== undefined) tables.push({ servers: project.mcpServers, cwd: folder });
   }
   const result: ParsedConfig = { servers: [], problems: [] };
   for (const table of tables) {
     if (table.servers === undefined) continue;
-    const parsed = parsePortableConfig(JSON.stringify({ mcpServers: table.servers }), source, {
-      env: context.env,
-      ...(table.cwd ? { defaultCwd: table.cwd } : {}),
-    });
+    const parsed = parsePortableRoot({ mcpServers: table.servers }, source, table.cwd ? { defaultCwd: table.cwd } : {});
     result.servers.push(...parsed.servers);
     result.problems.push(...parsed.problems);
   }
@@ -119,7 +111,7 @@ function claudeCodeServers(
  * Windsurf's `serverUrl` and Gemini CLI's `httpUrl` (Streamable HTTP) and `url`
  * (SSE) in the portable shape; their own extra fields are named as not supported.
  */
-function renamedUrls(text: string, source: string, portable: (json: string) => ParsedConfig, tool: OtherTool): ParsedConfig {
+function renamedUrls(text: string, source: string, context: PortableContext, tool: OtherTool): ParsedConfig {
   const root = jsonRoot(text, source);
   if ('problem' in root) return { servers: [], problems: [root.problem] };
   const table = root.value.mcpServers;
@@ -138,7 +130,7 @@ function renamedUrls(text: string, source: string, portable: (json: string) => P
     else if (tool === 'gemini' && url !== undefined) renamed[name] = { ...rest, type: 'sse', url };
     else renamed[name] = entry;
   }
-  return portable(JSON.stringify({ mcpServers: renamed }));
+  return parsePortableRoot({ mcpServers: renamed }, source, context);
 }
 
 /**
@@ -181,7 +173,7 @@ function codexServers(text: string, source: string, env: Readonly<Record<string,
     }
     entries[name] = { ...rest, type: 'http', headers };
   }
-  return parsePortableConfig(JSON.stringify({ mcpServers: entries }), source, { references: false });
+  return parsePortableRoot({ mcpServers: entries }, source, { references: false });
 }
 
 function jsonRoot(text: string, source: string): { value: Record<string, unknown> } | { problem: ConfigProblem } {

@@ -13,12 +13,19 @@
  */
 import { isObject } from '../json';
 import { ENV_REFERENCE } from './envExpansion';
-import { checkHttpUrl, emptySandbox, parseJsonObject, type ParsedConfig, type ServerConfig } from './serverConfig';
-import { entryFields } from './serverFields';
+import {
+  asWritten,
+  checkHttpUrl,
+  parseJsonObject,
+  stringField,
+  stringList,
+  stringMap,
+  type ParsedConfig,
+  type ServerConfig,
+} from './serverConfig';
+import { entryFields, type ServerFields } from './serverFields';
 
 export interface PortableContext {
-  /** Kept for callers that read other formats; references are filled in at launch, not here. */
-  env?: Readonly<Record<string, string | undefined>>;
   /** false: `${VAR}` is text, as in a format without variables (Codex CLI's). */
   references?: boolean;
   /** The folder a process starts in when the entry names no `cwd` (VS Code: the workspace folder of a `.mcp.json`). */
@@ -31,7 +38,11 @@ const HTTP_FIELDS = ['type', 'url', 'headers'];
 export function parsePortableConfig(text: string, source: string, context: PortableContext): ParsedConfig {
   const read = parseJsonObject(text, source);
   if ('problem' in read) return { servers: [], problems: read.problem ? [read.problem] : [] };
-  const root = read.root;
+  return parsePortableRoot(read.root, source, context);
+}
+
+/** An already parsed file (or another tool's table put in this shape): `{ mcpServers }` or a flat map. */
+export function parsePortableRoot(root: Record<string, unknown>, source: string, context: PortableContext): ParsedConfig {
   const wrapped = Object.hasOwn(root, 'mcpServers');
   const table = wrapped ? root.mcpServers : root;
   if (!isObject(table)) {
@@ -60,30 +71,30 @@ function portableServer(name: string, entry: unknown, source: string, context: P
   const type = entry.type ?? (entry.url !== undefined ? 'http' : entry.command !== undefined ? 'local' : undefined);
   let config: ServerConfig;
   if (type === 'local' || type === 'stdio') {
-    const command = text(entry, 'command', true)!;
+    const command = stringField(entry, 'command', asWritten, true)!;
     if (command.trim() === '') throw new Error('"command" is empty');
-    const cwd = text(entry, 'cwd', false) ?? context.defaultCwd;
+    const cwd = stringField(entry, 'cwd', asWritten, false) ?? context.defaultCwd;
     config = {
       name,
       source,
       transport: {
         type: 'stdio',
         command,
-        args: list(entry.args, 'args'),
-        env: map(entry.env, 'env'),
+        args: stringList(entry.args, 'args', asWritten),
+        env: stringMap(entry.env, 'env', asWritten),
         ...(cwd !== undefined ? { cwd } : {}),
       },
-      ...portableFields(entry, STDIO_FIELDS),
+      ...portableFields(entry, STDIO_FIELDS, 'stdio'),
     };
   } else if (type === 'http' || type === 'sse') {
-    const url = text(entry, 'url', true)!;
+    const url = stringField(entry, 'url', asWritten, true)!;
     // With a variable in it, the URL is whole (and checked) only at launch.
     if (context.references === false || !ENV_REFERENCE.test(url)) checkHttpUrl(url);
     config = {
       name,
       source,
-      transport: { type, url, headers: map(entry.headers, 'headers') },
-      ...portableFields(entry, HTTP_FIELDS),
+      transport: { type, url, headers: stringMap(entry.headers, 'headers', asWritten) },
+      ...portableFields(entry, HTTP_FIELDS, type),
     };
   } else if (type === undefined) {
     throw new Error('needs a "command" (local) or a "url" (http)');
@@ -96,40 +107,11 @@ function portableServer(name: string, entry: unknown, source: string, context: P
 }
 
 /**
- * VS Code's fields (sandboxEnabled, dev, …) as in its own format; Copilot CLI's
+ * VS Code's fields (sandboxEnabled, dev, …) as in its own format (this one has
+ * no "sandbox" rules: a sandboxed entry gets VS Code's defaults); Copilot CLI's
  * `tools` is not named when it allows every tool (`["*"]`), which is what Elicit offers.
  */
-function portableFields(entry: Record<string, unknown>, read: string[]): Omit<ServerConfig, 'name' | 'source' | 'transport'> {
+function portableFields(entry: Record<string, unknown>, read: string[], transport: 'stdio' | 'http' | 'sse'): ServerFields {
   const allTools = Array.isArray(entry.tools) && entry.tools.length === 1 && entry.tools[0] === '*';
-  const { sandboxed, ...fields } = entryFields(entry, allTools ? [...read, 'tools'] : read);
-  // This format has no "sandbox" rules: a sandboxed entry gets VS Code's defaults.
-  return sandboxed && read === STDIO_FIELDS ? { ...fields, sandbox: emptySandbox() } : fields;
-}
-
-function text(entry: Record<string, unknown>, key: string, required: boolean): string | undefined {
-  const value = entry[key];
-  if (value === undefined) {
-    if (required) throw new Error(`"${key}" is missing`);
-    return undefined;
-  }
-  if (typeof value !== 'string') throw new Error(`"${key}" must be a string`);
-  return value;
-}
-
-function list(value: unknown, key: string): string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`"${key}" must be a list of strings`);
-  return value;
-}
-
-function map(value: unknown, key: string): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw new Error(`"${key}" must be an object of strings`);
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
-    else if (typeof v === 'string') out[k] = v;
-    else if (v !== null) throw new Error(`"${key}.${k}" must be a string`);
-  }
-  return out;
+  return entryFields(entry, allTools ? [...read, 'tools'] : read, transport);
 }

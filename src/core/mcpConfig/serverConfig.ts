@@ -11,7 +11,9 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isObject } from '../json';
-import { entryFields, type ServerFields } from './serverFields';
+import { emptySandbox, entryFields, type SandboxRules, type ServerFields } from './serverFields';
+
+export { emptySandbox, type SandboxRules } from './serverFields';
 
 export interface StdioServerConfig {
   type: 'stdio';
@@ -44,23 +46,11 @@ export interface ServerConfig extends ServerFields {
   environmentReferences?: true;
   /** `oauth.clientId` (`oauthClientId` in the portable format): a client registered ahead, used instead of registering one. */
   oauthClientId?: string;
-  /** Run in VS Code's sandbox with these rules (the entry says `"sandboxEnabled": true`). */
-  sandbox?: SandboxRules;
   /**
    * Who asks, when that is more than the name: a name used by several sources is
    * told with its source ("github (2) from app/.mcp.json") on every question.
    */
   askerName?: string;
-}
-
-/**
- * The file's `sandbox` rules, for its servers with `"sandboxEnabled": true`
- * (VS Code's format, run by VS Code's sandbox runtime): where they may write
- * and not read, which domains they may reach.
- */
-export interface SandboxRules {
-  filesystem: { allowWrite: string[]; denyRead: string[]; denyWrite: string[] };
-  network: { allowedDomains: string[]; deniedDomains: string[] };
 }
 
 export interface ConfigOrigin {
@@ -149,11 +139,6 @@ export function parseMcpSection(root: Record<string, unknown>, source: string, v
   return { servers: parsed.servers, problems: [...inputs.problems, ...parsed.problems] };
 }
 
-/** No rules is VS Code's defaults: no writes but the server's folder, no network but the npm registry. */
-export function emptySandbox(): SandboxRules {
-  return { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
-}
-
 function parseSandbox(value: unknown, vars: VariableContext): { rules?: SandboxRules; problem?: string } {
   if (value === undefined || value === null) return {};
   if (!isObject(value)) return { problem: 'must be an object with "filesystem" and "network"' };
@@ -208,13 +193,9 @@ export function parseServerTable(
     try {
       const transport = parseServer(entry, vars);
       const used = usedInputs(transport, inputsById);
-      const { sandboxed, ...fields } = entryFields(
-        entry as Record<string, unknown>,
-        transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS,
-      );
-      // The file's "sandbox" rules are filled in by parseMcpSection; none at all is VS Code's defaults.
-      const sandbox = sandboxed && transport.type === 'stdio' ? { sandbox: emptySandbox() } : {};
-      result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields, ...sandbox });
+      // A sandboxed entry gets VS Code's default rules here; the file's "sandbox" rules replace them (parseMcpSection).
+      const fields = entryFields(entry as Record<string, unknown>, transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS, transport.type);
+      result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields });
     } catch (error) {
       result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
     }
@@ -345,27 +326,28 @@ const HTTP_FIELDS = ['type', 'url', 'headers'];
 
 function parseServer(entry: unknown, vars: VariableContext): StdioServerConfig | HttpServerConfig {
   if (!isObject(entry)) throw new Error('must be an object');
+  const fill = (text: string): string => substitute(text, vars);
   const type = entry.type ?? (entry.url !== undefined ? 'http' : entry.command !== undefined ? 'stdio' : undefined);
   if (type === 'stdio') {
-    const command = stringField(entry, 'command', vars, true)!;
+    const command = stringField(entry, 'command', fill, true)!;
     if (command.trim() === '') throw new Error('"command" is empty');
     const config: StdioServerConfig = {
       type: 'stdio',
       command,
-      args: stringList(entry.args, 'args', vars),
-      env: stringMap(entry.env, 'env', vars),
+      args: stringList(entry.args, 'args', fill),
+      env: stringMap(entry.env, 'env', fill),
     };
-    const envFile = stringField(entry, 'envFile', vars, false);
-    const cwd = stringField(entry, 'cwd', vars, false);
+    const envFile = stringField(entry, 'envFile', fill, false);
+    const cwd = stringField(entry, 'cwd', fill, false);
     if (envFile !== undefined) config.envFile = envFile;
     if (cwd !== undefined) config.cwd = cwd;
     return config;
   }
   if (type === 'http' || type === 'sse' || type === 'streamableHttp') {
-    const url = stringField(entry, 'url', vars, true)!;
+    const url = stringField(entry, 'url', fill, true)!;
     // With an input in it, the URL is complete (and checked) only when the server starts.
     if (!/\$\{input:/.test(url)) checkHttpUrl(url);
-    return { type: type === 'sse' ? 'sse' : 'http', url, headers: stringMap(entry.headers, 'headers', vars) };
+    return { type: type === 'sse' ? 'sse' : 'http', url, headers: stringMap(entry.headers, 'headers', fill) };
   }
   if (type === undefined) throw new Error('needs a "command" (stdio) or a "url" (http)');
   throw new Error(`unknown type ${JSON.stringify(type)}; use "stdio", "http" or "sse"`);
@@ -387,29 +369,39 @@ export function checkHttpUrl(url: string): void {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`"url" must be http, https, unix or pipe`);
 }
 
-function stringField(entry: Record<string, unknown>, key: string, vars: VariableContext, required: boolean): string | undefined {
+/** Written as is: for formats whose variables are filled in later, or not at all. */
+export const asWritten = (text: string): string => text;
+
+/** A string field, `fill`ed (variables substituted); `required` makes a missing one an error. */
+export function stringField(
+  entry: Record<string, unknown>,
+  key: string,
+  fill: (text: string) => string,
+  required: boolean,
+): string | undefined {
   const value = entry[key];
   if (value === undefined) {
     if (required) throw new Error(`"${key}" is missing`);
     return undefined;
   }
   if (typeof value !== 'string') throw new Error(`"${key}" must be a string`);
-  return substitute(value, vars);
+  return fill(value);
 }
 
-function stringList(value: unknown, key: string, vars: VariableContext): string[] {
+export function stringList(value: unknown, key: string, fill: (text: string) => string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`"${key}" must be a list of strings`);
-  return value.map((v) => substitute(v, vars));
+  return value.map(fill);
 }
 
-function stringMap(value: unknown, key: string, vars: VariableContext): Record<string, string> {
+/** An object of strings; numbers and booleans are taken as their text, a null member is left out. */
+export function stringMap(value: unknown, key: string, fill: (text: string) => string): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isObject(value)) throw new Error(`"${key}" must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
-    else if (typeof v === 'string') out[k] = substitute(v, vars);
+    else if (typeof v === 'string') out[k] = fill(v);
     else if (v !== null) throw new Error(`"${key}.${k}" must be a string`);
   }
   return out;

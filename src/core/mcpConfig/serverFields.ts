@@ -16,11 +16,22 @@ export interface ServerFields {
   watch?: string[];
   /** A client registered ahead with the authorization server. */
   oauthClientId?: string;
+  /** Run in VS Code's sandbox with these rules (the entry says `"sandboxEnabled": true`). */
+  sandbox?: SandboxRules;
 }
 
-/** What entryFields reads: the fields, and whether the entry asks for VS Code's sandbox. */
-export interface EntryFields extends ServerFields {
-  sandboxed?: true;
+/**
+ * The rules of VS Code's sandbox (a `mcp.json` file's top-level `sandbox`):
+ * where a server may write and not read, which domains it may reach.
+ */
+export interface SandboxRules {
+  filesystem: { allowWrite: string[]; denyRead: string[]; denyWrite: string[] };
+  network: { allowedDomains: string[]; deniedDomains: string[] };
+}
+
+/** No rules is VS Code's defaults: no writes but the server's folder, no network but the npm registry. */
+export function emptySandbox(): SandboxRules {
+  return { filesystem: { allowWrite: [], denyRead: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] } };
 }
 
 /** Fields that describe an entry (written by VS Code's gallery install) without changing how it runs. */
@@ -28,15 +39,16 @@ const DESCRIPTIVE = new Set(['gallery', 'version', 'description', 'title']);
 
 /**
  * What Elicit makes of the entry's other fields. `read`: the fields the
- * transport parser took. `extraRead`: further fields a format reads itself.
+ * transport parser took. `transport`: a process may be sandboxed (VS Code's
+ * default rules until the file's own are known); a URL may not.
  */
-export function entryFields(entry: Record<string, unknown>, read: readonly string[]): EntryFields {
-  const fields: EntryFields = {};
+export function entryFields(entry: Record<string, unknown>, read: readonly string[], transport: 'stdio' | 'http' | 'sse'): ServerFields {
+  const fields: ServerFields = {};
   const notSupported: string[] = [];
   for (const [key, value] of Object.entries(entry)) {
     if (read.includes(key) || DESCRIPTIVE.has(key)) continue;
     if (key === 'sandboxEnabled') {
-      if (value === true) fields.sandboxed = true;
+      if (value === true && transport === 'stdio') fields.sandbox = emptySandbox();
       continue;
     }
     if (key === 'dev' && isObject(value)) {

@@ -120,7 +120,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     }
     if (dotText !== undefined) {
       const label = vscode.workspace.asRelativePath(dotMcpJson, true);
-      const parsed = parsePortableConfig(dotText, label, { env: locations.env, defaultCwd: folder.uri.fsPath });
+      const parsed = parsePortableConfig(dotText, label, { defaultCwd: folder.uri.fsPath });
       reads.push({ kind: 'folderDotMcpJson', name: label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
     }
   }
@@ -164,7 +164,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       file: copilot,
       workspace: false,
       origin: { file: copilot.toString() },
-      parsed: parsePortableConfig(copilotText, label, { env: locations.env }),
+      parsed: parsePortableConfig(copilotText, label, {}),
     });
   }
   reads.push(...(await readOtherTools(enabledOtherTools(), locations)));
