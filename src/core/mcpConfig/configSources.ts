@@ -67,6 +67,15 @@ export function nameServers(sourced: readonly SourcedConfig[]): ServerConfig[] {
     }
     taken.add(name);
     const shared = (sharing.get(config.name) ?? 0) > 1;
-    return { ...config, name, ...(shared ? { askerName: `${name} from ${config.sourceLabel ?? config.source}` } : {}) };
+    return { ...config, name, ...(shared ? { askerName: `${name} from ${shortSource(config)}` } : {}) };
   });
+}
+
+/** A shared name's source, as a row or a list shows it beside the name; undefined when no other source uses the name. */
+export function sharedSourceLabel(config: ServerConfig): string | undefined {
+  return config.askerName ? shortSource(config) : undefined;
+}
+
+function shortSource(config: ServerConfig): string {
+  return config.sourceLabel ?? config.source;
 }

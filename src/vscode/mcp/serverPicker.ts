@@ -8,6 +8,7 @@ import { SETTING } from '../settings';
 import { inertText, oneLine } from '../../core/display';
 import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
+import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 
 /** The named server, or one the person picks; undefined (with a message when useful) otherwise. */
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
@@ -79,7 +80,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
 /** Its status when it runs, and its source when several sources use its name: "running · User mcp.json". */
 function pickDescription(server: McpConnection): string {
   const status = server.status === 'stopped' ? undefined : statusWord(server.status);
-  const source = server.config.askerName ? (server.config.sourceLabel ?? server.config.source) : undefined;
+  const source = sharedSourceLabel(server.config);
   return [status, source].filter((part) => part !== undefined).join(' · ');
 }
 

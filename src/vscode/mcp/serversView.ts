@@ -12,6 +12,7 @@ import { listPrompts, listResources, listResourceTemplates } from '../../mcp/cat
 import type { McpConnection } from '../../mcp/connection';
 import { statusWord } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
+import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 
 export const SERVERS_VIEW = 'elicit.servers';
 
@@ -200,7 +201,8 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     const restartAt = this.registry.nextRestartAt(name);
     item.iconPath = server.config.notStarted ? new vscode.ThemeIcon('shield') : statusIcon(server.status);
     // A name that several sources use is told with its source: "github (2) · running · User mcp.json".
-    const source = server.config.askerName ? ` · ${server.config.sourceLabel ?? server.config.source}` : '';
+    const shared = sharedSourceLabel(server.config);
+    const source = shared ? ` · ${shared}` : '';
     const status = server.config.notStarted ? vscode.l10n.t('not started') : statusText(server, restartAt);
     item.description = inertText(`${status}${source}`);
     item.tooltip = serverTooltip(server, restartAt);
