@@ -12,6 +12,7 @@
  * key: they are `application` settings, read from the user's settings only.
  */
 import * as vscode from 'vscode';
+import { isObject } from '../core/json';
 import type { PresentationSetting } from '../core/form/presentation';
 import type { RememberSetting } from '../core/memory/answerMemory';
 import { maxPendingFromSetting, timeoutMsFromSetting } from '../core/settingLimits';
@@ -53,19 +54,10 @@ export interface ScopedTable {
  * `restricted`; `inspect()` does not apply that as `get()` does).
  */
 function scopedTables(id: SettingId): ScopedTable[] {
-  const inspected = vscode.workspace.getConfiguration('elicit').inspect<unknown>(id.slice('elicit.'.length));
-  const tables: ScopedTable[] = [];
-  const table = (value: unknown): Record<string, unknown> | undefined =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  const user = table(inspected?.globalValue);
-  if (user) tables.push({ scope: 'user', file: `settings:user#${id}`, source: `the ${id} setting (User settings)`, value: user });
-  const workspace = table(inspected?.workspaceValue);
-  const settingsFile = workspaceSettingsFile();
-  if (workspace && vscode.workspace.isTrusted && settingsFile) {
-    const name = vscode.workspace.asRelativePath(settingsFile, true);
-    tables.push({ scope: 'workspace', file: `${settingsFile.toString()}#${id}`, source: `the ${id} setting (${name})`, value: workspace });
-  }
-  return tables;
+  return scopedValues(vscode.workspace.getConfiguration('elicit').inspect<unknown>(id.slice('elicit.'.length)), id, {
+    user: `the ${id} setting (User settings)`,
+    workspace: (settingsFile) => `the ${id} setting (${vscode.workspace.asRelativePath(settingsFile, true)})`,
+  });
 }
 
 /**
@@ -75,20 +67,29 @@ function scopedTables(id: SettingId): ScopedTable[] {
  * untrusted workspace.
  */
 export function legacyMcpSettings(): ScopedTable[] {
-  const inspected = vscode.workspace.getConfiguration().inspect<unknown>('mcp');
-  const tables: ScopedTable[] = [];
-  const table = (value: unknown): Record<string, unknown> | undefined =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  const user = table(inspected?.globalValue);
-  if (user) tables.push({ scope: 'user', file: 'settings:user#mcp', source: 'User settings (mcp)', value: user });
-  const workspace = table(inspected?.workspaceValue);
-  const settingsFile = workspaceSettingsFile();
-  if (workspace && vscode.workspace.isTrusted && settingsFile) {
+  return scopedValues(vscode.workspace.getConfiguration().inspect<unknown>('mcp'), 'mcp', {
+    user: 'User settings (mcp)',
     // As VS Code labels them: the workspace file by its name, a folder's settings by their path.
-    const name = vscode.workspace.workspaceFile
-      ? settingsFile.path.slice(settingsFile.path.lastIndexOf('/') + 1)
-      : `${vscode.workspace.asRelativePath(settingsFile, true)} (mcp)`;
-    tables.push({ scope: 'workspace', file: `${settingsFile.toString()}#mcp`, source: name, value: workspace });
+    workspace: (settingsFile) =>
+      vscode.workspace.workspaceFile
+        ? settingsFile.path.slice(settingsFile.path.lastIndexOf('/') + 1)
+        : `${vscode.workspace.asRelativePath(settingsFile, true)} (mcp)`,
+  });
+}
+
+/** The object values of one setting, user and (trusted) workspace apart, each named for messages. */
+function scopedValues(
+  inspected: { globalValue?: unknown; workspaceValue?: unknown } | undefined,
+  id: string,
+  names: { user: string; workspace: (settingsFile: vscode.Uri) => string },
+): ScopedTable[] {
+  const tables: ScopedTable[] = [];
+  const user = inspected?.globalValue;
+  if (isObject(user)) tables.push({ scope: 'user', file: `settings:user#${id}`, source: names.user, value: user });
+  const workspace = inspected?.workspaceValue;
+  const settingsFile = workspaceSettingsFile();
+  if (isObject(workspace) && vscode.workspace.isTrusted && settingsFile) {
+    tables.push({ scope: 'workspace', file: `${settingsFile.toString()}#${id}`, source: names.workspace(settingsFile), value: workspace });
   }
   return tables;
 }

@@ -15,14 +15,7 @@ import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
 import { nameServers, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
-import {
-  copilotConfigFile,
-  enabledOtherTools,
-  otherToolLocations,
-  readSources,
-  userMcpJson,
-  type SourceLocations,
-} from './sources/configSources';
+import { readSources, userMcpJson, type SourceLocations } from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';
@@ -214,8 +207,8 @@ export class ServerRegistry implements vscode.Disposable {
     const untrusted: string[] = [];
     const selection = readSelection(settings.mcpJsonServers());
     const leftOut: string[] = [];
-    const reads = await readSources(this.sourceLocations);
-    await this.watchOutside();
+    const { reads, outsideFiles } = await readSources(this.sourceLocations);
+    this.watchOutside(outsideFiles);
     for (const read of reads) {
       if (read.file) this.sourceFiles.set(read.name, read.file);
       problems.push(...read.parsed.problems);
@@ -242,17 +235,11 @@ export class ServerRegistry implements vscode.Disposable {
   }
 
   /**
-   * Watches the files outside the workspace that a reload reads (the window's
-   * user mcp.json, Copilot CLI's file), by their folder, so a file created
-   * later is seen too.
+   * Watches the files outside the workspace that a reload looked for (the
+   * window's user mcp.json, Copilot CLI's file, other tools' turned on), by
+   * their folder, so a file created later is seen too.
    */
-  private async watchOutside(): Promise<void> {
-    const files = [
-      copilotConfigFile(this.sourceLocations),
-      ...otherToolLocations(enabledOtherTools(), this.sourceLocations).map((where) => vscode.Uri.file(where.file)),
-    ];
-    const user = await userMcpJson(this.sourceLocations);
-    if (user) files.push(user.file);
+  private watchOutside(files: readonly vscode.Uri[]): void {
     const wanted = new Set(files.map((file) => file.toString()));
     for (const [key, watcher] of this.outsideWatchers) {
       if (wanted.has(key)) continue;

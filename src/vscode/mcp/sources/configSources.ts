@@ -27,7 +27,7 @@ import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcp
 import type { OtherToolFile } from '../../../core/mcpConfig/otherTools';
 import { loadOtherTools } from './loadOtherTools';
 import { localFolders } from '../../localFolders';
-import { legacyMcpSettings, settings } from '../../settings';
+import { legacyMcpSettings, settings, workspaceSettingsFile } from '../../settings';
 
 /** One source, read. */
 export interface SourceRead {
@@ -64,7 +64,7 @@ export function defaultLocations(globalStorageUri: vscode.Uri | undefined): Sour
 }
 
 /** Copilot CLI's user file, as VS Code finds it: `$COPILOT_HOME/mcp-config.json`, else `~/.copilot/mcp-config.json`. */
-export function copilotConfigFile(locations: SourceLocations): vscode.Uri {
+function copilotConfigFile(locations: SourceLocations): vscode.Uri {
   const home = locations.env.COPILOT_HOME || path.join(locations.home, '.copilot');
   return vscode.Uri.file(path.join(home, 'mcp-config.json'));
 }
@@ -94,9 +94,14 @@ function isCodeServer(): boolean {
   return vscode.env.appName.toLowerCase().includes('code-server');
 }
 
-/** Every source of this window, in no particular order (core/mcpConfig/configSources.ts orders them). */
-export async function readSources(locations: SourceLocations): Promise<SourceRead[]> {
+/**
+ * Every source of this window, in no particular order (core/mcpConfig/configSources.ts
+ * orders them), and the files outside the workspace it looked for, existing or not:
+ * the ones to watch.
+ */
+export async function readSources(locations: SourceLocations): Promise<{ reads: SourceRead[]; outsideFiles: vscode.Uri[] }> {
   const reads: SourceRead[] = [];
+  const outsideFiles: vscode.Uri[] = [];
   const vars = (workspaceFolder: string | undefined): VariableContext => ({
     workspaceFolder,
     userHome: locations.home,
@@ -126,6 +131,7 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
   }
   const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const user = await userMcpJson(locations);
+  if (user) outsideFiles.push(user.file);
   const userText = user ? await readText(user.file) : undefined;
   if (user && userText !== undefined) {
     reads.push({
@@ -148,13 +154,14 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
     reads.push({
       kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
       name: table.source,
-      file: workspace ? (vscode.workspace.workspaceFile ?? settingsFileOf(firstFolder)) : undefined,
+      file: workspace ? workspaceSettingsFile() : undefined,
       workspace,
       origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
       parsed: parseMcpSection(table.value, table.source, vars(workspace ? firstFolder : undefined)),
     });
   }
   const copilot = copilotConfigFile(locations);
+  outsideFiles.push(copilot);
   const copilotText = await readText(copilot);
   if (copilotText !== undefined) {
     const label = tildePath(copilot.fsPath, locations.home);
@@ -167,7 +174,9 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       parsed: parsePortableConfig(copilotText, label, {}),
     });
   }
-  reads.push(...(await readOtherTools(enabledOtherTools(), locations)));
+  const otherFiles = otherToolLocations(enabledOtherTools(), locations);
+  outsideFiles.push(...otherFiles.map((where) => vscode.Uri.file(where.file)));
+  reads.push(...(await readOtherToolFiles(otherFiles, locations)));
   // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
   for (const table of settings.servers()) {
     const workspace = table.scope !== 'user';
@@ -180,17 +189,17 @@ export async function readSources(locations: SourceLocations): Promise<SourceRea
       parsed: parseServerTable(table.value, table.source, vars(workspace ? firstFolder : undefined)),
     });
   }
-  return reads;
+  return { reads, outsideFiles };
 }
 
 /** The other tools the person turned on (`elicit.discovery`). */
-export function enabledOtherTools(): OtherTool[] {
+function enabledOtherTools(): OtherTool[] {
   const chosen = settings.discovery();
   return OTHER_TOOLS.filter((tool) => chosen[tool] === true);
 }
 
 /** The files of these tools on this machine (they may not exist). */
-export function otherToolLocations(tools: readonly OtherTool[], locations: SourceLocations): OtherToolFile[] {
+function otherToolLocations(tools: readonly OtherTool[], locations: SourceLocations): OtherToolFile[] {
   if (tools.length === 0) return [];
   const { otherToolFiles } = loadOtherTools();
   const facts = { home: locations.home, platform: process.platform, env: locations.env, folders: localFolders().map((f) => f.uri.fsPath) };
@@ -198,12 +207,16 @@ export function otherToolLocations(tools: readonly OtherTool[], locations: Sourc
 }
 
 /** The servers of these tools' files that exist, each file a source of its own. */
-export async function readOtherTools(tools: readonly OtherTool[], locations: SourceLocations): Promise<SourceRead[]> {
+export function readOtherTools(tools: readonly OtherTool[], locations: SourceLocations): Promise<SourceRead[]> {
+  return readOtherToolFiles(otherToolLocations(tools, locations), locations);
+}
+
+async function readOtherToolFiles(files: readonly OtherToolFile[], locations: SourceLocations): Promise<SourceRead[]> {
   const reads: SourceRead[] = [];
-  if (tools.length === 0) return reads;
+  if (files.length === 0) return reads;
   const { parseOtherTool } = loadOtherTools();
   const folders = localFolders().map((f) => f.uri.fsPath);
-  for (const where of otherToolLocations(tools, locations)) {
+  for (const where of files) {
     const file = vscode.Uri.file(where.file);
     const text = await readText(file);
     if (text === undefined) continue;
@@ -220,10 +233,6 @@ export async function readOtherTools(tools: readonly OtherTool[], locations: Sou
     });
   }
   return reads;
-}
-
-function settingsFileOf(folder: string | undefined): vscode.Uri | undefined {
-  return folder === undefined ? undefined : vscode.Uri.file(path.join(folder, '.vscode', 'settings.json'));
 }
 
 /** "~/.copilot/mcp-config.json" for a file in the home folder. */
