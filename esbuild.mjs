@@ -84,7 +84,11 @@ const builds = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, plugins: [loadLazily] },
   {
     ...node,
-    entryPoints: Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])),
+    entryPoints: {
+      ...Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])),
+      // Started as a worker thread by src/mcp/resultCheck/resultChecker.ts.
+      'result-check-worker': 'src/mcp/resultCheck/worker.ts',
+    },
     plugins: [boundedSdkValidator],
   },
   {

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { Broker } from './core/broker/broker';
+import { readingLane } from './core/turnLane';
 import { AnswerMemory } from './core/memory/answerMemory';
 import { UrlWaits } from './core/broker/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';
@@ -15,7 +16,7 @@ import { registerGateway } from './vscode/gateway/register';
 import { registerMcp } from './vscode/mcp/register';
 import { ASKER_RULES_KEY, secretMemoryVault } from './vscode/memory/memoryVault';
 import { registerMemory } from './vscode/memory/register';
-import { askSecretGrant } from './vscode/mcp/secretGrantPrompt';
+import { secretGrantPrompt } from './vscode/mcp/secretGrantPrompt';
 import { ServerRegistry } from './vscode/mcp/serverRegistry';
 import { defaultLocations } from './vscode/mcp/sources/configSources';
 import { createPublicApi } from './vscode/publicApi';
@@ -59,8 +60,14 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     maxPendingPerAsker: settings.maxPendingPerAsker,
     presentation: settings.presentation,
     memory,
+    readingLane,
   });
-  const grants = new SecretGrants(globalState, (name) => vault.getNamed(name), askSecretGrant);
+  const results = new ResultDocuments();
+  const grants = new SecretGrants(
+    globalState,
+    (name) => vault.getNamed(name),
+    secretGrantPrompt((title, text) => results.showPlain(title, text)),
+  );
   const registry = new ServerRegistry(
     (request) => broker.ask(request),
     log,
@@ -74,7 +81,6 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
-  const results = new ResultDocuments();
   const services: Services = { log, broker, memory, vault, grants, originKeyLoaded, urlWaits, registry, results, globalState, timeoutMs };
 
   context.subscriptions.push(

@@ -87,41 +87,112 @@ function destinationFields(d: Destination): Field[] {
   return fields;
 }
 
+/** A line of a destination shown to the person; `runs`: it changes what program runs or what it loads. */
+export interface DestinationLine {
+  /** The part it shows: `command`, `env NODE_OPTIONS`, `header authorization`, … */
+  field: string;
+  text: string;
+  runs: boolean;
+}
+
+/**
+ * Environment variables that change what a command runs or loads before its own
+ * code: a preload, a library path, a startup file, a shell's rc file. Their lines
+ * come first in a grant question, so none hides among harmless ones (issue #33).
+ */
+const RUNS_ENV = new Set([
+  'PATH',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_EXTRA_CA_CERTS',
+  'ELECTRON_RUN_AS_NODE',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PYTHONHOME',
+  'PYTHONINSPECT',
+  'PYTHONUSERBASE',
+  'PERL5LIB',
+  'PERL5OPT',
+  'PERLLIB',
+  'RUBYOPT',
+  'RUBYLIB',
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
+  'JDK_JAVA_OPTIONS',
+  'CLASSPATH',
+  'BASH_ENV',
+  'ENV',
+  'ZDOTDIR',
+  'PROMPT_COMMAND',
+  'SHELL',
+  'HOME',
+  'GCONV_PATH',
+  'SSL_CERT_FILE',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_EXEC_PATH',
+]);
+/** …and every variable of these families (the loader's, npm's, pip's, uv's, Deno's, Bun's). */
+const RUNS_ENV_PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'PIP_', 'UV_', 'DENO_', 'BUN_'];
+
+function runsField(field: string): boolean {
+  if (field === 'command' || field === 'args' || field === 'cwd' || field === 'envFile' || field === 'envFile contents') return true;
+  if (!field.startsWith('env ')) return false;
+  const name = field.slice(4).toUpperCase();
+  return RUNS_ENV.has(name) || RUNS_ENV_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/** Lines that change what runs first, each group in its own order. */
+function runsFirst(lines: DestinationLine[]): DestinationLine[] {
+  return [...lines.filter((l) => l.runs), ...lines.filter((l) => !l.runs)];
+}
+
 /**
  * The destination as lines for the person (what a grant question shows): the
- * command line, env, cwd, envFile, URL and headers as written. References stay
- * references; an envFile's values are never shown.
+ * command line, env, cwd, envFile, URL and headers as written, each whole, the
+ * ones that change what runs first. References stay references; an envFile's
+ * values are never shown.
  */
-export function describeDestination(d: Destination): string[] {
-  return destinationFields(d)
-    .filter(([field]) => field !== 'args' && field !== 'file')
-    .map(([field, value]) => lineOf(field, value, d));
+export function describeDestination(d: Destination): DestinationLine[] {
+  return runsFirst(
+    destinationFields(d)
+      .filter(([field]) => field !== 'args' && field !== 'file')
+      .map(([field, value]) => ({ field, text: lineOf(field, value, d), runs: runsField(field) })),
+  );
 }
 
 /**
  * What differs from a destination granted before (its digests), as lines for
- * the person: added, changed and removed parts, each new value shown as in
- * describeDestination (masked the same way); a removed one by name only.
+ * the person: added, changed and removed parts, each new value shown whole as in
+ * describeDestination (masked the same way); a removed one by name only. The
+ * ones that change what runs come first.
  */
-export function destinationChanges(before: Readonly<Record<string, string>>, d: Destination): string[] {
+export function destinationChanges(before: Readonly<Record<string, string>>, d: Destination): DestinationLine[] {
   const now = destinationFields(d);
-  const lines: string[] = [];
+  const lines: DestinationLine[] = [];
+  const seen = new Set<string>();
+  const add = (field: string, text: string): void => {
+    if (seen.has(text)) return;
+    seen.add(text);
+    lines.push({ field: field === 'args' ? 'command' : field, text, runs: runsField(field) });
+  };
   for (const [field, value] of now) {
     const was = before[field];
     if (was === digest([field, value])) continue;
     const shown = field === 'args' ? lineOf('command', d.command ?? '', d) : lineOf(field, value, d);
-    lines.push(was === undefined ? `+ ${shown}` : `~ ${shown}`);
+    add(field, was === undefined ? `+ ${shown}` : `~ ${shown}`);
   }
   const present = new Set(now.map(([field]) => field));
-  for (const field of Object.keys(before)) if (!present.has(field)) lines.push(`- ${field}`);
-  return [...new Set(lines)];
+  for (const field of Object.keys(before)) if (!present.has(field)) add(field, `- ${field}`);
+  return runsFirst(lines);
 }
 
+/** A part of a destination on one line, never cut: what is not shown cannot be judged. */
 function lineOf(field: string, value: string | readonly string[] | null, d: Destination): string {
-  if (field === 'command') return `command: ${oneLine([d.command ?? '', ...(d.args ?? [])].join(' '), 300)}`;
+  if (field === 'command') return `command: ${oneLine([d.command ?? '', ...(d.args ?? [])].join(' '), Infinity)}`;
   // The file's values are keys and passwords: it is named, its contents never shown.
   if (field === 'envFile contents') return value === null ? 'envFile contents: (not readable)' : 'envFile contents: (values not shown)';
-  return `${field}: ${oneLine(String(value), 200)}`;
+  return `${field}: ${oneLine(String(value), Infinity)}`;
 }
 
 /** The request with its asker's origin set, as adapters hand it to the broker. */

@@ -15,6 +15,8 @@
  * No vscode import: integration tests drive it directly.
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
+import { readingLane } from '../core/turnLane';
+import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
 import { BurstGrouper } from '../core/broker/burst';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from '../core/errors';
@@ -106,6 +108,8 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined;
   /** The SDK, loaded with the first connection (its bundle is not loaded at activation). */
   private sdk: McpSdk | undefined;
+  /** Checks tool results against their outputSchema off the host's thread (resultCheck/). */
+  private resultChecks: ResultChecker | undefined;
   private readonly runningTools = new Map<number, string>();
   /** Tools as last listed, for their `execution.taskSupport`. */
   private readonly listedTools = new Map<string, Tool>();
@@ -126,7 +130,7 @@ export class McpConnection {
   /** Aborted when this connection ends: every question and round of it closes. */
   private lifetime = new AbortController();
   /** 2025-era questions that arrive together are shown together. */
-  private readonly bursts = new BurstGrouper((request) => this.options.ask(request));
+  private readonly bursts = new BurstGrouper((request) => this.options.ask(request), undefined, readingLane);
 
   constructor(
     readonly config: ServerConfig,
@@ -275,6 +279,8 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     this.lifetime.abort(new Error(`${this.name} was stopped`));
+    this.resultChecks?.dispose();
+    this.resultChecks = undefined;
     if (client) await client.close().catch(() => undefined);
     this.setStatus('stopped');
   }
@@ -303,8 +309,8 @@ export class McpConnection {
       },
       // Rounds are answered here, whole, from their raw schemas (rounds.ts).
       inputRequired: { autoFulfill: false },
-      // Tool results are checked against the server's outputSchema with bounded-time patterns.
-      jsonSchemaValidator: new sdk.BoundedSchemaValidator(),
+      // Tool results are checked against the server's outputSchema in a worker (invokeTool), not by the SDK here.
+      jsonSchemaValidator: new sdk.WorkerCheckedSchemas(),
     });
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     client.fallbackRequestHandler = async (request, ctx) => {
@@ -468,6 +474,33 @@ export class McpConnection {
   /** A plain `tools/call` (with its rounds), or a task-augmented one for tools that only run as tasks. */
   private async invokeTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     if (!this.listedTools.has(name)) await this.listTools();
+    const outputSchema = this.listedTools.get(name)?.outputSchema;
+    // As the SDK would, but in a worker with a deadline (resultCheck/): refused before the call when unusable.
+    if (outputSchema) this.throwIfUnchecked(name, await this.resultChecker().prepare(outputSchema), true);
+    const result = await this.runTool(client, name, args, signal);
+    if (outputSchema && result.structuredContent !== undefined && !result.isError) {
+      this.throwIfUnchecked(name, await this.resultChecker().check(outputSchema, result.structuredContent), false);
+    }
+    return result;
+  }
+
+  /** The SDK's own errors for a schema that cannot be used and a result that breaks it, with the worker's reasons. */
+  private throwIfUnchecked(tool: string, checked: CheckOutcome, before: boolean): void {
+    if (checked.outcome === 'valid') return;
+    const { ProtocolError } = this.requireSdk();
+    if (before) throw new ProtocolError(INVALID_PARAMS, `Tool '${tool}' has an invalid outputSchema: ${checked.errorMessage}`);
+    if (checked.outcome === 'invalid') {
+      throw new ProtocolError(INVALID_PARAMS, `Structured content does not match the tool's output schema: ${checked.errorMessage}`);
+    }
+    throw new ProtocolError(INVALID_PARAMS, `Failed to validate structured content: ${checked.errorMessage}`);
+  }
+
+  /** This server's result-check worker, started when a tool with an outputSchema is first called. */
+  private resultChecker(): ResultChecker {
+    return (this.resultChecks ??= new ResultChecker());
+  }
+
+  private async runTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     if (!mustRunAsTask(client, this.listedTools.get(name))) {
       const params = { name, arguments: args };
       return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, signal)) as CallToolResult;

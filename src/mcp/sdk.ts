@@ -18,4 +18,4 @@ export {
   serializeMessage,
 } from '@modelcontextprotocol/client';
 // Elicit's own, here so it loads with the SDK: result schemas checked with bounded patterns.
-export { BoundedSchemaValidator } from './resultSchemaValidator';
+export { WorkerCheckedSchemas } from './resultCheck/workerCheckedSchemas';

@@ -8,7 +8,7 @@
  * destination (core/origin.ts), so a changed env, cwd, envFile, URL or header
  * is asked about again, with what changed since it was allowed.
  */
-import { destinationChanges, destinationDigests } from '../core/origin';
+import { destinationChanges, destinationDigests, type DestinationLine } from '../core/origin';
 import type { SecretDestination } from './launch';
 
 /** The shape of `vscode.Memento`: the remembered answers (names and digests only, never values). */
@@ -30,7 +30,11 @@ export type GrantSubject =
  * true: allowed, false: refused, undefined: the person closed the question without answering.
  * `changes`: what differs from where this value was allowed before for the same server (empty the first time).
  */
-export type AskGrant = (subject: GrantSubject, destination: SecretDestination, changes: readonly string[]) => Promise<boolean | undefined>;
+export type AskGrant = (
+  subject: GrantSubject,
+  destination: SecretDestination,
+  changes: readonly DestinationLine[],
+) => Promise<boolean | undefined>;
 
 export class SecretNotGrantedError extends Error {}
 

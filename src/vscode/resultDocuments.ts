@@ -15,6 +15,8 @@ import type { ResultDocument } from '../mcp/resultText';
 export const RESULT_SCHEME = 'elicit-result';
 /** One document per tool (and one for the history): past this many the oldest is forgotten. */
 const MAX_DOCUMENTS = 100;
+/** Larger documents open as plain text: the Markdown preview took a minute for 2 MB. */
+export const MAX_RENDERED_CHARS = 256 * 1024;
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   /** By URI; kept while its tab may show it (the preview reads it again when it is shown again). */
@@ -36,14 +38,10 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
    * without becoming the active editor (a question is on screen, and the result must not cover it).
    */
   async show(title: string, document: string | ResultDocument, options: { background?: boolean } = {}): Promise<void> {
-    const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safeTitle}.md` });
-    const key = uri.toString();
-    this.contents.delete(key);
-    this.contents.set(key, documentText(typeof document === 'string' ? { markdown: document } : document));
-    while (this.contents.size > MAX_DOCUMENTS) this.contents.delete(this.contents.keys().next().value!);
-    // An open document (and its preview) reads the new text.
-    this.changes.fire(uri);
+    const text = documentText(typeof document === 'string' ? { markdown: document } : document);
+    // A preview renders megabytes for a minute (issue #33): a result that large opens as plain text.
+    if (text.length > MAX_RENDERED_CHARS) return this.showPlain(title, text, options);
+    const uri = this.keep(title, 'md', text);
     try {
       // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
       // active), opened without taking the focus: a webview takes it once its page has loaded, which can
@@ -56,6 +54,29 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
       const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
     }
+  }
+
+  /**
+   * Shows `text` as it is, read-only, in a text editor of its own: a result too large to render,
+   * or what a question asks the person to read whole before answering (a secret's destination).
+   */
+  async showPlain(title: string, text: string, options: { background?: boolean } = {}): Promise<void> {
+    const uri = this.keep(title, 'txt', text);
+    const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
+  }
+
+  /** Keeps `text` as the document of `title` (replacing what its tab showed) and tells an open tab. */
+  private keep(title: string, extension: 'md' | 'txt', text: string): vscode.Uri {
+    const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safeTitle}.${extension}` });
+    const key = uri.toString();
+    this.contents.delete(key);
+    this.contents.set(key, text);
+    while (this.contents.size > MAX_DOCUMENTS) this.contents.delete(this.contents.keys().next().value!);
+    // An open document (and its preview) reads the new text.
+    this.changes.fire(uri);
+    return uri;
   }
 
   dispose(): void {

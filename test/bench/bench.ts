@@ -27,6 +27,9 @@
  *   adversarial patterns at the engine's caps on 10,000-character inputs (patternTimings.ts);
  *   the unit tests bound its steps, this turns them into time on this machine. patternWorstMB:
  *   the most memory one compile and check of them took.
+ * - hostBlockWorstMs: the longest any asker's input blocked the event loop (issue #33): the stall
+ *   server's costly forms, rounds and results on both revisions, and 100 batches of the hostile
+ *   generator (hostBlockTimings.ts), each after a warm-up; names the request that caused it.
  * - deviceAnswerMs: an answer sent by a paired device (an HTTPS POST on loopback with its cookie,
  *   deviceTimings.ts) → the asker has it; median of 21.
  * - extensionKB / webviewKB / vsixKB: the production bundles (extension.js is what activation
@@ -47,6 +50,7 @@ import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
 import { deviceAnswer } from './deviceTimings';
 import { worstPattern } from './patternTimings';
+import { worstHostBlock } from './hostBlockTimings';
 
 const root = path.join(__dirname, '..', '..');
 const benchServer = path.join(__dirname, 'bench-server.mjs');
@@ -260,6 +264,16 @@ async function main(): Promise<void> {
     `median of 7: ${p.family} \`${p.pattern}\` (cost ${p.cost}) on 10,000 characters, ${(p.steps / 1e6).toFixed(1)} M steps, ${p.nsPerStep.toFixed(1)} ns a step`,
   );
   row('patternWorstMB', p.worstMB, 'MB', 16, 'the most heap and buffer memory one compile and check of those patterns took');
+
+  const block = await worstHostBlock();
+  bench.hostBlockWorstMs = round(block.worstMs);
+  row(
+    'hostBlockWorstMs',
+    block.worstMs,
+    'ms',
+    50,
+    `the longest event-loop block by any asker's input: ${block.cause} (stall server worst ${block.serverWorstMs.toFixed(1)} ms, generated batches worst ${block.generatedWorstMs.toFixed(1)} ms)`,
+  );
 
   const device = await deviceAnswer();
   bench.deviceAnswerMs = round(device.medianMs);

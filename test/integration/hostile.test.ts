@@ -238,7 +238,7 @@ describe('a saved secret referenced by a server that echoes its env', () => {
     async (name) => (name === 'deploy-token' ? SECRET_VALUE : undefined),
     async (subject, destination, changed) => {
       asked.push(`${subject.kind === 'secret' ? subject.name : subject.id} → ${destination.server}: ${destination.target}`);
-      changes.push(changed);
+      changes.push(changed.map((line) => line.text));
       return answers.shift();
     },
   );

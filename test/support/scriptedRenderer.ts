@@ -6,6 +6,7 @@
  */
 import type { Question, Renderer } from '../../src/core/broker/broker';
 import { Broker } from '../../src/core/broker/broker';
+import { readingLane } from '../../src/core/turnLane';
 import { FRESH_MS } from '../../src/core/broker/burst';
 import { CANCELLED, type ElicitResult } from '../../src/core/broker/request';
 
@@ -51,6 +52,8 @@ export function scriptedBroker(script: Script, timeoutMs = 60_000): { broker: Br
     timeoutMs: () => timeoutMs,
     maxPendingPerAsker: () => 3,
     presentation: () => 'auto',
+    // As the extension wires it: one request read per turn of the event loop.
+    readingLane,
   });
   return { broker, renderer };
 }

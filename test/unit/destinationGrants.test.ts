@@ -15,6 +15,7 @@ import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { SecretGrants, SecretNotGrantedError, type GrantSubject } from '../../src/mcp/secretGrants';
 import { ConfigInputs } from '../../src/vscode/mcp/configInputs';
 import { askSecretGrant } from '../../src/vscode/mcp/secretGrantPrompt';
+import type { DestinationLine } from '../../src/core/origin';
 import { SecretVault } from '../../src/vscode/secrets/secretVault';
 import { answerFields, scriptedBroker } from '../support/scriptedRenderer';
 import { standIn } from './vscodeStandIn/vscode';
@@ -54,8 +55,8 @@ function recordingGrants(read: (name: string) => Promise<string | undefined>, an
   const grants = new SecretGrants(
     store as unknown as vscode.Memento,
     read,
-    async (subject: unknown, destination: SecretDestination, changes?: readonly string[]) => {
-      asked.push({ subject, destination, changes: changes ?? [] });
+    async (subject: unknown, destination: SecretDestination, changes?: readonly DestinationLine[]) => {
+      asked.push({ subject, destination, changes: (changes ?? []).map((line) => line.text) });
       return answers.shift();
     },
   );
@@ -242,7 +243,7 @@ describe('the question shows the destination and what changed, every secret, inp
           },
         },
       }).get('weather')!;
-    const questions: Array<[GrantSubject, SecretDestination, readonly string[]]> = [];
+    const questions: Array<[GrantSubject, SecretDestination, readonly DestinationLine[]]> = [];
     const prompt = new SecretGrants(
       new MemoryState() as unknown as vscode.Memento,
       async () => values.secret,
@@ -268,5 +269,57 @@ describe('the question shows the destination and what changed, every secret, inp
     assert.match(second![1]!, /envFile contents: \(values not shown\)/);
     const everything = JSON.stringify([standIn.warnings, questions]);
     for (const value of Object.values(values)) assert.ok(!everything.includes(value), `${value} was shown or handed to the question`);
+  });
+});
+
+// Issue #33, finding 4: 12 harmless lines and then "… and N more", each cut at 200 characters,
+// could hide `NODE_OPTIONS=--require ./x.js` or a `--require` after 200 characters of flags.
+describe('the question hides no line that changes what runs', () => {
+  beforeEach(() => standIn.reset());
+  const target = (destination: Record<string, unknown>): SecretDestination =>
+    ({
+      server: 'weather',
+      source: '.vscode/mcp.json',
+      target: 'the env variable API_KEY',
+      destination: { file: FILE, ...destination },
+    }) as SecretDestination;
+  const subject: GrantSubject = { kind: 'secret', name: 'weather-key' };
+  const harmless = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`A_LOG_LEVEL_${String(i).padStart(2, '0')}`, 'info']));
+
+  it('puts NODE_OPTIONS first, before a dozen harmless variables, and leaves nothing counted away', async () => {
+    standIn.warningAnswer = 'Refuse';
+    await askSecretGrant(
+      subject,
+      target({ command: 'node', args: ['server.js'], env: { ...harmless, NODE_OPTIONS: '--require ./x.js' } }),
+      [],
+    );
+    const detail = standIn.warnings[0]![1]!;
+    assert.ok(detail.indexOf('env NODE_OPTIONS: --require ./x.js') < detail.indexOf('env A_LOG_LEVEL_00'), detail);
+    assert.ok(detail.includes('env A_LOG_LEVEL_11: info'));
+    assert.doesNotMatch(detail, /and \d+ more/);
+  });
+
+  it('shows a command line whole: a --require after 200 characters of flags is not cut away', async () => {
+    const flags = Array.from({ length: 40 }, (_, i) => `--flag-${i}=on`);
+    await askSecretGrant(subject, target({ command: 'node', args: [...flags, '--require', './x.js', 'server.js'] }), []);
+    assert.match(standIn.warnings[0]![1]!, /--flag-39=on --require \.\/x\.js server\.js/);
+  });
+
+  it('too many lines for a dialog: every line opens whole in the editor first, and the dialog names what changes what runs', async () => {
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`A_LOG_LEVEL_${i}`, 'x'.repeat(300)]));
+    const opened: Array<[string, string]> = [];
+    await askSecretGrant(
+      subject,
+      target({ command: 'node', args: ['server.js'], env: { ...many, LD_PRELOAD: './evil.so' } }),
+      [],
+      async (title, text) => void opened.push([title, text]),
+    );
+    assert.equal(opened.length, 1);
+    const [, text] = opened[0]!;
+    assert.ok(text.includes('env LD_PRELOAD: ./evil.so'));
+    assert.ok(text.includes(`env A_LOG_LEVEL_39: ${'x'.repeat(300)}`), 'every line whole');
+    const detail = standIn.warnings[0]![1]!;
+    assert.match(detail, /42 lines, too many for this dialog/);
+    assert.match(detail, /these change what runs: command, env LD_PRELOAD\./);
   });
 });

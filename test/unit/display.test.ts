@@ -2,10 +2,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { askerTitle, cleanText, clip, inertText, noIcons, oneLine, questionTitle } from '../../src/core/display';
+import { askerTitle, cleanText, clip, inertText, isInvisible, noIcons, oneLine, questionTitle } from '../../src/core/display';
 import { asksOnBehalf, type ElicitRequest } from '../../src/core/broker/request';
 
 describe('cleanText', () => {
+  it('removes the same characters from long text as from short, and nothing else', () => {
+    const invisible = /^[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]$/;
+    const all: string[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      assert.equal(isInvisible(c), invisible.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
+      all.push(String.fromCharCode(c));
+    }
+    // Every code unit once (lone surrogates included), as one long text: the long path keeps what the short one keeps.
+    const long = all.join('');
+    assert.equal(cleanText(long), all.filter((ch) => cleanText(ch) === ch).join(''));
+    assert.equal(cleanText(`${'a\u202e'.repeat(300)}z`), `${'a'.repeat(300)}z`);
+  });
+
   it('strips bidi overrides, embeddings and isolates', () => {
     // "Trojan Source": U+202E makes "txt.exe" look like "exe.txt".
     assert.equal(cleanText('invoice\u202Etxt.exe'), 'invoicetxt.exe');

@@ -12,7 +12,7 @@ import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type * as vscode from 'vscode';
 import { standIn, type Uri } from './vscodeStandIn/vscode';
-import { ResultDocuments } from '../../src/vscode/resultDocuments';
+import { MAX_RENDERED_CHARS, ResultDocuments } from '../../src/vscode/resultDocuments';
 import { inertMarkdown } from '../../src/core/display';
 import { formatToolResult, type ResultDocument } from '../../src/mcp/resultText';
 import { formatPromptResult } from '../../src/mcp/promptText';
@@ -193,6 +193,40 @@ describe('result documents', () => {
     const text = await shown(markdown);
     assert.equal(text, markdown.markdown);
     assert.deepEqual(linksIn(text).filter((l) => l.startsWith('https://example.com/docs')).length > 0, true);
+  });
+});
+
+// Issue #33: a 2 MB result took a minute in the Markdown preview. Past MAX_RENDERED_CHARS it opens as plain text.
+describe('a result too large to render', () => {
+  afterEach(() => standIn.reset());
+
+  it('opens as plain text, read-only and whole, never in the Markdown preview', async () => {
+    const documents = new ResultDocuments();
+    try {
+      const big = `${'line of a big result [x](command:evil)\n'.repeat(Math.ceil((MAX_RENDERED_CHARS + 1) / 39))}end`;
+      await documents.show('big result', big);
+      assert.equal(standIn.commands.filter((c) => c[0] === 'vscode.openWith').length, 0, 'not rendered');
+      const [document] = standIn.shownDocuments;
+      assert.ok(document, 'opened as a text document');
+      assert.match(document.uri.path, /\.txt$/);
+      assert.equal(document.uri.scheme, 'elicit-result', 'a content provider document: read-only');
+      const text = document.getText();
+      assert.ok(text.endsWith('end') && text.length > MAX_RENDERED_CHARS, 'whole');
+      assert.ok(!text.includes('](command:'), 'still inert');
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  it('a result of ordinary size is still rendered', async () => {
+    const documents = new ResultDocuments();
+    try {
+      await documents.show('small result', 'x'.repeat(10_000));
+      assert.equal(standIn.commands.filter((c) => c[0] === 'vscode.openWith').length, 1);
+      assert.equal(standIn.shownDocuments.length, 0);
+    } finally {
+      documents.dispose();
+    }
   });
 });
 

@@ -475,7 +475,7 @@ describe('questions between windows', () => {
     const broker = newBroker();
     const controller = new AbortController();
     const properties: Record<string, unknown> = {};
-    for (let i = 0; i < 100; i++) properties[`f${i}`] = { type: 'string', description: 'x'.repeat(10_000) };
+    for (let i = 0; i < 100; i++) properties[`f${i}`] = { type: 'string', description: '→'.repeat(4_000) };
     const big = broker.ask({
       mode: 'form',
       asker: weather,

@@ -25,8 +25,10 @@ import {
   type ElicitResult,
 } from './request';
 import { timerDelay } from '../settingLimits';
+import type { TurnLane } from '../turnLane';
 import { reviewUrl, type UrlReview } from './urlSafety';
-import { completeAnswer } from '../form/fieldRules';
+import { answerCheckCost, completeAnswer } from '../form/fieldRules';
+import { MAX_FORM_PATTERN_STEPS } from '../form/formBudget';
 import type { AnswerMemory, RememberedAnswer } from '../memory/answerMemory';
 import type { MemoryScope } from '../memory/askerIdentity';
 import type { AskerRule } from '../memory/askerRules';
@@ -68,6 +70,12 @@ export interface BrokerOptions {
   presentation: () => PresentationSetting;
   /** Remembered answers (core/memory): questions answered without any UI. */
   memory?: AnswerMemory;
+  /**
+   * One request read per turn of the event loop (turnLane.ts), shared with the burst
+   * groupers: the extension passes the host's readingLane. Without it (unit tests of
+   * the queue) every request is read at once.
+   */
+  readingLane?: TurnLane;
 }
 
 export interface AnsweredQuestion {
@@ -143,9 +151,16 @@ export class Broker {
    * InvalidRequestError for a request that cannot be drawn or exceeds a limit.
    */
   async ask(request: ElicitRequest): Promise<ElicitResult> {
+    // The limit first: a request refused costs no reading (issue #33).
+    this.checkLimit(request);
+    const turn = this.options.readingLane?.take();
+    if (turn) {
+      // Others were read in this turn: this one waits for a turn of its own, and counts again.
+      await turn;
+      this.checkLimit(request);
+    }
     const form = formOf(request);
     const url = request.mode === 'url' ? checkedUrl(request.url) : undefined;
-    this.checkLimit(request);
     if (request.signal?.aborted) return CANCELLED;
 
     const question: Question = {
@@ -283,6 +298,10 @@ export class Broker {
     if (answer.action === 'decline') result = DECLINED;
     else if (answer.action === 'accept') {
       const content = completeAnswer(form, answer.content ?? {});
+      // Counted before it is checked (issue #33): another window or a phone cannot make the check long.
+      if (answerCheckCost(form, content) > MAX_FORM_PATTERN_STEPS) {
+        return 'The answer is too long to check here: answer it in the window that asked.';
+      }
       const problems = Object.entries(validateAnswer(form, content));
       if (problems.length > 0) return `The answer was refused: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}`;
       result = { action: 'accept', content };

@@ -13,7 +13,8 @@
  * stay open.
  */
 import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from '../form/group';
-import { LIMITS, tryNormalize } from '../form/normalize';
+import { alreadyRead, LIMITS, tryNormalize } from '../form/normalize';
+import type { TurnLane } from '../turnLane';
 import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
 
 /**
@@ -57,39 +58,63 @@ export class BurstGrouper {
   constructor(
     private readonly ask: (request: ElicitRequest) => Promise<ElicitResult>,
     private readonly now: () => number = () => performance.now(),
+    /** The host's readingLane (turnLane.ts), as the broker's; none in unit tests of the grouping. */
+    private readonly lane?: TurnLane,
   ) {}
 
   /** Asks `request`, alone or together with the questions that arrive with it. */
   add(request: FormRequest): Promise<ElicitResult> {
-    // A request that cannot be drawn is refused on its own, never spoiling the others.
-    const checked = tryNormalize(request.requestedSchema);
-    if ('error' in checked) return Promise.reject(checked.error);
     if (request.signal?.aborted) return Promise.resolve(CANCELLED);
     return new Promise<ElicitResult>((resolve, reject) => {
-      const member: Member = { request, fields: checked.form.fields.length, resolve, reject, settled: false };
-      if (this.batch.length > 0) {
-        if (this.batchFields + member.fields <= LIMITS.maxFields) return this.join(member);
-        // One form holds so many fields: the group goes as it is, and this question starts anew.
-        this.flush();
-      }
-      const fresh = this.fresh;
-      if (
-        fresh &&
-        !fresh.member.settled &&
-        !fresh.expired &&
-        this.now() - fresh.askedAt < FRESH_MAX_MS &&
-        fresh.member.fields + member.fields <= LIMITS.maxFields
-      ) {
-        // A burst: the question just asked comes back to be asked with the others.
-        this.fresh = undefined;
-        fresh.withdraw.abort(WITHDRAWN);
-        this.batch = [fresh.member];
-        this.batchFields = fresh.member.fields;
-        this.batchStarted = this.now();
-        return this.join(member);
-      }
-      this.askAlone(member);
+      const member: Member = { request, fields: 0, resolve, reject, settled: false };
+      // Alone, the broker reads it, after its per-asker limit: a refused request costs no reading (issue #33).
+      if (!this.mayJoin()) return this.askAlone(member);
+      const turn = this.lane?.take();
+      if (turn) void turn.then(() => this.place(member));
+      else this.place(member);
     });
+  }
+
+  /** Whether a question arriving now could join others (there is a batch, or a fresh question). */
+  private mayJoin(): boolean {
+    const fresh = this.fresh;
+    const freshOpen = fresh !== undefined && !fresh.member.settled && !fresh.expired && this.now() - fresh.askedAt < FRESH_MAX_MS;
+    return this.batch.length > 0 || freshOpen;
+  }
+
+  /** Reads a question that may join others (its fields decide), then places it: in the batch, with the fresh one, or alone. */
+  private place(member: Member): void {
+    if (member.request.signal?.aborted) return member.resolve(CANCELLED);
+    // A request that cannot be drawn is refused on its own, never spoiling the others.
+    const checked = tryNormalize(member.request.requestedSchema);
+    if ('error' in checked) return member.reject(checked.error);
+    member.fields = checked.form.fields.length;
+    if (this.batch.length > 0) {
+      if (this.batchFields + member.fields <= LIMITS.maxFields) return this.join(member);
+      // One form holds so many fields: the group goes as it is, and this question starts anew.
+      this.flush();
+    }
+    const fresh = this.fresh;
+    // The broker read the fresh question when it admitted it; one it has not read (yet) is not joined.
+    const freshFields = fresh && alreadyRead(fresh.member.request.requestedSchema)?.fields.length;
+    if (
+      fresh &&
+      freshFields !== undefined &&
+      !fresh.member.settled &&
+      !fresh.expired &&
+      this.now() - fresh.askedAt < FRESH_MAX_MS &&
+      freshFields + member.fields <= LIMITS.maxFields
+    ) {
+      // A burst: the question just asked comes back to be asked with the others.
+      this.fresh = undefined;
+      fresh.withdraw.abort(WITHDRAWN);
+      fresh.member.fields = freshFields;
+      this.batch = [fresh.member];
+      this.batchFields = freshFields;
+      this.batchStarted = this.now();
+      return this.join(member);
+    }
+    this.askAlone(member);
   }
 
   private askAlone(member: Member): void {

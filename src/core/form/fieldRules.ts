@@ -112,6 +112,24 @@ export function patternMismatch(field: TextField): string {
   return `${PATTERN_MISMATCH}, e.g. ${oneLine(field.example, 80)}`;
 }
 
+/**
+ * The most steps checkField() can spend on `value`'s pattern (linearPattern.ts):
+ * what a budget (formBudget.ts) reserves before the check runs. Zero when no pattern runs.
+ */
+export function patternCheckCost(field: Field, value: unknown): number {
+  if (field.kind !== 'text' || field.pattern === undefined || typeof value !== 'string') return 0;
+  if (value.length > MAX_PATTERN_INPUT) return 0; // refused unread
+  return (value.length + 1) * compilePattern(field.pattern).cost;
+}
+
+/** The most pattern steps checking a whole answer can take (the field rules, then ajv: twice each). */
+export function answerCheckCost(form: FormModel, content: ElicitContent): number {
+  let steps = 0;
+  for (const field of form.fields)
+    steps += 2 * patternCheckCost(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined);
+  return steps;
+}
+
 /** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
 export function compilePattern(pattern: string): LinearPattern {
   let compiled = patternCache.get(pattern);

@@ -9,7 +9,8 @@
 import { cleanText } from '../display';
 import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
-import { normalize, LIMITS } from './normalize';
+import { alreadyRead, normalize, LIMITS } from './normalize';
+import { FormBudget } from './formBudget';
 import { renamePair } from './otherAnswer';
 import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
 
@@ -21,16 +22,36 @@ export function composedName(section: number, property: string): string {
   return `${section}:${property}`;
 }
 
+/** A group's form, read once per sections list (the grouper, the broker and the memory all ask). */
+const composed = new WeakMap<readonly GroupSection[], FormModel | InvalidRequestError>();
+
 export function composeGroup(sections: readonly GroupSection[]): FormModel {
+  let known = composed.get(sections);
+  if (known === undefined) {
+    try {
+      known = composeSections(sections);
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      known = error;
+    }
+    composed.set(sections, known);
+  }
+  if (known instanceof InvalidRequestError) throw known;
+  return known;
+}
+
+function composeSections(sections: readonly GroupSection[]): FormModel {
   if (sections.length === 0) throw new InvalidRequestError('a group of questions needs at least one question');
   if (sections.length > MAX_GROUP_SECTIONS) {
     throw new InvalidRequestError(`${sections.length} questions at once are too many; at most ${MAX_GROUP_SECTIONS} are shown together`);
   }
   const fields: Field[] = [];
+  // One budget for the whole group (formBudget.ts): ten sections cost what one form may.
+  const budget = new FormBudget();
   sections.forEach((section, index) => {
     let model: FormModel;
     try {
-      model = normalize(section.requestedSchema);
+      model = alreadyRead(section.requestedSchema) ?? normalize(section.requestedSchema, budget);
     } catch (error) {
       const reason = errorText(error);
       throw new InvalidRequestError(`question "${section.key}": ${reason}`);

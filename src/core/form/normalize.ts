@@ -6,7 +6,8 @@
 import { cleanText } from '../display';
 import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
-import { checkField, compilePattern } from './fieldRules';
+import { checkField, compilePattern, patternCheckCost } from './fieldRules';
+import { FormBudget, MAX_FORM_SIZE } from './formBudget';
 import type { ChoiceField, ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 import { codexMeta, pairOtherAnswers } from './otherAnswer';
 
@@ -26,7 +27,43 @@ const SECRET_FORMATS: ReadonlySet<string> = new Set(['password']);
 
 type Json = Record<string, unknown>;
 
-export function normalize(requestedSchema: unknown): FormModel {
+/**
+ * `budget`: what the whole request may still cost (formBudget.ts); a group passes
+ * one budget to each of its sections. The size is counted before anything else.
+ */
+export function normalize(requestedSchema: unknown, budget?: FormBudget): FormModel {
+  if (budget !== undefined || typeof requestedSchema !== 'object' || requestedSchema === null) {
+    return readSchema(requestedSchema, budget ?? new FormBudget());
+  }
+  // Read once per request: the burst grouper, the broker, memory and the phone list all ask for it.
+  let known = readForms.get(requestedSchema);
+  if (known === undefined) {
+    try {
+      known = readSchema(requestedSchema, new FormBudget());
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      known = error;
+    }
+    readForms.set(requestedSchema, known);
+  }
+  if (known instanceof InvalidRequestError) throw known;
+  return known;
+}
+
+/** A schema object's form (or why it has none), once read with a budget of its own. */
+const readForms = new WeakMap<object, FormModel | InvalidRequestError>();
+
+/** The form a schema object was already read into on its own, if it was: reading it again costs nothing. */
+export function alreadyRead(requestedSchema: unknown): FormModel | undefined {
+  if (typeof requestedSchema !== 'object' || requestedSchema === null) return undefined;
+  const known = readForms.get(requestedSchema);
+  return known instanceof InvalidRequestError ? undefined : known;
+}
+
+function readSchema(requestedSchema: unknown, budget: FormBudget): FormModel {
+  if (!budget.addSchema(requestedSchema)) {
+    throw invalid(`the form is too large to read (more than ${MAX_FORM_SIZE.toLocaleString('en')} values and characters)`);
+  }
   const schema = asObject(requestedSchema, 'requestedSchema');
   rejectRef(schema, 'requestedSchema');
   if (schema.type !== undefined && schema.type !== 'object') {
@@ -44,7 +81,7 @@ export function normalize(requestedSchema: unknown): FormModel {
     }
     // JSON.parse makes "__proto__" an own key, but no answer or error object can carry it.
     if (name === '__proto__') throw invalid(`property "__proto__" cannot be used as a field name`);
-    return normalizeField(name, properties[name], required.has(name));
+    return normalizeField(name, properties[name], required.has(name), budget);
   });
   // An agent's choice and its free-text companion become one question with an "Other…" answer.
   pairOtherAnswers(fields, properties);
@@ -63,7 +100,7 @@ function readRequired(value: unknown, properties: Json): Set<string> {
   return new Set(value as string[]);
 }
 
-function normalizeField(name: string, raw: unknown, required: boolean): Field {
+function normalizeField(name: string, raw: unknown, required: boolean, budget: FormBudget): Field {
   const where = `property "${clip(name)}"`;
   const prop = asObject(raw, where);
   rejectRef(prop, where);
@@ -77,19 +114,25 @@ function normalizeField(name: string, raw: unknown, required: boolean): Field {
 
   const field = fieldOfType(prop, base, where);
   if (field.default !== undefined) {
+    if (!budget.reserveSteps(patternCheckCost(field, field.default))) {
+      throw invalid(`${where}: the form's defaults are too costly to check against their patterns`);
+    }
     // A default the field's own rules refuse would be sent for an untouched field and rejected.
     const problem = checkField({ ...field, required: false }, field.default);
     if (problem !== undefined) throw invalid(`${where}: default ${describe(field.default)} breaks its own rule (${problem})`);
   }
   if (field.kind === 'text' && field.pattern !== undefined) {
-    const example = firstExample(field, prop.examples);
+    const example = firstExample(field, prop.examples, budget);
     if (example !== undefined) field.example = example;
   }
   return field;
 }
 
-/** The first of the schema's `examples` that the field accepts: an example that breaks the rule would mislead. */
-function firstExample(field: TextField, examples: unknown): string | undefined {
+/**
+ * The first of the schema's `examples` that the field accepts: an example that breaks the rule would mislead.
+ * Examples past the request's budget are not looked at: the field then shows none.
+ */
+function firstExample(field: TextField, examples: unknown, budget: FormBudget): string | undefined {
   if (!Array.isArray(examples)) return undefined;
   return examples
     .slice(0, LIMITS.maxExamples)
@@ -98,6 +141,7 @@ function firstExample(field: TextField, examples: unknown): string | undefined {
         typeof e === 'string' &&
         e.length <= LIMITS.maxExampleLength &&
         cleanText(e) === e &&
+        budget.reserveSteps(patternCheckCost(field, e)) &&
         checkField({ ...field, required: false }, e) === undefined,
     );
 }

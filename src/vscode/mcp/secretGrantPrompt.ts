@@ -3,27 +3,57 @@
  * destination: a modal naming the value, the server, the config that asks for
  * it, where the value would go and the whole destination (command line, env,
  * cwd, envFile, URL, headers), or what changed since it was allowed there.
- * Everything from the config is shown inert (display.ts); references stay
- * references and an envFile's values are never shown (core/origin.ts).
+ * Every line is shown whole, the ones that change what runs (the command, cwd,
+ * envFile, NODE_OPTIONS, LD_*, PATH, …) first (issue #33): a preload cannot hide
+ * behind a dozen harmless lines or 200 characters of flags. When the lines are
+ * too many for a modal, all of them open read-only in the editor first, and the
+ * modal names the ones that change what runs. Everything from the config is
+ * shown inert (display.ts); references stay references and an envFile's values
+ * are never shown (core/origin.ts).
  */
 import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../core/display';
-import { describeDestination } from '../../core/origin';
+import { describeDestination, type DestinationLine } from '../../core/origin';
 import type { SecretDestination } from '../../mcp/launch';
-import type { GrantSubject } from '../../mcp/secretGrants';
+import type { AskGrant, GrantSubject } from '../../mcp/secretGrants';
 
-/** A modal shows only so much: the rest is counted. */
-const MAX_LINES = 12;
+/** What a modal shows well; past this the lines open in the editor. */
+const MAX_MODAL_LINES = 30;
+const MAX_MODAL_CHARS = 3_000;
+
+/** Shows text read-only in the editor, before the modal (the result documents' plain-text tab). */
+export type ShowWhole = (title: string, text: string) => Promise<void>;
+
+export function secretGrantPrompt(showWhole: ShowWhole): AskGrant {
+  return (subject, destination, changes) => askSecretGrant(subject, destination, changes, showWhole);
+}
 
 export async function askSecretGrant(
   subject: GrantSubject,
   destination: SecretDestination,
-  changes: readonly string[],
+  changes: readonly DestinationLine[],
+  showWhole?: ShowWhole,
 ): Promise<boolean | undefined> {
-  const shown =
-    changes.length > 0
-      ? [vscode.l10n.t('Changed since you allowed it for this server:'), ...capped(changes)]
-      : [vscode.l10n.t('It would run as:'), ...capped(describeDestination(destination.destination))];
+  const heading = changes.length > 0 ? vscode.l10n.t('Changed since you allowed it for this server:') : vscode.l10n.t('It would run as:');
+  const lines = changes.length > 0 ? changes : describeDestination(destination.destination);
+  const server = oneLine(destination.server, 80);
+  const fits = lines.length <= MAX_MODAL_LINES && lines.reduce((sum, line) => sum + line.text.length + 1, 0) <= MAX_MODAL_CHARS;
+  let shown: string[];
+  if (fits || !showWhole) {
+    shown = [heading, ...lines.map((line) => line.text)];
+  } else {
+    const title = vscode.l10n.t('Where a saved value would go ({0})', server);
+    await showWhole(title, [heading, '', ...lines.map((line) => line.text)].join('\n'));
+    const runs = [...new Set(lines.filter((line) => line.runs).map((line) => line.field))];
+    shown = [
+      heading,
+      vscode.l10n.t(
+        '{0} lines, too many for this dialog: every one of them, whole, is open in the editor. Read them before you answer.',
+        lines.length,
+      ),
+      ...(runs.length > 0 ? [vscode.l10n.t('Of them, these change what runs: {0}.', runs.join(', '))] : []),
+    ];
+  }
   const detail = [
     vscode.l10n.t('It would go to {0}.', oneLine(destination.target, 300)),
     vscode.l10n.t(
@@ -37,7 +67,6 @@ export async function askSecretGrant(
   ].join('\n');
   const allow = vscode.l10n.t('Allow');
   const refuse = vscode.l10n.t('Refuse');
-  const server = oneLine(destination.server, 80);
   const message =
     subject.kind === 'secret'
       ? vscode.l10n.t('Give the saved secret "{0}" to the MCP server "{1}"?', oneLine(subject.name, 80), server)
@@ -51,9 +80,4 @@ export async function askSecretGrant(
         : vscode.l10n.t('Give the saved input "{0}" to the MCP server "{1}"?', oneLine(subject.id, 80), server);
   const choice = await vscode.window.showWarningMessage(inertText(message), { modal: true, detail: inertText(detail) }, allow, refuse);
   return choice === allow ? true : choice === refuse ? false : undefined;
-}
-
-function capped(lines: readonly string[]): string[] {
-  if (lines.length <= MAX_LINES) return [...lines];
-  return [...lines.slice(0, MAX_LINES), vscode.l10n.t('… and {0} more', lines.length - MAX_LINES)];
 }

@@ -1,21 +1,18 @@
 /**
- * The JSON Schema validator Elicit gives the MCP SDK's Client. The SDK checks
- * every tool result's `structuredContent` against the server's `outputSchema`
- * (on Run Tool, and on every call a gateway client forwards); its default
- * validator runs a schema's `pattern` with V8's backtracking RegExp, so a
- * server could stall the extension host with `^(a|a)*$` and a short result.
- * This one runs the same dialect dispatch as the SDK's default (no `$schema`
- * or 2020-12, 2019-09, draft-07 / draft-06) with every pattern through the
- * bounded engine (src/core/form/ajvPatterns.ts).
- *
- * It lives in the lazily loaded MCP SDK bundle (exported from ./sdk), so the
- * two extra ajv dialects cost activation nothing.
+ * The JSON Schema engines that check a tool result's `structuredContent`
+ * against the server's `outputSchema`: the same dialect dispatch as the MCP
+ * SDK's default (no `$schema` or 2020-12, 2019-09, draft-07 / draft-06), with
+ * every pattern through the bounded engine (src/core/form/ajvPatterns.ts), so
+ * `^(a|a)*$` cannot backtrack. Even so, a check's cost is the server's choice
+ * (uniqueItems on 20,000 objects, a 790 KB schema to compile, nested anyOf), so
+ * these engines run only in the result-check worker (worker.ts), never on the
+ * extension host's thread (issue #33).
  */
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { boundedRegExp } from '../core/form/ajvPatterns';
+import { boundedRegExp } from '../../core/form/ajvPatterns';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 
 type Dialect = '2020-12' | '2019-09' | 'draft-07';

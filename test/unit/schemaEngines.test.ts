@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileLinearPattern } from '../../src/core/form/linearPattern';
-import { BoundedSchemaValidator, declaredDialect } from '../../src/mcp/resultSchemaValidator';
+import { BoundedSchemaValidator, declaredDialect } from '../../src/mcp/resultCheck/schemaEngines';
 
 describe('BoundedSchemaValidator', () => {
   const validator = new BoundedSchemaValidator();
