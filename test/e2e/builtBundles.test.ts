@@ -23,9 +23,9 @@ describe('the built MCP SDK bundle', () => {
     const validator = (
       client as { _jsonSchemaValidator: { getValidator(schema: object): (input: unknown) => { valid: boolean; errorMessage?: string } } }
     )._jsonSchemaValidator;
-    assert.equal(validator.constructor.name, 'WorkerCheckedSchemas');
     const check = validator.getValidator({ type: 'object', properties: { code: { type: 'string', pattern: '^(a|a)*$' } } });
     const started = performance.now();
+    // A result that breaks the pattern passes here: the SDK defers, McpConnection checks it in the worker.
     assert.equal(check({ code: `${'a'.repeat(5_000)}!` }).valid, true);
     assert.ok(performance.now() - started < 100, 'the SDK ran a check on the host thread');
   });

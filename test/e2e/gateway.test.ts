@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForQuickInput } from './harness/workbench';
+import * as http from 'node:http';
+import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNotification, waitForQuickInput } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile } from '../support/records';
@@ -101,5 +102,85 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
     const roots = [session.server.userDataDir, session.server.extensionsDir, session.workspaceDir];
     assert.deepEqual(findInFiles(roots, SECRET), []);
     assert.deepEqual(findInFiles(roots, token), []);
+  });
+});
+
+/** Copies the Claude Code configuration through the real command and reads its address and token. */
+async function copiedConfig(session: ElicitSession): Promise<{ url: string; port: number; token: string }> {
+  const { page } = session.workbench;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
+  await page.evaluate(() => navigator.clipboard.writeText('')).catch(() => undefined);
+  await runCommand(page, 'Elicit: Copy Gateway Config');
+  await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Claude Code'));
+  await pickQuickPickItem(page, 'Claude Code');
+  let copied = '';
+  await waitUntil(async () => (copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '')).includes('Bearer'));
+  const match = /(http:\/\/127\.0\.0\.1:(\d+)\/mcp) --header "Authorization: Bearer ([\w-]+)"$/.exec(copied);
+  assert.ok(match, copied);
+  return { url: match[1]!, port: Number(match[2]), token: match[3]! };
+}
+
+// Issue #33, finding 3: the remembered port taken while the gateway was off (another user of a
+// shared machine, say). Before, the gateway moved silently and CLI agents sent their token to the
+// squatter, who could then call the person's tools with it.
+describe('Elicit gateway whose remembered port another program took', { timeout: 600_000 }, () => {
+  let session: ElicitSession;
+  let squatter: http.Server | undefined;
+  const seen: Array<{ path: string; authorization: string | undefined }> = [];
+
+  before(async () => {
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.gateway.enabled': true });
+  });
+
+  after(async () => {
+    squatter?.close();
+    await session?.close();
+  });
+
+  it('is not trusted: the gateway moves with a new token, says so, and the squatter never sees a token', async () => {
+    const { page } = session.workbench;
+    await page.locator('.statusbar-item', { hasText: 'Elicit gateway' }).first().waitFor({ timeout: 30_000 });
+    const before = await copiedConfig(session);
+    await runCommand(page, 'Elicit: Stop Gateway');
+    await page.locator('.statusbar-item', { hasText: 'Elicit gateway' }).first().waitFor({ state: 'detached', timeout: 30_000 });
+
+    // Another program takes the port and answers everything, as a squatter collecting tokens would.
+    squatter = http.createServer((req, res) => {
+      seen.push({ path: req.url ?? '', authorization: req.headers.authorization });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"proof":"0000"}');
+    });
+    await new Promise<void>((resolve) => squatter!.listen(before.port, '127.0.0.1', () => resolve()));
+
+    await runCommand(page, 'Elicit: Start Gateway');
+    const warning = await waitForNotification(page, 'did not prove it is Elicit', 30_000);
+    assert.match(warning, new RegExp(`Port ${before.port}, where the Elicit gateway ran before`));
+    await screenshot(page, 'gateway-port-squatted');
+    const after = await copiedConfig(session);
+    assert.notEqual(after.port, before.port, 'the gateway moved');
+    assert.notEqual(after.token, before.token, 'the token was replaced');
+
+    // The squatter got a challenge, never a token.
+    assert.ok(
+      seen.length > 0 && seen.every((r) => r.path.startsWith('/elicit-proof?nonce=') && r.authorization === undefined),
+      JSON.stringify(seen),
+    );
+    // The old token, stolen or not, opens nothing; the new one works.
+    const refused = await fetch(after.url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${before.token}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
+    assert.equal(refused.status, 401);
+    const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(after.url), { requestInit: { headers: { Authorization: `Bearer ${after.token}` } } }),
+    );
+    assert.ok((await client.listTools()).tools.some((t) => t.name === 'ask_user'));
+    await client.close();
   });
 });

@@ -17,6 +17,7 @@ import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GatewayServer } from '../../src/gateway/gatewayServer';
+import { gatewayProof, portHolder } from '../../src/gateway/portHolder';
 import { McpConnection } from '../../src/mcp/connection';
 import { newRecordFile, readRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
@@ -295,5 +296,68 @@ describe('gateway sessions of 2025-era clients', () => {
     await waitUntil(() => gateway.sessionCount === 0, 'idle sessions closed', 5000);
     assert.ok(logs.includes('gateway session of third-agent closed after being idle'), JSON.stringify(logs));
     await Promise.all([first, second, third].map((c) => c.close().catch(() => undefined)));
+  });
+});
+
+// Issue #33, finding 3: before clients keep an address whose port Elicit cannot bind, its holder
+// must prove it is an Elicit gateway with the same token, without the token being sent.
+describe('who holds the gateway port', () => {
+  const gateway = new GatewayServer({
+    token: () => TOKEN,
+    port: 0,
+    version: 'test',
+    log: () => undefined,
+    ask: async () => ({ action: 'cancel' }),
+    upstream: { list: async () => [], call: async () => ({ content: [] }) },
+  });
+  const servers: http.Server[] = [];
+  before(() => gateway.start());
+  after(async () => {
+    for (const server of servers) server.close();
+    await gateway.stop();
+  });
+
+  async function listen(handler: http.RequestListener): Promise<number> {
+    const server = http.createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return (server.address() as { port: number }).port;
+  }
+
+  it('an Elicit gateway with the same token proves it; with another token, it does not', async () => {
+    assert.equal(await portHolder(gateway.port, TOKEN), 'elicit');
+    assert.equal(await portHolder(gateway.port, 'another-token'), 'other');
+  });
+
+  it('a program that answers anything, or relays the challenge to a real gateway on another port, does not', async () => {
+    const squatter = await listen((_req, res) => res.end('{"proof":"' + 'ab'.repeat(32) + '"}'));
+    assert.equal(await portHolder(squatter, TOKEN), 'other');
+    const relay = await listen((req, res) => {
+      // Asks the real gateway (on its own port) the same challenge and hands its answer back.
+      http.get({ host: '127.0.0.1', port: gateway.port, path: req.url, headers: { host: `127.0.0.1:${gateway.port}` } }, (answer) => {
+        let body = '';
+        answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        answer.on('end', () => res.end(body));
+      });
+    });
+    assert.equal(await portHolder(relay, TOKEN), 'other');
+  });
+
+  it('a free port is free; a holder that never answers is not trusted', async () => {
+    const closed = await listen(() => undefined);
+    servers.at(-1)!.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await portHolder(closed, TOKEN), 'free');
+    const silent = await listen(() => undefined);
+    assert.equal(await portHolder(silent, TOKEN), 'other');
+  });
+
+  it('answers a challenge without the token, and only a well-formed one', async () => {
+    const response = await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof?nonce=${'0'.repeat(64)}`);
+    assert.equal(response.status, 200);
+    const { proof } = (await response.json()) as { proof: string };
+    assert.equal(proof, gatewayProof(TOKEN, gateway.port, '0'.repeat(64)));
+    assert.ok(!JSON.stringify(proof).includes(TOKEN));
+    assert.equal((await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof?nonce=zz`)).status, 400);
   });
 });

@@ -11,6 +11,7 @@ import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
+import { portHolder } from '../../gateway/portHolder';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
 
@@ -61,23 +62,51 @@ export class GatewayController implements vscode.Disposable {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
     const { GatewayServer } = require('../../gateway/gatewayServer') as typeof import('../../gateway/gatewayServer');
     let server = this.create(GatewayServer, preferred);
+    let squatted = false;
+    let remember = true;
     try {
       await server.start();
     } catch (error) {
+      // Clients keep the address they were given: whoever holds it now would get their token.
+      const holder = preferred ? await portHolder(preferred, this.token) : 'free';
+      if (holder === 'other') {
+        squatted = true;
+        await this.newToken();
+      }
       if (configured || !preferred) {
-        void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit gateway could not start: {0}', (error as Error).message)));
+        const why = squatted
+          ? vscode.l10n.t(
+              'Port {0} is held by a program that did not prove it is Elicit. The gateway token was replaced, so a client that sends it the old one gives away nothing.',
+              preferred,
+            )
+          : (error as Error).message;
+        void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit gateway could not start: {0}', why)));
         return;
       }
+      // Another window of this person serves the remembered address: its clients stay valid, so it stays remembered.
+      remember = holder !== 'elicit';
       server = this.create(GatewayServer, 0);
       await server.start();
     }
     this.server = server;
-    await this.services.globalState.update(PORT_KEY, server.port);
+    if (remember) await this.services.globalState.update(PORT_KEY, server.port);
     this.status.text = `$(broadcast) ${vscode.l10n.t('Elicit gateway')}`;
     this.status.tooltip = inertText(vscode.l10n.t('Elicit gateway on {0} — click to copy a client configuration', server.url));
     this.status.show();
     this.definitionsChanged.fire();
-    if (interactive) {
+    if (squatted) {
+      const choice = await vscode.window.showWarningMessage(
+        inertText(
+          vscode.l10n.t(
+            'Port {0}, where the Elicit gateway ran before, is held by a program that did not prove it is Elicit. Clients still set up with that address would send it their token, so the gateway now runs at {1} with a new token: copy the new configuration into your clients.',
+            preferred,
+            server.url,
+          ),
+        ),
+        vscode.l10n.t('Copy Config'),
+      );
+      if (choice) await this.copyConfig();
+    } else if (interactive) {
       const choice = await vscode.window.showInformationMessage(
         inertText(vscode.l10n.t('Elicit gateway running at {0}.', server.url)),
         vscode.l10n.t('Copy Config'),
@@ -120,14 +149,19 @@ export class GatewayController implements vscode.Disposable {
   }
 
   async rotateToken(): Promise<void> {
-    this.token = randomBytes(32).toString('base64url');
-    await this.context.secrets.store(TOKEN_KEY, this.token);
-    this.definitionsChanged.fire();
+    await this.newToken();
     const choice = await vscode.window.showInformationMessage(
       vscode.l10n.t('The Elicit gateway has a new token; clients using the old one are refused from now on.'),
       vscode.l10n.t('Copy Config'),
     );
     if (choice) await this.copyConfig();
+  }
+
+  /** Replaces the token: clients holding the old one are refused from now on. */
+  private async newToken(): Promise<void> {
+    this.token = randomBytes(32).toString('base64url');
+    await this.context.secrets.store(TOKEN_KEY, this.token);
+    this.definitionsChanged.fire();
   }
 
   private create(Gateway: typeof GatewayServer, port: number): GatewayServer {
