@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
+  clickAtPersonsPace,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
@@ -243,6 +244,33 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · 2 chosen');
     await ok.click();
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
+  });
+
+  // Issue #34 item 1: with the mouse at a person's pace (travel, rest, press, hold, release), OK
+  // refused for too few, then OK after a second tick, a second later; and OK at once after a valid tick.
+  it("submits a multi-select with OK clicked at a person's pace, after a refusal and at once", async () => {
+    const { page } = session.workbench;
+    const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    await runAskTool('ask_two_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
+    await clickAtPersonsPace(page, row('Guitar'));
+    await clickAtPersonsPace(page, ok);
+    await waitForQuickInput(
+      page,
+      (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · ⚠ Choose at least 2 options (1 chosen)',
+    );
+    assert.equal(readRecords(record).length, recorded, 'one of at least two was not sent');
+    await clickAtPersonsPace(page, row('Drums'));
+    await page.waitForTimeout(1_000);
+    await clickAtPersonsPace(page, ok);
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
+
+    await runAskTool('ask_instruments');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Guitar'));
+    await clickAtPersonsPace(page, row('Drums'));
+    await clickAtPersonsPace(page, ok);
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Piano', 'Drums'] } });
   });
 
   // Issue #25 item 2: Later keeps what was ticked or typed, never a secret.

@@ -2,7 +2,7 @@
 // Debian's Chromium. Selectors were read from the live DOM of code-server 4.139.1.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { failureShotDir, screenshotDir } from './runFolders';
 
 export interface Workbench {
@@ -510,4 +510,20 @@ async function waitForRow(page: Page, label: string, timeoutMs: number) {
 
 function exactText(s: string): RegExp {
   return new RegExp(`^\\s*${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/**
+ * Clicks as a person does: the pointer travels to the target over a few frames, rests,
+ * presses, holds about a tenth of a second, releases. Playwright's own click() presses
+ * and releases at once, where the widget has no time to change between the two.
+ */
+export async function clickAtPersonsPace(page: Page, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to click: the target is not on screen');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 12 });
+  await page.waitForTimeout(150);
+  await page.mouse.down();
+  await page.waitForTimeout(110);
+  await page.mouse.up();
 }
