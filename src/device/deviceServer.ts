@@ -38,6 +38,7 @@ import {
   type RequestFacts,
 } from '../core/device/requestChecks';
 import type { Disposable } from '../core/events';
+import { holderProof } from '../process/portHolder';
 
 export interface DeviceServerOptions {
   /** The address to listen on: a LAN address the person chose, or loopback. Never 0.0.0.0 unless they chose it. */
@@ -61,6 +62,8 @@ export interface DeviceServerOptions {
   page?: () => { html: string; csp: string };
   /** One line per refused request, without anything the request carried. */
   log?: (line: string) => void;
+  /** The key other windows share (SecretStorage): with it this server proves it is Elicit to one finding its port taken. */
+  proofKey?: string;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -157,6 +160,11 @@ export class DeviceServer {
     if (refusal) return this.refuse(response, refusal);
     const route = `${facts.method === 'HEAD' ? 'GET' : facts.method} ${facts.url}`;
     if (route === 'GET /') return this.sendPage(response);
+    // Another window finding this port taken asks the holder to prove it is Elicit (process/portHolder.ts).
+    const challenge = /^GET \/elicit-proof\/([0-9a-f]{64})$/.exec(route);
+    if (challenge && this.options.proofKey) {
+      return this.sendJson(response, 200, { proof: holderProof(this.options.proofKey, this.port ?? 0, challenge[1]!) });
+    }
     if (route === 'POST /api/pair') return this.claim(request, response);
     if (route === 'GET /api/pair') return this.collect(facts, response);
     const device = this.device(facts);

@@ -26,7 +26,7 @@ import { isInvalidRequestError } from '../core/errors';
 import type { Asker } from '../core/broker/request';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/askUser/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
-import { gatewayProof, isNonce, PROOF_PATH } from './portHolder';
+import { holderProof, isNonce, PROOF_PATH } from '../process/portHolder';
 
 export const ASK_USER = 'ask_user';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -144,8 +144,10 @@ export class GatewayServer {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      // Another Elicit window finding this port taken asks it to prove it is Elicit (portHolder.ts).
-      if (url.pathname === PROOF_PATH && req.method === 'GET' && this.hostAllowed(req)) return this.prove(res, url.searchParams.get('nonce'));
+      // Another Elicit window finding this port taken asks it to prove it is Elicit (process/portHolder.ts).
+      if (url.pathname.startsWith(`${PROOF_PATH}/`) && req.method === 'GET' && this.hostAllowed(req)) {
+        return this.prove(res, url.pathname.slice(PROOF_PATH.length + 1));
+      }
       const refusal = this.refuse(req);
       if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
       if (url.pathname !== '/mcp') return reply(res, 404, 'Not found: the gateway answers at /mcp');
@@ -168,14 +170,16 @@ export class GatewayServer {
   }
 
   /** The answer to a holder challenge: an HMAC keyed by the token, never the token. */
-  private prove(res: http.ServerResponse, nonce: string | null): void {
+  private prove(res: http.ServerResponse, nonce: string): void {
     if (!isNonce(nonce)) return reply(res, 400, 'A challenge is 64 hexadecimal characters');
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    res.end(JSON.stringify({ proof: gatewayProof(this.options.token(), this._port, nonce) }));
+    res.end(JSON.stringify({ proof: holderProof(this.options.token(), this._port, nonce) }));
   }
 
   private hostAllowed(req: http.IncomingMessage): boolean {
-    return [`127.0.0.1:${this._port}`, `localhost:${this._port}`].includes(header(req, 'host') ?? '') && header(req, 'origin') === undefined;
+    return (
+      [`127.0.0.1:${this._port}`, `localhost:${this._port}`].includes(header(req, 'host') ?? '') && header(req, 'origin') === undefined
+    );
   }
 
   /** Host, Origin and token checks, before anything else is read. */

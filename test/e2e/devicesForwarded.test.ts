@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, devices, type Browser, type Page } from 'playwright-core';
-import { runCommand, runMcpTool, webviewFrame } from './harness/workbench';
+import * as http from 'node:http';
+import { runCommand, runMcpTool, waitForNotification, waitForQuickInput, webviewFrame } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
 
@@ -19,6 +20,8 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
   let session: ElicitSession;
   let browser: Browser;
   let phone: Page;
+  let squatter: http.Server | undefined;
+  let port = 0;
 
   before(async () => {
     const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
@@ -28,6 +31,7 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
   });
 
   after(async () => {
+    squatter?.close();
     await browser?.close();
     await session?.close();
   });
@@ -42,6 +46,7 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
     assert.equal(forwarded.origin, codeServer.origin, `the link goes through code-server itself: ${link}`);
     const proxyPath = /^\/(?:.*\/)?proxy\/(\d+)\/$/.exec(forwarded.pathname);
     assert.ok(proxyPath, `a port proxy path: ${forwarded.pathname}`);
+    port = Number(proxyPath[1]);
     assert.equal(await panel.locator('#fingerprint').count(), 0, 'no certificate of Elicit’s behind forwarding');
 
     await phone.goto(link);
@@ -70,5 +75,37 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
     const [answer] = await waitForRecords(record, 1);
     assert.deepEqual((answer as { result: { action: string } }).result.action, 'accept');
     assert.ok(JSON.stringify(answer).includes('from the proxy'));
+  });
+
+  // Issue #33, finding 6: the port taken while devices were off. Before, Elicit took the holder for another
+  // of its windows and waited on it, while the phone's bookmark (plain HTTP behind the proxy) gave it the cookie.
+  it('a program that took the port gets a challenge, never trust: the devices are signed out and the person told', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Stop Answering on Other Devices');
+    const seen: Array<{ path: string; cookie: string | undefined }> = [];
+    squatter = http.createServer((req, res) => {
+      seen.push({ path: req.url ?? '', cookie: req.headers.cookie });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"proof":"' + '00'.repeat(32) + '"}');
+    });
+    // The server stops a moment after the command: the squatter binds the port as soon as it is free.
+    await new Promise<void>((resolve, reject) => {
+      const attempt = (tries: number): void => {
+        squatter!.once('error', (error) => (tries > 0 ? setTimeout(() => attempt(tries - 1), 200) : reject(error)));
+        squatter!.listen(port, '127.0.0.1', () => resolve());
+      };
+      attempt(50);
+    });
+    // The person turns devices on again (to pair another phone): the port is found taken.
+    await runCommand(page, 'Elicit: Answer on Another Device…');
+    const warning = await waitForNotification(page, 'did not prove it is Elicit', 30_000);
+    assert.match(warning, new RegExp(`Port ${port}, where Elicit served your paired devices`));
+    assert.match(warning, /signed out 1 device\(s\)/);
+    assert.ok(seen.length > 0 && seen.every((r) => r.path.startsWith('/elicit-proof/') && r.cookie === undefined), JSON.stringify(seen));
+    // The phone's cookie, which the squatter could now collect, opens nothing: the device is gone from the list.
+    await runCommand(page, 'Elicit: Manage Paired Devices…');
+    const list = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Pair Another Device')));
+    assert.ok(!list.items.some((i) => i.label.includes('Forwarded Pixel')), JSON.stringify(list.items));
+    await page.keyboard.press('Escape');
   });
 });

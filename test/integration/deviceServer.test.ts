@@ -18,6 +18,7 @@ import { DeviceRegistry, PAIRING_LIFETIME_MS } from '../../src/core/device/devic
 import { PAIRING_TRIES, Pairing, normalizeCode, type PairingClaim } from '../../src/core/device/pairing';
 import type { PhoneQuestion } from '../../src/core/device/phoneQuestions';
 import { createDeviceCertificate } from '../../src/device/certificate';
+import { portHolder } from '../../src/process/portHolder';
 import { DeviceServer } from '../../src/device/deviceServer';
 import { devicePage } from '../../src/device/page';
 import { buildSync } from 'esbuild';
@@ -598,5 +599,38 @@ describe('device server: refused with nothing learned', () => {
     assert.notEqual(second.headers['content-security-policy'], csp);
     assert.equal(first.headers['cache-control'], 'no-store');
     assert.ok(!Object.keys(first.headers).some((h) => h.startsWith('access-control-')));
+  });
+});
+
+// Issue #33, finding 6: a window that finds the devices' port taken asks the holder to prove it is Elicit.
+describe('device server: proving it holds its port', () => {
+  const KEY = 'a'.repeat(64);
+  const serve = async (tls: boolean, proofKey?: string): Promise<number> => {
+    const broker = new Broker(new AwayRenderer(), { timeoutMs: () => 60_000, maxPendingPerAsker: () => 5, presentation: () => 'form' });
+    brokers.push(broker);
+    const server = new DeviceServer({
+      address: '127.0.0.1',
+      port: 0,
+      ...(tls ? { tls: certificate } : {}),
+      pairing: new Pairing(),
+      devices: new DeviceRegistry(),
+      questions: brokerDeviceQuestions(broker, { openOnComputer: () => undefined }),
+      ...(proofKey ? { proofKey } : {}),
+    });
+    running.push(server);
+    return server.start();
+  };
+
+  it('over HTTPS and over loopback HTTP, a server with the shared key proves it; another key does not', async () => {
+    const tlsPort = await serve(true, KEY);
+    assert.equal(await portHolder(tlsPort, KEY, { address: '127.0.0.1', tls: true }), 'elicit');
+    assert.equal(await portHolder(tlsPort, 'b'.repeat(64), { address: '127.0.0.1', tls: true }), 'other');
+    const httpPort = await serve(false, KEY);
+    assert.equal(await portHolder(httpPort, KEY), 'elicit');
+  });
+
+  it('a server without the key (or a squatter) proves nothing; the challenge needs no cookie', async () => {
+    const port = await serve(true);
+    assert.equal(await portHolder(port, KEY, { address: '127.0.0.1', tls: true }), 'other');
   });
 });

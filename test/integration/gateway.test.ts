@@ -17,7 +17,7 @@ import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/broker/request';
 import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GatewayServer } from '../../src/gateway/gatewayServer';
-import { gatewayProof, portHolder } from '../../src/gateway/portHolder';
+import { holderProof, portHolder } from '../../src/process/portHolder';
 import { McpConnection } from '../../src/mcp/connection';
 import { newRecordFile, readRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
@@ -353,11 +353,11 @@ describe('who holds the gateway port', () => {
   });
 
   it('answers a challenge without the token, and only a well-formed one', async () => {
-    const response = await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof?nonce=${'0'.repeat(64)}`);
+    const response = await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof/${'0'.repeat(64)}`);
     assert.equal(response.status, 200);
     const { proof } = (await response.json()) as { proof: string };
-    assert.equal(proof, gatewayProof(TOKEN, gateway.port, '0'.repeat(64)));
+    assert.equal(proof, holderProof(TOKEN, gateway.port, '0'.repeat(64)));
     assert.ok(!JSON.stringify(proof).includes(TOKEN));
-    assert.equal((await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof?nonce=zz`)).status, 400);
+    assert.equal((await fetch(`http://127.0.0.1:${gateway.port}/elicit-proof/zz`)).status, 400);
   });
 });

@@ -68,7 +68,7 @@ export class AnswerMemory {
     ruleVault: RuleVault = inMemoryVault(),
   ) {
     this.limit = new AutomaticAnswerLimit(now);
-    this.rules = new AskerRules(ruleVault, this.limit, () => this.changes.fire(), now);
+    this.rules = new AskerRules(ruleVault, () => this.changes.fire(), now);
   }
 
   /** The rule the person may set on this question: none when memory is turned off or the asker is not known. */

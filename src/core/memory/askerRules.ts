@@ -11,7 +11,6 @@ import { clip } from '../display';
 import type { AskerKind, ElicitRequest } from '../broker/request';
 import type { FormModel } from '../form/fields';
 import { memoryAsker } from './askerIdentity';
-import type { AutomaticAnswerLimit } from './rateLimit';
 import { questionUnits } from './questionUnits';
 
 export type RuleKind = 'decline' | 'noLinks';
@@ -47,13 +46,17 @@ export function ruleFor(request: ElicitRequest, form?: FormModel): RuleKind | un
   return questionKind(request, form) === undefined ? undefined : 'decline';
 }
 
+/** How long the counts of rules applied wait before they are written, together. */
+const COUNTS_WRITE_MS = 1_000;
+
 export class AskerRules {
   private readonly rules = new Map<string, AskerRule>();
   private writes: Promise<void> = Promise.resolve();
+  /** A write of the counts is due (apply() coalesces them: a flood of declines is one write a second). */
+  private countsDue: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly vault: RuleVault,
-    private readonly limit: AutomaticAnswerLimit,
     private readonly changed: () => void,
     private readonly now: () => number = Date.now,
   ) {}
@@ -93,8 +96,9 @@ export class AskerRules {
   }
 
   /**
-   * The rule that declines this question, if one does and the asker is under
-   * the automatic-answer limit (past it, the person is asked).
+   * The rule that declines this question, if one does. Never rate-limited (issue #33,
+   * finding 8): a decline is the answer the person chose for this asker, and past a
+   * limit the consent dialogs would come back for whoever repeats the question fastest.
    */
   apply(request: ElicitRequest, form?: FormModel): AskerRule | undefined {
     const asker = memoryAsker(request.asker);
@@ -102,10 +106,13 @@ export class AskerRules {
     if (!asker || !kind) return undefined;
     const fingerprint = kind === 'decline' ? questionKind(request, form) : undefined;
     const rule = this.rules.get(hash([kind, asker.key, fingerprint ?? '']));
-    if (!rule || !this.limit.take(asker.key)) return undefined;
+    if (!rule) return undefined;
     rule.count++;
     rule.lastUsed = this.now();
-    void this.persist();
+    this.countsDue ??= setTimeout(() => {
+      this.countsDue = undefined;
+      void this.persist();
+    }, COUNTS_WRITE_MS);
     this.changed();
     return rule;
   }

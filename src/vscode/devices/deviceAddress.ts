@@ -7,6 +7,7 @@
 import { networkInterfaces } from 'node:os';
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
+import { addressScope } from '../../core/device/addressScope';
 
 export function isAllInterfaces(address: string): boolean {
   return address === '0.0.0.0' || address === '::' || address === '[::]';
@@ -21,16 +22,30 @@ export async function chooseAddress(): Promise<string | undefined> {
   interface Choice extends vscode.QuickPickItem {
     address: string;
   }
-  const choices: Choice[] = [];
+  const network: Choice[] = [];
+  const internet: Choice[] = [];
   for (const [name, addresses] of Object.entries(networkInterfaces())) {
     for (const info of addresses ?? []) {
       if (info.internal || (info.family === 'IPv6' && info.address.toLowerCase().startsWith('fe80'))) continue;
-      choices.push({ label: inertText(info.address), description: inertText(name), address: info.address });
+      const global = addressScope(info.address) === 'internet';
+      const description = global ? `${name} · ${vscode.l10n.t('reachable from the internet unless a firewall stops it')}` : name;
+      (global ? internet : network).push({ label: inertText(info.address), description: inertText(description), address: info.address });
     }
   }
-  choices.sort((a, b) => Number(a.address.includes(':')) - Number(b.address.includes(':')));
-  if (choices.length > 0) {
-    choices.unshift({ label: vscode.l10n.t('On this network'), kind: vscode.QuickPickItemKind.Separator, address: '' });
+  const ipv4First = (a: Choice, b: Choice): number => Number(a.address.includes(':')) - Number(b.address.includes(':'));
+  const choices: Choice[] = [];
+  if (network.length > 0) {
+    choices.push(
+      { label: vscode.l10n.t('On this network'), kind: vscode.QuickPickItemKind.Separator, address: '' },
+      ...network.sort(ipv4First),
+    );
+  }
+  // A global address is listed apart, with its warning: a phone on the same network does not need it.
+  if (internet.length > 0) {
+    choices.push(
+      { label: vscode.l10n.t('Public addresses'), kind: vscode.QuickPickItemKind.Separator, address: '' },
+      ...internet.sort(ipv4First),
+    );
   }
   // A browser window or a remote one: VS Code's forwarding reaches the person's devices, behind its own sign-in.
   const remote = vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined;

@@ -20,7 +20,8 @@ import type { DeviceServer, DeviceServerOptions } from '../../device/deviceServe
 import type { Services } from '../services';
 import { SETTING, settings } from '../settings';
 import { chooseAddress, isAllInterfaces, urlHost } from './deviceAddress';
-import { PAIRED_DEVICES_KEY, isSaving, loadCertificate, loadPairedDevices, savePairedDevices } from './deviceStore';
+import { PAIRED_DEVICES_KEY, isSaving, loadCertificate, loadPairedDevices, loadProofKey, savePairedDevices } from './deviceStore';
+import { portHolder } from '../../process/portHolder';
 import { PairingPanel } from './pairingPanel';
 
 const PORT_KEY = 'elicit.devices.lastPort';
@@ -330,7 +331,12 @@ export class DeviceController implements vscode.Disposable {
         serving = await this.serve(loaded, address, port);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !port) throw error;
-        if (configuredPort || !loaded.pairing.active) {
+        // Phones keep their bookmark: whoever holds the port would get their cookies (issue #33, finding 6).
+        const key = await loadProofKey(this.context.secrets);
+        const holder = await portHolder(port, key, address === 'forwarded' ? {} : { address, tls: true });
+        if (holder === 'other') this.signOutAfterSquat(loaded, port);
+        if (holder === 'other' && !loaded.pairing.active) return;
+        if (holder !== 'other' && (configuredPort || !loaded.pairing.active)) {
           // Another window serves the paired devices there: one window serves them; this one tries again later.
           this.services.log.info(`[elicit] paired devices: port ${port} is in use (another window serves them); trying again later`);
           this.retry = setTimeout(() => void this.listenIfNeeded(), IDLE_CHECK_MS);
@@ -349,9 +355,34 @@ export class DeviceController implements vscode.Disposable {
     }
   }
 
+  /**
+   * The paired devices' port is held by a program that did not prove it is Elicit: a
+   * device opening its bookmark would give it its cookie, so every device is signed out
+   * (a cookie such a program may hold then opens nothing here), and the person is told.
+   */
+  private signOutAfterSquat(loaded: Loaded, port: number): void {
+    const devices = loaded.registry.list();
+    for (const device of devices) loaded.registry.revoke(device.id);
+    this.problem = vscode.l10n.t('Port {0} is held by a program that did not prove it is Elicit.', port);
+    this.services.log.warn(
+      `[elicit] paired devices: port ${port} is held by a program that did not prove it is Elicit; ${devices.length} device(s) signed out`,
+    );
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t(
+          'Port {0}, where Elicit served your paired devices, is held by a program that did not prove it is Elicit. A device opening its bookmark would reach that program, so Elicit signed out {1} device(s): pair them again to answer from them, and do not accept a certificate warning on that address.',
+          port,
+          devices.length,
+        ),
+        vscode.l10n.t('Pair a Device'),
+      )
+      .then((choice) => (choice ? vscode.commands.executeCommand('elicit.answerOnDevice') : undefined));
+  }
+
   private async serve(loaded: Loaded, address: string, port: number): Promise<Serving> {
     const { host } = loaded;
     const common: Omit<DeviceServerOptions, 'address' | 'port'> = {
+      proofKey: await loadProofKey(this.context.secrets),
       pairing: loaded.pairing,
       devices: loaded.registry,
       questions: host.withOtherWindows(

@@ -3,6 +3,7 @@
  * token digests, never a token) and the server's key and certificate (made
  * once and kept, so its fingerprint stays the one the person checked).
  */
+import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { PairedDevice } from '../../core/device/devices';
 import type { DeviceCertificate } from '../../device/certificate';
@@ -70,5 +71,19 @@ export async function loadCertificate(
   }
   const made = host.createDeviceCertificate(names);
   await secrets.store(CERTIFICATE_KEY, JSON.stringify({ key: made.key, cert: made.cert }));
+  return made;
+}
+
+export const PROOF_KEY = 'elicit.devices.proofKey';
+
+/**
+ * The key this person's windows share to prove to each other that a port is held by
+ * Elicit (src/process/portHolder.ts). Made on first use; never sent anywhere.
+ */
+export async function loadProofKey(secrets: vscode.SecretStorage): Promise<string> {
+  const kept = await secrets.get(PROOF_KEY);
+  if (kept && /^[0-9a-f]{64}$/.test(kept)) return kept;
+  const made = randomBytes(32).toString('hex');
+  await secrets.store(PROOF_KEY, made);
   return made;
 }

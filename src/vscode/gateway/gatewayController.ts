@@ -11,7 +11,7 @@ import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { deviceAccess } from '../questions/deviceApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
-import { portHolder } from '../../gateway/portHolder';
+import { portHolder } from '../../process/portHolder';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
 
