@@ -127,6 +127,7 @@ export class DeviceServer {
       this.options.questions.onDidChange(() => this.pushQuestions()),
       // A revoked or expired device's open streams end with it.
       this.options.devices.onDidChange(() => this.dropUnpaired()),
+      this.options.devices.onDidReplace(() => this.dropUnpaired()),
     );
     this.heartbeat = setInterval(() => {
       this.dropUnpaired();

@@ -415,6 +415,24 @@ describe('device server: questions and answers', () => {
   });
 });
 
+// Issue #33, finding 10: a device revoked in another window kept its live feed here up to 15 s.
+describe('device server: a revocation from another window', () => {
+  it("ends the device's live feed at once when another window's list no longer has it", async () => {
+    const s = await setup();
+    const { cookie } = await pair(s);
+    const stream = await openEvents(s, cookie, () => undefined);
+    try {
+      const revokedAt = Date.now();
+      // What the controller does when SecretStorage tells it another window's list changed.
+      assert.equal(s.devices.replaceWith([]), true);
+      await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the feed stayed open')), 2_000))]);
+      assert.ok(Date.now() - revokedAt < 2_000);
+    } finally {
+      stream.destroy();
+    }
+  });
+});
+
 /** A real EventSource-like reader of /api/events. Resolves once the stream is open. */
 function openEvents(
   s: Setup,

@@ -31,6 +31,9 @@ export class DeviceRegistry {
   private readonly changes = new Emitter<void>();
   /** Fires when a device is added, renewed, revoked or seen: the list to keep has changed. */
   readonly onDidChange = this.changes.event;
+  private readonly replaced = new Emitter<void>();
+  /** Fires when another window's list replaced this one (replaceWith): nothing to write back. */
+  readonly onDidReplace = this.replaced.event;
 
   constructor(
     saved: readonly PairedDevice[] = [],
@@ -46,6 +49,13 @@ export class DeviceRegistry {
    * True when it differs from this one.
    */
   replaceWith(saved: readonly PairedDevice[]): boolean {
+    const changed = this.takeList(saved);
+    // A device another window revoked ends its live feed here now, not at the next heartbeat.
+    if (changed) this.replaced.fire();
+    return changed;
+  }
+
+  private takeList(saved: readonly PairedDevice[]): boolean {
     const next = saved.filter(isPairedDevice).map((d) => ({ ...d }));
     const same =
       next.length === this.devices.length &&

@@ -20,7 +20,16 @@ import type { DeviceServer, DeviceServerOptions } from '../../device/deviceServe
 import type { Services } from '../services';
 import { SETTING, settings } from '../settings';
 import { chooseAddress, isAllInterfaces, urlHost } from './deviceAddress';
-import { PAIRED_DEVICES_KEY, isSaving, loadCertificate, loadPairedDevices, loadProofKey, savePairedDevices } from './deviceStore';
+import {
+  PAIRED_DEVICES_KEY,
+  REVOKED_DEVICES_KEY,
+  isSaving,
+  keepRevoked,
+  loadCertificate,
+  loadPairedDevices,
+  loadProofKey,
+  savePairedDevices,
+} from './deviceStore';
 import { portHolder } from '../../process/portHolder';
 import { PairingPanel } from './pairingPanel';
 
@@ -140,7 +149,10 @@ export class DeviceController implements vscode.Disposable {
 
   private revoke(id: string): void {
     const device = this.loaded?.registry.list().find((d) => d.id === id);
-    if (!device || !this.loaded?.registry.revoke(id)) return;
+    if (!device) return;
+    // Kept as revoked first: no window's older list brings it back.
+    void keepRevoked(this.context.secrets, [id], this.services.log);
+    if (!this.loaded?.registry.revoke(id)) return;
     void vscode.window.showInformationMessage(inertText(vscode.l10n.t('{0} is no longer paired.', device.name)));
   }
 
@@ -163,7 +175,7 @@ export class DeviceController implements vscode.Disposable {
         }),
         // Another window paired or revoked a device (SecretStorage is shared): take its list.
         this.context.secrets.onDidChange((e) => {
-          if (e.key === PAIRED_DEVICES_KEY && !isSaving()) void this.reloadDevices(registry);
+          if ((e.key === PAIRED_DEVICES_KEY || e.key === REVOKED_DEVICES_KEY) && !isSaving()) void this.reloadDevices(registry);
         }),
         pairing.onDidClaim((claim) => void this.confirm(claim)),
         pairing.onDidBurn(() => void this.codeBurned()),
@@ -362,6 +374,11 @@ export class DeviceController implements vscode.Disposable {
    */
   private signOutAfterSquat(loaded: Loaded, port: number): void {
     const devices = loaded.registry.list();
+    void keepRevoked(
+      this.context.secrets,
+      devices.map((d) => d.id),
+      this.services.log,
+    );
     for (const device of devices) loaded.registry.revoke(device.id);
     this.problem = vscode.l10n.t('Port {0} is held by a program that did not prove it is Elicit.', port);
     this.services.log.warn(

@@ -16,28 +16,64 @@ interface Log {
   warn(line: string): void;
 }
 
+/**
+ * The ids of devices revoked in any window (issue #33, finding 10): a window that had
+ * not heard of a revocation yet could save its older list and bring the device back.
+ * Every save and every load leaves these out.
+ */
+export const REVOKED_DEVICES_KEY = 'elicit.devices.revoked';
+
+let saving: Promise<unknown> = Promise.resolve();
+let savesUnderway = 0;
+const MAX_REVOKED = 500;
+
+export async function loadRevokedDevices(secrets: vscode.SecretStorage): Promise<Set<string>> {
+  try {
+    const value: unknown = JSON.parse((await secrets.get(REVOKED_DEVICES_KEY)) ?? '[]');
+    return new Set(Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Keeps `ids` as revoked, before the list without them is saved (the same queue: in order). */
+export function keepRevoked(secrets: vscode.SecretStorage, ids: readonly string[], log: Log): Promise<unknown> {
+  savesUnderway++;
+  saving = saving
+    .then(async () => {
+      const revoked = [...(await loadRevokedDevices(secrets)), ...ids];
+      await secrets.store(REVOKED_DEVICES_KEY, JSON.stringify([...new Set(revoked)].slice(-MAX_REVOKED)));
+    })
+    .catch((error: unknown) => log.warn(`[elicit] a revoked device could not be kept as revoked: ${String(error)}`))
+    .finally(() => savesUnderway--);
+  return saving;
+}
+
 export async function loadPairedDevices(secrets: vscode.SecretStorage, log: Log): Promise<PairedDevice[]> {
   const text = await secrets.get(PAIRED_DEVICES_KEY);
   if (!text) return [];
   try {
     const value: unknown = JSON.parse(text);
+    const revoked = await loadRevokedDevices(secrets);
     // DeviceRegistry drops any entry that is not a paired device.
-    return Array.isArray(value) ? (value as PairedDevice[]) : [];
+    return Array.isArray(value) ? (value as PairedDevice[]).filter((d) => !revoked.has(d?.id)) : [];
   } catch {
     log.warn('[elicit] the paired devices could not be read; pair them again');
     return [];
   }
 }
 
-let saving: Promise<unknown> = Promise.resolve();
-let savesUnderway = 0;
-
 /** In order: a later list is never overwritten by an earlier one. */
 export function savePairedDevices(secrets: vscode.SecretStorage, devices: readonly PairedDevice[], log: Log): Promise<unknown> {
-  const text = JSON.stringify(devices);
+  const copy = devices.map((d) => ({ ...d }));
   savesUnderway++;
   saving = saving
-    .then(() => (devices.length ? secrets.store(PAIRED_DEVICES_KEY, text) : secrets.delete(PAIRED_DEVICES_KEY)))
+    .then(async () => {
+      // A device revoked in another window stays revoked, whatever this window's list still holds.
+      const revoked = await loadRevokedDevices(secrets);
+      const kept = copy.filter((d) => !revoked.has(d.id));
+      return kept.length ? secrets.store(PAIRED_DEVICES_KEY, JSON.stringify(kept)) : secrets.delete(PAIRED_DEVICES_KEY);
+    })
     .catch((error: unknown) => log.warn(`[elicit] the paired devices could not be kept: ${String(error)}`))
     .finally(() => savesUnderway--);
   return saving;

@@ -5,7 +5,8 @@
  * Elicit's own renderers and its answer is sent to the window that asked,
  * whose broker checks it as its own; a refusal is shown here.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -116,8 +117,9 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
     if (this.mesh || this.opening) return this.opening;
     this.opening = (async () => {
       try {
+        const dir = await meshDir(this.storage);
         const mesh = await WindowMesh.open({
-          dir: meshDir(this.storage),
+          dir,
           folder: vscode.workspace.name ?? vscode.l10n.t('a window with no folder'),
           answer: async (id, answer, _from, device) => answerFromOtherWindow(this.broker, id, answer, device),
           log: (line) => this.log.info(line),
@@ -126,7 +128,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
         this.mesh = mesh;
         mesh.onDidChange(() => this.remoteChanged());
         mesh.publish(summarize(this.broker.pending()));
-        this.log.info(`[windows] this window joined the others in ${meshDir(this.storage)}`);
+        this.log.info(`[windows] this window joined the others in ${dir}`);
       } catch (error) {
         this.log.warn(`[windows] questions of other windows are not shown: ${String(error)}`);
       } finally {
@@ -168,13 +170,32 @@ function errorText(error: unknown): string {
 /**
  * The windows of one VS Code (one user data directory) meet in a directory of
  * the user's runtime dir, named by that data directory, so that each VS Code
- * (and each test run's) windows are a queue of their own.
+ * (and each test run's) windows are a queue of their own. Without a runtime dir
+ * the folder is in the shared temp dir, where a name others can compute could be
+ * taken first by another user (issue #33, finding 9): there its name is random,
+ * kept in the extension's global storage, which only this user reads.
  */
-export function meshDir(storage: vscode.Uri): string {
-  const scope = createHash('sha256').update(storage.fsPath).digest('hex').slice(0, 12);
+export async function meshDir(storage: vscode.Uri): Promise<string> {
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const scope = runtime ? createHash('sha256').update(storage.fsPath).digest('hex').slice(0, 12) : await meshId(storage.fsPath);
   const name = `elicit-${scope}`;
-  const base = process.env.XDG_RUNTIME_DIR || os.tmpdir();
-  const dir = path.join(base, name);
+  const dir = path.join(runtime || os.tmpdir(), name);
   // The socket inside is <16 hex>.sock.
   return dir.length + 22 <= MAX_SOCKET_PATH || process.platform === 'win32' ? dir : path.join('/tmp', name);
+}
+
+export const MESH_ID_FILE = 'windows-mesh-id';
+
+/** The random part of the mesh folder's name, made once per global storage (the first window to write it wins). */
+async function meshId(storage: string): Promise<string> {
+  const file = path.join(storage, MESH_ID_FILE);
+  await fs.promises.mkdir(storage, { recursive: true });
+  try {
+    await fs.promises.writeFile(file, randomBytes(12).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const id = (await fs.promises.readFile(file, 'utf8')).trim();
+  if (!/^[0-9a-f]{24}$/.test(id)) throw new Error(`${file} is not a name Elicit made`);
+  return id;
 }

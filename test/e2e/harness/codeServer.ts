@@ -1,7 +1,6 @@
 // Starts a real VS Code (code-server from npm, see ../install-code-server.sh) with
 // VSIX files installed, for end-to-end tests driven through ./workbench.ts.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -92,8 +91,10 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   );
   for (const [name, text] of Object.entries(opts.userFiles ?? {})) await fs.promises.writeFile(path.join(settingsDir, name), text);
   const removeDirs = async (): Promise<void> => {
+    // The mesh's name is kept in the session folder: read before that goes.
+    const mesh = windowsMeshFallback(userDataDir);
     await removeSessionDir(sessionDir);
-    await removeSessionDir(windowsMeshFallback(userDataDir));
+    if (mesh) await removeSessionDir(mesh);
   };
 
   // Copilot CLI's config folder is one of the places Elicit reads servers from: a session gets an empty
@@ -146,8 +147,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   // timeout), don't leave a detached server or its folder behind.
   const killOnExit = (): void => {
     killGroup(child, 'SIGKILL');
+    const mesh = windowsMeshFallback(userDataDir);
     removeSessionDirNow(sessionDir);
-    removeSessionDirNow(windowsMeshFallback(userDataDir));
+    if (mesh) removeSessionDirNow(mesh);
   };
   const killOnSignal = (signal: NodeJS.Signals): void => {
     killOnExit();
@@ -187,11 +189,17 @@ const keepDirs = (): boolean => process.env.ELICIT_E2E_KEEP === '1';
 
 /**
  * Where the session's windows meet (meshDir in src/vscode/windows/otherWindows.ts) when the session
- * folder's path is too long for a socket: /tmp/elicit-<digest of the extension's global storage>.
+ * folder's path is too long for a socket: /tmp/elicit-<the random name kept in the extension's global
+ * storage>, or none when no window made one.
  */
-function windowsMeshFallback(userDataDir: string): string {
+function windowsMeshFallback(userDataDir: string): string | undefined {
   const storage = path.join(userDataDir, 'User', 'globalStorage', 'elicit-dev.elicit');
-  return path.join('/tmp', `elicit-${createHash('sha256').update(storage).digest('hex').slice(0, 12)}`);
+  try {
+    const id = fs.readFileSync(path.join(storage, 'windows-mesh-id'), 'utf8').trim();
+    return /^[0-9a-f]{24}$/.test(id) ? path.join('/tmp', `elicit-${id}`) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function removeSessionDir(dir: string): Promise<void> {
