@@ -81,7 +81,20 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
-  const services: Services = { log, broker, memory, vault, grants, originKeyLoaded, urlWaits, registry, results, globalState, timeoutMs };
+  const services: Services = {
+    log,
+    broker,
+    memory,
+    vault,
+    grants,
+    originKeyLoaded,
+    urlWaits,
+    registry,
+    results,
+    globalState,
+    timeoutMs,
+    readingLane,
+  };
 
   context.subscriptions.push(
     { dispose: () => void closing?.() },

@@ -3,6 +3,7 @@
  * once; each feature has a `register…(context, services)` function.
  */
 import type * as vscode from 'vscode';
+import type { TurnLane } from '../core/turnLane';
 import type { Broker } from '../core/broker/broker';
 import type { UrlWaits } from '../core/broker/urlWaits';
 import type { AnswerMemory } from '../core/memory/answerMemory';
@@ -28,4 +29,6 @@ export interface Services {
   globalState: vscode.Memento;
   /** `elicit.timeoutSeconds` in milliseconds. */
   timeoutMs(): number;
+  /** The host's one lane for reading askers' requests (core/turnLane.ts), shared with the lazily loaded bundles. */
+  readingLane: TurnLane;
 }

@@ -3,9 +3,13 @@
  * `elicit.devices.address: "forwarded"` in code-server. The device server
  * listens on loopback HTTP only; the phone reaches it through code-server's
  * port proxy (`vscode.env.asExternalUri`), behind code-server's own front
- * door. Pairs a phone-sized browser through that address, with the
- * confirmation in the editor, and answers a question there: it reaches the
- * phone live, through a proxy that compresses (events must not wait in its buffer).
+ * door, at an address of the port's own (code-server's --proxy-domain:
+ * `http://<port>.localhost:<code-server's port>/`). Pairs a phone-sized browser
+ * through that address, with the confirmation in the editor, and answers a
+ * question there: it reaches the phone live, through a proxy that compresses
+ * (events must not wait in its buffer). Forwarding under a path of code-server's
+ * own address (`/proxy/<port>/`), which every forwarded port shares, is refused
+ * (issue #33, finding 7).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -25,7 +29,14 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
 
   before(async () => {
     const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
-    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.devices.address': 'forwarded' });
+    session = await openElicitSession(
+      JSON.stringify(mcpJson),
+      { 'elicit.devices.address': 'forwarded' },
+      {},
+      [],
+      {},
+      { portsOwnAddress: true },
+    );
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
     phone = await (await browser.newContext({ ...devices['Pixel 7'] })).newPage();
   });
@@ -36,17 +47,17 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
     await session?.close();
   });
 
-  it('pairs through code-server’s port proxy and answers there; the cookie is kept to the proxy’s path', async () => {
+  it('pairs through code-server’s port proxy, at an address of the port’s own, and answers there', async () => {
     const { page } = session.workbench;
     await runCommand(page, 'Elicit: Answer on Another Device…');
     const panel = await webviewFrame(page, 'Pair a Device');
     const link = (await panel.locator('#pairing-url').textContent({ timeout: 30_000 }))!;
     const codeServer = new URL(session.server.url);
     const forwarded = new URL(link);
-    assert.equal(forwarded.origin, codeServer.origin, `the link goes through code-server itself: ${link}`);
-    const proxyPath = /^\/(?:.*\/)?proxy\/(\d+)\/$/.exec(forwarded.pathname);
-    assert.ok(proxyPath, `a port proxy path: ${forwarded.pathname}`);
-    port = Number(proxyPath[1]);
+    const own = new RegExp(`^(\\d+)\\.localhost:${codeServer.port}$`).exec(forwarded.host);
+    assert.ok(own, `an address of the port's own, through code-server: ${link}`);
+    assert.equal(forwarded.pathname, '/');
+    port = Number(own[1]);
     assert.equal(await panel.locator('#fingerprint').count(), 0, 'no certificate of Elicit’s behind forwarding');
 
     await phone.goto(link);
@@ -63,7 +74,7 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
     const cookies = await phone.context().cookies();
     const device = cookies.find((c) => c.name.includes('elicit-device'));
     assert.ok(device, 'the device cookie is set');
-    assert.equal(device.path, forwarded.pathname, 'kept to the proxy’s path: code-server’s other pages never get it');
+    assert.equal(device.domain, forwarded.hostname, 'kept to the port’s own address: code-server and other ports never get it');
     assert.ok(device.httpOnly);
     assert.equal(device.sameSite, 'Strict');
 
@@ -107,5 +118,31 @@ describe('answering on a paired device through VS Code’s forwarding, in code-s
     const list = await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Pair Another Device')));
     assert.ok(!list.items.some((i) => i.label.includes('Forwarded Pixel')), JSON.stringify(list.items));
     await page.keyboard.press('Escape');
+  });
+});
+
+describe('forwarding under a path every forwarded port shares, in code-server', { timeout: 600_000 }, () => {
+  let session: ElicitSession;
+
+  before(async () => {
+    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.devices.address': 'forwarded' });
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  // Issue #33, finding 7: behind code-server's /proxy/<port>/ every forwarded port is one origin.
+  it('is refused with the reason and what to do instead: a page of another port could use the phone’s sign-in', async () => {
+    const { page } = session.workbench;
+    await runCommand(page, 'Elicit: Answer on Another Device…');
+    const panel = await webviewFrame(page, 'Pair a Device');
+    const problem = panel.locator('.problem');
+    await problem.waitFor({ timeout: 30_000 });
+    assert.match(
+      (await problem.textContent()) ?? '',
+      /under a path of an address every forwarded port shares .*\/proxy\/\d+\/.*--proxy-domain/,
+    );
+    assert.equal(await panel.locator('#pairing-url').count(), 0, 'no link to pair through');
   });
 });

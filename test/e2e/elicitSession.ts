@@ -37,6 +37,8 @@ export async function openElicitSession(
     /** Files of the profile folder, by name (`mcp.json`: the user's MCP servers). */
     user?: Record<string, string>;
   } = {},
+  /** How code-server itself runs (CodeServerOptions). */
+  serverOptions: { portsOwnAddress?: boolean } = {},
 ): Promise<ElicitSession> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-ws-'));
   fs.mkdirSync(path.join(workspaceDir, '.vscode'));
@@ -44,7 +46,14 @@ export async function openElicitSession(
   for (const [name, text] of Object.entries(files.workspace ?? {})) fs.writeFileSync(path.join(workspaceDir, name), text);
   let server: CodeServer;
   try {
-    server = await startCodeServer({ vsixPaths: [builtVsix(), ...extraVsix], workspaceDir, userSettings, env, userFiles: files.user });
+    server = await startCodeServer({
+      vsixPaths: [builtVsix(), ...extraVsix],
+      workspaceDir,
+      userSettings,
+      env,
+      userFiles: files.user,
+      ...serverOptions,
+    });
   } catch (error) {
     fs.rmSync(workspaceDir, { recursive: true, force: true });
     throw error;

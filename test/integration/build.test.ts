@@ -32,6 +32,7 @@ describe('the build', { timeout: 120_000 }, () => {
       'gateway.js',
       'mcp-sdk.js',
       'other-tools.js',
+      'result-check-worker.js',
       'webview',
     ]);
     assert.deepEqual(readdirSync(join(project, 'dist', 'webview')).sort(), ['agent.js', 'device.js', 'form.js', 'pairing.js']);

@@ -12,6 +12,9 @@ import { FormBudget, jsonSize, MAX_FORM_PATTERN_STEPS, MAX_FORM_SIZE, VALUE_SIZE
 import { composeGroup } from '../../src/core/form/group';
 import { normalize } from '../../src/core/form/normalize';
 import { TurnLane } from '../../src/core/turnLane';
+import { withOtherWindows } from '../../src/core/device/otherWindowQuestions';
+import type { QuestionSummary } from '../../src/core/windows/protocol';
+import { summarize } from '../../src/core/windows/summary';
 import { costlyExamplesForm, costlyForm, COSTLY_PATTERN } from '../fixtures/stall-cases.mjs';
 
 /** A schema whose `properties` count how often they are read. */
@@ -186,5 +189,36 @@ describe('an answer from another window or a phone', () => {
     assert.match(broker.answerFromElsewhere(question!.id, { action: 'accept', content: long }) ?? '', /too long to check here/);
     assert.equal(broker.answerFromElsewhere(question!.id, { action: 'accept', content: { f0: 'ab' } }), undefined);
     assert.deepEqual(await asked, { action: 'accept', content: { f0: 'ab' } });
+  });
+});
+
+describe("a phone's list of other windows' questions", () => {
+  it('reads at most one new question a turn; the others are listed once read, the list told each time', async () => {
+    const owner = new Broker(waits, { timeoutMs: () => 60_000, maxPendingPerAsker: () => 10, presentation: () => 'form' });
+    const controller = new AbortController();
+    const asked = [0, 1, 2].map((i) =>
+      owner.ask({ mode: 'form', asker, message: `Question ${i}`, requestedSchema: costlyExamplesForm(5), signal: controller.signal }),
+    );
+    // As another window receives them: decoded afresh, never read here before.
+    const remote = JSON.parse(JSON.stringify(summarize(owner.pending()))).map((question: QuestionSummary) => ({
+      window: { id: 'w-songs', folder: 'songs' },
+      question,
+    }));
+    const lane = new TurnLane();
+    let told = 0;
+    const device = withOtherWindows(
+      { list: () => [], onDidChange: () => ({ dispose: () => undefined }), answer: async () => 'gone' },
+      { remote: () => remote, onDidChange: () => ({ dispose: () => undefined }), answerFromDevice: async () => undefined },
+      () => 'form',
+      lane,
+    );
+    device.onDidChange(() => told++);
+    assert.equal(device.list().length, 1, 'one read in this turn');
+    assert.equal(device.list().length, 1, 'a second list in the same turn reads no more');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(device.list().length, 3, 'the others were read in turns of their own');
+    assert.equal(told, 2, 'the list was told as each one was read');
+    controller.abort();
+    await Promise.all(asked);
   });
 });

@@ -13,6 +13,9 @@ import { oneLine } from '../display';
 import type { RemoteQuestion } from '../windows/mesh';
 import type { RemoteAnswer } from '../windows/protocol';
 import { remoteQuestion } from '../windows/summary';
+import { composeGroup, wasComposed } from '../form/group';
+import { normalize, wasRead } from '../form/normalize';
+import type { TurnLane } from '../turnLane';
 import type { DeviceQuestions } from './deviceQuestions';
 import type { PairedDevice } from './devices';
 import { asResult, phoneQuestion, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
@@ -35,12 +38,17 @@ export function withOtherWindows(
   local: DeviceQuestions,
   others: OtherWindowsForDevices,
   presentation: () => PresentationSetting,
+  /**
+   * The host's reading lane (core/turnLane.ts): a list reads at most one question it has not
+   * read before, the others are read in turns of their own and listed then (issue #33).
+   */
+  lane?: TurnLane,
 ): DeviceQuestions {
   const ids = new Map<string, number>();
   let nextId = OTHER_WINDOW_IDS_FROM;
   /** Put off on a device: kept here, since "Later" is the device's own list order, not an answer. */
   const later = new Set<number>();
-  /** Fires when a device puts one off: its window is not told, so nothing else would redraw the list. */
+  /** Fires when a device puts one off (its window is not told), or a question waiting to be read was read. */
   const putOff = new Emitter<void>();
 
   /** The other windows' questions with the device's id of each; ids of questions gone are forgotten. */
@@ -58,6 +66,34 @@ export function withOtherWindows(
       later.delete(id);
     }
     return entries;
+  }
+
+  /** Questions waiting for a turn to be read, by key. */
+  const reading = new Set<string>();
+
+  /**
+   * Whether this question may be drawn in this list: read before, or the list's one read
+   * of this turn. Otherwise it is read in a turn of its own, and the list changes then.
+   */
+  function readNowOrLater(key: string, remote: RemoteQuestion): boolean {
+    const form = remote.question.answerable;
+    if (!lane || !form || remote.question.editorOnly) return true;
+    if (form.mode === 'form' ? wasRead(form.requestedSchema) : wasComposed(form.sections)) return true;
+    if (reading.has(key)) return false;
+    const turn = lane.take();
+    if (!turn) return true;
+    reading.add(key);
+    void turn.then(() => {
+      try {
+        if (form.mode === 'form') normalize(form.requestedSchema);
+        else composeGroup(form.sections);
+      } catch {
+        // Refused: drawable() says so when it is listed.
+      }
+      reading.delete(key);
+      putOff.fire();
+    });
+    return false;
   }
 
   /** The question as this window would draw it, when the device may answer it. */
@@ -121,7 +157,8 @@ export function withOtherWindows(
 
   return {
     list(now = Date.now()) {
-      const views = [...local.list(now), ...listed().map(({ id, remote }) => view(id, remote, now))];
+      const others = listed().filter(({ remote }) => readNowOrLater(`${remote.window.id}:${remote.question.id}`, remote));
+      const views = [...local.list(now), ...others.map(({ id, remote }) => view(id, remote, now))];
       return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
     },
     onDidChange(listener) {

@@ -40,6 +40,11 @@ export function composeGroup(sections: readonly GroupSection[]): FormModel {
   return known;
 }
 
+/** Whether a sections list was composed already (into a form, or refused): composeGroup() of it costs nothing now. */
+export function wasComposed(sections: readonly GroupSection[]): boolean {
+  return composed.has(sections);
+}
+
 function composeSections(sections: readonly GroupSection[]): FormModel {
   if (sections.length === 0) throw new InvalidRequestError('a group of questions needs at least one question');
   if (sections.length > MAX_GROUP_SECTIONS) {

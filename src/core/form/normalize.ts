@@ -53,6 +53,11 @@ export function normalize(requestedSchema: unknown, budget?: FormBudget): FormMo
 /** A schema object's form (or why it has none), once read with a budget of its own. */
 const readForms = new WeakMap<object, FormModel | InvalidRequestError>();
 
+/** Whether a schema object was read already (into a form, or refused): normalize() of it costs nothing now. */
+export function wasRead(requestedSchema: unknown): boolean {
+  return typeof requestedSchema === 'object' && requestedSchema !== null && readForms.has(requestedSchema);
+}
+
 /** The form a schema object was already read into on its own, if it was: reading it again costs nothing. */
 export function alreadyRead(requestedSchema: unknown): FormModel | undefined {
   if (typeof requestedSchema !== 'object' || requestedSchema === null) return undefined;

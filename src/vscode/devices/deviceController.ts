@@ -386,10 +386,12 @@ export class DeviceController implements vscode.Disposable {
     );
     void vscode.window
       .showWarningMessage(
-        vscode.l10n.t(
-          'Port {0}, where Elicit served your paired devices, is held by a program that did not prove it is Elicit. A device opening its bookmark would reach that program, so Elicit signed out {1} device(s): pair them again to answer from them, and do not accept a certificate warning on that address.',
-          port,
-          devices.length,
+        inertText(
+          vscode.l10n.t(
+            'Port {0}, where Elicit served your paired devices, is held by a program that did not prove it is Elicit. A device opening its bookmark would reach that program, so Elicit signed out {1} device(s): pair them again to answer from them, and do not accept a certificate warning on that address.',
+            port,
+            devices.length,
+          ),
         ),
         vscode.l10n.t('Pair a Device'),
       )
@@ -408,6 +410,8 @@ export class DeviceController implements vscode.Disposable {
         }),
         this.otherWindows,
         () => settings.presentation(),
+        // The main bundle's lane: this bundle's own copy of the module would be another one.
+        this.services.readingLane,
       ),
       page: () => host.devicePage(loaded.pageScript),
       log: (line) => this.services.log.info(line),
@@ -423,6 +427,9 @@ export class DeviceController implements vscode.Disposable {
    * Plain HTTP on loopback, reached through VS Code's own forwarding (code-server,
    * Codespaces): its HTTPS and sign-in stand in front. A forwarded address that is
    * plain HTTP beyond loopback is refused: the token would cross the network in clear.
+   * So is one under a path of an address shared by every forwarded port (code-server's
+   * `/proxy/<port>/`, issue #33, finding 7): a page of any other forwarded port is the
+   * same origin there, and could use the phone's cookie.
    */
   private async serveForwarded(
     host: typeof DeviceHost,
@@ -433,11 +440,19 @@ export class DeviceController implements vscode.Disposable {
     const external = await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${chosenPort}/`));
     const authority = external.authority.toLowerCase();
     const hostName = authority.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-    if (external.scheme !== 'https' && !host.isLoopback(hostName)) {
+    // *.localhost is loopback by definition (RFC 6761), as browsers resolve it.
+    if (external.scheme !== 'https' && !host.isLoopback(hostName) && !hostName.endsWith('.localhost')) {
       throw new Error(vscode.l10n.t('VS Code forwards this port over plain HTTP ({0}); choose a network address instead', authority));
     }
+    if (external.path !== '' && external.path !== '/') {
+      throw new Error(
+        vscode.l10n.t(
+          'VS Code forwards this port under a path of an address every forwarded port shares ({0}): a page of any of them could use your phone’s sign-in. Choose a network address, or forward ports to addresses of their own (code-server: --proxy-domain).',
+          `${authority}${external.path}`,
+        ),
+      );
+    }
     const scheme = external.scheme === 'https' ? 'https' : 'http';
-    const path = external.path.endsWith('/') ? external.path : `${external.path}/`;
     const server = new host.DeviceServer({
       ...common,
       address: '127.0.0.1',
@@ -445,10 +460,9 @@ export class DeviceController implements vscode.Disposable {
       publicScheme: scheme,
       extraHosts: [authority],
       extraOrigins: [`${scheme}://${authority}`],
-      ...(path !== '/' ? { cookiePath: path } : {}),
     });
     await server.start();
-    return { server, address: 'forwarded', link: `${scheme}://${authority}${path}` };
+    return { server, address: 'forwarded', link: `${scheme}://${authority}/` };
   }
 
   /** A URL question the person chose to open from a device: shown in the editor, where its consent dialog opens the link here. */

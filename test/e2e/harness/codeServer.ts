@@ -25,6 +25,11 @@ export interface CodeServerOptions {
   port?: number;
   /** Files written into the profile folder (`User/`) before start, by name: `{ 'mcp.json': '…' }`. */
   userFiles?: Record<string, string>;
+  /**
+   * Forward each port to an address of its own (`http://<port>.localhost:<code-server's port>/`,
+   * code-server's --proxy-domain) instead of a path of code-server's own address (`/proxy/<port>/`).
+   */
+  portsOwnAddress?: boolean;
 }
 
 export interface CodeServer {
@@ -136,6 +141,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       '--disable-workspace-trust',
       '--disable-getting-started-override',
       '--ignore-last-opened',
+      ...(opts.portsOwnAddress ? ['--proxy-domain', `{{port}}.localhost:${port}`] : []),
       opts.workspaceDir,
     ],
     // detached: own process group, so stop() also reaches the extension host and pty hosts.
