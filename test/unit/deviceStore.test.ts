@@ -7,20 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as vscode from 'vscode';
 import type { PairedDevice } from '../../src/core/device/devices';
+import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { keepRevoked, loadPairedDevices, savePairedDevices } from '../../src/vscode/devices/deviceStore';
-
-class SharedSecrets {
-  readonly values = new Map<string, string>();
-  async get(key: string): Promise<string | undefined> {
-    return this.values.get(key);
-  }
-  async store(key: string, value: string): Promise<void> {
-    this.values.set(key, value);
-  }
-  async delete(key: string): Promise<void> {
-    this.values.delete(key);
-  }
-}
 
 const device = (id: string): PairedDevice => ({
   id,
@@ -33,7 +21,7 @@ const log = { warn: () => undefined };
 
 describe('paired devices kept in SecretStorage', () => {
   it('a revocation in one window survives another window saving its older list', async () => {
-    const shared = new SharedSecrets();
+    const shared = new MemorySecretStore();
     const secrets = shared as unknown as vscode.SecretStorage;
     await savePairedDevices(secrets, [device('x'), device('y')], log);
     // Window A revokes x: kept as revoked, then its list without x.

@@ -9,7 +9,7 @@
 import { cleanText } from '../display';
 import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
-import { alreadyRead, normalize, LIMITS } from './normalize';
+import { alreadyRead, normalize, readOnce, LIMITS } from './normalize';
 import { FormBudget } from './formBudget';
 import { renamePair } from './otherAnswer';
 import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
@@ -26,18 +26,7 @@ export function composedName(section: number, property: string): string {
 const composed = new WeakMap<readonly GroupSection[], FormModel | InvalidRequestError>();
 
 export function composeGroup(sections: readonly GroupSection[]): FormModel {
-  let known = composed.get(sections);
-  if (known === undefined) {
-    try {
-      known = composeSections(sections);
-    } catch (error) {
-      if (!(error instanceof InvalidRequestError)) throw error;
-      known = error;
-    }
-    composed.set(sections, known);
-  }
-  if (known instanceof InvalidRequestError) throw known;
-  return known;
+  return readOnce(composed, sections, () => composeSections(sections));
 }
 
 /** Whether a sections list was composed already (into a form, or refused): composeGroup() of it costs nothing now. */

@@ -36,15 +36,23 @@ export function normalize(requestedSchema: unknown, budget?: FormBudget): FormMo
     return readSchema(requestedSchema, budget ?? new FormBudget());
   }
   // Read once per request: the burst grouper, the broker, memory and the phone list all ask for it.
-  let known = readForms.get(requestedSchema);
+  return readOnce(readForms, requestedSchema, () => readSchema(requestedSchema, new FormBudget()));
+}
+
+/**
+ * What `read` makes of `key` (a form, or the InvalidRequestError refusing it), made once
+ * per object and kept while the object lives: reading it again costs nothing.
+ */
+export function readOnce<K extends object>(cache: WeakMap<K, FormModel | InvalidRequestError>, key: K, read: () => FormModel): FormModel {
+  let known = cache.get(key);
   if (known === undefined) {
     try {
-      known = readSchema(requestedSchema, new FormBudget());
+      known = read();
     } catch (error) {
       if (!(error instanceof InvalidRequestError)) throw error;
       known = error;
     }
-    readForms.set(requestedSchema, known);
+    cache.set(key, known);
   }
   if (known instanceof InvalidRequestError) throw known;
   return known;
