@@ -26,7 +26,7 @@ import { isInvalidRequestError } from '../core/errors';
 import type { Asker } from '../core/broker/request';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/askUser/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
-import { holderProof, isNonce, PROOF_PATH } from '../process/portHolder';
+import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
 
 export const ASK_USER = 'ask_user';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -171,20 +171,23 @@ export class GatewayServer {
 
   /** The answer to a holder challenge: an HMAC keyed by the token, never the token. */
   private prove(res: http.ServerResponse, nonce: string): void {
-    if (!isNonce(nonce)) return reply(res, 400, 'A challenge is 64 hexadecimal characters');
+    if (!isHex32(nonce)) return reply(res, 400, 'A challenge is 64 hexadecimal characters');
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify({ proof: holderProof(this.options.token(), this._port, nonce) }));
   }
 
+  /** The Host names this gateway answers to: loopback at its own port (no DNS rebinding). */
+  private allowedHosts(): string[] {
+    return [`127.0.0.1:${this._port}`, `localhost:${this._port}`];
+  }
+
   private hostAllowed(req: http.IncomingMessage): boolean {
-    return (
-      [`127.0.0.1:${this._port}`, `localhost:${this._port}`].includes(header(req, 'host') ?? '') && header(req, 'origin') === undefined
-    );
+    return this.allowedHosts().includes(header(req, 'host') ?? '') && header(req, 'origin') === undefined;
   }
 
   /** Host, Origin and token checks, before anything else is read. */
   private refuse(req: http.IncomingMessage): { status: number; message: string; headers?: Record<string, string> } | undefined {
-    const allowedHosts = [`127.0.0.1:${this._port}`, `localhost:${this._port}`];
+    const allowedHosts = this.allowedHosts();
     if (!allowedHosts.includes(header(req, 'host') ?? '')) return { status: 403, message: 'Forbidden: unexpected Host header' };
     const origin = header(req, 'origin');
     if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`)) {

@@ -23,9 +23,9 @@ export function holderProof(key: string, port: number, nonce: string): string {
   return createHmac('sha256', key).update(`elicit-port-proof\n${port}\n${nonce}`).digest('hex');
 }
 
-/** A challenge's shape: 32 random bytes in hex. Anything else is refused unanswered. */
-export function isNonce(value: string): boolean {
-  return /^[0-9a-f]{64}$/.test(value);
+/** 32 bytes in lowercase hex: the shape of a challenge, a proof and a proof key. Anything else is refused. */
+export function isHex32(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 }
 
 /**
@@ -76,6 +76,6 @@ export async function portHolder(
     return 'other';
   }
   const expected = Buffer.from(holderProof(key, port, nonce), 'hex');
-  const given = typeof proof === 'string' && /^[0-9a-f]{64}$/.test(proof) ? Buffer.from(proof, 'hex') : undefined;
+  const given = isHex32(proof) ? Buffer.from(proof, 'hex') : undefined;
   return given && timingSafeEqual(given, expected) ? 'elicit' : 'other';
 }

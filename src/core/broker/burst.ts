@@ -77,9 +77,13 @@ export class BurstGrouper {
 
   /** Whether a question arriving now could join others (there is a batch, or a fresh question). */
   private mayJoin(): boolean {
+    return this.batch.length > 0 || this.openFresh() !== undefined;
+  }
+
+  /** The question last asked alone, while a question arriving now may still join it. */
+  private openFresh(): Fresh | undefined {
     const fresh = this.fresh;
-    const freshOpen = fresh !== undefined && !fresh.member.settled && !fresh.expired && this.now() - fresh.askedAt < FRESH_MAX_MS;
-    return this.batch.length > 0 || freshOpen;
+    return fresh && !fresh.member.settled && !fresh.expired && this.now() - fresh.askedAt < FRESH_MAX_MS ? fresh : undefined;
   }
 
   /** Reads a question that may join others (its fields decide), then places it: in the batch, with the fresh one, or alone. */
@@ -94,17 +98,10 @@ export class BurstGrouper {
       // One form holds so many fields: the group goes as it is, and this question starts anew.
       this.flush();
     }
-    const fresh = this.fresh;
+    const fresh = this.openFresh();
     // The broker read the fresh question when it admitted it; one it has not read (yet) is not joined.
     const freshFields = fresh && alreadyRead(fresh.member.request.requestedSchema)?.fields.length;
-    if (
-      fresh &&
-      freshFields !== undefined &&
-      !fresh.member.settled &&
-      !fresh.expired &&
-      this.now() - fresh.askedAt < FRESH_MAX_MS &&
-      freshFields + member.fields <= LIMITS.maxFields
-    ) {
+    if (fresh && freshFields !== undefined && freshFields + member.fields <= LIMITS.maxFields) {
       // A burst: the question just asked comes back to be asked with the others.
       this.fresh = undefined;
       fresh.withdraw.abort(WITHDRAWN);

@@ -24,6 +24,11 @@ export const MAX_CHECKED_SIZE = 4_000_000;
 
 export type CheckOutcome = { outcome: 'valid' } | { outcome: 'invalid' | 'unusable'; errorMessage: string };
 
+const SCHEMA_TOO_LARGE: CheckOutcome = Object.freeze({
+  outcome: 'unusable',
+  errorMessage: 'the schema is too large to check results against',
+});
+
 interface Waiting {
   resolve: (outcome: CheckOutcome) => void;
   timer: ReturnType<typeof setTimeout>;
@@ -33,6 +38,10 @@ export class ResultChecker {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
+  /** Schemas measured under MAX_CHECKED_SIZE. */
+  private readonly measured = new WeakSet<object>();
+  /** Schemas the running worker compiled (a new worker starts with none). */
+  private prepared = new WeakSet<object>();
 
   constructor(
     private readonly deadlineMs: number = CHECK_DEADLINE_MS,
@@ -40,22 +49,30 @@ export class ResultChecker {
   ) {}
 
   /** Whether `schema` can be used at all (compiled in the worker, kept there for the checks). */
-  prepare(schema: object): Promise<CheckOutcome> {
-    if (jsonSize(schema, MAX_CHECKED_SIZE + 1) > MAX_CHECKED_SIZE) {
-      return Promise.resolve({ outcome: 'unusable', errorMessage: 'the schema is too large to check results against' });
-    }
-    return this.post({ schema, compileOnly: true });
+  async prepare(schema: object): Promise<CheckOutcome> {
+    if (!this.fits(schema)) return SCHEMA_TOO_LARGE;
+    // Every call of a tool prepares its schema: the running worker compiled this one already.
+    if (this.prepared.has(schema)) return { outcome: 'valid' };
+    const outcome = await this.post({ schema, compileOnly: true });
+    if (outcome.outcome === 'valid' && this.worker) this.prepared.add(schema);
+    return outcome;
   }
 
   /** `data` checked against `schema`: valid, invalid (with what is wrong), or not checkable. */
   check(schema: object, data: unknown): Promise<CheckOutcome> {
-    if (jsonSize(schema, MAX_CHECKED_SIZE + 1) > MAX_CHECKED_SIZE) {
-      return Promise.resolve({ outcome: 'unusable', errorMessage: 'the schema is too large to check results against' });
-    }
+    if (!this.fits(schema)) return Promise.resolve(SCHEMA_TOO_LARGE);
     if (jsonSize(data, MAX_CHECKED_SIZE + 1) > MAX_CHECKED_SIZE) {
       return Promise.resolve({ outcome: 'unusable', errorMessage: 'the result is too large to check against the schema' });
     }
     return this.post({ schema, data });
+  }
+
+  /** Whether a schema is small enough to copy to the worker; measured once per schema object. */
+  private fits(schema: object): boolean {
+    if (this.measured.has(schema)) return true;
+    if (jsonSize(schema, MAX_CHECKED_SIZE + 1) > MAX_CHECKED_SIZE) return false;
+    this.measured.add(schema);
+    return true;
   }
 
   dispose(): void {
@@ -104,6 +121,7 @@ export class ResultChecker {
   private end(why: string): void {
     const worker = this.worker;
     this.worker = undefined;
+    this.prepared = new WeakSet();
     void worker?.terminate();
     for (const [id, waiting] of this.waiting) {
       clearTimeout(waiting.timer);

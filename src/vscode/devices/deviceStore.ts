@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { PairedDevice } from '../../core/device/devices';
+import { isHex32 } from '../../process/portHolder';
 import type { DeviceCertificate } from '../../device/certificate';
 import type * as DeviceHost from '../../device/deviceHost';
 
@@ -36,17 +37,26 @@ export async function loadRevokedDevices(secrets: vscode.SecretStorage): Promise
   }
 }
 
-/** Keeps `ids` as revoked, before the list without them is saved (the same queue: in order). */
-export function keepRevoked(secrets: vscode.SecretStorage, ids: readonly string[], log: Log): Promise<unknown> {
+/** Runs `write` after every write queued before it: a later list is never overwritten by an earlier one. */
+function inOrder(write: () => Promise<unknown>, failure: string, log: Log): Promise<unknown> {
   savesUnderway++;
   saving = saving
-    .then(async () => {
-      const revoked = [...(await loadRevokedDevices(secrets)), ...ids];
-      await secrets.store(REVOKED_DEVICES_KEY, JSON.stringify([...new Set(revoked)].slice(-MAX_REVOKED)));
-    })
-    .catch((error: unknown) => log.warn(`[elicit] a revoked device could not be kept as revoked: ${String(error)}`))
+    .then(write)
+    .catch((error: unknown) => log.warn(`[elicit] ${failure}: ${String(error)}`))
     .finally(() => savesUnderway--);
   return saving;
+}
+
+/** Keeps `ids` as revoked, before the list without them is saved (the same queue: in order). */
+export function keepRevoked(secrets: vscode.SecretStorage, ids: readonly string[], log: Log): Promise<unknown> {
+  return inOrder(
+    async () => {
+      const revoked = [...(await loadRevokedDevices(secrets)), ...ids];
+      await secrets.store(REVOKED_DEVICES_KEY, JSON.stringify([...new Set(revoked)].slice(-MAX_REVOKED)));
+    },
+    'a revoked device could not be kept as revoked',
+    log,
+  );
 }
 
 export async function loadPairedDevices(secrets: vscode.SecretStorage, log: Log): Promise<PairedDevice[]> {
@@ -66,17 +76,16 @@ export async function loadPairedDevices(secrets: vscode.SecretStorage, log: Log)
 /** In order: a later list is never overwritten by an earlier one. */
 export function savePairedDevices(secrets: vscode.SecretStorage, devices: readonly PairedDevice[], log: Log): Promise<unknown> {
   const copy = devices.map((d) => ({ ...d }));
-  savesUnderway++;
-  saving = saving
-    .then(async () => {
+  return inOrder(
+    async () => {
       // A device revoked in another window stays revoked, whatever this window's list still holds.
       const revoked = await loadRevokedDevices(secrets);
       const kept = copy.filter((d) => !revoked.has(d.id));
       return kept.length ? secrets.store(PAIRED_DEVICES_KEY, JSON.stringify(kept)) : secrets.delete(PAIRED_DEVICES_KEY);
-    })
-    .catch((error: unknown) => log.warn(`[elicit] the paired devices could not be kept: ${String(error)}`))
-    .finally(() => savesUnderway--);
-  return saving;
+    },
+    'the paired devices could not be kept',
+    log,
+  );
 }
 
 /** While this window writes the list, a change seen in SecretStorage is its own, not another window's. */
@@ -118,7 +127,7 @@ export const PROOF_KEY = 'elicit.devices.proofKey';
  */
 export async function loadProofKey(secrets: vscode.SecretStorage): Promise<string> {
   const kept = await secrets.get(PROOF_KEY);
-  if (kept && /^[0-9a-f]{64}$/.test(kept)) return kept;
+  if (isHex32(kept)) return kept;
   const made = randomBytes(32).toString('hex');
   await secrets.store(PROOF_KEY, made);
   return made;
