@@ -15,7 +15,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput } from './harness/workbench';
+import {
+  clickAtPersonsPace,
+  pickQuickPickItem,
+  pressAtPersonsPace,
+  screenshot,
+  typeAndSubmit,
+  waitForNoQuickInput,
+  waitForQuickInput,
+} from './harness/workbench';
 import { agentPanel, newAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { askTwoQuestions, claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
@@ -74,6 +82,9 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
   });
 
   const claudePanel = (): Promise<FrameLocator> => agentPanel(session!.workbench.page, 'claude', 90_000);
+  /** The box of an option in the multi-select step of askTwoQuestions. */
+  const featureBox = (label: string) =>
+    session!.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
 
   it('answers an AskUserQuestion in quick-input steps: the single-select with Other… text, the multi-select ticked; the model gets exactly the answers', async () => {
     const { page } = session!.workbench;
@@ -91,11 +102,11 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     await typeAndSubmit(page, 'DuckDB, embedded');
 
     await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Export'));
-    const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
-    await row('Auth').click();
-    await row('Export').click();
+    // Issue #34: two boxes ticked with the mouse and Enter at once (a person's once) reach the agent.
+    await clickAtPersonsPace(page, featureBox('Auth'));
+    await clickAtPersonsPace(page, featureBox('Export'));
     await screenshot(page, 'acp-claude-ask-multi');
-    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await pressAtPersonsPace(page, 'Enter');
     await waitForNoQuickInput(page, 'the question to close');
 
     await panel.locator('.item.agent', { hasText: 'Thanks, setting it up.' }).waitFor({ timeout: 120_000 });
@@ -113,6 +124,25 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     // The card shows the question, attributed to its tool call.
     const card = panel.locator('.item.question').last();
     assert.equal(await card.locator('.question-text').innerText(), 'Database: Which database? (+1 more question)');
+  });
+
+  it("answers the multi-select step with OK clicked at a person's pace, right after the tick", async () => {
+    const { page } = session!.workbench;
+    const panel = await claudePanel();
+    model.script(askTwoQuestions, { text: 'Search it is.' });
+    await send(panel, 'Set up a search service');
+    await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'SQLite'), 120_000);
+    await pickQuickPickItem(page, 'SQLite');
+    await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Export'));
+    await clickAtPersonsPace(page, featureBox('Search'));
+    await clickAtPersonsPace(page, page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }));
+    await panel.locator('.item.agent', { hasText: 'Search it is.' }).waitFor({ timeout: 120_000 });
+    assert.deepEqual(elicitationAnswers().at(-1)!.message!.result, {
+      action: 'accept',
+      content: { question_0: 'SQLite', question_1: ['Search'] },
+    });
+    const result = resultText(toolResults(model.turnRequests.at(-1)!.body).at(-1)!.content);
+    assert.match(result, /"Which features\?"="Search"/);
   });
 
   it('a declined AskUserQuestion reaches the model unanswered, and the turn goes on', async () => {

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   clickAtPersonsPace,
+  pressAtPersonsPace,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
@@ -271,6 +272,41 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await clickAtPersonsPace(page, row('Drums'));
     await clickAtPersonsPace(page, ok);
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Piano', 'Drums'] } });
+
+    // Resting on the ticked box long enough for its hover to show, then OK.
+    await runAskTool('ask_optional_tags');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'lts'));
+    await clickAtPersonsPace(page, row('beta'));
+    await page.waitForTimeout(1_500);
+    await clickAtPersonsPace(page, ok);
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { tags: ['beta'] } });
+  });
+
+  // Issue #34 item 1: a box ticked with the mouse keeps VS Code's focus, and Enter on a focused box
+  // unticked it instead of submitting. Titled options, a description, no default.
+  it('submits a multi-select ticked with the mouse when Enter is pressed next, and one answered by keyboard alone', async () => {
+    const { page } = session.workbench;
+    const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
+    await runAskTool('ask_targets');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'HTTP API'));
+    await clickAtPersonsPace(page, row('Command line'));
+    await clickAtPersonsPace(page, row('Web app'));
+    await pressAtPersonsPace(page, 'Enter');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { targets: ['cli', 'web'] } });
+
+    // The arrows and Space tick, untick and tick again; Enter submits.
+    await runAskTool('ask_targets');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'HTTP API'));
+    for (const key of ['ArrowDown', 'Space', 'Space', 'ArrowDown', 'ArrowDown', 'Space', 'Enter']) await pressAtPersonsPace(page, key);
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { targets: ['api'] } });
+
+    // A row's name clicked (not its box), then Enter.
+    await runAskTool('ask_optional_tags');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'lts'));
+    await clickAtPersonsPace(page, page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: 'stable' }));
+    await clickAtPersonsPace(page, page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: 'security' }));
+    await pressAtPersonsPace(page, 'Enter');
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { tags: ['stable', 'security'] } });
   });
 
   // Issue #25 item 2: Later keeps what was ticked or typed, never a secret.

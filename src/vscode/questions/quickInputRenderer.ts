@@ -438,6 +438,10 @@ function askMany(field: MultiChoiceField, ctx: StepContext, otherTicked?: boolea
       pick.onDidChangeSelection(() => {
         // Not before the person has chosen anything: an empty start is no mistake yet.
         show(selection().length > 0 ? checkField(field, selection()) : undefined);
+        // A box ticked with the mouse keeps the focus, and Enter on a focused box unticks it
+        // instead of submitting (VS Code's checkbox takes Enter as Space). Back in the filter
+        // box, Enter submits as the person expects; the list keeps its place for the arrows.
+        void vscode.commands.executeCommand('workbench.action.focusQuickOpen');
       }),
       pick.onDidAccept(() => {
         const values = selection();

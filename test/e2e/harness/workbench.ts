@@ -513,17 +513,41 @@ function exactText(s: string): RegExp {
 }
 
 /**
- * Clicks as a person does: the pointer travels to the target over a few frames, rests,
- * presses, holds about a tenth of a second, releases. Playwright's own click() presses
- * and releases at once, where the widget has no time to change between the two.
+ * Clicks as a person does: the pointer travels to the target over about a third of a
+ * second, a frame at a time, rests, presses, holds about a tenth of a second, releases.
+ * Playwright's own click() jumps there, waits for nothing in its way to go, and presses and
+ * releases at once, where the widget has no time to change between the two.
  */
 export async function clickAtPersonsPace(page: Page, target: Locator): Promise<void> {
   await target.scrollIntoViewIfNeeded();
   const box = await target.boundingBox();
   if (!box) throw new Error('nothing to click: the target is not on screen');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 12 });
+  const to = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const from = pointer.get(page) ?? { x: to.x - 120, y: to.y + 80 };
+  const frames = 20;
+  for (let frame = 1; frame <= frames; frame++) {
+    // Fast at first, slow near the target, as a hand moves.
+    const t = 1 - (1 - frame / frames) ** 2;
+    await page.mouse.move(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+    await page.waitForTimeout(16);
+  }
+  pointer.set(page, to);
   await page.waitForTimeout(150);
   await page.mouse.down();
   await page.waitForTimeout(110);
   await page.mouse.up();
+}
+
+/** Where clickAtPersonsPace left each page's pointer. */
+const pointer = new WeakMap<Page, { x: number; y: number }>();
+
+/**
+ * A key pressed by a person after a click: the hand goes from the mouse to the keyboard
+ * (no one does that in under a fifth of a second), presses, holds, releases.
+ */
+export async function pressAtPersonsPace(page: Page, key: string): Promise<void> {
+  await page.waitForTimeout(250);
+  await page.keyboard.down(key);
+  await page.waitForTimeout(90);
+  await page.keyboard.up(key);
 }
