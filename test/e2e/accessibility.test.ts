@@ -1,10 +1,12 @@
 /**
  * axe-core, WCAG 2.1 A and AA, no rule disabled and no element excluded, on the form webview in
  * Dark Modern, Light Modern and Dark High Contrast (issue #25 item 5): the full server-everything
- * form, every field kind, in a real VS Code.
+ * form, and a corpus of every field kind with and without a title, a description, a default and
+ * `required` (issue #34 item 2, test/fixtures/questions.mjs), in a real VS Code.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FrameLocator } from 'playwright-core';
 import { runMcpTool, webviewFrame } from './harness/workbench';
 import { axeViolations, setColorTheme, THEMES } from './harness/axe';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
@@ -34,11 +36,29 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
       await form.locator('footer vscode-single-select.remember').waitFor();
       const violations = await axeViolations(form);
       assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
-      await form.getByRole('button', { name: 'Cancel' }).click();
-      // The next theme is picked once the form's tab has closed, so closing it takes no focus from the picker.
-      await page
-        .locator('.tabs-container .tab', { hasText: 'ask-server asks · tool ask_everything' })
-        .waitFor({ state: 'detached', timeout: 20_000 });
+      await cancel(form, 'ask-server asks · tool ask_everything');
     });
+
+    it(`finds no violation in any field kind, with or without title, description, default and required, in ${theme.name}`, async () => {
+      const { page } = session.workbench;
+      await setColorTheme(page, theme);
+      for (const part of [1, 2, 3]) {
+        const tool = `ask_corpus_${part}`;
+        await runMcpTool(page, tool);
+        const form = await webviewFrame(page, `ask-server asks · tool ${tool}`);
+        await form.locator('footer vscode-button').first().waitFor({ timeout: 30_000 });
+        const fields = await form.locator('.field').count();
+        assert.ok(fields >= 72, `${tool}: ${fields} fields drawn`);
+        const violations = await axeViolations(form);
+        assert.deepEqual(violations, [], `${tool}, ${theme.name}: ${JSON.stringify(violations, null, 2)}`);
+        await cancel(form, `ask-server asks · tool ${tool}`);
+      }
+    });
+  }
+
+  async function cancel(form: FrameLocator, title: string): Promise<void> {
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    // The next theme is picked once the form's tab has closed, so closing it takes no focus from the picker.
+    await session.workbench.page.locator('.tabs-container .tab', { hasText: title }).waitFor({ state: 'detached', timeout: 20_000 });
   }
 });

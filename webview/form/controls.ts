@@ -257,6 +257,10 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
   if (field.description) {
     box.label = field.description;
     row.description.hidden = true;
+  } else {
+    // The box's own <label> is what names its input: with no description it holds the title,
+    // read by screen readers and not shown (the row's title already shows it).
+    box.append(el('span', { className: 'visually-hidden', text: field.label }));
   }
   box.setAttribute('aria-label', field.label);
   let state: boolean | null = typeof raw === 'boolean' ? raw : field.required ? false : null;
