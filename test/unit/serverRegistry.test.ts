@@ -62,6 +62,35 @@ describe('ServerRegistry (over the vscode stand-in)', () => {
     assert.deepEqual(await names(), ['notes']);
   });
 
+  it('two quick changes of elicit.mcpJsonServers end with the last: a slower earlier read never lands after it', async () => {
+    assert.deepEqual(await names(), ['db', 'docs', 'db (2)', 'notes']);
+    // The first reload's first file read is slow, as on a loaded machine; the second's is not.
+    const readFile = vscode.workspace.fs.readFile;
+    let firstRead: () => void;
+    const reading = new Promise<void>((resolve) => (firstRead = resolve));
+    let slowed = false;
+    vscode.workspace.fs.readFile = async (uri) => {
+      if (!slowed) {
+        slowed = true;
+        firstRead();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return readFile(uri);
+    };
+    try {
+      standIn.changeSetting('elicit.mcpJsonServers', ['*']);
+      // The second change comes while the first reload is reading, with the settings of before.
+      await reading;
+      standIn.changeSetting('elicit.mcpJsonServers', []);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      assert.deepEqual(await names(), ['notes']);
+      assert.deepEqual(registry.leftToVsCode, ['db (app/.vscode/mcp.json)', 'docs (app/.vscode/mcp.json)', 'db (tools/.vscode/mcp.json)']);
+      assert.deepEqual(standIn.commands.filter((c) => c[0] === 'setContext').at(-1), ['setContext', 'elicit.mcpJsonServersLeftOut', true]);
+    } finally {
+      vscode.workspace.fs.readFile = readFile;
+    }
+  });
+
   it("starts none of the workspace's own servers in an untrusted window, but still the user's setting", async () => {
     standIn.trusted = false;
     assert.deepEqual(await names(), ['notes']);

@@ -51,6 +51,8 @@ export class ServerRegistry implements vscode.Disposable {
   private readonly processEnds = new vscode.EventEmitter<Asker>();
   private loading: Promise<void> | undefined;
   private ready: Promise<unknown> = Promise.resolve();
+  /** The last reload asked for: the next one reads only once it has applied. */
+  private reloads: Promise<void> = Promise.resolve();
   private reportedProblems = new Set<string>();
   private _problems: ConfigProblem[] = [];
   private _untrustedSources: string[] = [];
@@ -195,7 +197,13 @@ export class ServerRegistry implements vscode.Disposable {
 
   /** Re-reads the configuration; unchanged servers keep running, changed ones restart on next use. */
   reload(): Promise<void> {
-    const run = this.ready.then(() => this.read()).then(({ configs, problems }) => this.apply(configs, problems));
+    // One at a time, in the order asked: a read that started earlier, with the settings of then,
+    // never lands after a later one and undoes it (two quick edits of elicit.mcpJsonServers).
+    const run = this.reloads
+      .then(() => this.ready)
+      .then(() => this.read())
+      .then(({ configs, problems }) => this.apply(configs, problems));
+    this.reloads = run.catch(() => undefined);
     this.loading = run;
     return run;
   }
