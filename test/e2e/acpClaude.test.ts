@@ -97,6 +97,10 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label.includes('Other…')), 120_000);
     assert.match(first.title ?? '', /^claude asks/);
     assert.match(first.message ?? '', /Which database\?/);
+    // Each option's description beside it and its preview (claude's `_meta`) on the line under it.
+    assert.equal(first.items.find((i) => i.label === 'SQLite')?.description, 'One file, no server.');
+    const sqlite = page.locator('.quick-input-list .monaco-list-row', { hasText: 'SQLite' });
+    assert.match(await sqlite.innerText(), /app\/ └── data\.sqlite\s+one file, no server/);
     await pickQuickPickItem(page, 'Other…');
     await waitForQuickInput(page, (q) => (q.message ?? '').includes('your own answer to “Database”'));
     await typeAndSubmit(page, 'DuckDB, embedded');

@@ -39,7 +39,7 @@ import {
 import { agentPanel, newAgentSession, send } from './agentPanelDriver';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { screenshotDir } from './harness/runFolders';
-import { axeViolationsIn } from './harness/axe';
+import { axeViolations, axeViolationsIn, setColorTheme, THEMES } from './harness/axe';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -219,6 +219,13 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     });
     assert.equal(shownFingerprint, served);
     await screenshot(editor(), 'device-pairing-panel');
+    // The pairing page passes WCAG 2.1 A and AA (axe-core) in the three themes (issue #34 item 2).
+    for (const theme of THEMES) {
+      await setColorTheme(editor(), theme);
+      const violations = await axeViolations(await panel());
+      assert.deepEqual(violations, [], `pairing page, ${theme.name}: ${JSON.stringify(violations, null, 2)}`);
+    }
+    await setColorTheme(editor(), THEMES[0]);
 
     first = await newPhone(FIRST_PHONE, 'Pixel 7');
     await pairPhone(first, link, code, 'first');
@@ -330,6 +337,32 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     assert.deepEqual(entry!.result, { action: 'accept', content: { instruments: ['Guitar', 'Drums'] } });
     await waitForNoQuickInput(editor(), 'the quick pick to close');
     await waitForRenderedText(editor(), '"instruments":["Guitar","Drums"]');
+    await question.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  // Issue #34 item 3: the slider beside a bounded number, stars for a rating, a row for a small range,
+  // and each option's preview, on the phone too.
+  it('answers a slider, stars, a small range and an option with its preview on the phone, by touch', async () => {
+    await runMcpTool(editor(), 'ask_clip_review', 'ask-server');
+    await webviewFrame(editor(), 'ask-server asks · tool ask_clip_review');
+    const question = card(first, 'Review the clip');
+    await question.waitFor({ timeout: 20_000 });
+    const slider = question.getByRole('slider', { name: 'Desired BPM' });
+    assert.equal(await slider.inputValue(), '120', 'the slider starts at the default');
+    const track = (await slider.boundingBox())!;
+    await first.page.touchscreen.tap(track.x + track.width - 2, track.y + track.height / 2);
+    await waitUntil(async () => (await question.getByRole('textbox', { name: 'Desired BPM' }).inputValue()) === '180', 'the box follows');
+    await question.getByRole('radiogroup', { name: 'Rating' }).locator('.scale-option').nth(4).tap();
+    assert.equal(await question.getByRole('radio', { name: '5 stars' }).isChecked(), true);
+    await question.getByRole('radiogroup', { name: 'Take' }).locator('.scale-option', { hasText: '3' }).tap();
+    const grid = question.locator('.option-detail', { hasText: 'Cards in rows' });
+    assert.match(await grid.locator('.option-preview').innerText(), /│ A {2}│ │ B {2}│/);
+    assert.equal(await question.locator('.option-preview b').count(), 0, 'a preview is text, never HTML');
+    await question.getByRole('radio', { name: 'Grid' }).tap();
+    await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-seed-widgets.png') });
+    await question.getByRole('button', { name: 'Submit' }).tap();
+    const [entry] = await waitForRecords(asks, 1, (r) => r.tool === 'ask_clip_review');
+    assert.deepEqual(entry!.result, { action: 'accept', content: { bpm: 180, rating: 5, take: 3, layout: 'grid' } });
     await question.waitFor({ state: 'detached', timeout: 10_000 });
   });
 

@@ -43,7 +43,7 @@ export const askTwoQuestions = {
         multiSelect: false,
         options: [
           { label: 'Postgres', description: 'A relational server.' },
-          { label: 'SQLite', description: 'One file, no server.' },
+          { label: 'SQLite', description: 'One file, no server.', preview: 'app/\n└── data.sqlite   one file, no server' },
         ],
       },
       {

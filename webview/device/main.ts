@@ -8,7 +8,8 @@
  * text, never as HTML (el() sets textContent only).
  */
 import { collectAnswer, initialValues, startingValues, type RawValue, type RawValues } from '../../src/core/form/formState';
-import type { Field, FormModel } from '../../src/core/form/fields';
+import type { ChoiceOption, Field, FormModel, NumberField } from '../../src/core/form/fields';
+import { numberScale, sliderRange } from '../../src/core/form/numberScale';
 import { listedOptions, otherTextField, OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
 import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/device/phoneView';
 import { adoptStyles, el } from '../shared/dom';
@@ -316,6 +317,11 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
   switch (field.kind) {
     case 'text':
     case 'number': {
+      // A small whole-number range is a row of choices; any other number a box, with a slider where both bounds are known.
+      if (field.kind === 'number' && numberScale(field)) {
+        block.append(scaleRow(field, raw, set));
+        break;
+      }
       const input = el('input', { attrs: { 'aria-label': field.label } });
       if (field.kind === 'number') input.inputMode = field.integer ? 'numeric' : 'decimal';
       else if (field.format === 'email') input.type = 'email';
@@ -323,6 +329,7 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
       input.value = typeof raw === 'string' ? raw : '';
       input.addEventListener('input', () => set(input.value));
       block.append(input);
+      if (field.kind === 'number') sliderUnder(field, input, set, block);
       break;
     }
     case 'boolean': {
@@ -348,6 +355,8 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
           set(input.checked ? [...next, option.value] : next);
         });
         block.append(el('label', { className: 'choice' }, input, document.createTextNode(option.label)));
+        const detail = optionDetail(option);
+        if (detail) block.append(detail);
       }
       if (other) {
         const text = el('input', { attrs: { 'aria-label': other.label, placeholder: other.label } });
@@ -364,6 +373,74 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
   }
   block.append(error);
   return block;
+}
+
+/** A slider under a number box with both bounds; each moves the other. */
+function sliderUnder(field: NumberField, input: HTMLInputElement, set: (value: RawValue) => void, block: HTMLElement): void {
+  const range = sliderRange(field);
+  if (!range) return;
+  const slider = el('input', {
+    className: 'slider',
+    attrs: { type: 'range', min: String(range.min), max: String(range.max), step: String(range.step), 'aria-label': field.label },
+  });
+  const follow = (): void => {
+    const typed = input.value === '' ? NaN : Number(input.value);
+    const inRange = Number.isFinite(typed) && typed >= range.min && typed <= range.max;
+    slider.classList.toggle('unset', !inRange);
+    if (inRange) slider.value = String(typed);
+  };
+  follow();
+  input.addEventListener('input', follow);
+  slider.addEventListener('input', () => {
+    input.value = slider.value;
+    slider.classList.remove('unset');
+    set(input.value);
+  });
+  block.append(slider);
+}
+
+/** A small whole-number range: a row of radio buttons, stars for a rating. */
+function scaleRow(field: NumberField, raw: RawValue | undefined, set: (value: RawValue) => void): HTMLElement {
+  const scale = numberScale(field)!;
+  const row = el('div', { className: scale.stars ? 'scale stars' : 'scale', attrs: { role: 'radiogroup', 'aria-label': field.label } });
+  let value = typeof raw === 'string' ? raw : '';
+  const radios: HTMLInputElement[] = [];
+  const paint = (): void => {
+    for (const radio of radios) {
+      radio.checked = radio.value === value;
+      const filled = value !== '' && Number(radio.value) <= Number(value);
+      if (scale.stars && radio.value !== '0') radio.nextElementSibling!.textContent = filled ? '★' : '☆';
+    }
+  };
+  for (const n of scale.values) {
+    const radio = el('input', { className: 'visually-hidden', attrs: { type: 'radio', name: `q-${field.name}`, value: String(n) } });
+    radio.setAttribute('aria-label', scale.stars ? (n === 1 ? '1 star' : `${n} stars`) : String(n));
+    radio.addEventListener('change', () => {
+      value = radio.value;
+      set(value);
+      paint();
+    });
+    radios.push(radio);
+    row.append(
+      el(
+        'label',
+        { className: 'scale-option' },
+        radio,
+        el('span', { className: 'scale-mark', text: String(n), attrs: { 'aria-hidden': 'true' } }),
+      ),
+    );
+  }
+  paint();
+  return row;
+}
+
+/** An option's description and preview, under it. */
+function optionDetail(option: ChoiceOption): HTMLElement | undefined {
+  if (!option.description && !option.preview) return undefined;
+  const detail = el('div', { className: 'option-detail' });
+  if (option.description) detail.append(el('p', { className: 'muted', text: option.description }));
+  if (option.preview) detail.append(el('pre', { className: 'option-preview', text: option.preview }));
+  return detail;
 }
 
 // Redraws keep what was typed (drafts); a failed load shows pairing.

@@ -13,9 +13,10 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
 import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
-import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
+import type { BooleanField, ChoiceField, ChoiceOption, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
+import { numberScale, sliderRange, type Scale } from '../../src/core/form/numberScale';
 import { listedOptions, OTHER_CHOICE } from '../../src/core/form/otherAnswer';
 import { describeBy, el } from '../shared/dom';
 import { FilterList } from './filterList';
@@ -30,8 +31,8 @@ export const CHECKBOXES_MAX_OPTIONS = 12;
 export const OTHER_LABEL = 'Other…';
 
 /** The options a choice widget lists: the asker's, then "Other…" where the question has one. */
-function shownOptions(field: ChoiceField | MultiChoiceField): Array<{ label: string; value: string }> {
-  const options = listedOptions(field).map((o) => ({ label: o.label, value: o.value }));
+function shownOptions(field: ChoiceField | MultiChoiceField): ChoiceOption[] {
+  const options = listedOptions(field).map((o) => ({ ...o }));
   return field.other ? [...options, { label: OTHER_LABEL, value: OTHER_CHOICE }] : options;
 }
 
@@ -221,6 +222,8 @@ function numberHint(field: NumberField): string {
 }
 
 function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): Control {
+  const scale = numberScale(field);
+  if (scale) return scaleControl(field, scale, raw, ctx);
   const row = new Row(field, numberHint(field));
   const input = document.createElement('vscode-textfield') as VscodeTextfield;
   input.label = field.label;
@@ -233,7 +236,8 @@ function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): 
   input.addEventListener('input', () => ctx.changed(control, 'input'));
   input.addEventListener('change', () => ctx.changed(control, 'commit'));
   input.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  row.setWidget(input);
+  const slider = sliderBeside(field, input, () => ctx.changed(control, 'input'));
+  row.setWidget(slider ? el('div', { className: 'number-with-slider' }, input, slider) : input, undefined, input);
   const control: Control = {
     field,
     row: row.element,
@@ -245,6 +249,92 @@ function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): 
     stopUsingSaved: () => undefined,
     showError: (message) => row.showError(message, (invalid) => (input.invalid = invalid)),
     focus: () => input.focus(),
+  };
+  return control;
+}
+
+/**
+ * A slider beside a number box with both bounds: the box stays the way to type an exact
+ * value; either one moves the other. Until there is a value the slider is drawn faint.
+ */
+function sliderBeside(field: NumberField, input: VscodeTextfield, moved: () => void): HTMLInputElement | undefined {
+  const range = sliderRange(field);
+  if (!range) return undefined;
+  const slider = el('input', {
+    className: 'number-slider',
+    attrs: { type: 'range', min: String(range.min), max: String(range.max), step: String(range.step), 'aria-label': field.label },
+  });
+  const follow = (): void => {
+    const typed = input.value === '' ? NaN : Number(input.value);
+    const inRange = Number.isFinite(typed) && typed >= range.min && typed <= range.max;
+    slider.classList.toggle('unset', !inRange);
+    if (inRange) slider.value = String(typed);
+  };
+  void input.updateComplete.then(follow);
+  input.addEventListener('input', follow);
+  slider.addEventListener('input', () => {
+    input.value = slider.value;
+    slider.classList.remove('unset');
+    moved();
+  });
+  return slider;
+}
+
+/**
+ * A small whole-number range as a row of radio buttons (a radio group's arrows, Tab and
+ * names), drawn as stars where the question is a rating. An optional one can be cleared.
+ */
+function scaleControl(field: NumberField, scale: Scale, raw: RawValue, ctx: ControlContext): Control {
+  const row = new Row(field, scale.stars ? '' : numberHint(field), { labelFor: false });
+  const group = el('div', {
+    className: scale.stars ? 'scale stars' : 'scale',
+    attrs: { role: 'radiogroup', 'aria-labelledby': `${row.id}-label` },
+  });
+  let value = typeof raw === 'string' ? raw : '';
+  const paint = (): void => {
+    for (const radio of radios) {
+      radio.checked = radio.value === value;
+      // Stars fill up to the chosen one: a filled glyph, not only a colour.
+      const filled = value !== '' && Number(radio.value) <= Number(value);
+      radio.parentElement!.classList.toggle('filled', filled);
+      if (scale.stars && radio.value !== '0') radio.nextElementSibling!.textContent = filled ? '★' : '☆';
+    }
+    clear?.toggleAttribute('hidden', value === '');
+  };
+  const radios = scale.values.map((n) => {
+    const radio = el('input', { className: 'visually-hidden', attrs: { type: 'radio', name: `${row.id}-scale`, value: String(n) } });
+    if (scale.stars) radio.setAttribute('aria-label', n === 1 ? '1 star' : `${n} stars`);
+    const mark = el('span', { className: 'scale-mark', text: scale.stars && n > 0 ? '★' : String(n), attrs: { 'aria-hidden': 'true' } });
+    radio.addEventListener('change', () => {
+      value = radio.value;
+      paint();
+      ctx.changed(control, 'commit');
+    });
+    group.append(el('label', { className: 'scale-option', attrs: { title: radio.getAttribute('aria-label') ?? String(n) } }, radio, mark));
+    if (!scale.stars) radio.setAttribute('aria-label', String(n));
+    return radio;
+  });
+  const clear = field.required ? undefined : el('button', { className: 'scale-clear', text: 'Clear', attrs: { type: 'button' } });
+  clear?.addEventListener('click', () => {
+    value = '';
+    paint();
+    ctx.changed(control, 'commit');
+    radios[0]?.focus();
+  });
+  group.addEventListener('focusout', (event) => {
+    if (!group.contains(event.relatedTarget as Node | null)) ctx.changed(control, 'blur');
+  });
+  paint();
+  row.setWidget(clear ? el('div', { className: 'scale-row' }, group, clear) : group, undefined, group);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => value,
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => group.classList.toggle('invalid', invalid)),
+    focus: () => (radios.find((r) => r.checked) ?? radios[0])?.focus(),
   };
   return control;
 }
@@ -295,11 +385,22 @@ function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): 
     select.combobox = true;
     select.filter = 'contains';
   }
-  select.options = options;
+  select.options = options.map((o) => ({ label: o.label, value: o.value, ...(o.description ? { description: o.description } : {}) }));
   select.value = typeof raw === 'string' ? raw : '';
-  select.addEventListener('change', () => ctx.changed(control, 'commit'));
+  // The chosen option's preview (claude's AskUserQuestion) under the dropdown.
+  const previews = new Map(options.flatMap((o) => (o.preview ? [[o.value, o.preview] as const] : [])));
+  const preview = el('pre', { className: 'option-preview', id: `${row.id}-preview` });
+  const showPreview = (): void => {
+    preview.textContent = previews.get(select.value) ?? '';
+    preview.hidden = preview.textContent === '';
+  };
+  select.addEventListener('change', () => {
+    showPreview();
+    ctx.changed(control, 'commit');
+  });
   select.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  row.setWidget(select);
+  showPreview();
+  row.setWidget(previews.size > 0 ? el('div', { className: 'select-with-preview' }, select, preview) : select, undefined, select);
   const control: Control = {
     field,
     row: row.element,
@@ -337,6 +438,11 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
       ctx.changed(control, 'commit');
     });
     group.append(box);
+    const detail = optionDetail(option);
+    if (detail) {
+      group.append(detail);
+      void box.updateComplete.then(() => describeBy(box, [detail], false, false));
+    }
     return box;
   });
   group.addEventListener('focusout', (event) => {
@@ -358,6 +464,15 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
     focus: () => boxes[0]?.focus(),
   };
   return control;
+}
+
+/** An option's description and preview, under its box; none when it has neither. */
+function optionDetail(option: ChoiceOption): HTMLElement | undefined {
+  if (!option.description && !option.preview) return undefined;
+  const detail = el('div', { className: 'option-detail', id: `o${++nextId}` });
+  if (option.description) detail.append(el('div', { className: 'option-description', text: option.description }));
+  if (option.preview) detail.append(el('pre', { className: 'option-preview', text: option.preview }));
+  return detail;
 }
 
 function bigListControl(field: ChoiceField | MultiChoiceField, raw: RawValue, ctx: ControlContext): Control {

@@ -75,6 +75,13 @@ export interface BooleanField extends FieldBase {
 export interface ChoiceOption {
   value: string;
   label: string;
+  /** The option's own `description` (ACP's enum option): a line beside its label. */
+  description?: string;
+  /**
+   * What the option would look like (claude's AskUserQuestion `preview`: a mockup, code,
+   * a comparison, in Markdown): shown as plain text, several lines, beside the option.
+   */
+  preview?: string;
 }
 
 export interface ChoiceField extends FieldBase {

@@ -20,6 +20,8 @@ export const LIMITS = Object.freeze({
   /** `examples` looked at for a text field's example, and how long one may be. */
   maxExamples: 20,
   maxExampleLength: 200,
+  /** An option's preview is only shown: a longer one is cut, not refused. */
+  maxPreviewLength: 20_000,
 });
 
 const TEXT_FORMATS: ReadonlySet<string> = new Set<TextFormat>(['email', 'uri', 'date', 'date-time']);
@@ -315,7 +317,12 @@ function readOptions(schema: Json, where: string): ChoiceOption[] {
       const option = asObject(entry, `${where}: ${key}[${i}]`);
       if (typeof option.const !== 'string') throw invalid(`${where}: ${key}[${i}] needs a string const`);
       const title = optionalString(option.title, `${where}: ${key}[${i}].title`);
-      return { value: option.const, label: cleanText(title ?? option.const) };
+      const read: ChoiceOption = { value: option.const, label: cleanText(title ?? option.const) };
+      const description = optionalText(option.description, `${where}: ${key}[${i}].description`);
+      if (description !== undefined && description !== '') read.description = description;
+      const preview = optionPreview(option);
+      if (preview !== undefined) read.preview = preview;
+      return read;
     });
   }
   if (options.length === 0) throw invalid(`${where} has no options`);
@@ -327,6 +334,25 @@ function readOptions(schema: Json, where: string): ChoiceOption[] {
   }
   if (new Set(options.map((o) => o.value)).size !== options.length) throw invalid(`${where} repeats an option`);
   return options;
+}
+
+/** The key claude-agent-acp forwards an AskUserQuestion option's preview under. */
+export const OPTION_PREVIEW_META = '_claude/askUserQuestionOption';
+
+/**
+ * An option's preview, where its asker sends one (`_meta["_claude/askUserQuestionOption"].preview`).
+ * An extension of one agent, so a malformed one is left out rather than refusing the question.
+ */
+function optionPreview(option: Json): string | undefined {
+  const meta = option._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const claude = (meta as Json)[OPTION_PREVIEW_META];
+  if (typeof claude !== 'object' || claude === null) return undefined;
+  const preview = (claude as Json).preview;
+  if (typeof preview !== 'string') return undefined;
+  const text = cleanText(preview).replace(/\r\n?/g, '\n').trim();
+  if (text === '') return undefined;
+  return text.length > LIMITS.maxPreviewLength ? `${text.slice(0, LIMITS.maxPreviewLength)}…` : text;
 }
 
 function asObject(value: unknown, where: string): Json {

@@ -14,6 +14,7 @@ import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, T
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/broker/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
+import { numberScale, starsText, type Scale } from '../../core/form/numberScale';
 import { stepDraft, stepsFromDraft } from '../../core/form/stepDraft';
 import type { DraftKeeper } from './formPanel';
 import { setPickPrompt } from './pickPrompt';
@@ -204,8 +205,10 @@ function askField(field: Field, ctx: StepContext, otherText?: TextField): Promis
   switch (field.kind) {
     case 'text':
       return field.secret && ctx.saved?.has(ctx.asker, field.property ?? field.name) ? askSavedSecret(field, ctx) : askText(field, ctx);
-    case 'number':
-      return askText(field, ctx);
+    case 'number': {
+      const scale = numberScale(field);
+      return scale ? askScale(field, scale, ctx) : askText(field, ctx);
+    }
     case 'boolean':
       return askBoolean(field, ctx);
     case 'choice':
@@ -310,10 +313,27 @@ function askBoolean(field: BooleanField, ctx: StepContext): Promise<StepOutcome>
 function choiceItems(field: ChoiceField | MultiChoiceField): ValueItem[] {
   return listedOptions(field).map((o) => {
     // The value is shown beside a title that differs from it; compared as shown, so a value whose
-    // label is only its invisible characters removed does not repeat itself.
+    // label is only its invisible characters removed does not repeat itself. Then the option's own
+    // description; its preview (claude's AskUserQuestion) is the line under it.
     const differs = oneLine(o.label, Infinity) !== oneLine(o.value, Infinity);
-    return { label: inertText(oneLine(o.label, 200)), description: differs ? inertText(oneLine(o.value, 80)) : undefined, value: o.value };
+    const beside = [differs ? oneLine(o.value, 80) : undefined, o.description ? oneLine(o.description, 200) : undefined].filter(Boolean);
+    return {
+      label: inertText(oneLine(o.label, 200)),
+      description: beside.length > 0 ? inertText(beside.join(' — ')) : undefined,
+      detail: o.preview ? inertText(oneLine(o.preview, 300)) : undefined,
+      value: o.value,
+    };
   });
+}
+
+/** A small whole-number range as a pick of its values: "★★★☆☆" for a rating. */
+function askScale(field: NumberField, scale: Scale, ctx: StepContext): Promise<StepOutcome> {
+  const items: ValueItem[] = scale.values.map((n) =>
+    scale.stars
+      ? { label: inertText(starsText(n, scale)), description: inertText(vscode.l10n.t('{0} of {1}', n, scale.values.at(-1)!)), value: n }
+      : { label: inertText(String(n)), value: n },
+  );
+  return askOne(field, ctx, items, ctx.current);
 }
 
 function askChoice(field: ChoiceField, ctx: StepContext): Promise<StepOutcome> {
