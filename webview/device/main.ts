@@ -9,10 +9,11 @@
  */
 import { collectAnswer, initialValues, startingValues, type RawValue, type RawValues } from '../../src/core/form/formState';
 import type { ChoiceOption, Field, FormModel, NumberField } from '../../src/core/form/fields';
-import { numberScale, sliderRange } from '../../src/core/form/numberScale';
+import { numberScale } from '../../src/core/form/numberScale';
 import { listedOptions, otherTextField, OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
 import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/device/phoneView';
 import { adoptStyles, el } from '../shared/dom';
+import { linkedSlider } from '../shared/slider';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
 import { ageText } from './age';
 import { CountdownLine } from '../shared/countdown';
@@ -329,7 +330,8 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
       input.value = typeof raw === 'string' ? raw : '';
       input.addEventListener('input', () => set(input.value));
       block.append(input);
-      if (field.kind === 'number') sliderUnder(field, input, set, block);
+      const slider = field.kind === 'number' ? linkedSlider(field, input, 'slider', () => set(input.value)) : undefined;
+      if (slider) block.append(slider);
       break;
     }
     case 'boolean': {
@@ -373,30 +375,6 @@ function fieldBlock(form: FormModel, field: Field, raws: RawValues, errors: Map<
   }
   block.append(error);
   return block;
-}
-
-/** A slider under a number box with both bounds; each moves the other. */
-function sliderUnder(field: NumberField, input: HTMLInputElement, set: (value: RawValue) => void, block: HTMLElement): void {
-  const range = sliderRange(field);
-  if (!range) return;
-  const slider = el('input', {
-    className: 'slider',
-    attrs: { type: 'range', min: String(range.min), max: String(range.max), step: String(range.step), 'aria-label': field.label },
-  });
-  const follow = (): void => {
-    const typed = input.value === '' ? NaN : Number(input.value);
-    const inRange = Number.isFinite(typed) && typed >= range.min && typed <= range.max;
-    slider.classList.toggle('unset', !inRange);
-    if (inRange) slider.value = String(typed);
-  };
-  follow();
-  input.addEventListener('input', follow);
-  slider.addEventListener('input', () => {
-    input.value = slider.value;
-    slider.classList.remove('unset');
-    set(input.value);
-  });
-  block.append(slider);
 }
 
 /** A small whole-number range: a row of radio buttons, stars for a rating. */

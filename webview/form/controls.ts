@@ -16,9 +16,10 @@ import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-text
 import type { BooleanField, ChoiceField, ChoiceOption, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
-import { numberScale, sliderRange, type Scale } from '../../src/core/form/numberScale';
+import { numberScale, type Scale } from '../../src/core/form/numberScale';
 import { listedOptions, OTHER_CHOICE } from '../../src/core/form/otherAnswer';
 import { describeBy, el } from '../shared/dom';
+import { linkedSlider } from '../shared/slider';
 import { FilterList } from './filterList';
 
 /** More options than this and a dropdown gets a filter box. */
@@ -236,7 +237,7 @@ function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): 
   input.addEventListener('input', () => ctx.changed(control, 'input'));
   input.addEventListener('change', () => ctx.changed(control, 'commit'));
   input.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  const slider = sliderBeside(field, input, () => ctx.changed(control, 'input'));
+  const slider = linkedSlider(field, input, 'number-slider', () => ctx.changed(control, 'input'), input.updateComplete);
   row.setWidget(slider ? el('div', { className: 'number-with-slider' }, input, slider) : input, undefined, input);
   const control: Control = {
     field,
@@ -251,33 +252,6 @@ function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): 
     focus: () => input.focus(),
   };
   return control;
-}
-
-/**
- * A slider beside a number box with both bounds: the box stays the way to type an exact
- * value; either one moves the other. Until there is a value the slider is drawn faint.
- */
-function sliderBeside(field: NumberField, input: VscodeTextfield, moved: () => void): HTMLInputElement | undefined {
-  const range = sliderRange(field);
-  if (!range) return undefined;
-  const slider = el('input', {
-    className: 'number-slider',
-    attrs: { type: 'range', min: String(range.min), max: String(range.max), step: String(range.step), 'aria-label': field.label },
-  });
-  const follow = (): void => {
-    const typed = input.value === '' ? NaN : Number(input.value);
-    const inRange = Number.isFinite(typed) && typed >= range.min && typed <= range.max;
-    slider.classList.toggle('unset', !inRange);
-    if (inRange) slider.value = String(typed);
-  };
-  void input.updateComplete.then(follow);
-  input.addEventListener('input', follow);
-  slider.addEventListener('input', () => {
-    input.value = slider.value;
-    slider.classList.remove('unset');
-    moved();
-  });
-  return slider;
 }
 
 /**
