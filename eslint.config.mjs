@@ -32,6 +32,19 @@ const noVscodeNoDom = (adapter) => ({
   ],
 });
 
+/** Modules that open files, sockets or processes: none of them in src/core, which is pure. */
+const IO_MODULES = ['fs', 'fs/promises', 'net', 'tls', 'dgram', 'http', 'https', 'http2', 'child_process', 'worker_threads'];
+
+/** The core's rule: the layering rule, and no I/O (sockets and files live in src/device, src/windows, src/process). */
+const pureCore = (() => {
+  const [level, options] = noVscodeNoDom(undefined)['no-restricted-imports'];
+  const io = IO_MODULES.flatMap((name) => [name, `node:${name}`]).map((name) => ({
+    name,
+    message: 'src/core does no I/O: open files, sockets and processes in a node folder beside it (src/windows, src/device, src/process).',
+  }));
+  return { ...noVscodeNoDom(undefined), 'no-restricted-imports': [level, { ...options, paths: [...options.paths, ...io] }] };
+})();
+
 /**
  * Text from a server or agent never reaches V8's backtracking RegExp: a pattern from
  * elsewhere runs only through the bounded engine (src/core/form/linearPattern.ts), and
@@ -75,7 +88,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: boundedPatternsOnly },
-  { files: ['src/core/**/*.ts', 'src/process/**/*.ts', 'src/device/**/*.ts'], rules: noVscodeNoDom(undefined) },
+  { files: ['src/process/**/*.ts', 'src/device/**/*.ts', 'src/windows/**/*.ts'], rules: noVscodeNoDom(undefined) },
+  { files: ['src/core/**/*.ts'], rules: pureCore },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {
     files: ['webview/**/*.ts'],

@@ -11,5 +11,5 @@ export { qrRows } from './qr';
 export { Pairing, shouldListen } from '../core/device/pairing';
 export { DeviceRegistry } from '../core/device/devices';
 export { brokerDeviceQuestions } from '../core/device/deviceQuestions';
-export { withOtherWindows } from '../core/device/otherWindowQuestions';
+export { withOtherWindows } from '../core/windows/otherWindowQuestions';
 export { freeLoopbackPort } from './freePort';

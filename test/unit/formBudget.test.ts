@@ -12,7 +12,7 @@ import { FormBudget, jsonSize, MAX_FORM_PATTERN_STEPS, MAX_FORM_SIZE, VALUE_SIZE
 import { composeGroup } from '../../src/core/form/group';
 import { normalize } from '../../src/core/form/normalize';
 import { TurnLane } from '../../src/core/turnLane';
-import { withOtherWindows } from '../../src/core/device/otherWindowQuestions';
+import { withOtherWindows } from '../../src/core/windows/otherWindowQuestions';
 import type { QuestionSummary } from '../../src/core/windows/protocol';
 import { summarize } from '../../src/core/windows/summary';
 import { costlyExamplesForm, costlyForm, COSTLY_PATTERN } from '../fixtures/stall-cases.mjs';

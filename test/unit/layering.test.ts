@@ -28,6 +28,34 @@ describe('layering lint rule', () => {
     );
   });
 
+  it('rejects files, sockets and processes in src/core, by node: name and bare name, type imports too', async () => {
+    const planted = [
+      "import * as fs from 'node:fs';\nexport const f = fs;\n",
+      "import { readFile } from 'fs/promises';\nexport const r = readFile;\n",
+      "import type * as net from 'node:net';\nexport type S = net.Socket;\n",
+      "import { spawn } from 'child_process';\nexport const s = spawn;\n",
+      "import * as https from 'node:https';\nexport const h = https;\n",
+    ];
+    for (const code of planted) {
+      const messages = await lint('src/core/windows/example.ts', code);
+      assert.ok(
+        messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('src/core does no I/O')),
+        `${code}: ${messages.join('\n')}`,
+      );
+    }
+    // Hashing, paths and URLs are no I/O; and a node folder beside the core may open sockets.
+    assert.deepEqual(await lint('src/core/example.ts', "import { createHash } from 'node:crypto';\nexport const h = createHash;\n"), []);
+    assert.deepEqual(await lint('src/windows/example.ts', "import * as net from 'node:net';\nexport const n = net;\n"), []);
+  });
+
+  it('rejects a vscode import in src/windows (the window mesh is node only)', async () => {
+    const messages = await lint('src/windows/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
+    assert.ok(
+      messages.some((m) => m.startsWith('no-restricted-imports')),
+      messages.join('\n'),
+    );
+  });
+
   it('rejects a vscode import in src/device (the phone server is node only)', async () => {
     const messages = await lint('src/device/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
     assert.ok(

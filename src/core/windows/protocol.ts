@@ -270,3 +270,9 @@ export function sameProof(a: string, b: string): boolean {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
 }
+
+/** A question waiting in another window, as the mesh lists it. */
+export interface RemoteQuestion {
+  window: WindowInfo;
+  question: QuestionSummary;
+}

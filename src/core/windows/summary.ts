@@ -12,8 +12,7 @@ import { hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type PresentationSetting } from '../form/presentation';
-import { MAX_LISTED, MAX_MESSAGE_BYTES, type QuestionSummary, type RemoteForm } from './protocol';
-import type { RemoteQuestion } from './mesh';
+import { MAX_LISTED, MAX_MESSAGE_BYTES, type QuestionSummary, type RemoteForm, type RemoteQuestion } from './protocol';
 
 /** Room left in a list message for everything but the forms. */
 const FORM_BUDGET = MAX_MESSAGE_BYTES - 200 * 1024;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { PairedDevice } from '../../core/device/devices';
 import type { PairingClaim } from '../../core/device/pairing';
-import type { OtherWindowsForDevices } from '../../core/device/otherWindowQuestions';
+import type { OtherWindowsForDevices } from '../../core/windows/otherWindowQuestions';
 import type { PairingState } from '../../core/protocols/pairingProtocol';
 import type { Question } from '../../core/broker/broker';
 import { inertText } from '../../core/display';

@@ -14,7 +14,7 @@ import { formSummary } from '../../core/form/questionSummary';
 import { formatCountdown } from '../../core/countdown';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
-import type { RemoteQuestion } from '../../core/windows/mesh';
+import type { RemoteQuestion } from '../../core/windows/protocol';
 
 export const PENDING_VIEW = 'elicit.pendingQuestions';
 

@@ -11,9 +11,9 @@ import type { ElicitRequest } from '../../src/core/broker/request';
 import { answerFromOtherWindow } from '../../src/core/device/devicePolicy';
 import { brokerDeviceQuestions, type DeviceQuestions } from '../../src/core/device/deviceQuestions';
 import type { PairedDevice } from '../../src/core/device/devices';
-import { OTHER_WINDOW_IDS_FROM, withOtherWindows } from '../../src/core/device/otherWindowQuestions';
+import { OTHER_WINDOW_IDS_FROM, withOtherWindows } from '../../src/core/windows/otherWindowQuestions';
 import type { PhoneQuestion } from '../../src/core/device/phoneQuestions';
-import { WindowMesh, type MeshOptions } from '../../src/core/windows/mesh';
+import { WindowMesh, type MeshOptions } from '../../src/windows/mesh';
 import { decode } from '../../src/core/windows/protocol';
 import { summarize } from '../../src/core/windows/summary';
 

@@ -10,10 +10,17 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { Emitter } from '../events';
+import { Emitter } from '../core/events';
 import { openPrivateDir } from './privateDir';
 import { Peer } from './peer';
-import { isWindowId, newWindowId, type QuestionSummary, type RemoteAnswer, type WindowInfo } from './protocol';
+import {
+  isWindowId,
+  newWindowId,
+  type QuestionSummary,
+  type RemoteAnswer,
+  type RemoteQuestion,
+  type WindowInfo,
+} from '../core/windows/protocol';
 
 export interface MeshOptions {
   /** The per-user directory (see privateDir.ts). */
@@ -29,11 +36,6 @@ export interface MeshOptions {
   heartbeatMs?: number;
   /** How often the directory is listed for windows that started. */
   scanMs?: number;
-}
-
-export interface RemoteQuestion {
-  window: WindowInfo;
-  question: QuestionSummary;
 }
 
 const SUFFIX = '.sock';

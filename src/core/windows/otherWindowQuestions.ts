@@ -10,15 +10,14 @@ import type { Question } from '../broker/broker';
 import { Emitter, type Disposable } from '../events';
 import type { PresentationSetting } from '../form/presentation';
 import { oneLine } from '../display';
-import type { RemoteQuestion } from '../windows/mesh';
-import type { RemoteAnswer } from '../windows/protocol';
-import { remoteQuestion } from '../windows/summary';
+import type { RemoteAnswer, RemoteQuestion } from './protocol';
+import { remoteQuestion } from './summary';
 import { composeGroup, wasComposed } from '../form/group';
 import { normalize, wasRead } from '../form/normalize';
 import type { TurnLane } from '../turnLane';
-import type { DeviceQuestions } from './deviceQuestions';
-import type { PairedDevice } from './devices';
-import { asResult, phoneQuestion, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
+import type { DeviceQuestions } from '../device/deviceQuestions';
+import type { PairedDevice } from '../device/devices';
+import { asResult, phoneQuestion, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from '../device/phoneQuestions';
 
 /** What this window knows of the others (OtherWindows in the VS Code layer). */
 export interface OtherWindowsForDevices {

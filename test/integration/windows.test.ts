@@ -12,9 +12,9 @@ import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Broker, type Question, type RenderOutcome } from '../../src/core/broker/broker';
 import type { ElicitRequest } from '../../src/core/broker/request';
-import { WindowMesh, type MeshOptions } from '../../src/core/windows/mesh';
+import { WindowMesh, type MeshOptions } from '../../src/windows/mesh';
 import { remoteQuestion, summarize } from '../../src/core/windows/summary';
-import { openPrivateDir } from '../../src/core/windows/privateDir';
+import { openPrivateDir } from '../../src/windows/privateDir';
 import {
   LineReader,
   MAX_MESSAGE_BYTES,

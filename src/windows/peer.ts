@@ -5,7 +5,7 @@
  * throw.
  */
 import type * as net from 'node:net';
-import { Emitter } from '../events';
+import { Emitter } from '../core/events';
 import {
   LineReader,
   ProtocolError,
@@ -18,7 +18,7 @@ import {
   type QuestionSummary,
   type RemoteAnswer,
   type WindowInfo,
-} from './protocol';
+} from '../core/windows/protocol';
 
 export interface PeerOptions {
   key: Buffer;
