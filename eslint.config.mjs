@@ -4,6 +4,7 @@
 // with the webview; and the three protocol adapters do not import each other
 // (what they share lives in src/core).
 import tseslint from 'typescript-eslint';
+import noImportCycle from './eslint-rules/noImportCycle.mjs';
 
 const ADAPTERS = ['mcp', 'acp', 'gateway'];
 
@@ -89,7 +90,11 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: boundedPatternsOnly },
   { files: ['src/process/**/*.ts', 'src/device/**/*.ts', 'src/windows/**/*.ts'], rules: noVscodeNoDom(undefined) },
-  { files: ['src/core/**/*.ts'], rules: pureCore },
+  {
+    files: ['src/core/**/*.ts'],
+    plugins: { elicit: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { ...pureCore, 'elicit/no-import-cycle': ['error', { folder: 'src/core' }] },
+  },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
   {
     files: ['webview/**/*.ts'],

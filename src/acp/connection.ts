@@ -11,7 +11,7 @@ import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { Emitter } from '../core/events';
-import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/broker/request';
+import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
 import { autoResolutionMs } from '../core/countdown';

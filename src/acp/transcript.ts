@@ -11,7 +11,7 @@ import type { Field } from '../core/form/fields';
 import { tryNormalize } from '../core/form/normalize';
 import { questionSummary } from '../core/form/questionSummary';
 import { alwaysCovers } from './permissionDetails';
-import type { AnswerValue, ElicitContent } from '../core/broker/request';
+import type { AnswerValue, ElicitContent } from '../core/request';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
 

@@ -3,7 +3,7 @@
  * show in native widgets, which render plain text but still honour bidi
  * controls and line breaks.
  */
-import type { Asker, ElicitRequest } from './broker/request';
+import type { Asker, ElicitRequest } from './request';
 
 /** Bidi overrides/isolates and other invisible format characters that can disguise text. */
 const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;

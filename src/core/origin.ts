@@ -14,7 +14,7 @@
  * it fails closed, asking again.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Asker, ElicitRequest } from './broker/request';
+import type { Asker, ElicitRequest } from './request';
 import { oneLine } from './display';
 
 /**

@@ -5,7 +5,7 @@
  * only claimed (another extension, found from a call stack) has no key: its
  * secrets are neither kept nor offered.
  */
-import type { Asker } from './broker/request';
+import type { Asker } from './request';
 
 /** `${secret:NAME}`: secrets the LM tool and the gateway ask for by name. */
 export function namedSecretKey(name: string): string {

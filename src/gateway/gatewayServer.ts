@@ -23,8 +23,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { isInvalidRequestError } from '../core/errors';
-import type { Asker } from '../core/broker/request';
-import { TOOL_QUESTION_SCHEMA, readToolQuestion, type ToolAnswer, type ToolQuestion } from '../core/askUser/toolQuestions';
+import type { Asker } from '../core/request';
+import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
+import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQuestions';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
 

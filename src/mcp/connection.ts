@@ -21,7 +21,7 @@ import { BurstGrouper } from '../core/broker/burst';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
-import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
+import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { socketEndpoint, socketFetch } from './socketFetch';
 import type { ServerConfig } from '../core/mcpConfig/serverConfig';

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { McpSdk } from './loadSdk';
-import type { Asker, ElicitRequest, ElicitResult } from '../core/broker/request';
+import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { StoredOAuthProvider, type AuthorizationRequest, type OAuthProviderOptions } from './oauthProvider';
 import type { OAuthServerId, SecretStore } from './oauthStore';

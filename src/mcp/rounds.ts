@@ -11,7 +11,7 @@
 import { InvalidRequestError } from '../core/errors';
 import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/form/group';
 import type { RawValues } from '../core/form/formState';
-import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/broker/request';
+import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
 import { delay } from '../core/delay';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */

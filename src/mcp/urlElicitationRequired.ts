@@ -7,7 +7,7 @@
  * notification: a short question, closed by itself when completion arrives.
  */
 import type { Disposable } from '../core/events';
-import type { Asker, ElicitRequest, ElicitResult, UrlRequest } from '../core/broker/request';
+import type { Asker, ElicitRequest, ElicitResult, UrlRequest } from '../core/request';
 
 export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
 

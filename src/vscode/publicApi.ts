@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { ElicitApi, ElicitApiRequest, ElicitApiResult } from '../api';
 import type { Broker } from '../core/broker/broker';
 import { InvalidRequestError } from '../core/errors';
-import type { Asker } from '../core/broker/request';
+import type { Asker } from '../core/request';
 
 export function createPublicApi(broker: Broker, ownId: string): ElicitApi {
   return {

@@ -12,7 +12,7 @@
  * creates the service if need be.
  */
 import * as vscode from 'vscode';
-import { asksOnBehalf } from '../core/broker/request';
+import { asksOnBehalf } from '../core/request';
 import type { Services } from './services';
 
 export const WALKTHROUGH_CONTEXT = {

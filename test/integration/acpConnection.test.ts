@@ -22,7 +22,7 @@ import {
 import type { AgentConfig } from '../../src/acp/config';
 import { Transcript } from '../../src/acp/transcript';
 import type { Question } from '../../src/core/broker/broker';
-import { CANCELLED, type ElicitResult } from '../../src/core/broker/request';
+import { CANCELLED, type ElicitResult } from '../../src/core/request';
 import { askerKey, UrlWaits } from '../../src/core/broker/urlWaits';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AcpConnection } from '../../src/acp/connection';
 import type { Broker, Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { collectAnswer, startingValues, type RawValues } from '../../src/core/form/formState';
 import { OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
 import { NONE_OF_THE_ABOVE } from '../fixtures/agent-questions.mjs';

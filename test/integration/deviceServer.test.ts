@@ -12,7 +12,7 @@ import * as https from 'node:https';
 import * as tls from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { Broker, type AnsweredQuestion, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
-import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
+import type { ElicitRequest, ElicitResult } from '../../src/core/request';
 import { brokerDeviceQuestions } from '../../src/core/device/deviceQuestions';
 import { DeviceRegistry, PAIRING_LIFETIME_MS } from '../../src/core/device/devices';
 import { PAIRING_TRIES, Pairing, normalizeCode, type PairingClaim } from '../../src/core/device/pairing';

@@ -14,7 +14,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GatewayServer } from '../../src/gateway/gatewayServer';
 import { holderProof, portHolder } from '../../src/process/portHolder';

@@ -15,7 +15,7 @@ import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import { askerTitle, cleanText, oneLine } from '../../src/core/display';
 import { MAX_GROUP_SECTIONS } from '../../src/core/form/group';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import { MAX_PATTERN_INPUT, PATTERN_MISMATCH } from '../../src/core/form/fieldRules';
 import { McpConnection } from '../../src/mcp/connection';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import type { McpConnection } from '../../src/mcp/connection';
 import { CrashRecovery } from '../../src/mcp/crashRecovery';

@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import type { Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { askerKey, UrlWaits } from '../../src/core/broker/urlWaits';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { questions } from '../fixtures/questions.mjs';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { UrlWaits } from '../../src/core/broker/urlWaits';
 import { deviceVerdict } from '../../src/core/device/devicePolicy';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Broker, type AnsweredQuestion, type Question, type RenderOutcome } from '../../src/core/broker/broker';
-import type { ElicitRequest } from '../../src/core/broker/request';
+import type { ElicitRequest } from '../../src/core/request';
 import { answerFromOtherWindow } from '../../src/core/device/devicePolicy';
 import { brokerDeviceQuestions, type DeviceQuestions } from '../../src/core/device/deviceQuestions';
 import type { PairedDevice } from '../../src/core/device/devices';

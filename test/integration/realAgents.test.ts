@@ -22,7 +22,7 @@ import { matchesFixture, repoRoot, startRealAgent, stopRealAgent, type RealAgent
 import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
-import { CANCELLED } from '../../src/core/broker/request';
+import { CANCELLED } from '../../src/core/request';
 import type { Question } from '../../src/core/broker/broker';
 import { waitUntil } from '../support/waitUntil';
 

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Broker, type Question, type RenderOutcome } from '../../src/core/broker/broker';
-import type { ElicitRequest } from '../../src/core/broker/request';
+import type { ElicitRequest } from '../../src/core/request';
 import { WindowMesh, type MeshOptions } from '../../src/windows/mesh';
 import { remoteQuestion, summarize } from '../../src/core/windows/summary';
 import { openPrivateDir } from '../../src/windows/privateDir';

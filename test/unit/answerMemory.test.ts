@@ -7,7 +7,7 @@ import { questionFingerprint, canonicalJson } from '../../src/core/memory/finger
 import { memoryAsker } from '../../src/core/memory/askerIdentity';
 import { AutomaticAnswerLimit } from '../../src/core/memory/rateLimit';
 import { AnswerMemory, type MemoryVault, type RememberSetting } from '../../src/core/memory/answerMemory';
-import type { Asker, ElicitRequest, FormRequest, GroupRequest } from '../../src/core/broker/request';
+import type { Asker, ElicitRequest, FormRequest, GroupRequest } from '../../src/core/request';
 
 const weather: Asker = { kind: 'mcp', name: 'weather', origin: 'origin-a' };
 const impostor: Asker = { kind: 'mcp', name: 'weather', origin: 'origin-b' };

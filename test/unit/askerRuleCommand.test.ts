@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { standIn } from './vscodeStandIn/vscode';
 import { Broker, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
-import type { ElicitResult, FormRequest } from '../../src/core/broker/request';
+import type { ElicitResult, FormRequest } from '../../src/core/request';
 import { AnswerMemory } from '../../src/core/memory/answerMemory';
 import { ALWAYS_DECLINE_COMMAND, registerAskerRuleCommand } from '../../src/vscode/memory/askerRuleCommand';
 

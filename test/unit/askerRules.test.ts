@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AnswerMemory, type RememberSetting } from '../../src/core/memory/answerMemory';
 import { ruleFor } from '../../src/core/memory/askerRules';
-import type { Asker, FormRequest, GroupRequest, UrlRequest } from '../../src/core/broker/request';
+import type { Asker, FormRequest, GroupRequest, UrlRequest } from '../../src/core/request';
 
 const weather: Asker = { kind: 'mcp', name: 'weather', origin: 'origin-a' };
 const impostor: Asker = { kind: 'mcp', name: 'weather', origin: 'origin-b' };

@@ -14,7 +14,7 @@ import {
 import { InvalidRequestError } from '../../src/core/errors';
 import { toHistoryEntry } from '../../src/core/broker/history';
 import type { PresentationSetting } from '../../src/core/form/presentation';
-import type { Asker, ElicitRequest, FormRequest } from '../../src/core/broker/request';
+import type { Asker, ElicitRequest, FormRequest } from '../../src/core/request';
 import { everythingSchema } from '../support/everythingSchema';
 
 /** One render call, answered when the test says so. */

@@ -16,7 +16,7 @@ import type * as vscode from 'vscode';
 import { Broker, type AnsweredQuestion, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
 import { elicitRequestFrom } from '../../src/core/broker/elicitParams';
 import { toHistoryEntry } from '../../src/core/broker/history';
-import type { Asker, ElicitRequest, ElicitResult } from '../../src/core/broker/request';
+import type { Asker, ElicitRequest, ElicitResult } from '../../src/core/request';
 import {
   acceptsDevicePermission,
   devicePermissionOptions,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { askerTitle, cleanText, clip, inertText, isInvisible, noIcons, oneLine, questionTitle } from '../../src/core/display';
-import { asksOnBehalf, type ElicitRequest } from '../../src/core/broker/request';
+import { asksOnBehalf, type ElicitRequest } from '../../src/core/request';
 
 describe('cleanText', () => {
   it('removes the same characters from long text as from short, and nothing else', () => {

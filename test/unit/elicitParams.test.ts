@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { elicitRequestFrom } from '../../src/core/broker/elicitParams';
-import type { Asker } from '../../src/core/broker/request';
+import type { Asker } from '../../src/core/request';
 
 const asker: Asker = { kind: 'mcp', name: 'song-sketch' };
 const signal = new AbortController().signal;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Broker, type Renderer } from '../../src/core/broker/broker';
 import { BurstGrouper } from '../../src/core/broker/burst';
-import type { FormRequest } from '../../src/core/broker/request';
+import type { FormRequest } from '../../src/core/request';
 import { FormBudget, jsonSize, MAX_FORM_PATTERN_STEPS, MAX_FORM_SIZE, VALUE_SIZE } from '../../src/core/form/formBudget';
 import { composeGroup } from '../../src/core/form/group';
 import { normalize } from '../../src/core/form/normalize';

@@ -28,7 +28,7 @@ import {
 } from '../../src/core/form/formState';
 import { normalize, tryNormalize } from '../../src/core/form/normalize';
 import { choosePresentation } from '../../src/core/form/presentation';
-import type { AnswerValue, ElicitContent } from '../../src/core/broker/request';
+import type { AnswerValue, ElicitContent } from '../../src/core/request';
 import { checkAnswer, checkField, compilePattern, completeAnswer, MAX_PATTERN_INPUT, parseTextInput } from '../../src/core/form/fieldRules';
 import { MAX_PATTERN_COST } from '../../src/core/form/linearPattern';
 

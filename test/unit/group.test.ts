@@ -4,7 +4,7 @@ import { Broker, type Question } from '../../src/core/broker/broker';
 import { BurstGrouper, FRESH_MS } from '../../src/core/broker/burst';
 import { InvalidRequestError } from '../../src/core/errors';
 import { composeGroup, MAX_GROUP_SECTIONS, splitGroupAnswer, summarizeAnswers } from '../../src/core/form/group';
-import { WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../../src/core/broker/request';
+import { WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../../src/core/request';
 import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 
 const schema = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });

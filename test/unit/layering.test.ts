@@ -48,6 +48,22 @@ describe('layering lint rule', () => {
     assert.deepEqual(await lint('src/windows/example.ts', "import * as net from 'node:net';\nexport const n = net;\n"), []);
   });
 
+  it('rejects a circle of imports in src/core, naming its files', async () => {
+    // request.ts is the ground floor: the form's state imports it, so it may not import the form's state.
+    const messages = await lint('src/core/request.ts', "import type { FormDraft } from './form/formState';\nexport type D = FormDraft;\n");
+    assert.ok(
+      messages.some((m) => m.startsWith('elicit/no-import-cycle') && m.includes('src/core/form/formState.ts')),
+      messages.join('\n'),
+    );
+    // A file importing itself is a circle too; an import down the layers is none.
+    assert.ok(
+      (await lint('src/core/display.ts', "import { oneLine } from './display';\nexport const o = oneLine;\n")).some((m) =>
+        m.startsWith('elicit/no-import-cycle'),
+      ),
+    );
+    assert.deepEqual(await lint('src/core/display.ts', "import type { Asker } from './request';\nexport type A = Asker;\n"), []);
+  });
+
   it('rejects a vscode import in src/windows (the window mesh is node only)', async () => {
     const messages = await lint('src/windows/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
     assert.ok(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Broker } from '../../src/core/broker/broker';
-import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
+import type { ElicitRequest, ElicitResult } from '../../src/core/request';
 import { answerRound, completeRounds, FlowCancelled, MAX_INPUT_REQUESTS, type OpenRound, type RoundContext } from '../../src/mcp/rounds';
 
 const asker = { kind: 'mcp' as const, name: 'songs', detail: 'tool sketch' };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { commandOrigin, urlOrigin, useOriginKey, withOrigin } from '../../src/core/origin';
-import type { Asker, FormRequest } from '../../src/core/broker/request';
+import type { Asker, FormRequest } from '../../src/core/request';
 import { namedSecretKey, savedSecretKey } from '../../src/core/secretKeys';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { serverOrigin } from '../../src/mcp/serverOrigin';

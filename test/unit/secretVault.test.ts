@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type * as vscode from 'vscode';
 import type { Question } from '../../src/core/broker/broker';
-import type { Asker } from '../../src/core/broker/request';
+import type { Asker } from '../../src/core/request';
 import { normalize } from '../../src/core/form/normalize';
 import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { CONFIGURATION_INPUT, SecretVault } from '../../src/vscode/secrets/secretVault';

@@ -3,10 +3,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { askDeviceQuestion, describeApproval, type DeviceAccess, type DeviceApproval } from '../../src/core/askUser/deviceQuestions';
+import {
+  askClipboardQuestion,
+  describeApproval,
+  type ClipboardAccess,
+  type ClipboardApproval,
+} from '../../src/core/askUser/clipboardQuestions';
 import { InvalidRequestError } from '../../src/core/errors';
 import { normalize } from '../../src/core/form/normalize';
-import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
+import type { ElicitRequest, ElicitResult } from '../../src/core/request';
 import {
   OTHER_VALUE,
   TOOL_QUESTION_SCHEMA,
@@ -130,8 +135,8 @@ describe('toToolAnswer and askToolQuestion', () => {
 describe('device questions: clipboardWrite and clipboardRead', () => {
   /** A clipboard over a string, an approval that answers from a script, and what happened. */
   function device(choice: 'accept' | 'decline' | 'cancel', clipboard = '') {
-    const state = { clipboard, approvals: [] as DeviceApproval[], writes: 0, reads: 0 };
-    const access: DeviceAccess = {
+    const state = { clipboard, approvals: [] as ClipboardApproval[], writes: 0, reads: 0 };
+    const access: ClipboardAccess = {
       approve: async (approval) => (state.approvals.push(approval), choice),
       readClipboard: async () => (state.reads++, state.clipboard),
       writeClipboard: async (text) => {
@@ -167,7 +172,7 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     // Also where the clipboard is written, whoever built the question.
     const { state, access } = device('accept', 'before');
     await assert.rejects(
-      askDeviceQuestion(access, asker, { kind: 'clipboardWrite', question: 'Copy?', text: 'a'.repeat(2001) }),
+      askClipboardQuestion(access, asker, { kind: 'clipboardWrite', question: 'Copy?', text: 'a'.repeat(2001) }),
       /at most 2000 characters/,
     );
     assert.deepEqual([state.approvals.length, state.writes, state.clipboard], [0, 0, 'before']);
@@ -176,7 +181,7 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
   it('copies only after the person approved the text they were shown', async () => {
     const { state, access } = device('accept', 'before');
     const q = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' });
-    const answer = await askToolQuestion({ ...noForms, device: access }, asker, q);
+    const answer = await askToolQuestion({ ...noForms, clipboard: access }, asker, q);
     assert.deepEqual(answer, { action: 'accept', note: 'Copied 23 characters to the clipboard.' });
     assert.deepEqual(state.approvals, [
       { kind: 'clipboardWrite', asker, question: 'Copy the deploy command?', text: 'npm run deploy\n  --prod' },
@@ -188,7 +193,7 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
     for (const choice of ['decline', 'cancel'] as const) {
       const { state, access } = device(choice, 'before');
       const answer = await askToolQuestion(
-        { ...noForms, device: access },
+        { ...noForms, clipboard: access },
         asker,
         readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' }),
       );
@@ -200,26 +205,26 @@ describe('device questions: clipboardWrite and clipboardRead', () => {
   it('returns the clipboard text the person saw, only when approved', async () => {
     const approved = device('accept', 'TypeError: x is undefined');
     const q = readToolQuestion({ kind: 'clipboardRead', question: 'May I read the error you copied?' });
-    assert.deepEqual(await askToolQuestion({ ...noForms, device: approved.access }, asker, q), {
+    assert.deepEqual(await askToolQuestion({ ...noForms, clipboard: approved.access }, asker, q), {
       action: 'accept',
       answer: 'TypeError: x is undefined',
     });
     assert.equal(approved.state.approvals[0]!.text, 'TypeError: x is undefined', 'the approval showed what would be returned');
     const refused = device('decline', 'my password');
-    const answer = await askToolQuestion({ ...noForms, device: refused.access }, asker, q);
+    const answer = await askToolQuestion({ ...noForms, clipboard: refused.access }, asker, q);
     assert.deepEqual(answer, { action: 'decline' });
     assert.ok(!JSON.stringify(answer).includes('my password'));
   });
 
   it('an approval that comes after the agent gave up does nothing', async () => {
     const controller = new AbortController();
-    const late: DeviceAccess = {
+    const late: ClipboardAccess = {
       approve: async () => (controller.abort(), 'accept'),
       readClipboard: async () => 'held',
       writeClipboard: async () => assert.fail('must not copy after a cancel'),
     };
     const write = readToolQuestion({ kind: 'clipboardWrite', question: 'Copy?', text: 'x' });
-    assert.deepEqual(await askToolQuestion({ ...noForms, device: late }, asker, write, controller.signal), { action: 'cancel' });
+    assert.deepEqual(await askToolQuestion({ ...noForms, clipboard: late }, asker, write, controller.signal), { action: 'cancel' });
   });
 
   it('is refused where no clipboard is given', async () => {

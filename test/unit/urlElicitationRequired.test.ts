@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Emitter } from '../../src/core/events';
-import type { ElicitRequest, ElicitResult } from '../../src/core/broker/request';
+import type { ElicitRequest, ElicitResult } from '../../src/core/request';
 import { satisfyUrlElicitations, UrlElicitationNotCompleted } from '../../src/mcp/urlElicitationRequired';
 
 const asker = { kind: 'mcp' as const, name: 'reports', detail: 'tool build_report' };

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { answerAjv, toJsonSchema, validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import type { Field, FormModel, MultiChoiceField, TextFormat } from '../../src/core/form/fields';
 import { normalize } from '../../src/core/form/normalize';
-import type { AnswerValue, ElicitContent } from '../../src/core/broker/request';
+import type { AnswerValue, ElicitContent } from '../../src/core/request';
 import {
   checkAnswer,
   checkField,

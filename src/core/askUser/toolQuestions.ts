@@ -1,36 +1,19 @@
 /**
  * The question kinds an AI agent can ask through Elicit (the `elicit` language
  * model tool, and the gateway's `ask_user`): text, choice, multi choice,
- * confirmation, form and secret, and the device questions clipboardWrite and
- * clipboardRead (deviceQuestions.ts). Pure: turns the agent's input into an
+ * confirmation, form and secret, and the clipboard questions clipboardWrite and
+ * clipboardRead (clipboardQuestions.ts). Pure: turns the agent's input into an
  * elicitation request schema, and the person's answer into what the agent
  * receives — for a secret only a `${secret:NAME}` reference, never the value.
  */
-import { askDeviceQuestion, checkCopyText, isDeviceKind, MAX_COPY_CHARS, type DeviceAccess } from './deviceQuestions';
+import { askClipboardQuestion, checkCopyText, isClipboardKind, MAX_COPY_CHARS, type ClipboardAccess } from './clipboardQuestions';
 import { InvalidRequestError } from '../errors';
 import { secretFieldNames } from '../form/fields';
 import { normalize } from '../form/normalize';
-import type { Asker, ElicitRequest, ElicitResult } from '../broker/request';
+import type { Asker, ElicitRequest, ElicitResult } from '../request';
+import type { QuestionKind, ToolAnswer, ToolQuestion } from './questionTypes';
 
-export type QuestionKind = 'text' | 'choice' | 'multiChoice' | 'confirm' | 'form' | 'secret' | 'clipboardWrite' | 'clipboardRead';
 const KINDS: readonly QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'];
-
-export interface ToolQuestion {
-  kind: QuestionKind;
-  question: string;
-  /** choice / multiChoice */
-  options?: string[];
-  /** choice: also offer "Other…" with free text. */
-  allowOther?: boolean;
-  /** form: a restricted form schema. */
-  schema?: Record<string, unknown>;
-  /** secret: the name it is stored under, e.g. "openai-api-key". */
-  secretName?: string;
-  /** text: a default answer. */
-  defaultValue?: string;
-  /** clipboardWrite: the text to copy. */
-  text?: string;
-}
 
 /** JSON Schema of ToolQuestion, for tool declarations. */
 export const TOOL_QUESTION_SCHEMA = {
@@ -139,14 +122,6 @@ export function toRequestedSchema(q: ToolQuestion): Record<string, unknown> {
   }
 }
 
-export interface ToolAnswer {
-  action: ElicitResult['action'];
-  answer?: unknown;
-  /** For secrets: the reference the agent may use, e.g. "${secret:openai-api-key}". */
-  reference?: string;
-  note?: string;
-}
-
 /**
  * What the agent receives. Secret values never: a secret question answers with
  * its reference, and a form's secret fields become references too.
@@ -179,15 +154,15 @@ export interface ToolQuestionDeps {
   ask: (request: ElicitRequest) => Promise<ElicitResult>;
   /** Keeps a secret answer under its name, for `${secret:NAME}`. */
   saveSecret: (name: string, value: string) => Promise<void>;
-  /** The clipboard and the person's approval of its use; without it, device questions are refused. */
-  device?: DeviceAccess;
+  /** The clipboard and the person's approval of its use; without it, clipboard questions are refused. */
+  clipboard?: ClipboardAccess;
 }
 
 /** Asks a tool question through the broker, with the "Other…" follow-up and secret storage. */
 export async function askToolQuestion(deps: ToolQuestionDeps, asker: Asker, q: ToolQuestion, signal?: AbortSignal): Promise<ToolAnswer> {
-  if (isDeviceKind(q.kind)) {
-    if (!deps.device) throw new InvalidRequestError(`${q.kind} is not available here`);
-    return askDeviceQuestion(deps.device, asker, q, signal);
+  if (isClipboardKind(q.kind)) {
+    if (!deps.clipboard) throw new InvalidRequestError(`${q.kind} is not available here`);
+    return askClipboardQuestion(deps.clipboard, asker, q, signal);
   }
   const result = await deps.ask({ mode: 'form', asker, message: q.question, requestedSchema: toRequestedSchema(q), signal });
   if (q.kind === 'choice' && result.action === 'accept' && result.content?.answer === OTHER_VALUE) {

@@ -23,7 +23,7 @@ import {
   type ElicitContent,
   type ElicitRequest,
   type ElicitResult,
-} from './request';
+} from '../request';
 import { timerDelay } from '../settingLimits';
 import type { TurnLane } from '../turnLane';
 import { reviewUrl, type UrlReview } from './urlSafety';

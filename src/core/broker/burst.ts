@@ -15,7 +15,7 @@
 import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from '../form/group';
 import { alreadyRead, LIMITS, tryNormalize } from '../form/normalize';
 import type { TurnLane } from '../turnLane';
-import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from './request';
+import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../request';
 
 /**
  * A question asked this recently is still fresh: one arriving now joins it. The time counts

@@ -6,7 +6,7 @@
  * schema and the URL themselves are judged later, by the broker.
  */
 import { InvalidRequestError } from '../errors';
-import type { Asker, ElicitRequest } from './request';
+import type { Asker, ElicitRequest } from '../request';
 
 /** `method` names the request in the sentences (`elicitation/create`, or ACP's older `session/elicitation`). */
 export function elicitRequestFrom(method: string, params: unknown, asker: Asker, signal: AbortSignal): ElicitRequest {

@@ -6,7 +6,7 @@
 import type { AnsweredQuestion } from './broker';
 import { clip } from '../display';
 import { secretFieldNames } from '../form/fields';
-import type { Asker, ElicitAction } from './request';
+import type { Asker, ElicitAction } from '../request';
 
 export const SECRET_MASK = '••••••••';
 

@@ -18,7 +18,7 @@
  * Pure: over the broker's Question, so every asker is covered the same way.
  */
 import type { Broker, Question } from '../broker/broker';
-import type { ElicitResult } from '../broker/request';
+import type { ElicitResult } from '../request';
 import { hasSecret } from '../form/fields';
 
 import type { EditorOnlyReason } from './phoneView';

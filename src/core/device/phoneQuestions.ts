@@ -7,7 +7,7 @@
  * as text; the strings are cleaned of invisible characters here too.
  */
 import type { Question } from '../broker/broker';
-import type { AnswerValue, ElicitContent, ElicitResult } from '../broker/request';
+import type { AnswerValue, ElicitContent, ElicitResult } from '../request';
 import { cleanText, clip, oneLine } from '../display';
 import { validateAnswer } from '../form/ajvAnswerCheck';
 import { completeAnswer, type FieldErrors } from '../form/fieldRules';

@@ -3,7 +3,7 @@
  * back: the JSON of the device server, shared with the page (so types only,
  * nothing that needs node).
  */
-import type { ElicitContent } from '../broker/request';
+import type { ElicitContent } from '../request';
 import type { FormModel } from '../form/fields';
 
 /**

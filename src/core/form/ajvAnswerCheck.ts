@@ -6,7 +6,7 @@
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ElicitContent } from '../broker/request';
+import type { ElicitContent } from '../request';
 import type { Field, FormModel } from './fields';
 import { boundedRegExp } from './ajvPatterns';
 import { checkAnswer, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';

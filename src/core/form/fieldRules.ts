@@ -7,7 +7,7 @@ import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
 import { otherAnswerProblems } from './otherAnswer';
-import type { AnswerValue, ElicitContent } from '../broker/request';
+import type { AnswerValue, ElicitContent } from '../request';
 import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;

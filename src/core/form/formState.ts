@@ -5,18 +5,12 @@
  * The rules themselves are fieldRules.ts's, so webview and host agree.
  */
 import type { Field, FormModel } from './fields';
-import type { AnswerValue, ElicitContent } from '../broker/request';
+import type { AnswerValue, ElicitContent, RawValue, RawValues } from '../request';
+
+// The raw values are request types (a draft travels with a request); the form's modules import them from here too.
+export type { RawValue, RawValues } from '../request';
 import { checkField, parseTextInput, type FieldErrors } from './fieldRules';
 import { isOtherChosen, OTHER_CHOICE, OTHER_TEXT_MISSING, otherOwner } from './otherAnswer';
-
-/**
- * What a widget holds: the text typed (text, number), the checkbox state
- * (boolean; null = an optional box nobody touched), the chosen value ('' =
- * none) or the chosen values (null = nobody touched an optional list); for a
- * question with an "Other…" answer, OTHER_CHOICE among them while it is chosen.
- */
-export type RawValue = string | boolean | string[] | null;
-export type RawValues = Record<string, RawValue>;
 
 /** The draft saved with the webview's setState. */
 export interface FormDraft {

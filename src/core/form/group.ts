@@ -12,7 +12,7 @@ import type { Field, FormModel } from './fields';
 import { alreadyRead, normalize, readOnce, LIMITS } from './normalize';
 import { FormBudget } from './formBudget';
 import { renamePair } from './otherAnswer';
-import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../broker/request';
+import type { AnswerValue, EarlierAnswer, ElicitContent, ElicitResult, GroupSection } from '../request';
 
 /** More sections than this are not one question any more. */
 export const MAX_GROUP_SECTIONS = 10;

@@ -18,7 +18,7 @@
  * webview's and the host's ajv), drafts and groups work on it unchanged.
  */
 import type { ChoiceField, Field, FormModel, MultiChoiceField, TextField } from './fields';
-import type { ElicitContent } from '../broker/request';
+import type { ElicitContent } from '../request';
 
 /** The option codex adds to a question that takes an own answer. */
 export const CODEX_OTHER_OPTION = 'None of the above';

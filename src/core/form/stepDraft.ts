@@ -5,7 +5,7 @@
  * into that draft and back, so a round answered in quick-input steps comes
  * back after a reload with what was typed or ticked. Never a secret's value.
  */
-import type { AnswerValue, ElicitContent } from '../broker/request';
+import type { AnswerValue, ElicitContent } from '../request';
 import type { FormModel } from './fields';
 import { fromRaw, makeDraft, readDraft, toRaw, type RawValues } from './formState';
 

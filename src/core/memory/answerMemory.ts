@@ -12,7 +12,7 @@ import { completeAnswer } from '../form/fieldRules';
 import type { FormModel } from '../form/fields';
 import { clip } from '../display';
 import { Emitter } from '../events';
-import type { Asker, AskerKind, ElicitContent, ElicitRequest } from '../broker/request';
+import type { Asker, AskerKind, ElicitContent, ElicitRequest } from '../request';
 import { memoryAsker, narrower, type MemoryScope } from './askerIdentity';
 import { AskerRules, ruleFor, type AskerRule, type RuleKind, type RuleVault } from './askerRules';
 import { AutomaticAnswerLimit } from './rateLimit';

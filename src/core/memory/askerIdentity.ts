@@ -7,7 +7,7 @@
  * asked through the language-model tool, may come from a prompt-injected model
  * that can repeat it at will: remembered for this session only.
  */
-import type { Asker } from '../broker/request';
+import type { Asker } from '../request';
 
 export type MemoryScope = 'session' | 'always';
 

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clip } from '../display';
-import type { AskerKind, ElicitRequest } from '../broker/request';
+import type { AskerKind, ElicitRequest } from '../request';
 import type { FormModel } from '../form/fields';
 import { memoryAsker } from './askerIdentity';
 import { questionUnits } from './questionUnits';

@@ -10,7 +10,7 @@
 import { composedName } from '../form/group';
 import { hasSecret, type FormModel } from '../form/fields';
 import { normalize } from '../form/normalize';
-import type { ElicitContent, ElicitRequest } from '../broker/request';
+import type { ElicitContent, ElicitRequest } from '../request';
 import { questionFingerprint } from './fingerprint';
 
 export interface QuestionUnit {

@@ -10,7 +10,7 @@
  */
 import type { FormModel } from '../form/fields';
 import type { RawValues } from '../form/formState';
-import type { AnswerValue, EarlierAnswer, ElicitContent } from '../broker/request';
+import type { AnswerValue, EarlierAnswer, ElicitContent } from '../request';
 import type { MemoryScope } from '../memory/askerIdentity';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */

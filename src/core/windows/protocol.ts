@@ -5,7 +5,7 @@
  * untrusted input: a malformed or unknown message is refused, never trusted.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AskerKind, AnswerValue, EarlierAnswer, GroupSection } from '../broker/request';
+import type { AskerKind, AnswerValue, EarlierAnswer, GroupSection } from '../request';
 import type { EditorOnlyReason } from '../device/phoneView';
 import { isObject } from '../json';
 

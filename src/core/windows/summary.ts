@@ -5,7 +5,7 @@
  * window's renderers draw, as if it had been asked here.
  */
 import type { Question } from '../broker/broker';
-import { asksOnBehalf, turnHasEnded, type ElicitRequest } from '../broker/request';
+import { asksOnBehalf, turnHasEnded, type ElicitRequest } from '../request';
 import { deviceVerdict } from '../device/devicePolicy';
 import { clip } from '../display';
 import { hasSecret, type FormModel } from '../form/fields';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
-import { deviceAccess } from '../questions/deviceApproval';
+import { clipboardAccess } from '../questions/clipboardApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
 import type { GatewayServer } from '../../gateway/gatewayServer';
@@ -176,7 +176,7 @@ export class GatewayController implements vscode.Disposable {
           {
             ask: (request) => this.services.broker.ask(request),
             saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
-            device: deviceAccess(this.services.broker),
+            clipboard: clipboardAccess(this.services.broker),
           },
           asker,
           question,

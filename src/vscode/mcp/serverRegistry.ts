@@ -28,7 +28,7 @@ import { stopAllNow } from '../../mcp/shutdown';
 import { inertText } from '../../core/display';
 import { serverOrigin } from '../../mcp/serverOrigin';
 import { withOrigin } from '../../core/origin';
-import type { Asker } from '../../core/broker/request';
+import type { Asker } from '../../core/request';
 import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */

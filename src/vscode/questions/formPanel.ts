@@ -17,7 +17,7 @@ import { LATER, type Question, type RenderOutcome, type Renderer } from '../../c
 import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
-import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/broker/request';
+import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
 import { completeAnswer } from '../../core/form/fieldRules';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webview/webviewHost';

@@ -19,7 +19,7 @@ import * as vscode from 'vscode';
 import { inertText, oneLine } from '../../core/display';
 import type { RawValues } from '../../core/form/formState';
 import { groupMessage } from '../../core/form/group';
-import type { GroupSection } from '../../core/broker/request';
+import type { GroupSection } from '../../core/request';
 import { subjectOf, type KeptRound, type OpenRound, type RoundKeeper } from '../../mcp/rounds';
 import type { DraftKeeper } from './formPanel';
 import { draftKey, KeptRoundLedger, roundKey } from './keptRoundLedger';

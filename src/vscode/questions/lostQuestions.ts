@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../../core/broker/broker';
 import { clip, oneLine } from '../../core/display';
-import type { Asker } from '../../core/broker/request';
+import type { Asker } from '../../core/request';
 
 const OPEN_KEY = 'elicit.openQuestions';
 const LOST_KEY = 'elicit.lostQuestions';

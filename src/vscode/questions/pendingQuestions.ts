@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
-import { asksOnBehalf, turnHasEnded } from '../../core/broker/request';
+import { asksOnBehalf, turnHasEnded } from '../../core/request';
 import { formSummary } from '../../core/form/questionSummary';
 import { formatCountdown } from '../../core/countdown';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';

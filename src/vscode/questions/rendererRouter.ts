@@ -1,6 +1,6 @@
 /** Routes each question to the renderer the broker chose for it. */
 import type { Question, RenderOutcome, Renderer } from '../../core/broker/broker';
-import type { ElicitResult } from '../../core/broker/request';
+import type { ElicitResult } from '../../core/request';
 
 /** Told of every answer the person gave, e.g. to keep its secrets in SecretStorage. */
 export type AnswerListener = (question: Question, result: ElicitResult) => Promise<void>;

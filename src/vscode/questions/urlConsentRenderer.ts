@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { Question, Renderer } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine } from '../../core/display';
-import { CANCELLED, DECLINED, type ElicitResult } from '../../core/broker/request';
+import { CANCELLED, DECLINED, type ElicitResult } from '../../core/request';
 import { askerKey, type UrlWaits } from '../../core/broker/urlWaits';
 import type { AnswerMemory } from '../../core/memory/answerMemory';
 

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { Question } from '../../core/broker/broker';
 import { secretFields } from '../../core/form/fields';
-import type { Asker, ElicitResult } from '../../core/broker/request';
+import type { Asker, ElicitResult } from '../../core/request';
 import { namedSecretKey, savedSecretKey } from '../../core/secretKeys';
 import type { SavedSecretSource } from '../questions/formPanel';
 

@@ -8,9 +8,10 @@
 import * as vscode from 'vscode';
 import { InvalidRequestError } from '../../core/errors';
 import { inertText, oneLine } from '../../core/display';
-import type { Asker } from '../../core/broker/request';
-import { askToolQuestion, readToolQuestion, type ToolQuestion } from '../../core/askUser/toolQuestions';
-import { deviceAccess } from '../questions/deviceApproval';
+import type { Asker } from '../../core/request';
+import type { ToolQuestion } from '../../core/askUser/questionTypes';
+import { askToolQuestion, readToolQuestion } from '../../core/askUser/toolQuestions';
+import { clipboardAccess } from '../questions/clipboardApproval';
 import type { Services } from '../services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';
@@ -35,7 +36,7 @@ export function registerElicitTool(context: vscode.ExtensionContext, services: S
           {
             ask: (request) => services.broker.ask(request),
             saveSecret: (name, value) => services.vault.storeNamed(name, value),
-            device: deviceAccess(services.broker),
+            clipboard: clipboardAccess(services.broker),
           },
           TOOL_ASKER,
           question,

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Broker, Question, Renderer } from '../../core/broker/broker';
-import { CANCELLED } from '../../core/broker/request';
+import { CANCELLED } from '../../core/request';
 import { inertText, oneLine } from '../../core/display';
 import { answerFromOtherWindow } from '../../core/device/devicePolicy';
 import type { OtherWindowsForDevices } from '../../core/windows/otherWindowQuestions';

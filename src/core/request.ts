@@ -2,7 +2,6 @@
  * The one request and result shape shared by every asker (MCP server, ACP agent,
  * language-model tool, other extensions) and every renderer.
  */
-import type { RawValues } from '../form/formState';
 
 export type AskerKind = 'mcp' | 'acp' | 'tool' | 'extension' | 'gateway';
 
@@ -140,3 +139,12 @@ export const CANCELLED: ElicitResult = Object.freeze({ action: 'cancel' });
  */
 export const WITHDRAWN: Error = Object.freeze(new Error('withdrawn, to be asked with the questions that came with it'));
 export const DECLINED: ElicitResult = Object.freeze({ action: 'decline' });
+
+/**
+ * What a widget holds: the text typed (text, number), the checkbox state
+ * (boolean; null = an optional box nobody touched), the chosen value ('' =
+ * none) or the chosen values (null = nobody touched an optional list); for a
+ * question with an "Other…" answer, OTHER_CHOICE among them while it is chosen.
+ */
+export type RawValue = string | boolean | string[] | null;
+export type RawValues = Record<string, RawValue>;

@@ -1,5 +1,5 @@
 /**
- * The person's approval of a device question (deviceQuestions.ts) as a modal
+ * The person's approval of a clipboard question (clipboardQuestions.ts) as a modal
  * dialog that names the asker and shows the text itself: what would be copied,
  * or what the clipboard holds and would be returned. A modal, because its
  * detail keeps the text's lines, and nothing else can be clicked until the
@@ -9,9 +9,9 @@
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { Broker } from '../../core/broker/broker';
-import { describeApproval, type DeviceAccess, type DeviceApproval } from '../../core/askUser/deviceQuestions';
+import { describeApproval, type ClipboardAccess, type ClipboardApproval } from '../../core/askUser/clipboardQuestions';
 
-export function deviceAccess(broker: Broker): DeviceAccess {
+export function clipboardAccess(broker: Broker): ClipboardAccess {
   return {
     approve: (approval, signal) =>
       broker.exclusive(() => showApproval(approval), signal ?? new AbortController().signal, 'cancel' as const),
@@ -20,7 +20,7 @@ export function deviceAccess(broker: Broker): DeviceAccess {
   };
 }
 
-async function showApproval(approval: DeviceApproval): Promise<'accept' | 'decline' | 'cancel'> {
+async function showApproval(approval: ClipboardApproval): Promise<'accept' | 'decline' | 'cancel'> {
   // The message and detail are the core's (describeApproval), in English.
   const { message, detail } = describeApproval(approval);
   // They quote the asker's reason and the text itself.

@@ -1,5 +1,5 @@
 /**
- * Questions about the person's device that an agent may ask through the
+ * Questions about the person's clipboard that an agent may ask through the
  * `elicit_ask_user` tool or the gateway's `ask_user`: copying text to the
  * clipboard (the person sees the text and approves before it is copied) and
  * reading the clipboard (the person sees what it holds and approves before its
@@ -9,10 +9,10 @@
  */
 import { oneLine } from '../display';
 import { InvalidRequestError } from '../errors';
-import type { Asker } from '../broker/request';
-import type { QuestionKind, ToolAnswer, ToolQuestion } from './toolQuestions';
+import type { Asker } from '../request';
+import type { QuestionKind, ToolAnswer, ToolQuestion } from './questionTypes';
 
-export type DeviceKind = Extract<QuestionKind, 'clipboardWrite' | 'clipboardRead'>;
+export type ClipboardKind = Extract<QuestionKind, 'clipboardWrite' | 'clipboardRead'>;
 
 /** The most clipboard text returned to an agent (an approval shows SHOWN_CHARS of it). */
 export const MAX_CLIPBOARD_CHARS = 100_000;
@@ -32,8 +32,8 @@ export function checkCopyText(text: string): void {
 /** Characters that are invisible or reorder text: shown by their code, so nothing hides in the text. */
 const HIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-export interface DeviceApproval {
-  kind: DeviceKind;
+export interface ClipboardApproval {
+  kind: ClipboardKind;
   asker: Asker;
   /** The agent's question: why it wants this. */
   question: string;
@@ -41,31 +41,36 @@ export interface DeviceApproval {
   text: string;
 }
 
-export interface DeviceAccess {
+export interface ClipboardAccess {
   /** The person's choice; `cancel` when the prompt is closed. */
-  approve(approval: DeviceApproval, signal?: AbortSignal): Promise<'accept' | 'decline' | 'cancel'>;
+  approve(approval: ClipboardApproval, signal?: AbortSignal): Promise<'accept' | 'decline' | 'cancel'>;
   readClipboard(): Promise<string>;
   writeClipboard(text: string): Promise<void>;
 }
 
-export function isDeviceKind(kind: QuestionKind): kind is DeviceKind {
+export function isClipboardKind(kind: QuestionKind): kind is ClipboardKind {
   return kind === 'clipboardWrite' || kind === 'clipboardRead';
 }
 
-export async function askDeviceQuestion(device: DeviceAccess, asker: Asker, q: ToolQuestion, signal?: AbortSignal): Promise<ToolAnswer> {
-  const kind = q.kind as DeviceKind;
+export async function askClipboardQuestion(
+  clipboard: ClipboardAccess,
+  asker: Asker,
+  q: ToolQuestion,
+  signal?: AbortSignal,
+): Promise<ToolAnswer> {
+  const kind = q.kind as ClipboardKind;
   if (kind === 'clipboardWrite') {
     const text = q.text ?? '';
     checkCopyText(text);
-    const choice = await device.approve({ kind, asker, question: q.question, text }, signal);
+    const choice = await clipboard.approve({ kind, asker, question: q.question, text }, signal);
     // An approval that arrives after the agent gave up changes nothing.
     if (signal?.aborted) return { action: 'cancel' };
     if (choice !== 'accept') return { action: choice };
-    await device.writeClipboard(text);
+    await clipboard.writeClipboard(text);
     return { action: 'accept', note: `Copied ${text.length} characters to the clipboard.` };
   }
-  const held = (await device.readClipboard()).slice(0, MAX_CLIPBOARD_CHARS);
-  const choice = await device.approve({ kind, asker, question: q.question, text: held }, signal);
+  const held = (await clipboard.readClipboard()).slice(0, MAX_CLIPBOARD_CHARS);
+  const choice = await clipboard.approve({ kind, asker, question: q.question, text: held }, signal);
   if (signal?.aborted) return { action: 'cancel' };
   if (choice !== 'accept') return { action: choice };
   // Exactly what the person saw and approved, even if the clipboard changed since.
@@ -73,7 +78,7 @@ export async function askDeviceQuestion(device: DeviceAccess, asker: Asker, q: T
 }
 
 /** The approval's words: who wants what, why, and the text itself with its lines and hidden characters shown. */
-export function describeApproval(approval: DeviceApproval): { message: string; detail: string } {
+export function describeApproval(approval: ClipboardApproval): { message: string; detail: string } {
   const who = oneLine(approval.asker.name, 80);
   const copy = approval.kind === 'clipboardWrite';
   const message = copy ? `${who} wants to copy text to your clipboard` : `${who} wants to read your clipboard`;
