@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import type { AgentConfig } from '../../src/acp/config';
 import { AcpConnection, PERMISSION_CANCELLED, type AcpClientOptions } from '../../src/acp/connection';
-import { CANCELLED } from '../../src/core/broker/request';
+import { CANCELLED } from '../../src/core/request';
 
 export const agentFile = join(__dirname, '..', 'fixtures', 'acp-agent.mjs');
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { Broker } from '../../src/core/broker/broker';
 import { BurstGrouper } from '../../src/core/broker/burst';
-import type { ElicitRequest, FormRequest } from '../../src/core/broker/request';
+import type { ElicitRequest, FormRequest } from '../../src/core/request';
 import { TurnLane } from '../../src/core/turnLane';
 import { COSTLY_PATTERN } from '../fixtures/stall-cases.mjs';
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AcpConnection, type AcpEvent, type PermissionChoice, type PermissionPrompt } from '../../src/acp/connection';
 import type { Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { readRecords } from './records';
 import { scriptedBroker } from './scriptedRenderer';
 

@@ -8,7 +8,7 @@ import type { Question, Renderer } from '../../src/core/broker/broker';
 import { Broker } from '../../src/core/broker/broker';
 import { readingLane } from '../../src/core/turnLane';
 import { FRESH_MS } from '../../src/core/broker/burst';
-import { CANCELLED, type ElicitResult } from '../../src/core/broker/request';
+import { CANCELLED, type ElicitResult } from '../../src/core/request';
 
 export type Script = (question: Question, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>;
 

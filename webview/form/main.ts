@@ -14,7 +14,7 @@ import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-s
 import type { MemoryScope } from '../../src/core/memory/askerIdentity';
 import { cleanText, oneLine } from '../../src/core/display';
 import type { Field, FormSection } from '../../src/core/form/fields';
-import type { EarlierAnswer } from '../../src/core/broker/request';
+import type { EarlierAnswer } from '../../src/core/request';
 import {
   fieldProblemIn,
   collectAnswer,
