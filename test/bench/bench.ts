@@ -44,7 +44,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Broker, type Question } from '../../src/core/broker/broker';
-import type { ElicitResult } from '../../src/core/broker/request';
+import type { ElicitResult } from '../../src/core/request';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
