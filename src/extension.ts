@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { Broker } from './core/broker/broker';
-import { readingLane } from './core/turnLane';
+import { readingLane } from './core/time/turnLane';
 import { AnswerMemory } from './core/memory/answerMemory';
 import { UrlWaits } from './core/broker/urlWaits';
 import { SecretGrants } from './mcp/secretGrants';

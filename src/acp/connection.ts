@@ -14,7 +14,7 @@ import { Emitter } from '../core/events';
 import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
-import { autoResolutionMs } from '../core/countdown';
+import { autoResolutionMs } from '../core/time/countdown';
 import type { AgentConfig } from './config';
 import { childEnvironment } from '../process/processGroup';
 import { AgentProcess } from './agentProcess';

@@ -15,7 +15,7 @@
  * No vscode import: integration tests drive it directly.
  */
 import type { Client, Transport } from '@modelcontextprotocol/client';
-import { readingLane } from '../core/turnLane';
+import { readingLane } from '../core/time/turnLane';
 import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
 import { BurstGrouper } from '../core/broker/burst';
 import { elicitRequestFrom } from '../core/broker/elicitParams';

@@ -12,7 +12,7 @@ import { InvalidRequestError } from '../core/errors';
 import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '../core/form/group';
 import type { RawValues } from '../core/form/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
-import { delay } from '../core/delay';
+import { delay } from '../core/time/delay';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
 export const MAX_ROUNDS = 10;

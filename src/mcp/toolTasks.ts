@@ -9,7 +9,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { ANY_RESULT } from './anyResult';
 import type { CallToolResult, Task, Tool } from './types';
-import { delay } from '../core/delay';
+import { delay } from '../core/time/delay';
 
 export interface TaskCallOptions {
   signal?: AbortSignal;

@@ -3,7 +3,7 @@
  * once; each feature has a `register…(context, services)` function.
  */
 import type * as vscode from 'vscode';
-import type { TurnLane } from '../core/turnLane';
+import type { TurnLane } from '../core/time/turnLane';
 import type { Broker } from '../core/broker/broker';
 import type { UrlWaits } from '../core/broker/urlWaits';
 import type { AnswerMemory } from '../core/memory/answerMemory';

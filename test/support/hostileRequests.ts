@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Broker } from '../../src/core/broker/broker';
 import { BurstGrouper } from '../../src/core/broker/burst';
 import type { ElicitRequest, FormRequest } from '../../src/core/request';
-import { TurnLane } from '../../src/core/turnLane';
+import { TurnLane } from '../../src/core/time/turnLane';
 import { COSTLY_PATTERN } from '../fixtures/stall-cases.mjs';
 
 const EMAIL_PATTERN = '^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,63}$';

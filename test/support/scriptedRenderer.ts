@@ -6,7 +6,7 @@
  */
 import type { Question, Renderer } from '../../src/core/broker/broker';
 import { Broker } from '../../src/core/broker/broker';
-import { readingLane } from '../../src/core/turnLane';
+import { readingLane } from '../../src/core/time/turnLane';
 import { FRESH_MS } from '../../src/core/broker/burst';
 import { CANCELLED, type ElicitResult } from '../../src/core/request';
 

@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { autoResolutionMs, countdownText, crossesAnnounceStep, formatCountdown, MAX_AUTO_RESOLUTION_MS } from '../../src/core/countdown';
+import {
+  autoResolutionMs,
+  countdownText,
+  crossesAnnounceStep,
+  formatCountdown,
+  MAX_AUTO_RESOLUTION_MS,
+} from '../../src/core/time/countdown';
 
 describe('countdown', () => {
   it('formats the time left in whole seconds, rounded up, with hours only when there are some', () => {

@@ -11,7 +11,7 @@ import type { FormRequest } from '../../src/core/request';
 import { FormBudget, jsonSize, MAX_FORM_PATTERN_STEPS, MAX_FORM_SIZE, VALUE_SIZE } from '../../src/core/form/formBudget';
 import { composeGroup } from '../../src/core/form/group';
 import { normalize } from '../../src/core/form/normalize';
-import { TurnLane } from '../../src/core/turnLane';
+import { TurnLane } from '../../src/core/time/turnLane';
 import { withOtherWindows } from '../../src/core/windows/otherWindowQuestions';
 import type { QuestionSummary } from '../../src/core/windows/protocol';
 import { summarize } from '../../src/core/windows/summary';

@@ -6,7 +6,7 @@
  * coarse steps (src/core/countdown.ts), never every second. The page needs the
  * `.visually-hidden` rule (shared/visuallyHidden.css).
  */
-import { countdownText, crossesAnnounceStep } from '../../src/core/countdown';
+import { countdownText, crossesAnnounceStep } from '../../src/core/time/countdown';
 import { cleanText } from '../../src/core/display';
 import { el } from './dom';
 

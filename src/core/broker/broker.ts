@@ -25,7 +25,7 @@ import {
   type ElicitResult,
 } from '../request';
 import { timerDelay } from '../settingLimits';
-import type { TurnLane } from '../turnLane';
+import type { TurnLane } from '../time/turnLane';
 import { reviewUrl, type UrlReview } from './urlSafety';
 import { answerCheckCost, completeAnswer } from '../form/fieldRules';
 import { MAX_FORM_PATTERN_STEPS } from '../form/formBudget';

@@ -14,7 +14,7 @@
  */
 import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from '../form/group';
 import { alreadyRead, LIMITS, tryNormalize } from '../form/normalize';
-import type { TurnLane } from '../turnLane';
+import type { TurnLane } from '../time/turnLane';
 import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../request';
 
 /**

@@ -14,7 +14,7 @@ import type { RemoteAnswer, RemoteQuestion } from './protocol';
 import { remoteQuestion } from './summary';
 import { composeGroup, wasComposed } from '../form/group';
 import { normalize, wasRead } from '../form/normalize';
-import type { TurnLane } from '../turnLane';
+import type { TurnLane } from '../time/turnLane';
 import type { DeviceQuestions } from '../device/deviceQuestions';
 import type { PairedDevice } from '../device/devices';
 import { asResult, phoneQuestion, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from '../device/phoneQuestions';

@@ -11,7 +11,7 @@ import type { Broker, Question } from '../../core/broker/broker';
 import { askerTitle, inertText, oneLine, questionTitle } from '../../core/display';
 import { asksOnBehalf, turnHasEnded } from '../../core/request';
 import { formSummary } from '../../core/form/questionSummary';
-import { formatCountdown } from '../../core/countdown';
+import { formatCountdown } from '../../core/time/countdown';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 import type { RemoteQuestion } from '../../core/windows/protocol';

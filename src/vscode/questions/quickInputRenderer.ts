@@ -7,7 +7,7 @@
  * is put off instead, and waits in Pending Questions (see quickInputEscape.ts).
  */
 import * as vscode from 'vscode';
-import { formatCountdown } from '../../core/countdown';
+import { formatCountdown } from '../../core/time/countdown';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
 import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
