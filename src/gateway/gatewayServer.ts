@@ -22,7 +22,7 @@ import {
   type McpHttpHandler,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { isInvalidRequestError } from '../core/errors';
+import { isInvalidRequestError, errorText } from '../core/errors';
 import type { Asker } from '../core/request';
 import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQuestions';
@@ -165,8 +165,8 @@ export class GatewayServer {
         : await this.modern!.fetch(request, { parsedBody: body });
       await sendWebResponse(response, res);
     } catch (error) {
-      this.options.log(`gateway request failed: ${(error as Error).message}`);
-      if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, (error as Error).message);
+      this.options.log(`gateway request failed: ${errorText(error)}`);
+      if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, errorText(error));
     }
   }
 

@@ -17,6 +17,7 @@ import {
 import { expandTransport } from '../core/mcpConfig/envExpansion';
 import { parseDotenv } from './dotenv';
 import { envFilePath, serverDestination } from './serverOrigin';
+import { errorText } from '../core/errors';
 
 export { envFilePath } from './serverOrigin';
 
@@ -77,9 +78,7 @@ async function readEnvFile(config: ServerConfig, transport: LaunchConfig, option
     text = await (options.readText ?? ((f: string) => readFile(f, 'utf8')))(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === 'ENOENT' ? `envFile not found: ${file}` : `envFile ${file} could not be read (${code ?? (error as Error).message})`,
-    );
+    throw new Error(code === 'ENOENT' ? `envFile not found: ${file}` : `envFile ${file} could not be read (${code ?? errorText(error)})`);
   }
   for (const problem of parseDotenv(text).problems) options.log?.(`envFile ${file}: ${problem} (skipped)`);
   return text;

@@ -15,6 +15,7 @@ import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { StoredOAuthProvider, type AuthorizationRequest, type OAuthProviderOptions } from './oauthProvider';
 import type { OAuthServerId, SecretStore } from './oauthStore';
+import { errorText } from '../core/errors';
 
 export interface OAuthOptions extends OAuthProviderOptions {
   /** Where credentials live: SecretStorage in the extension. */
@@ -152,7 +153,7 @@ export class OAuthSignIn {
     } catch (error) {
       this.provider.abandonStepUp();
       this.context.urlWaits?.cancel(askerKey(asker), elicitationId);
-      throw error instanceof SignInError ? error : new SignInError(`sign-in at ${host} failed: ${(error as Error).message}`);
+      throw error instanceof SignInError ? error : new SignInError(`sign-in at ${host} failed: ${errorText(error)}`);
     } finally {
       this.provider.holdAuthorization(undefined);
       clearTimeout(timer);

@@ -6,6 +6,7 @@
  */
 import { MAX_BOUNDED_INPUT } from './linearPattern';
 import { compilePattern } from './fieldRules';
+import { errorText } from '../errors';
 
 export type AjvRegExpEngine = ((pattern: string) => { test(text: string): boolean }) & { code: string };
 
@@ -17,7 +18,7 @@ export function boundedRegExp(maxInput: number = MAX_BOUNDED_INPUT): AjvRegExpEn
         compiled = compilePattern(pattern);
       } catch (error) {
         // Say which part of the schema failed: the engine's own message only says why.
-        throw new Error(`A pattern in the schema cannot be used: ${(error as Error).message}`);
+        throw new Error(`A pattern in the schema cannot be used: ${errorText(error)}`);
       }
       // ajv caches compiled patterns under toString().
       return { test: (text: string) => text.length <= maxInput && compiled.test(text), toString: () => `bounded:${maxInput}:${pattern}` };

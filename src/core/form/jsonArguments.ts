@@ -7,6 +7,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { boundedRegExp } from './ajvPatterns';
+import { errorText } from '../errors';
 
 // Patterns (also in patternProperties and propertyNames) run in bounded time, on at most MAX_BOUNDED_INPUT characters.
 const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: boundedRegExp() } });
@@ -18,7 +19,7 @@ export function checkJsonArguments(schema: object, text: string): { value?: Reco
   try {
     value = JSON.parse(text.trim() === '' ? '{}' : text);
   } catch (error) {
-    return { error: `Not valid JSON: ${(error as Error).message}` };
+    return { error: `Not valid JSON: ${errorText(error)}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'Must be a JSON object' };
   const validate = compile(schema);

@@ -24,6 +24,7 @@ import {
   type ServerConfig,
 } from './serverConfig';
 import { entryFields, type ServerFields } from './serverFields';
+import { errorText } from '../errors';
 
 export interface PortableContext {
   /** false: `${VAR}` is text, as in a format without variables (Codex CLI's). */
@@ -60,7 +61,7 @@ export function parsePortableRoot(root: Record<string, unknown>, source: string,
     try {
       result.servers.push(portableServer(name, entry, source, context));
     } catch (error) {
-      result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
+      result.problems.push({ source, server: name, message: `${source}: server "${name}": ${errorText(error)}` });
     }
   }
   return result;

@@ -12,6 +12,7 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isObject } from '../json';
 import { emptySandbox, entryFields, type SandboxRules, type ServerFields } from './serverFields';
+import { errorText } from '../errors';
 
 export { emptySandbox, type SandboxRules } from './serverFields';
 
@@ -197,7 +198,7 @@ export function parseServerTable(
       const fields = entryFields(entry as Record<string, unknown>, transport.type === 'stdio' ? STDIO_FIELDS : HTTP_FIELDS, transport.type);
       result.servers.push({ name, source, transport, ...(used.length > 0 ? { inputs: used } : {}), ...fields });
     } catch (error) {
-      result.problems.push({ source, server: name, message: `${source}: server "${name}": ${(error as Error).message}` });
+      result.problems.push({ source, server: name, message: `${source}: server "${name}": ${errorText(error)}` });
     }
   }
   return result;
@@ -216,7 +217,7 @@ export function parseInputs(value: unknown, source: string): { inputs: ConfigInp
       if (inputs.some((other) => other.id === input.id)) throw new Error('is defined more than once');
       inputs.push(input);
     } catch (error) {
-      problems.push({ source, message: `${source}: ${label}: ${(error as Error).message}` });
+      problems.push({ source, message: `${source}: ${label}: ${errorText(error)}` });
     }
   });
   return { inputs, problems };

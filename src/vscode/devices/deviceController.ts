@@ -32,6 +32,7 @@ import {
 } from './deviceStore';
 import { portHolder } from '../../process/portHolder';
 import { PairingPanel } from './pairingPanel';
+import { errorText } from '../../core/errors';
 
 const PORT_KEY = 'elicit.devices.lastPort';
 /** How often an idle listener checks whether it is still needed (a code ended, a pairing expired). */
@@ -362,7 +363,7 @@ export class DeviceController implements vscode.Disposable {
       this.idleCheck = setInterval(() => void this.listenIfNeeded(), IDLE_CHECK_MS);
       this.services.log.info(`[elicit] paired devices: listening at ${serving.link}`);
     } catch (error) {
-      this.problem = vscode.l10n.t('Elicit could not listen for devices at {0}: {1}', address, (error as Error).message);
+      this.problem = vscode.l10n.t('Elicit could not listen for devices at {0}: {1}', address, errorText(error));
       this.services.log.warn(`[elicit] paired devices: ${this.problem}`);
     }
   }

@@ -14,6 +14,7 @@ import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
+import { errorText } from '../../core/errors';
 
 const TOKEN_KEY = 'elicit.gateway.token';
 const PORT_KEY = 'elicit.gateway.lastPort';
@@ -79,7 +80,7 @@ export class GatewayController implements vscode.Disposable {
               'Port {0} is held by a program that did not prove it is Elicit. The gateway token was replaced, so a client that sends it the old one gives away nothing.',
               preferred,
             )
-          : (error as Error).message;
+          : errorText(error);
         void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit gateway could not start: {0}', why)));
         return;
       }

@@ -13,6 +13,7 @@ import { argumentFormSchema, argumentValues, type ArgumentSpec } from '../../mcp
 import { complete, offersCompletions } from '../../mcp/catalog';
 import type { McpConnection } from '../../mcp/connection';
 import { serverOrigin } from '../../mcp/serverOrigin';
+import { errorText } from '../../core/errors';
 
 export interface ArgumentRequest {
   server: McpConnection;
@@ -119,8 +120,7 @@ function askWithSuggestions(
         render();
       })
       .catch((error: unknown) => {
-        if (mine === generation)
-          request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${(error as Error).message}`);
+        if (mine === generation) request.log.warn(`${request.server.name}: completion for "${arg.name}" failed: ${errorText(error)}`);
       })
       .finally(() => {
         if (mine === generation) pick.busy = false;

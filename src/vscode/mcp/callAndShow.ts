@@ -10,6 +10,7 @@ import { inertText } from '../../core/display';
 import type { ResultDocument } from '../../mcp/resultText';
 import { progressAside, serverForms } from './progressAside';
 import type { Services } from '../services';
+import { errorText } from '../../core/errors';
 
 export interface CallToShow<T> {
   /** "Running songs › song_sketch", localized by the caller. */
@@ -43,7 +44,7 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' 
       services.log.info(`${request.what}: cancelled`);
       return;
     }
-    services.log.error(`${request.what}: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} failed: {1}', request.what, (error as Error).message)));
+    services.log.error(`${request.what}: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit: {0} failed: {1}', request.what, errorText(error))));
   }
 }

@@ -11,6 +11,7 @@ import { pickServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { fileExists } from '../fileExists';
 import { inertText } from '../../core/display';
+import { errorText } from '../../core/errors';
 
 const MCP_JSON_TEMPLATE = `{
   // MCP servers for this folder. Elicit starts them on first use and answers their questions.
@@ -50,9 +51,9 @@ export function registerServerCommands(registry: ServerRegistry, view: ServersVi
       try {
         await action(name);
       } catch (error) {
-        log.error(`${name}: ${(error as Error).message}`);
+        log.error(`${name}: ${errorText(error)}`);
         const choice = await vscode.window.showErrorMessage(
-          inertText(vscode.l10n.t('Elicit: {0}', (error as Error).message)),
+          inertText(vscode.l10n.t('Elicit: {0}', errorText(error))),
           vscode.l10n.t('Show Output'),
         );
         if (choice) registry.showOutput(name);

@@ -9,6 +9,7 @@ import { inertText, oneLine } from '../../core/display';
 import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
+import { errorText } from '../../core/errors';
 
 /** The named server, or one the person picks; undefined (with a message when useful) otherwise. */
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
@@ -111,7 +112,7 @@ export async function listWithProgress<T>(
     );
   } catch (error) {
     void vscode.window
-      .showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', (error as Error).message)), vscode.l10n.t('Show Log'))
+      .showErrorMessage(inertText(vscode.l10n.t('Elicit: {0}', errorText(error))), vscode.l10n.t('Show Log'))
       .then((choice) => choice && log.show());
     return undefined;
   }

@@ -13,6 +13,7 @@ import type { McpConnection } from '../../mcp/connection';
 import { statusWord } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
+import { errorText } from '../../core/errors';
 
 export const SERVERS_VIEW = 'elicit.servers';
 
@@ -188,7 +189,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       return shown.length > 0 ? shown : [{ kind: 'message', text: vscode.l10n.t('Offers no tools, prompts or resources'), icon: 'info' }];
     } catch (error) {
       this.catalogs.delete(name);
-      const message = (error as Error).message;
+      const message = errorText(error);
       return [{ kind: 'message', text: oneLine(message, 200), tooltip: message, icon: 'error', command: startCommand(name, true) }];
     }
   }

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 import { useOriginKey } from '../../core/origin';
+import { errorText } from '../../core/errors';
 
 const STORAGE_KEY = 'elicit.originKey';
 
@@ -22,6 +23,6 @@ export async function loadOriginKey(secrets: vscode.SecretStorage, log: vscode.L
     }
     if (stored) useOriginKey(Buffer.from(stored, 'base64'));
   } catch (error) {
-    log.warn(`SecretStorage could not be read (${(error as Error).message}): grants and saved answers hold for this window only`);
+    log.warn(`SecretStorage could not be read (${errorText(error)}): grants and saved answers hold for this window only`);
   }
 }
