@@ -96,7 +96,7 @@ const builds = [
     entryPoints: {
       form: 'webview/form/main.ts',
       agent: 'webview/agent/main.ts',
-      device: 'webview/device/main.ts',
+      phone: 'webview/phone/main.ts',
       pairing: 'webview/pairing/main.ts',
     },
     outdir: 'dist/webview',

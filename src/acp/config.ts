@@ -17,7 +17,7 @@ export interface AgentConfig {
   /** The settings file (and setting) it comes from: user and workspace entries are apart (see agentOrigin). */
   file?: string;
   /**
-   * The person's model gateway for this agent (`elicit.agentGateways`, user settings only; gatewayUrl.ts):
+   * The person's model gateway for this agent (`elicit.agentGateways`, user settings only; modelGateway.ts):
    * Elicit then offers the agent's gateway sign-in, and the key typed for it goes to this URL.
    */
   gateway?: string;

@@ -1,6 +1,6 @@
 /**
  * The phone page's HTML: a fixed shell with the page's script (the bundle of
- * webview/device/main.ts) inline under a CSP that allows only that script, by a
+ * webview/phone/main.ts) inline under a CSP that allows only that script, by a
  * nonce fresh for every response; connections to this server only; no frames,
  * no forms posted anywhere, no base URL. The shell holds no asker text: the
  * script draws everything as text.

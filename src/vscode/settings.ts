@@ -137,7 +137,7 @@ export const settings = {
   /** `elicit.agents` per scope (parsed by acp/config.ts). */
   agents: (): ScopedTable[] => scopedTables(SETTING.agents),
   /**
-   * `elicit.agentGateways` (agent name → gateway URL, parsed by acp/gatewayUrl.ts): where an agent's key goes,
+   * `elicit.agentGateways` (agent name → gateway URL, parsed by acp/modelGateway.ts): where an agent's key goes,
    * so an `application` setting read from the user's settings only.
    */
   agentGateways: (): unknown => userOnly<unknown>(SETTING.agentGateways, {}),

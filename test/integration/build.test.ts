@@ -35,6 +35,6 @@ describe('the build', { timeout: 120_000 }, () => {
       'result-check-worker.js',
       'webview',
     ]);
-    assert.deepEqual(readdirSync(join(project, 'dist', 'webview')).sort(), ['agent.js', 'device.js', 'form.js', 'pairing.js']);
+    assert.deepEqual(readdirSync(join(project, 'dist', 'webview')).sort(), ['agent.js', 'form.js', 'pairing.js', 'phone.js']);
   });
 });

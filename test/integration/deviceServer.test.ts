@@ -26,7 +26,7 @@ import * as path from 'node:path';
 
 /** The page's real script, built as esbuild.mjs builds it. */
 const pageScript = buildSync({
-  entryPoints: [path.join(__dirname, '..', '..', 'webview', 'device', 'main.ts')],
+  entryPoints: [path.join(__dirname, '..', '..', 'webview', 'phone', 'main.ts')],
   bundle: true,
   format: 'esm',
   platform: 'browser',

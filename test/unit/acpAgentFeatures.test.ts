@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AgentRequestError, describeAgentError, withDetails } from '../../src/acp/agentErrors';
 import { authenticateMeta, readAuthMethods, savedValuesFor, settableVariable, type EnvVarAuthMethod } from '../../src/acp/authMethods';
-import { checkGatewayUrl, parseAgentGateways } from '../../src/acp/gatewayUrl';
+import { checkGatewayUrl, parseAgentGateways } from '../../src/acp/modelGateway';
 import type { TerminalLogin } from '../../src/acp/signIn';
 import { MASK, terminalLoginText } from '../../src/acp/terminalLoginText';
 import { SessionControls } from '../../src/acp/sessionControls';

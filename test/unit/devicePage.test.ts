@@ -8,9 +8,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { devicePage } from '../../src/device/page';
-import { ageText } from '../../webview/device/age';
+import { ageText } from '../../webview/phone/age';
 
-const PAGE_DIR = path.join(__dirname, '..', '..', 'webview', 'device');
+const PAGE_DIR = path.join(__dirname, '..', '..', 'webview', 'phone');
 
 describe('the phone page', () => {
   it('runs only its own script, by a nonce fresh for every response', () => {

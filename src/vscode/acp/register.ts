@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SETTING, settings } from '../settings';
 import { AGENTS_SETTING_SOURCE, parseAgents, type AgentConfig } from '../../acp/config';
-import { GATEWAYS_SOURCE, parseAgentGateways } from '../../acp/gatewayUrl';
+import { GATEWAYS_SOURCE, parseAgentGateways } from '../../acp/modelGateway';
 import type { AcpConnection } from '../../acp/connection';
 import type { ConfigProblem } from '../../core/mcpConfig/serverConfig';
 import type { Services } from '../services';

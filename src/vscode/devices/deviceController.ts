@@ -166,7 +166,7 @@ export class DeviceController implements vscode.Disposable {
       const registry = new host.DeviceRegistry(saved);
       registry.sweep();
       const pairing = new host.Pairing();
-      const script = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', 'device.js');
+      const script = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', 'phone.js');
       const loaded: Loaded = { host, registry, pairing, pageScript: readFileSync(script.fsPath, 'utf8') };
       this.disposables.push(
         registry.onDidChange(() => {
