@@ -156,7 +156,8 @@ export class DeviceServer {
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     // Loopback HTTP answers loopback peers only, whatever forwards to it.
     if (!this.options.tls && !isLoopback(request.socket.remoteAddress ?? '')) return this.refuse(response, 'peer');
-    const facts: RequestFacts = { method: request.method ?? '', url: request.url ?? '', headers: request.headers };
+    // Distinct: a repeated Host (which node folds to its first) is seen and refused.
+    const facts: RequestFacts = { method: request.method ?? '', url: request.url ?? '', headers: request.headersDistinct };
     const refusal = refuseRequest(facts, this.allow!);
     if (refusal) return this.refuse(response, refusal);
     const route = `${facts.method === 'HEAD' ? 'GET' : facts.method} ${facts.url}`;

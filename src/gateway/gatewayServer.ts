@@ -26,6 +26,7 @@ import { isInvalidRequestError, errorText } from '../core/errors';
 import type { Asker } from '../core/request';
 import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQuestions';
+import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
 
@@ -182,18 +183,20 @@ export class GatewayServer {
     return [`127.0.0.1:${this._port}`, `localhost:${this._port}`];
   }
 
+  /** The same Host and Origin check as the device server's (core/http/hostOrigin.ts); a repeated Host is refused. */
+  private hostOrOrigin(req: http.IncomingMessage): 'host' | 'origin' | undefined {
+    return refuseHostOrOrigin(req.headersDistinct, { hosts: this.allowedHosts(), scheme: 'http' });
+  }
+
   private hostAllowed(req: http.IncomingMessage): boolean {
-    return this.allowedHosts().includes(header(req, 'host') ?? '') && header(req, 'origin') === undefined;
+    return this.hostOrOrigin(req) === undefined && req.headers.origin === undefined;
   }
 
   /** Host, Origin and token checks, before anything else is read. */
   private refuse(req: http.IncomingMessage): { status: number; message: string; headers?: Record<string, string> } | undefined {
-    const allowedHosts = this.allowedHosts();
-    if (!allowedHosts.includes(header(req, 'host') ?? '')) return { status: 403, message: 'Forbidden: unexpected Host header' };
-    const origin = header(req, 'origin');
-    if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`)) {
-      return { status: 403, message: 'Forbidden: cross-origin requests are not allowed' };
-    }
+    const refused = this.hostOrOrigin(req);
+    if (refused === 'host') return { status: 403, message: 'Forbidden: unexpected Host header' };
+    if (refused === 'origin') return { status: 403, message: 'Forbidden: cross-origin requests are not allowed' };
     const auth = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '');
     if (!auth || !sameSecret(auth[1]!.trim(), this.options.token())) {
       return {

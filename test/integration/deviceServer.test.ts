@@ -22,6 +22,7 @@ import { portHolder } from '../../src/process/portHolder';
 import { DeviceServer } from '../../src/device/deviceServer';
 import { devicePage } from '../../src/device/page';
 import { buildSync } from 'esbuild';
+import { rawStatus } from '../support/rawHttp';
 import * as path from 'node:path';
 
 /** The page's real script, built as esbuild.mjs builds it. */
@@ -502,6 +503,10 @@ describe('device server: refused with nothing learned', () => {
         }),
       ],
     ];
+    // Two Hosts, the server's own first: node keeps the first, a proxy in front may route by the second.
+    const socket = tls.connect({ host: '127.0.0.1', port: s.port, ...trustElicit });
+    const head = ['GET /api/questions HTTP/1.1', `Host: ${s.host}`, `Host: evil.example:${s.port}`, `Cookie: ${cookie}`];
+    assert.equal(await rawStatus(socket, [...head, 'Sec-Fetch-Site: same-origin']), 403, 'a second Host');
     s.clock.t += PAIRING_LIFETIME_MS;
     refused.push(['an expired pairing', await send(s, { headers: phone })]);
     for (const [why, reply] of refused) {

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
@@ -15,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/request';
+import { rawStatus } from '../support/rawHttp';
 import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GatewayServer } from '../../src/gateway/gatewayServer';
 import { holderProof, portHolder } from '../../src/process/portHolder';
@@ -193,6 +195,21 @@ describe('Elicit gateway', () => {
       req.end(JSON.stringify(init));
     });
     assert.equal(rebinding, 403);
+    // Two Hosts, the gateway's own first: refused as the device server refuses it (core/http/hostOrigin.ts).
+    const body = JSON.stringify(init);
+    const twoHosts = await rawStatus(
+      net.connect(gateway.port, '127.0.0.1'),
+      [
+        'POST /mcp HTTP/1.1',
+        `Host: 127.0.0.1:${gateway.port}`,
+        `Host: evil.example:${gateway.port}`,
+        `Authorization: Bearer ${TOKEN}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+      ],
+      body,
+    );
+    assert.equal(twoHosts, 403);
     assert.equal((await post({ Authorization: `Bearer ${TOKEN}`, Origin: `http://127.0.0.1:${gateway.port}` })).status, 200);
     await assert.rejects(connectClient('nope'));
   });

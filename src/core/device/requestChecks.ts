@@ -14,25 +14,18 @@
  *
  * Pure: the server (src/device) passes in the method, URL and headers.
  */
+import { allowedHosts, refuseHostOrOrigin, singleHeader, type HostAllowlist, type RequestHeaders } from '../http/hostOrigin';
 
 export interface RequestFacts {
   method: string;
   /** The request target as sent: "/api/questions". */
   url: string;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** As `headersDistinct` gives them: a repeated header is seen (hostOrigin.ts). */
+  headers: RequestHeaders;
 }
 
-export interface Allowlist {
-  /** "host:port" pairs, lower case, as the Host header must say them. */
-  hosts: readonly string[];
-  /** The scheme the server speaks: its own origin is `${scheme}://${host}`. */
-  scheme: 'https' | 'http';
-  /**
-   * Origins the page is also served from: a forwarded address (code-server,
-   * Codespaces) whose proxy may send its own Host. Exact "https://name[:port]".
-   */
-  origins?: readonly string[];
-}
+/** The Host and Origin allowlist (core/http/hostOrigin.ts). */
+export type Allowlist = HostAllowlist;
 
 /** Why a request is refused; the server answers every reason the same way, so nothing is learned. */
 export type Refusal = 'host' | 'origin' | 'cross-site' | 'target' | 'method';
@@ -64,28 +57,23 @@ const METHODS = new Set(['GET', 'HEAD', 'POST']);
 const PATH = /^\/[A-Za-z0-9._~/-]*$/;
 
 function header(facts: RequestFacts, name: string): string | undefined {
-  const value = facts.headers[name];
-  return Array.isArray(value) ? undefined : value;
+  return singleHeader(facts.headers, name);
 }
 
-/** The host names (with port) a server listening at `addresses` on `port` answers to. */
-export function allowedHosts(addresses: readonly string[], port: number): string[] {
-  return addresses.map((address) => `${address.includes(':') ? `[${address}]` : address}:${port}`.toLowerCase());
-}
+export { allowedHosts };
 
 /** Undefined when the request may go on; otherwise why it may not. */
 export function refuseRequest(facts: RequestFacts, allow: Allowlist): Refusal | undefined {
   if (!METHODS.has(facts.method)) return 'method';
   // Only a path: no absolute-form target, no query string, no fragment, no dot segments.
   if (!PATH.test(facts.url) || facts.url.split('/').some((part) => part === '..' || part === '.')) return 'target';
-  const host = header(facts, 'host')?.toLowerCase();
-  if (host === undefined || !allow.hosts.includes(host)) return 'host';
-  const site = header(facts, 'sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return 'cross-site';
-  const origin = header(facts, 'origin');
-  const own = `${allow.scheme}://${host}`;
-  if (origin !== undefined && origin !== own && !(allow.origins ?? []).includes(origin)) return 'origin';
-  if (!SAFE_METHODS.has(facts.method) && origin === undefined) return 'origin';
+  const hostOrOrigin = refuseHostOrOrigin(facts.headers, allow);
+  if (hostOrOrigin === 'host') return 'host';
+  const site = facts.headers['sec-fetch-site'];
+  if (site !== undefined && !['same-origin', 'none'].includes(singleHeader(facts.headers, 'sec-fetch-site') ?? '')) return 'cross-site';
+  if (hostOrOrigin === 'origin') return 'origin';
+  // A request that changes anything carries the page's own Origin.
+  if (!SAFE_METHODS.has(facts.method) && header(facts, 'origin') === undefined) return 'origin';
   return undefined;
 }
 
