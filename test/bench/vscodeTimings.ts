@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { startCodeServer } from '../e2e/harness/codeServer';
-import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame } from '../e2e/harness/workbench';
+import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame, whereThings } from '../e2e/harness/workbench';
 import { builtVsix } from '../e2e/elicitSession';
 import { readRecords } from '../support/records';
 import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
@@ -51,14 +51,37 @@ export interface VscodeTimings {
   activationMs: number | undefined;
 }
 
-/** Runs in every frame before its own scripts. Logs "elicit-bench <event> <Date.now()>". */
-function readinessProbe(): void {
+/**
+ * Runs in every frame before its own scripts. Logs "elicit-bench <event> <Date.now()>". `trace`
+ * (BENCH_DEBUG): the workbench also logs where the focus goes, the quick input showing and hiding,
+ * and the active tab, so a step that waited in vain can be read in time order.
+ */
+function readinessProbe(trace: boolean): void {
   const log = (event: string): void => console.log(`elicit-bench ${event} ${Date.now()}`);
   // Once per document: VS Code writes webview content with document.open/write, which keeps the window.
   const probed = document as unknown as { __elicitBenchProbe?: boolean };
   if (probed.__elicitBenchProbe) return;
   probed.__elicitBenchProbe = true;
   if (window === window.top) {
+    if (trace) {
+      const describe = (el: EventTarget | null): string =>
+        el instanceof Element
+          ? `${el.localName}${el.classList.length ? `.${Array.from(el.classList).slice(0, 2).join('.')}` : ''}`
+          : 'none';
+      window.addEventListener('focusin', (e) => log(`trace:focus-in:${describe(e.target)}`), true);
+      window.addEventListener('blur', () => log(`trace:window-blur:${describe(document.activeElement)}`));
+      window.addEventListener('keydown', (e) => log(`trace:keydown:${e.key}:${e.isTrusted ? 'typed' : 'forwarded'}`), true);
+    }
+    let traced = '';
+    const traceState = (): void => {
+      const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+      const shown = !!widget && widget.style.display !== 'none' && !widget.classList.contains('quick-input-widget-closing');
+      const input = shown ? `"${widget!.querySelector<HTMLInputElement>('.quick-input-box input')?.placeholder ?? ''}"` : 'none';
+      const tab = document.querySelector('.tabs-container .tab.active .label-name')?.textContent ?? 'none';
+      const state = `trace:quick-input:${input.replace(/\s+/g, '_')}:tab:${tab.replace(/\s+/g, '_')}`;
+      if (state !== traced) log(state);
+      traced = state;
+    };
     // Each pick's placeholder is numbered: a new one counts even when the widget never hid in between.
     let shown: string | null = null;
     let agentShown = false;
@@ -82,6 +105,7 @@ function readinessProbe(): void {
         widget.querySelector<HTMLInputElement>('.quick-input-box input')?.disabled === false;
       if (agentInput && !agentShown) log('agent-input-ready');
       agentShown = agentInput;
+      if (trace) traceState();
     };
     const start = (): void =>
       new MutationObserver(check).observe(document.documentElement, {
@@ -180,50 +204,56 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
     window = await openWindow(codeServer.url, profileDir, record);
     const { page, waitCount, frame } = window;
-    // QuickPicks: each one is cancelled with Escape, and the server sends the next.
-    await runBenchTool(page, 'series_pick');
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('pick-shown', i);
-      await page.keyboard.press('Escape');
-    }
     // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab (the server
-    // sends it 0.3 s later, once the window has closed the last one: see bench-server.mjs).
+    // sends it 0.3 s later, once the window has closed the last one: see bench-server.mjs). First, so
+    // the first of them is the window's first webview (formFirstMs): a tool's result is a webview too.
     let forms = 0;
-    await runBenchTool(page, 'series_form');
+    await runBenchTool(window, 'series_form');
     let firstWorkerWait: number | undefined;
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', ++forms);
       if (i === 1) firstWorkerWait = await serviceWorkerWait(page);
       await (await frame()).getByRole('button', { name: 'Cancel' }).click();
     }
-    await waitForRecordCount(record, 2 * SERIES);
+    await waitForResult(window, 'bench-server', 'series_form');
     // Forms, warm: each is declined (an answer), so the next one is drawn in the same tab.
-    await runBenchTool(page, 'series_form');
+    await runBenchTool(window, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', ++forms);
       await (await frame()).getByRole('button', { name: 'Decline' }).click();
     }
-    await waitForRecordCount(record, 3 * SERIES);
+    await waitForResult(window, 'bench-server', 'series_form');
+    // QuickPicks, on an empty editor area: each one is cancelled with Escape, and the server sends the next.
+    await closeAllEditors(window);
+    await runBenchTool(window, 'series_pick');
+    for (let i = 1; i <= SERIES; i++) {
+      await waitCount('pick-shown', i);
+      await page.keyboard.press('Escape');
+    }
+    await waitForResult(window, 'bench-server', 'series_pick');
     // Answers: Submit pressed → the server has the answer (every field has a default).
-    await runBenchTool(page, 'series_answer');
+    await runBenchTool(window, 'series_answer');
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', ++forms);
       await (await frame()).getByRole('button', { name: 'Submit' }).click();
-      await waitForRecordCount(record, 3 * SERIES + i);
+      await waitForRecordCount(record, i, (r) => r.tool === 'series_answer');
     }
+    await waitForResult(window, 'bench-server', 'series_answer');
     // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
     for (let i = 1; i <= SERIES; i++) {
-      await runBenchTool(page, 'round_once', 'round-server');
+      await runBenchTool(window, 'round_once', 'round-server');
       await waitCount('form-ready', ++forms);
       await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+      await waitForResult(window, 'round-server', 'round_once');
     }
     // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
     for (let call = 0; call < 3; call++) {
-      await runBenchTool(page, 'round_chain', 'round-server');
+      await runBenchTool(window, 'round_chain', 'round-server');
       for (let i = 0; i < CHAIN; i++) {
         await waitCount('form-ready', ++forms);
         await (await frame()).getByRole('button', { name: 'Decline' }).click();
       }
+      await waitForResult(window, 'round-server', 'round_chain');
     }
     // An agent's questions: the fixture agent (ACP SDK) asks codex's blocking question in a session,
     // one after another; each is cancelled (Escape in a quick input, Cancel in a form).
@@ -244,7 +274,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
 
     // The same browser profile, a new window: as a person's browser (or desktop VS Code) that has shown webviews before.
     window = await openWindow(codeServer.url, profileDir, record);
-    await runBenchTool(window.page, 'one_form');
+    await runBenchTool(window, 'one_form');
     await window.waitCount('form-ready', 1);
     const warmProfile = latencies(record, window.events, 'one_form', 'form-ready');
     const warmProfileWorkerWait = await serviceWorkerWait(window.page);
@@ -330,7 +360,7 @@ async function openWindow(url: string, profileDir: string, record: string): Prom
     viewport: { width: 1400, height: 900 },
   });
   // As a string: tsx's keepNames wraps inner functions in __name(), which the page lacks.
-  const probe = `(() => { const __name = (f) => f; (${readinessProbe.toString()})(); })();`;
+  const probe = `(() => { const __name = (f) => f; (${readinessProbe.toString()})(${String(!!process.env.BENCH_DEBUG)}); })();`;
   await context.addInitScript({ content: probe });
   const page = context.pages()[0] ?? (await context.newPage());
   const events: BenchEvent[] = [];
@@ -481,13 +511,112 @@ async function serviceWorkerWait(page: Page): Promise<number | undefined> {
   return undefined;
 }
 
-async function runBenchTool(page: Page, tool: string, server = 'bench-server'): Promise<void> {
-  await runCommand(page, 'Elicit: Run MCP Tool');
-  await waitForQuickInput(page, (q) => q.items.some((i) => i.label === server || i.label === tool));
-  // With two servers, the server is picked first.
-  if ((await waitForQuickInput(page)).items.some((i) => i.label === server)) await pickQuickPickItem(page, server);
-  await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
-  await pickQuickPickItem(page, tool);
+/** Polls `done` every 50 ms until it holds; 30 s at most. */
+async function waitUntilTrue(page: Page, what: string, done: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`bench: waited ${timeoutMs / 1000} s for ${what}; ${await whereThings(page)}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Each shown webview: whether its page has loaded (VS Code's frame ready, its content frame complete), and its text. */
+async function shownWebviews(page: Page): Promise<Array<{ loaded: boolean; text: string }>> {
+  const outers = page.locator('iframe.webview:visible');
+  const shown: Array<{ loaded: boolean; text: string }> = [];
+  for (let i = 0; i < (await outers.count()); i++) {
+    const outer = outers.nth(i);
+    const ready = ((await outer.getAttribute('class', { timeout: 1000 }).catch(() => null)) ?? '').split(/\s+/).includes('ready');
+    const frame = await (await outer.elementHandle({ timeout: 1000 }).catch(() => null))?.contentFrame();
+    const content = await frame
+      ?.evaluate(() => {
+        const active = document.getElementById('active-frame') as HTMLIFrameElement | null;
+        const doc = active?.contentDocument;
+        const complete = !!doc && doc.readyState === 'complete' && !document.getElementById('pending-frame');
+        return { complete, text: doc?.body?.innerText ?? '' };
+      })
+      .catch(() => undefined);
+    shown.push({ loaded: ready && !!content?.complete, text: content?.text ?? '' });
+  }
+  return shown;
+}
+
+/** Where the keyboard is in the workbench's own document. */
+async function focusedElement(page: Page): Promise<string> {
+  return page
+    .evaluate(() => {
+      const active = document.activeElement;
+      return active ? `${active.localName}.${Array.from(active.classList).join('.')}` : 'none';
+    })
+    .catch(() => 'unreadable');
+}
+
+/**
+ * Waits until the last tool's result is on screen, as a person does before running the next command:
+ * its tab is the active one, every webview shown has loaded, one of them shows the result, and the
+ * focus has not moved for 200 ms.
+ *
+ * The harness race this closes (issue #34 item 5): the harness ran the next command within half a
+ * second of the last answer, while the result's tab was opening, or the tab VS Code shows when a
+ * form's tab closes. VS Code focuses such a webview with a message it holds until the webview's page
+ * is ready (and, for a loaded one, 50 ms after the focus call); the page then takes the focus from
+ * whatever has it, and a quick input that loses the focus closes. Seen with BENCH_DEBUG: the palette
+ * opened and ran Run MCP Tool, the server was picked, and the tool list closed 50 ms after it showed,
+ * the window's focus gone into the result's webview; the harness then waited 20 s for it. Waiting for
+ * the webviews to load and the focus to rest removes the race; it is no retry.
+ */
+async function waitForResult(window: BenchWindow, server: string, tool: string): Promise<void> {
+  const { page } = window;
+  const tab = `${server}-${tool}`;
+  const heading = `${server} › ${tool}`;
+  let focus = '';
+  let restingSince = 0;
+  await waitUntilTrue(page, `the result of ${tool} to be on screen`, async () => {
+    const active = (
+      await page
+        .locator('.tabs-container .tab.active .label-name')
+        .first()
+        .textContent({ timeout: 1000 })
+        .catch(() => null)
+    )?.trim();
+    const webviews = active === tab || active === `${tab}.md` ? await shownWebviews(page) : [];
+    const shown = webviews.length > 0 && webviews.every((w) => w.loaded) && webviews.some((w) => w.text.includes(heading));
+    const now = await focusedElement(page);
+    if (!shown || now !== focus) {
+      focus = now;
+      restingSince = Date.now();
+      return false;
+    }
+    return Date.now() - restingSince >= 200;
+  });
+}
+
+/** View: Close All Editors, then waits until no tab and no webview shows. */
+async function closeAllEditors(window: BenchWindow): Promise<void> {
+  const { page } = window;
+  await runCommand(page, 'View: Close All Editors');
+  await waitUntilTrue(
+    page,
+    'every editor to close',
+    async () => (await page.locator('.tabs-container .tab').count()) === 0 && (await page.locator('iframe.webview:visible').count()) === 0,
+  );
+}
+
+async function runBenchTool(window: BenchWindow, tool: string, server = 'bench-server'): Promise<void> {
+  const { page } = window;
+  try {
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === server || i.label === tool));
+    // With two servers, the server is picked first.
+    if ((await waitForQuickInput(page)).items.some((i) => i.label === server)) await pickQuickPickItem(page, server);
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === tool));
+    await pickQuickPickItem(page, tool);
+  } catch (error) {
+    const seen = window.events.slice(-60).map((e) => `${e.event} ${e.at}`);
+    throw new Error(`bench: running ${tool} failed; last events (BENCH_DEBUG=1 adds focus and quick input):\n${seen.join('\n')}`, {
+      cause: error,
+    });
+  }
 }
 
 async function waitForRecordCount(file: string, n: number, counted: (r: Record<string, unknown>) => boolean = () => true): Promise<void> {
