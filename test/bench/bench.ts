@@ -5,6 +5,10 @@
  *
  *   npm run bench                      everything (builds the VSIX, starts code-server)
  *   npm run bench -- --skip-vscode     only what runs in Node (overhead, concurrency, sizes)
+ *   BENCH_SERIES=n                     samples per series in code-server (21)
+ *   BENCH_DEBUG=1                      every frame, request, page event, focus change and quick input, with its time
+ *   BENCH_TRACE=<folder>               Chrome traces of the renderer while the cold forms and the bare webviews
+ *                                      open (<folder>/cold-forms.json, bare-webviews.json; tracing slows them)
  *
  * - overheadRatio: 1000 form elicitations (server-everything's schema) from one SDK
  *   server over stdio, answered by McpConnection + Broker (normalize, validate) + a
@@ -17,6 +21,12 @@
  *   tab / in the tab just answered.
  * - quickPickMs / formColdMs / formWarmMs / activationMs: in code-server, timed on one
  *   clock (the server's Date.now() when it sends, the browser's when the widget is ready).
+ * - webviewFloorMs / formFloorRatio: a bare webview extension (webviewFloor.ts, built at bench time)
+ *   opens a panel with one input in a new tab, timed as formColdMs, in the same window right after
+ *   the cold forms; the ratio is formColdMs ÷ webviewFloorMs of this run (goal ≤ 1.5). Below the table,
+ *   where a new tab's time goes: for both, each stage's median time after the send, from VS Code's own
+ *   performance marks (the workbench's webview element, its webview page pre/index.html) and the page's
+ *   (written, first and last custom element defined, `ready`, the question arrived, built, ready).
  * - formFirstMs: the first form of a window, in a fresh browser profile and in one that has
  *   shown webviews before (a new window on the same profile).
  * - agentAskMs: an ACP agent in an agent session (the fixture agent, written with the ACP SDK)
@@ -229,13 +239,21 @@ interface Row {
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const bench: Record<string, unknown> = {};
-  const row = (metric: string, value: number | undefined, unit: string, goal: number, note?: string, lowerIsBetter = true): void => {
+  /** `goal` undefined: a reference figure, not one of Elicit's goals (no goal, no ok). */
+  const row = (
+    metric: string,
+    value: number | undefined,
+    unit: string,
+    goal: number | undefined,
+    note?: string,
+    lowerIsBetter = true,
+  ): void => {
     rows.push({
       metric,
       value,
       unit,
-      goal: `${lowerIsBetter ? '≤' : '='} ${goal}`,
-      ok: value === undefined ? undefined : lowerIsBetter ? value <= goal : value === goal,
+      goal: goal === undefined ? '' : `${lowerIsBetter ? '≤' : '='} ${goal}`,
+      ok: value === undefined || goal === undefined ? undefined : lowerIsBetter ? value <= goal : value === goal,
       note,
     });
   };
@@ -285,14 +303,17 @@ async function main(): Promise<void> {
     'median of 21: an answer POSTed over HTTPS on loopback by a paired device → the asker has it',
   );
 
+  let stages: Array<{ stage: string; formMs: number | undefined; floorMs: number | undefined }> = [];
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');
     const v = await measureInVscode(benchServer);
+    stages = v.coldStages;
     Object.assign(
       bench,
       round({
         quickPickMs: v.quickPickMs,
         formColdMs: v.formColdMs,
+        webviewFloorMs: v.webviewFloorMs,
         formWarmMs: v.formWarmMs,
         formFirstMs: v.formFirstMs,
         formFirstWarmProfileMs: v.formFirstWarmProfileMs,
@@ -305,6 +326,7 @@ async function main(): Promise<void> {
         activationMs: v.activationMs,
       }),
     );
+    bench.formFloorRatio = round(v.formFloorRatio, 3);
     row('quickPickMs', v.quickPickMs, 'ms', 100, `median of ${v.quickPickSamples}: elicitation/create sent → QuickPick visible`);
     row(
       'formColdMs',
@@ -312,6 +334,20 @@ async function main(): Promise<void> {
       'ms',
       250,
       `median of ${v.formColdSamples} forms, each in a new tab, sent 0.3 s after the last tab closed: sent → first input enabled`,
+    );
+    row(
+      'webviewFloorMs',
+      v.webviewFloorMs,
+      'ms',
+      undefined,
+      `median of ${v.webviewFloorSamples}: a bare webview extension's panel (one input, a CSP like Elicit's), each in a new tab, opened 0.3 s after the last tab closed, right after the cold forms: its extension creates it → input enabled (VS Code's own cost: no goal)`,
+    );
+    row(
+      'formFloorRatio',
+      v.formFloorRatio,
+      '×',
+      1.5,
+      `formColdMs ÷ webviewFloorMs, measured in this run: ${Math.round(v.formColdMs)} ms ÷ ${Math.round(v.webviewFloorMs)} ms`,
     );
     const waited = (ms: number | undefined): string =>
       ms === undefined ? '' : ` (VS Code's webview page waiting for its service worker: ${ms} ms)`;
@@ -382,7 +418,16 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const value =
       r.value === undefined ? 'n/a' : `${Number.isInteger(r.value) ? r.value : r.value.toFixed(r.unit === '×' ? 3 : 1)} ${r.unit}`.trim();
-    console.log(`| ${r.metric} | ${value} | ${r.goal} ${r.unit} | ${r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED'} | ${r.note ?? ''} |`);
+    console.log(
+      `| ${r.metric} | ${value} | ${r.goal ? `${r.goal} ${r.unit}`.trim() : ''} | ${r.ok === undefined ? '' : r.ok ? 'ok' : 'MISSED'} | ${r.note ?? ''} |`,
+    );
+  }
+  if (stages.length > 0) {
+    // Medians of each stage's time after the send: a stage's cost is its step from the one above.
+    console.log(`\nWhere a new tab's time goes (median ms after the send; VS Code's marks, then the page's):\n`);
+    console.log(`| stage | Elicit's cold form | bare webview |\n| --- | --: | --: |`);
+    const ms = (value: number | undefined): string => (value === undefined ? '' : String(Math.round(value)));
+    for (const s of stages) console.log(`| ${s.stage} | ${ms(s.formMs)} | ${ms(s.floorMs)} |`);
   }
   console.log(`BENCH ${JSON.stringify(bench)}`);
 }

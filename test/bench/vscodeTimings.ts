@@ -13,8 +13,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
-import { startCodeServer } from '../e2e/harness/codeServer';
 import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame, whereThings } from '../e2e/harness/workbench';
+import { repoRoot, startCodeServer } from '../e2e/harness/codeServer';
+import { buildFloorVsix, FLOOR_COMMAND, FLOOR_TOOL } from './webviewFloor';
 import { builtVsix } from '../e2e/elicitSession';
 import { readRecords } from '../support/records';
 import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
@@ -37,6 +38,17 @@ export interface VscodeTimings {
   answerSamples: number;
   formColdMs: number;
   formColdSamples: number;
+  /**
+   * The floor: a bare webview extension's panel (one input, a CSP like Elicit's) opened in a new tab,
+   * timed as formColdMs (its extension's Date.now() before it creates the panel → the input enabled),
+   * in the same window, right after the cold forms.
+   */
+  webviewFloorMs: number;
+  webviewFloorSamples: number;
+  /** formColdMs ÷ webviewFloorMs. */
+  formFloorRatio: number;
+  /** Where a cold form's and a bare webview's time goes: each stage's median, ms after the send (see STAGES). */
+  coldStages: Array<{ stage: string; formMs: number | undefined; floorMs: number | undefined }>;
   formWarmMs: number;
   formWarmSamples: number;
   /** A 2026-07-28 server returns a round of four questions → the form's first input is enabled (a new tab each). */
@@ -55,11 +67,19 @@ export interface VscodeTimings {
  * Runs in every frame before its own scripts. Logs "elicit-bench <event> <Date.now()>". `trace`
  * (BENCH_DEBUG): the workbench also logs where the focus goes, the quick input showing and hiding,
  * and the active tab, so a step that waited in vain can be read in time order.
+ *
+ * A webview's content frame is the exception: VS Code loads fake.html into it, where Playwright's
+ * init script does not run, and writes the page with document.open/write; a probe installed when
+ * Playwright reports the frame comes a few ms after the page is written, which is after a page
+ * that is ready as written (the bare webview) was ready. So VS Code's webview page (pre/index.html)
+ * installs it into each content frame it creates, at that frame's DOMContentLoaded, before VS Code
+ * writes the page there: `win` is that frame's window (the probe's code runs in the outer realm).
  */
-function readinessProbe(trace: boolean): void {
+function readinessProbe(trace: boolean, win: Window = window): void {
   const log = (event: string): void => console.log(`elicit-bench ${event} ${Date.now()}`);
+  const doc = win.document;
   // Once per document: VS Code writes webview content with document.open/write, which keeps the window.
-  const probed = document as unknown as { __elicitBenchProbe?: boolean };
+  const probed = doc as unknown as { __elicitBenchProbe?: boolean };
   if (probed.__elicitBenchProbe) return;
   probed.__elicitBenchProbe = true;
   if (window === window.top) {
@@ -118,16 +138,85 @@ function readinessProbe(trace: boolean): void {
     else document.addEventListener('DOMContentLoaded', start);
     return;
   }
+  // VS Code's webview page: put the probe into each content frame as it loads (see above).
+  if (win === window && window.parent === window.top && /\/pre\/(index\.html)?$/.test(location.pathname)) {
+    const hooked = new WeakSet<HTMLIFrameElement>();
+    const hook = (): void => {
+      const frame = document.getElementById('pending-frame') as HTMLIFrameElement | null;
+      const inner = frame?.contentWindow;
+      if (!frame || !inner || hooked.has(frame)) return;
+      hooked.add(frame);
+      // Added just after VS Code's own listener, which writes the page a timer later.
+      inner.addEventListener('DOMContentLoaded', () => readinessProbe(trace, inner));
+    };
+    // On the document: the init script runs before it has an element.
+    new MutationObserver(hook).observe(document, { subtree: true, childList: true, attributes: true });
+    // Its `ready`, relayed to the workbench (a stage of the breakdown).
+    const post = MessagePort.prototype.postMessage as (this: MessagePort, ...args: unknown[]) => void;
+    MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]): void {
+      const message = args[0] as { channel?: string; data?: { message?: { type?: string } } } | null;
+      if (message?.channel === 'onmessage' && message.data?.message?.type === 'ready') log('stage:page-said-ready');
+      post.apply(this, args);
+    };
+    return;
+  }
+  // Stages of a webview's page, for where a cold form's time goes (stageMedians): the page written
+  // into its frame, its script's first and last custom element defined, the question arriving. The
+  // window outlives document.open(), so its custom elements registry is wrapped once.
+  const at = (event: string, time: number): void => console.log(`elicit-bench ${event} ${Math.round(time)}`);
+  const realm = win as unknown as { __elicitBenchDefines?: number[] };
+  if (!realm.__elicitBenchDefines) {
+    const defines: number[] = (realm.__elicitBenchDefines = []);
+    const registry = win.customElements;
+    const define = registry.define.bind(registry);
+    registry.define = (name, constructor, options): void => {
+      defines.push(Date.now());
+      define(name, constructor, options);
+    };
+  }
+  const written = new WeakSet<Element>();
+  const stages = (): void => {
+    const page = doc.querySelector('#app, #floor');
+    if (!page || written.has(page)) return;
+    written.add(page);
+    log('stage:page-written');
+    // Added after the write: document.open() drops a window's listeners.
+    win.addEventListener(
+      'message',
+      (event) => {
+        if ((event.data as { type?: string } | null)?.type === 'show') log('stage:question-arrived');
+      },
+      true,
+    );
+  };
+  const definesSoFar = (): void => {
+    const defines = realm.__elicitBenchDefines!;
+    if (defines.length === 0) return;
+    at('stage:first-define', defines[0]!);
+    at('stage:last-define', defines.at(-1)!);
+    defines.length = 0;
+  };
+
   // A webview's content frame: interactive once the first field's input exists and is enabled.
   // A panel may show several questions one after another: each new question id counts once.
   let readyFor: string | null = null;
   let builtFor: string | null = null;
+  // The bare webview of the floor (webviewFloor.ts): its one input is in the page as written.
+  let floorFor: string | null = null;
   const check = (): void => {
-    const form = document.querySelector<HTMLElement>('#app:not([aria-busy]) .form[data-question]');
+    stages();
+    const floor = doc.querySelector<HTMLInputElement>('input[data-bench-floor]');
+    const panel = floor?.dataset.benchFloor ?? null;
+    if (panel !== null && panel !== floorFor && !floor!.disabled) {
+      floorFor = panel;
+      log('floor-ready');
+    }
+    const form = doc.querySelector<HTMLElement>('#app:not([aria-busy]) .form[data-question]');
     const question = form?.dataset.question ?? null;
     if (question === null || question === readyFor) return;
     if (question !== builtFor) {
       builtFor = question;
+      definesSoFar();
       log('form-built');
     }
     const field = form!.querySelector('.fields vscode-textfield') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
@@ -140,26 +229,27 @@ function readinessProbe(trace: boolean): void {
       void Promise.resolve(field.updateComplete).then(check);
     }
   };
-  if (document.querySelector('#app')) log('form-page');
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  if (doc.querySelector('#app')) log('form-page');
+  new MutationObserver(check).observe(doc, { subtree: true, childList: true, attributes: true });
   check();
   // The moment Submit is pressed (answerMs runs from here to the server having the answer). On the
   // page's #app, not the document: VS Code writes the page with document.open(), which drops the
   // document's listeners and may come after this probe ran.
   const listening = new WeakSet<Element>();
   const onClick = (event: Event): void => {
+    // By name, not instanceof: the nodes may belong to another realm than this code.
     const submit = event
       .composedPath()
-      .some((node) => node instanceof HTMLElement && node.localName === 'vscode-button' && node.textContent?.trim() === 'Submit');
+      .some((node) => (node as Element).localName === 'vscode-button' && (node as Element).textContent?.trim() === 'Submit');
     if (submit) log('submit-pressed');
   };
   const listen = (): void => {
-    const app = document.querySelector('#app');
+    const app = doc.querySelector('#app');
     if (!app || listening.has(app)) return;
     listening.add(app);
     app.addEventListener('click', onClick, true);
   };
-  new MutationObserver(listen).observe(document, { subtree: true, childList: true });
+  new MutationObserver(listen).observe(doc, { subtree: true, childList: true });
   listen();
 }
 
@@ -198,7 +288,16 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       env: { RECORD_FILE: record, FIXTURE_NAME: AGENT },
     },
   };
-  const codeServer = await startCodeServer({ vsixPaths: [builtVsix()], workspaceDir, userSettings: { 'elicit.agents': agents } });
+  // The bare webview extension (the floor), built here and installed next to Elicit.
+  const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-floor-'));
+  const floorRecord = path.join(floorDir, 'record.jsonl');
+  const floorVsix = await buildFloorVsix(floorDir, repoRoot);
+  const codeServer = await startCodeServer({
+    vsixPaths: [builtVsix(), floorVsix],
+    workspaceDir,
+    userSettings: { 'elicit.agents': agents },
+    env: { ELICIT_BENCH_FLOOR_RECORD: floorRecord, ELICIT_BENCH_FLOOR_SERIES: String(SERIES) },
+  });
   let window: BenchWindow | undefined;
   try {
     // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
@@ -209,13 +308,29 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     // the first of them is the window's first webview (formFirstMs): a tool's result is a webview too.
     let forms = 0;
     await runBenchTool(window, 'series_form');
+    const formsTrace = await startTrace(page);
     let firstWorkerWait: number | undefined;
     for (let i = 1; i <= SERIES; i++) {
       await waitCount('form-ready', ++forms);
       if (i === 1) firstWorkerWait = await serviceWorkerWait(page);
+      await readWebviewMarks(window);
       await (await frame()).getByRole('button', { name: 'Cancel' }).click();
     }
+    await formsTrace?.stop('cold-forms');
     await waitForResult(window, 'bench-server', 'series_form');
+    // The floor, right after, on the same empty editor area: bare webviews, each closed by its button,
+    // which closes its tab; the next opens 0.3 s later.
+    await closeAllEditors(window);
+    await runCommand(page, FLOOR_COMMAND);
+    const floorTrace = await startTrace(page);
+    for (let i = 1; i <= SERIES; i++) {
+      await waitCount('floor-ready', i);
+      await readWebviewMarks(window);
+      await (await frame()).getByRole('button', { name: 'Close' }).click();
+    }
+    await floorTrace?.stop('bare-webviews');
+    await waitForRecordCount(floorRecord, SERIES);
+    await waitUntilTrue(page, 'the last bare webview to close', async () => (await page.locator('iframe.webview:visible').count()) === 0);
     // Forms, warm: each is declined (an answer), so the next one is drawn in the same tab.
     await runBenchTool(window, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
@@ -268,6 +383,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     }
     const agentAsks = firstAfter(record, agentReadyEvents(window.events, formsBeforeAgent), 'agent_ask');
 
+    await readWorkbenchMarks(window);
     const events = window.events;
     await window.close();
     window = undefined;
@@ -282,7 +398,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     window = undefined;
 
     if (process.env.BENCH_DEBUG) {
-      const sends = readRecords(record).map((r) => `${r.tool} sent ${r.sentAt ?? r.answeredAt}`);
+      const sends = [...readRecords(record), ...readRecords(floorRecord)].map((r) => `${r.tool} sent ${r.sentAt ?? r.answeredAt}`);
       console.error(
         [...sends, ...events.map((e) => `${e.event} ${e.at}`)]
           .sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)))
@@ -292,6 +408,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     const picks = latencies(record, events, 'series_pick', 'pick-shown');
     const seriesForms = latencies(record, events, 'series_form', 'form-ready');
     const cold = seriesForms.slice(0, SERIES);
+    const floor = latencies(floorRecord, events, FLOOR_TOOL, 'floor-ready');
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
     const warm = seriesForms.slice(SERIES + 1);
     const answers = answerLatencies(record, events);
@@ -307,6 +424,10 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       formFirstWarmProfileWorkerWaitMs: warmProfileWorkerWait,
       formColdMs: median(cold),
       formColdSamples: cold.length,
+      webviewFloorMs: median(floor),
+      webviewFloorSamples: floor.length,
+      formFloorRatio: median(cold) / median(floor),
+      coldStages: stageMedians(record, floorRecord, events),
       formWarmMs: median(warm),
       formWarmSamples: warm.length,
       answerMs: median(answers),
@@ -326,6 +447,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     fs.rmSync(workspaceDir, { recursive: true, force: true });
     fs.rmSync(profileDir, { recursive: true, force: true });
     fs.rmSync(record, { force: true });
+    fs.rmSync(floorDir, { recursive: true, force: true });
   }
 }
 
@@ -425,6 +547,120 @@ async function openWindow(url: string, profileDir: string, record: string): Prom
         }
         await page.waitForTimeout(20);
       }
+    },
+  };
+}
+
+/**
+ * The stages of a new webview tab, in the order they come: VS Code's own performance marks (the
+ * workbench's webview element, then its webview page, pre/index.html), then the page's (the probe's
+ * `stage:` events). A bare webview has no custom elements, no `ready` and no question.
+ */
+const STAGES = [
+  'mark:webviewElement/init/set-src',
+  'mark:webviewElement/set-content',
+  'mark:webviewElement/mounted',
+  'mark:index.html/scriptStart',
+  'mark:webviewElement/webview-ready',
+  'mark:index.html/content/started',
+  'mark:index.html/content/workerReady',
+  'mark:index.html/content/innerFrameLoaded',
+  'stage:page-written',
+  'mark:index.html/content/wroteInnerContent',
+  'stage:first-define',
+  'stage:last-define',
+  'stage:page-said-ready',
+  'stage:question-arrived',
+  'form-built',
+  'ready',
+];
+
+/** VS Code's marks in the shown webview's page (pre/index.html), as events on the bench's clock; read before its tab closes. */
+async function readWebviewMarks(window: BenchWindow): Promise<void> {
+  const outer = await window.page
+    .locator('iframe.webview:visible')
+    .first()
+    .elementHandle({ timeout: 1000 })
+    .catch(() => null);
+  const frame = await outer?.contentFrame();
+  const marks = await frame?.evaluate(markList, 'webview/index.html/').catch(() => undefined);
+  for (const mark of marks ?? []) window.events.push({ event: `mark:${mark.name.replace('webview/', '')}`, at: mark.at });
+}
+
+/** The workbench's own webview marks (webview/webviewElement/…), kept for every webview of the window. */
+async function readWorkbenchMarks(window: BenchWindow): Promise<void> {
+  const marks = await window.page.evaluate(markList, 'webview/webviewElement/').catch(() => []);
+  for (const mark of marks) window.events.push({ event: `mark:${mark.name.replace('webview/', '')}`, at: mark.at });
+}
+
+/** In a page: its performance marks whose names start with `prefix`, at Date.now() time. */
+function markList(prefix: string): Array<{ name: string; at: number }> {
+  return performance
+    .getEntriesByType('mark')
+    .filter((m) => m.name.startsWith(prefix))
+    .map((m) => ({ name: m.name, at: Math.round(performance.timeOrigin + m.startTime) }));
+}
+
+/** For the cold forms and the bare webviews: each stage's median time after the send, over the samples that have it. */
+function stageMedians(record: string, floorRecord: string, events: BenchEvent[]): VscodeTimings['coldStages'] {
+  const stagesOf = (file: string, tool: string, ready: string, count: number): Map<string, number[]> => {
+    const sends = readRecords(file)
+      .filter((r) => r.tool === tool && typeof r.sentAt === 'number')
+      .map((r) => r.sentAt as number)
+      .slice(0, count);
+    const byStage = new Map<string, number[]>();
+    for (const sent of sends) {
+      const readyAt = events.find((e) => e.event === ready && e.at >= sent)?.at;
+      if (readyAt === undefined) continue;
+      for (const stage of STAGES) {
+        const name = stage === 'ready' ? ready : stage;
+        const hit = events.find((e) => e.event === name && e.at >= sent && e.at <= readyAt);
+        if (hit) byStage.set(stage, [...(byStage.get(stage) ?? []), hit.at - sent]);
+      }
+    }
+    return byStage;
+  };
+  const form = stagesOf(record, 'series_form', 'form-ready', SERIES);
+  const floor = stagesOf(floorRecord, FLOOR_TOOL, 'floor-ready', SERIES);
+  const med = (values: number[] | undefined): number | undefined => (values && values.length > 0 ? median(values) : undefined);
+  return STAGES.map((stage) => ({ stage, formMs: med(form.get(stage)), floorMs: med(floor.get(stage)) })).filter(
+    (s) => s.formMs !== undefined || s.floorMs !== undefined,
+  );
+}
+
+/**
+ * BENCH_TRACE=<folder>: a Chrome trace of the window's renderer (the workbench and its webviews share
+ * its main thread) while the cold forms, and then the bare webviews, open: <folder>/<name>.json, for
+ * Perfetto or chrome://tracing. Tracing slows what it watches: the figures of such a run are not the bench's.
+ */
+async function startTrace(page: Page): Promise<{ stop(name: string): Promise<void> } | undefined> {
+  const folder = process.env.BENCH_TRACE;
+  if (!folder) return undefined;
+  const cdp = await page.context().newCDPSession(page);
+  const categories = [
+    'devtools.timeline',
+    'disabled-by-default-devtools.timeline',
+    'v8.execute',
+    'blink.user_timing',
+    'toplevel',
+    'loading',
+  ];
+  await cdp.send('Tracing.start', { categories: categories.join(','), transferMode: 'ReturnAsStream' });
+  return {
+    async stop(name) {
+      const complete = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+      await cdp.send('Tracing.end');
+      const stream = await complete;
+      const chunks: string[] = [];
+      for (;;) {
+        const { data, eof } = await cdp.send('IO.read', { handle: stream });
+        chunks.push(data);
+        if (eof) break;
+      }
+      await cdp.send('IO.close', { handle: stream });
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(path.join(folder, `${name}.json`), chunks.join(''));
+      await cdp.detach();
     },
   };
 }
