@@ -27,8 +27,8 @@ import {
 import { timerDelay } from '../settingLimits';
 import type { TurnLane } from '../time/turnLane';
 import { reviewUrl, type UrlReview } from './urlSafety';
-import { answerCheckCost, completeAnswer } from '../form/fieldRules';
-import { MAX_FORM_PATTERN_STEPS } from '../form/formBudget';
+import { completeAnswer } from '../form/fieldRules';
+import { readOutsideAnswer } from '../form/outsideAnswer';
 import type { AnswerMemory, RememberedAnswer } from '../memory/answerMemory';
 import type { MemoryScope } from '../memory/askerIdentity';
 import type { AskerRule } from '../memory/askerRules';
@@ -297,14 +297,15 @@ export class Broker {
     let result: ElicitResult;
     if (answer.action === 'decline') result = DECLINED;
     else if (answer.action === 'accept') {
-      const content = completeAnswer(form, answer.content ?? {});
-      // Counted before it is checked (issue #33): another window or a phone cannot make the check long.
-      if (answerCheckCost(form, content) > MAX_FORM_PATTERN_STEPS) {
-        return 'The answer is too long to check here: answer it in the window that asked.';
-      }
-      const problems = Object.entries(validateAnswer(form, content));
-      if (problems.length > 0) return `The answer was refused: ${problems.map(([k, v]) => `${k}: ${v}`).join('; ')}`;
-      result = { action: 'accept', content };
+      // The one check of an outside answer (outsideAnswer.ts): counted before it is checked (issue #33).
+      const read = readOutsideAnswer(form, answer.content ?? {});
+      if (read.ok) result = { action: 'accept', content: read.content };
+      else if ('tooCostly' in read) return 'The answer is too long to check here: answer it in the window that asked.';
+      else if ('malformed' in read) return 'The answer was refused: it is not a set of field values.';
+      else
+        return `The answer was refused: ${Object.entries(read.errors)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; ')}`;
     } else return 'Only an answer or a decline can come from another window.';
     entry.elsewhere = result;
     if (device !== undefined) entry.answeredOn = device;

@@ -7,10 +7,10 @@
  * as text; the strings are cleaned of invisible characters here too.
  */
 import type { Question } from '../broker/broker';
-import type { AnswerValue, ElicitContent, ElicitResult } from '../request';
+import type { ElicitResult } from '../request';
 import { cleanText, clip, oneLine } from '../display';
-import { validateAnswer } from '../form/ajvAnswerCheck';
-import { completeAnswer, type FieldErrors } from '../form/fieldRules';
+import type { FieldErrors } from '../form/fieldRules';
+import { readOutsideAnswer, TOO_COSTLY } from '../form/outsideAnswer';
 import type { OpenPrompt } from '../broker/openPrompts';
 import { acceptsDevicePermission, devicePermissionOptions, deviceVerdict } from './devicePolicy';
 import type { PhoneAnswer, PhoneForm, PhonePermission, PhoneQuestion, PhoneQuestionBase } from './phoneView';
@@ -65,21 +65,13 @@ export function readPhoneAnswer(question: Question, body: unknown): ReadAnswer {
   const turnEnded = question.request.mode === 'form' && question.request.nonBlocking?.turnEnded.aborted === true;
   if (turnEnded) return action === 'dismiss' ? { ok: true, answer: { action } } : REFUSED;
   if (action === 'decline') return { ok: true, answer: { action } };
-  if (action !== 'accept' || !question.form || !isContent(content)) return REFUSED;
-  const complete = completeAnswer(question.form, content);
-  const errors = validateAnswer(question.form, complete);
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, answer: { action: 'accept', content: complete } };
-}
-
-function isAnswerValue(value: unknown): value is AnswerValue {
-  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-function isContent(value: unknown): value is ElicitContent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.entries(value).every(([, v]) => isAnswerValue(v));
+  if (action !== 'accept' || !question.form) return REFUSED;
+  // The one check of an outside answer (outsideAnswer.ts), as the form page's and another window's.
+  const read = readOutsideAnswer(question.form, content);
+  if (read.ok) return { ok: true, answer: { action: 'accept', content: read.content } };
+  if ('malformed' in read) return REFUSED;
+  if ('tooCostly' in read) return { ok: false, errors: { [read.tooCostly]: TOO_COSTLY } };
+  return { ok: false, errors: read.errors };
 }
 
 /** The broker's result for an accepted or declined phone answer. */

@@ -12,13 +12,12 @@
  * close the panel straight away.
  */
 import * as vscode from 'vscode';
-import { validateAnswer } from '../../core/form/ajvAnswerCheck';
+import { readOutsideAnswer, TOO_COSTLY } from '../../core/form/outsideAnswer';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker/broker';
 import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FormModel } from '../../core/form/fields';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
-import { completeAnswer } from '../../core/form/fieldRules';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webview/webviewHost';
 import { LaterDrafts } from './laterDrafts';
@@ -304,7 +303,11 @@ class FormSession {
         if (saved === undefined) missing[name] = vscode.l10n.t('The saved value is no longer available: type it again');
         else given[name] = saved;
       }
-      const errors = { ...validateAnswer(this.form, completeAnswer(this.form, given)), ...missing };
+      // The one check of an outside answer (outsideAnswer.ts): the page is a client like a phone.
+      const read = readOutsideAnswer(this.form, given);
+      // The page's protocol check (isFormToHost) lets only field values through: anything else is dropped, never sent.
+      if (!read.ok && 'malformed' in read) return;
+      const errors = { ...(read.ok ? {} : 'errors' in read ? read.errors : { [read.tooCostly]: TOO_COSTLY }), ...missing };
       if (Object.keys(errors).length > 0) {
         this.post({ type: 'errors', errors });
         return;
