@@ -31,7 +31,7 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
       await setColorTheme(page, theme);
       await runMcpTool(page, 'ask_everything');
       const form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
-      await form.locator('.field[data-name="name"] input').waitFor({ timeout: 30_000 });
+      await form.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
       // "Remember this answer" beside Submit (issue #22) is part of what is checked.
       await form.locator('footer vscode-single-select.remember').waitFor();
       const violations = await axeViolations(form);

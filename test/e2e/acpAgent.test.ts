@@ -86,10 +86,10 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual(permission!.result, { outcome: { outcome: 'selected', optionId: 'allow-once' } });
 
     const form = await webviewFrame(page, 'fixture asks · Write greeting.txt');
-    const greeting = form.locator('.field[data-name="greeting"] input');
+    const greeting = form.locator('.field[data-name="greeting"] vscode-textfield input');
     await greeting.waitFor({ timeout: 30_000 });
     await greeting.fill('Howdy');
-    await form.locator('.field[data-name="apiToken"] input').fill(SECRET);
+    await form.locator('.field[data-name="apiToken"] vscode-textfield input').fill(SECRET);
     await form.getByRole('button', { name: 'Submit' }).click();
     const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'form');
     assert.deepEqual(answer!.result, {
@@ -218,7 +218,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const multi = form.locator('.field[data-name="question_1"]');
     await multi.locator('vscode-checkbox', { hasText: 'Lint' }).click();
     await multi.locator('vscode-checkbox', { hasText: 'Other…' }).click();
-    await form.locator('.field[data-name="question_1_custom"] input').fill('Format check');
+    await form.locator('.field[data-name="question_1_custom"] vscode-textfield input').fill('Format check');
     await screenshot(page, 'acp-question-other-form');
     await form.getByRole('button', { name: 'Submit' }).click();
     const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question');

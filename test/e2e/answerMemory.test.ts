@@ -149,8 +149,8 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runTool('plan_trip', 'weather (2)');
     const title = 'weather (2) from elicit.servers asks · tool plan_trip';
     const form = await webviewFrame(page, title);
-    await form.locator('.field[data-name="city"] input').fill('Lisbon');
-    await form.locator('.field[data-name="nights"] input').fill('3');
+    await form.locator('.field[data-name="city"] vscode-textfield input').fill('Lisbon');
+    await form.locator('.field[data-name="nights"] vscode-textfield input').fill('3');
     await form.locator('.field[data-name="room"] vscode-single-select').click();
     await form.getByRole('option', { name: 'double' }).click();
     await form.locator('footer vscode-single-select.remember').click();

@@ -98,7 +98,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runTool('hostile_html_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_html_form');
-    const name = form.locator('.field[data-name="name"] input');
+    const name = form.locator('.field[data-name="name"] vscode-textfield input');
     await name.waitFor({ timeout: 30_000 });
     assert.ok((await form.locator('.message').textContent())?.includes(`Hello ${SCRIPT} ${IMG} <b>not bold</b>`));
     assert.ok((await form.locator('.field[data-name="name"] .field-title').textContent())?.includes(`Name ${IMG}`));
@@ -155,7 +155,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runTool('hostile_bidi_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_bidi_form');
-    await form.locator('.field[data-name="file"] input').waitFor({ timeout: 30_000 });
+    await form.locator('.field[data-name="file"] vscode-textfield input').waitFor({ timeout: 30_000 });
     // Every text the page shows, including the labels its widgets draw in their shadow roots.
     const shown = await form.locator('body').evaluate((body) => {
       const texts = [(body as HTMLElement).innerText];
@@ -180,7 +180,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     await runTool('hostile_huge_message_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_huge_message_form');
     const message = form.locator('.message');
-    await form.locator('.field[data-name="a"] input').waitFor({ timeout: 30_000 });
+    await form.locator('.field[data-name="a"] vscode-textfield input').waitFor({ timeout: 30_000 });
     const first = (await message.textContent()) ?? '';
     assert.ok(first.startsWith('HUGE-FORM') && first.length < 3_000, `shown first: ${first.length} characters`);
     await screenshot(page, 'hostile-long-message');

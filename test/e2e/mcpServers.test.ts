@@ -147,14 +147,14 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await runOnCatalog(page, 'Elicit: Run MCP Tool', 'Schedule a release');
     const title = 'Run MCP Tool · catalog-server · schedule_release';
     const frame = await webviewFrame(page, title);
-    await frame.locator('.field[data-name="version"] input').waitFor({ timeout: 20_000 });
+    await frame.locator('.field[data-name="version"] vscode-textfield input').waitFor({ timeout: 20_000 });
     assert.equal((await frame.locator('h1.title').textContent())?.trim(), title);
     assert.deepEqual(
       (await frame.locator('footer .buttons vscode-button').allTextContents()).map((t) => t.trim()),
       ['Submit', 'Cancel'],
     );
-    await frame.locator('.field[data-name="version"] input').fill('2.1.0');
-    await frame.locator('.field[data-name="date"] input').fill('2026-12-01');
+    await frame.locator('.field[data-name="version"] vscode-textfield input').fill('2.1.0');
+    await frame.locator('.field[data-name="date"] vscode-textfield input').fill('2026-12-01');
     await frame.locator('.field[data-name="channel"] vscode-single-select').click();
     await frame.getByRole('option', { name: 'beta' }).click();
     await screenshot(page, 'run-tool-arguments-form');

@@ -38,10 +38,10 @@ describe('a remembered round in code-server', { timeout: 600_000 }, () => {
   it('answers a round of four remembered questions by itself, and the server gets the same four answers', async () => {
     await runSketch();
     const frame = await webviewFrame(page(), TITLE);
-    await frame.locator('.field[data-name="0:name"] input').fill('Amber');
+    await frame.locator('.field[data-name="0:name"] vscode-textfield input').fill('Amber');
     await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
     await frame.getByRole('option', { name: 'A minor' }).click();
-    await frame.locator('.field[data-name="2:bpm"] input').fill('96');
+    await frame.locator('.field[data-name="2:bpm"] vscode-textfield input').fill('96');
     await frame.locator('.field[data-name="3:loop"] vscode-checkbox').click();
     await frame.locator('footer vscode-single-select.remember').click();
     await frame.getByRole('option', { name: 'Remember: this session' }).click();
