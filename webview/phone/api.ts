@@ -4,7 +4,7 @@
  * Paths are relative to the page, so it also works behind a forwarding proxy
  * that serves it under a path of its own.
  */
-import type { PhoneQuestion } from '../../src/core/device/phoneView';
+import type { PhoneQuestion } from '../../src/core/protocols/phoneProtocol';
 
 export type PairStatus = { status: 'waiting' } | { status: 'paired'; name: string } | { status: 'refused' };
 

@@ -11,7 +11,7 @@ import { collectAnswer, initialValues, startingValues, type RawValue, type RawVa
 import type { ChoiceOption, Field, FormModel, NumberField } from '../../src/core/form/fields';
 import { numberScale } from '../../src/core/form/numberScale';
 import { listedOptions, otherTextField, OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
-import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/device/phoneView';
+import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/protocols/phoneProtocol';
 import { adoptStyles, el } from '../shared/dom';
 import { linkedSlider } from '../shared/slider';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';

@@ -21,9 +21,9 @@ import type { Broker, Question } from '../broker/broker';
 import type { ElicitResult } from '../request';
 import { hasSecret } from '../form/fields';
 
-import type { EditorOnlyReason } from './phoneView';
+import type { EditorOnlyReason } from '../protocols/phoneProtocol';
 
-export type { EditorOnlyReason } from './phoneView';
+export type { EditorOnlyReason } from '../protocols/phoneProtocol';
 
 export type DeviceVerdict = { allowed: true; opensOnComputer: boolean } | { allowed: false; reason: EditorOnlyReason };
 

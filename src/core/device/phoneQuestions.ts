@@ -13,9 +13,9 @@ import type { FieldErrors } from '../form/fieldRules';
 import { readOutsideAnswer, TOO_COSTLY } from '../form/outsideAnswer';
 import type { OpenPrompt } from '../broker/openPrompts';
 import { acceptsDevicePermission, devicePermissionOptions, deviceVerdict } from './devicePolicy';
-import type { PhoneAnswer, PhoneForm, PhonePermission, PhoneQuestion, PhoneQuestionBase } from './phoneView';
+import type { PhoneAnswer, PhoneForm, PhonePermission, PhoneQuestion, PhoneQuestionBase } from '../protocols/phoneProtocol';
 
-export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from './phoneView';
+export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../protocols/phoneProtocol';
 
 const MAX_MESSAGE = 2000;
 

@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AskerKind, AnswerValue, EarlierAnswer, GroupSection } from '../request';
-import type { EditorOnlyReason } from '../device/phoneView';
+import type { EditorOnlyReason } from '../protocols/phoneProtocol';
 import { isObject } from '../json';
 
 export const PROTOCOL = 'elicit-windows/1';
