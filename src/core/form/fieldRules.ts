@@ -122,14 +122,6 @@ export function patternCheckCost(field: Field, value: unknown): number {
   return (value.length + 1) * compilePattern(field.pattern).cost;
 }
 
-/** The most pattern steps checking a whole answer can take (the field rules, then ajv: twice each). */
-export function answerCheckCost(form: FormModel, content: ElicitContent): number {
-  let steps = 0;
-  for (const field of form.fields)
-    steps += 2 * patternCheckCost(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined);
-  return steps;
-}
-
 /** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
 export function compilePattern(pattern: string): LinearPattern {
   let compiled = patternCache.get(pattern);
