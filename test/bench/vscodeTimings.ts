@@ -356,6 +356,8 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     await waitForResult(window, 'bench-server', 'series_answer');
     // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
     for (let i = 1; i <= SERIES; i++) {
+      // Its last result closed first: waitForResult would otherwise see the old one (the same text).
+      await closeAllEditors(window);
       await runBenchTool(window, 'round_once', 'round-server');
       await waitCount('form-ready', ++forms);
       await (await frame()).getByRole('button', { name: 'Cancel' }).click();
@@ -363,6 +365,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     }
     // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
     for (let call = 0; call < 3; call++) {
+      await closeAllEditors(window);
       await runBenchTool(window, 'round_chain', 'round-server');
       for (let i = 0; i < CHAIN; i++) {
         await waitCount('form-ready', ++forms);
@@ -799,7 +802,9 @@ async function focusedElement(page: Page): Promise<string> {
  * whatever has it, and a quick input that loses the focus closes. Seen with BENCH_DEBUG: the palette
  * opened and ran Run MCP Tool, the server was picked, and the tool list closed 50 ms after it showed,
  * the window's focus gone into the result's webview; the harness then waited 20 s for it. Waiting for
- * the webviews to load and the focus to rest removes the race; it is no retry.
+ * the webviews to load and the focus to rest removes the race; it is no retry. A tool run again must
+ * have its last result's tab closed first (closeAllEditors): that tab, showing the same text, would
+ * pass for the new result before the new one opens and takes the focus (seen after `round_once`).
  */
 async function waitForResult(window: BenchWindow, server: string, tool: string): Promise<void> {
   const { page } = window;
