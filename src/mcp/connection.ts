@@ -42,6 +42,17 @@ import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
+import {
+  currentTask,
+  followTask,
+  missingCapabilityText,
+  MISSING_CLIENT_CAPABILITY,
+  surfaceTaskResults,
+  taskOf,
+  TASKS_EXTENSION,
+  type ExtensionTask,
+  type TaskRun,
+} from './taskExtension';
 import { serverOrigin } from './serverOrigin';
 import {
   completeRounds,
@@ -57,6 +68,12 @@ import {
 import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult, Result, Tool } from './types';
 
 export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
+
+/** One tool call, for its task's statuses. */
+interface TaskWatch {
+  id: number;
+  onTask?: (task: RunningTask) => void;
+}
 
 /** Where a connection's questions go: normally the broker's `ask`. */
 export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
@@ -88,6 +105,14 @@ export interface ConnectionOptions {
   stdioProbeTimeoutMs?: number;
 }
 
+/** A tool call the server runs as a task (the tasks extension), as the Servers view and the progress show it. */
+export interface RunningTask {
+  tool: string;
+  status: ExtensionTask['status'];
+  /** The server's own words: shown only as inert text. */
+  statusMessage?: string;
+}
+
 export interface McpRoot {
   /** A `file://` URI. */
   uri: string;
@@ -96,6 +121,8 @@ export interface McpRoot {
 
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
 const NO_TIMEOUT_MS = 2_147_000_000;
+/** Each tasks/get, tasks/update and tasks/cancel: a server that does not answer by then has failed the poll. */
+const TASK_REQUEST_TIMEOUT_MS = 60_000;
 /** A local server that has not answered the version probe by then is a 2025-era server. */
 const STDIO_PROBE_TIMEOUT_MS = 5_000;
 /** A remote server that does not answer the version probe is down, not old. */
@@ -111,6 +138,11 @@ export class McpConnection {
   /** Checks tool results against their outputSchema off the host's thread (resultCheck/). */
   private resultChecks: ResultChecker | undefined;
   private readonly runningTools = new Map<number, string>();
+  /** Tool calls running as tasks (the tasks extension), by call id. */
+  private readonly tasks = new Map<number, RunningTask>();
+  private readonly taskChanges = new Emitter<void>();
+  /** A tool call's task started, changed status or ended. */
+  readonly onDidChangeTasks = this.taskChanges.event;
   /** Tools as last listed, for their `execution.taskSupport`. */
   private readonly listedTools = new Map<string, Tool>();
   private oauth: OAuthSignIn | undefined;
@@ -196,11 +228,22 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /** Tool calls of this server running as tasks, oldest first. */
+  get runningTasks(): RunningTask[] {
+    return [...this.tasks.values()];
+  }
+
+  /** `onTask`: each status of the task the server runs the call as, if it does (the tasks extension). */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onTask?: (task: RunningTask) => void,
+  ): Promise<CallToolResult> {
     const client = await this.connect();
     const id = this.nextCallId++;
     this.runningTools.set(id, name);
-    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal));
+    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal, { id, onTask }));
     try {
       try {
         return await call();
@@ -218,6 +261,7 @@ export class McpConnection {
       }
     } finally {
       this.runningTools.delete(id);
+      if (this.tasks.delete(id)) this.taskChanges.fire();
     }
   }
 
@@ -252,6 +296,17 @@ export class McpConnection {
       );
     }
     const client = await this.connect();
+    if (round.task && round.method === 'tools/call') {
+      // A task's round: the task as the server has it now, its kept keys asked again if it still wants them.
+      const run = this.taskRun(client, round.params, this.roundContext(taskSubject(round), signal), signal, undefined);
+      const keys = new Set(Object.keys(round.inputRequests));
+      return followTask(run, await currentTask(run, round.task.taskId), {
+        asked: round.task.asked.filter((key) => !keys.has(key)),
+        round: round.round - 1,
+        earlier: round.earlier,
+        draft: round.draft,
+      });
+    }
     const leg = this.legFor(client, round.method, round.params, signal);
     const context = this.roundContext(subjectOf(round), signal);
     // The kept round, as the server sent it: answered (and kept again) like any other round.
@@ -304,7 +359,9 @@ export class McpConnection {
     const client = new sdk.Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
       capabilities: {
         elicitation: { form: {}, url: {} },
+        // 2025-11-25's tasks (dropped by the SDK on 2026-07-28), and 2026's tasks extension (sent on every request there).
         tasks: CLIENT_TASK_CAPABILITIES,
+        extensions: { [TASKS_EXTENSION]: {} },
         ...(roots ? { roots: { listChanged: true } } : {}),
       },
       // Rounds are answered here, whole, from their raw schemas (rounds.ts).
@@ -354,6 +411,8 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       throw new Error(`MCP server "${this.name}" was stopped while it started`);
     }
+    // A tools/call the server answers with a task reaches runTool as an error carrying the task.
+    if (client.transport) surfaceTaskResults(client.transport);
     this.lifetime = lifetime;
     this.client = client;
     this.options.log(`[elicit] ${this.name}: connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
@@ -472,12 +531,18 @@ export class McpConnection {
   }
 
   /** A plain `tools/call` (with its rounds), or a task-augmented one for tools that only run as tasks. */
-  private async invokeTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  private async invokeTool(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    call: TaskWatch,
+  ): Promise<CallToolResult> {
     if (!this.listedTools.has(name)) await this.listTools();
     const outputSchema = this.listedTools.get(name)?.outputSchema;
     // As the SDK would, but in a worker with a deadline (resultCheck/): refused before the call when unusable.
     if (outputSchema) this.throwIfUnchecked(name, await this.resultChecker().prepare(outputSchema), true);
-    const result = await this.runTool(client, name, args, signal);
+    const result = await this.runTool(client, name, args, signal, call);
     if (outputSchema && result.structuredContent !== undefined && !result.isError) {
       this.throwIfUnchecked(name, await this.resultChecker().check(outputSchema, result.structuredContent), false);
     }
@@ -500,10 +565,25 @@ export class McpConnection {
     return (this.resultChecks ??= new ResultChecker());
   }
 
-  private async runTool(client: Client, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  private async runTool(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    call: TaskWatch,
+  ): Promise<CallToolResult> {
     if (!mustRunAsTask(client, this.listedTools.get(name))) {
       const params = { name, arguments: args };
-      return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, signal)) as CallToolResult;
+      try {
+        return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, signal)) as CallToolResult;
+      } catch (error) {
+        // The tasks extension: the server runs the call as a task (maybe after rounds of its own).
+        const task = taskOf(error, this.name);
+        if (!task) throw this.readableFailure(error);
+        const context = this.roundContext(taskSubject({ method: 'tools/call', params }), signal);
+        const run = this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t));
+        return followTask(run, task);
+      }
     }
     let lastStatus = '';
     return callToolAsTask(client, name, args, {
@@ -515,6 +595,50 @@ export class McpConnection {
         lastStatus = task.status;
       },
     });
+  }
+
+  private taskRun(
+    client: Client,
+    params: Record<string, unknown>,
+    context: RoundContext,
+    cancelledBy: AbortSignal | undefined,
+    onStatus: TaskRun['onStatus'],
+  ): TaskRun {
+    let lastStatus = '';
+    const tool = String(params.name);
+    return {
+      client,
+      request: { method: 'tools/call', params },
+      context,
+      ...(cancelledBy ? { cancelledBy } : {}),
+      timeout: TASK_REQUEST_TIMEOUT_MS,
+      onStatus: (task) => {
+        // The status only: a server's status message may repeat an answer, and the log never holds answers.
+        if (task.status !== lastStatus) this.options.log(`[elicit] ${this.name}: tool ${tool} task: ${task.status}`);
+        lastStatus = task.status;
+        onStatus?.(task);
+      },
+    };
+  }
+
+  /** A call's task reported a status: kept for the Servers view until the call ends, and told to the caller. */
+  private taskChanged(call: TaskWatch, tool: string, task: ExtensionTask): void {
+    const running: RunningTask = { tool, status: task.status, ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}) };
+    const before = this.tasks.get(call.id);
+    this.tasks.set(call.id, running);
+    if (before?.status !== running.status || before.statusMessage !== running.statusMessage) {
+      this.taskChanges.fire();
+      call.onTask?.(running);
+    }
+  }
+
+  /** -32021 as a sentence naming what the server needs; other errors as they are. */
+  private readableFailure(error: unknown): unknown {
+    const { ProtocolError } = this.requireSdk();
+    if (error instanceof ProtocolError && error.code === MISSING_CLIENT_CAPABILITY) {
+      return new Error(missingCapabilityText(this.name, error.data, error.message), { cause: error });
+    }
+    return error;
   }
 
   /** The request sent again with one round's answers (2026-07-28); on 2025-era servers it is just the request. */
@@ -612,6 +736,11 @@ export class McpConnection {
     this._status = status;
     this.statusChanges.fire(status);
   }
+}
+
+/** What a task's questions are about, in their titles and the history: "tool export_report (task)". */
+function taskSubject(request: { method: RoundMethod; params: Record<string, unknown> }): string {
+  return `${subjectOf(request)} (task)`;
 }
 
 /**

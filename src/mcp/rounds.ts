@@ -43,6 +43,12 @@ export interface OpenRound {
   earlier: EarlierAnswer[];
   /** What the person had typed so far (never a secret), kept with the round. */
   draft?: RawValues;
+  /**
+   * A round of a task (the tasks extension, taskExtension.ts) rather than of a request: answered
+   * with tasks/update, after which the task is followed on. `asked`: every key asked in the task's
+   * life so far, this round's included.
+   */
+  task?: { taskId: string; asked: string[] };
 }
 
 /** A round kept while the person answers it; its draft is saved under `id`. */
@@ -261,6 +267,11 @@ function readInputRequests(result: Record<string, unknown>, server: string): Rec
     if (typeof result.requestState !== 'string') throw new Error(`${server} asked for input but sent neither questions nor state`);
     return {};
   }
+  return checkInputRequests(requests, server);
+}
+
+/** A round's input requests as sent: an object of at most MAX_INPUT_REQUESTS entries. */
+export function checkInputRequests(requests: unknown, server: string): Record<string, unknown> {
   if (typeof requests !== 'object' || requests === null || Array.isArray(requests))
     throw new Error(`${server} sent input requests that are not an object`);
   const count = Object.keys(requests).length;

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { ResultDocument } from '../../mcp/resultText';
-import { progressAside, serverForms } from './progressAside';
+import { ProgressLine, progressAside, serverForms } from './progressAside';
 import type { Services } from '../services';
 import { errorText } from '../../core/errors';
 
@@ -17,7 +17,8 @@ export interface CallToShow<T> {
   progress: string;
   /** The server that handles it: while one of its forms is on screen, the progress steps aside. */
   server: string;
-  call(signal: AbortSignal): Promise<T>;
+  /** `report`: a line under the progress's title (a task's status), replacing the last. */
+  call(signal: AbortSignal, report: (message: string) => void): Promise<T>;
   /** Names the result's tab: a second result of the same name replaces what it shows. */
   document: string;
   format(result: T): string | ResultDocument;
@@ -30,9 +31,10 @@ export interface CallToShow<T> {
 export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' | 'broker'>, request: CallToShow<T>): Promise<void> {
   const controller = new AbortController();
   try {
-    const work = request.call(controller.signal);
+    const status = new ProgressLine();
+    const work = request.call(controller.signal, (message) => status.set(message));
     // Server names, tool names and URIs come from servers and workspace files: shown as plain text.
-    await progressAside(inertText(request.progress), work, controller, serverForms(services.broker, request.server));
+    await progressAside(inertText(request.progress), work, controller, serverForms(services.broker, request.server), status);
     const result = await work;
     services.log.info(`${request.what}: ${request.logged(result)}`);
     // A result comes when the tool is done, maybe while another question is on screen: its tab then opens

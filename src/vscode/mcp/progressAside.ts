@@ -35,8 +35,34 @@ export function serverForms(broker: Broker, server: string): FormWatch {
   };
 }
 
+/** The line under a progress's title (a task's status), which the caller sets as the work goes on. */
+export class ProgressLine {
+  private message: string | undefined;
+  private readonly listeners = new Set<(message: string) => void>();
+
+  set(message: string): void {
+    if (message === this.message) return;
+    this.message = message;
+    for (const listener of this.listeners) listener(message);
+  }
+
+  /** Shows the line in `progress` now and whenever it changes, until the returned function is called. */
+  showIn(progress: vscode.Progress<{ message?: string }>): () => void {
+    const show = (message: string): void => progress.report({ message: inertText(message) });
+    if (this.message !== undefined) show(this.message);
+    this.listeners.add(show);
+    return () => void this.listeners.delete(show);
+  }
+}
+
 /** Shows `title` until `work` settles; Cancel in the notification aborts `controller`. */
-export async function progressAside(title: string, work: Promise<unknown>, controller: AbortController, forms: FormWatch): Promise<void> {
+export async function progressAside(
+  title: string,
+  work: Promise<unknown>,
+  controller: AbortController,
+  forms: FormWatch,
+  line: ProgressLine = new ProgressLine(),
+): Promise<void> {
   // Callers name servers, tools and URIs in it: made inert here, the one place it is shown.
   const shown = inertText(title);
   let finished = false;
@@ -46,13 +72,19 @@ export async function progressAside(title: string, work: Promise<unknown>, contr
   );
   let quiet = FIRST_TOAST_MS;
   while (!finished) {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: shown }, () => quietFor(quiet, ended, forms));
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: shown }, async (progress) => {
+      const stop = line.showIn(progress);
+      await quietFor(quiet, ended, forms);
+      stop();
+    });
     if (finished) return;
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: shown, cancellable: true },
-      (_progress, token) => {
+      async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
-        return untilFormShows(ended, forms);
+        const stop = line.showIn(progress);
+        await untilFormShows(ended, forms);
+        stop();
       },
     );
     quiet = TOAST_AGAIN_MS;

@@ -12,6 +12,7 @@ import { isObject } from '../../core/json';
 import type { McpConnection } from '../../mcp/connection';
 import { formatToolResult } from '../../mcp/resultText';
 import { callAndShow } from './callAndShow';
+import { taskStatusText } from './taskStatus';
 import type { ResultDocuments } from '../resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
@@ -86,7 +87,8 @@ function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: 
     progress: vscode.l10n.t('Running {0} › {1}', server.name, tool.name),
     server: server.name,
     what: `${server.name} › ${tool.name}`,
-    call: (signal) => server.callTool(tool.name, args, signal),
+    // A tool the server runs as a task: its status under the progress's title.
+    call: (signal, report) => server.callTool(tool.name, args, signal, (task) => report(vscode.l10n.t('Task {0}', taskStatusText(task)))),
     document: `${server.name}-${tool.name}`,
     format: (result) => formatToolResult(server.name, tool.name, result),
     logged: (result) => (result.isError ? 'returned an error' : 'done'),

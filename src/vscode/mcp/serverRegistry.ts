@@ -321,6 +321,8 @@ export class ServerRegistry implements vscode.Disposable {
         this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
         this.changes.fire();
       });
+      // A tool call's task changed status: the Servers view shows it.
+      connection.onDidChangeTasks(() => this.changes.fire());
       this.connections.set(config.name, connection);
       if (config.watch) this.devWatchers.set(config.name, this.watchForRestart(config));
     }

@@ -5,6 +5,7 @@
  * it). Configuration problems show at the top with the file to open.
  */
 import * as vscode from 'vscode';
+import { taskStatusText, tasksSummary } from './taskStatus';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../mcp/types';
 import { inertText, oneLine } from '../../core/display';
 import type { ConfigProblem } from '../../core/mcpConfig/serverConfig';
@@ -271,7 +272,8 @@ function statusText(server: McpConnection, restartAt: number | undefined): strin
   }
   if (server.status === 'running') {
     // The protocol revision is for the curious: the tooltip says it, the row stays short.
-    return `${statusWord('running')}${server.transportKind === 'sse' ? ' · SSE' : ''}`;
+    const tasks = tasksSummary(server.runningTasks);
+    return `${statusWord('running')}${server.transportKind === 'sse' ? ' · SSE' : ''}${tasks ? ` · ${tasks}` : ''}`;
   }
   return server.status === 'starting' ? vscode.l10n.t('starting…') : statusWord(server.status);
 }
@@ -287,6 +289,10 @@ function serverTooltip(server: McpConnection, restartAt: number | undefined): vs
   tooltip.appendText(inertText(`${transportSummary(server)}${revision} · ${vscode.l10n.t('from {0}', server.config.source)}`));
   tooltip.appendMarkdown('\n\n');
   tooltip.appendText(vscode.l10n.t('Status: {0}', statusWord(server.status)));
+  for (const task of server.runningTasks) {
+    tooltip.appendMarkdown('\n\n');
+    tooltip.appendText(inertText(vscode.l10n.t('Task of {0}: {1}', oneLine(task.tool, 80), taskStatusText(task))));
+  }
   if (server.config.sandbox) {
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(vscode.l10n.t("Runs in VS Code's sandbox (sandboxEnabled)."));
