@@ -50,6 +50,8 @@ interface RequestBase {
    * (core/device/devicePolicy.ts).
    */
   editorOnly?: 'signIn' | 'key';
+  /** The language the asker says its text is in (a BCP 47 tag, core/language.ts): the form's `lang`. */
+  language?: string;
 }
 
 export interface FormRequest extends RequestBase {

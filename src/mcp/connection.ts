@@ -42,6 +42,7 @@ import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
+import { stampAcceptLanguage, withAcceptLanguage } from './acceptLanguage';
 import {
   currentTask,
   followTask,
@@ -103,6 +104,11 @@ export interface ConnectionOptions {
   rounds?: RoundKeeper;
   /** How long a stdio server may stay silent on the version probe before it is taken for a 2025-era server. */
   stdioProbeTimeoutMs?: number;
+  /**
+   * The person's language as an Accept-Language value (VS Code's display language), sent on
+   * every request (draft SEP-2792) and as the Accept-Language header over HTTP.
+   */
+  acceptLanguage?: string;
 }
 
 /** A tool call the server runs as a task (the tasks extension), as the Servers view and the progress show it. */
@@ -468,7 +474,7 @@ export class McpConnection {
   private createTransport(transport: LaunchConfig): Transport {
     const sdk = this.requireSdk();
     if (transport.type === 'stdio') {
-      return new GroupStdioTransport(
+      const stdio = new GroupStdioTransport(
         {
           command: transport.command,
           args: transport.args,
@@ -479,8 +485,12 @@ export class McpConnection {
         (line) => this.options.log(line),
         sdk,
       );
+      if (this.options.acceptLanguage) stampAcceptLanguage(stdio, this.options.acceptLanguage);
+      return stdio;
     }
-    const requestInit = { headers: transport.headers };
+    // The header and _meta carry the same bytes: a configured Accept-Language header wins in both.
+    const language = withAcceptLanguage(transport.headers, this.options.acceptLanguage);
+    const requestInit = { headers: language.headers };
     // A local socket (unix:, pipe:): HTTP through it; no OAuth, nothing leaves the machine.
     const socket = socketEndpoint(transport.url);
     const oauth = socket ? undefined : this.oauthFor(transport.url);
@@ -490,6 +500,7 @@ export class McpConnection {
       transport.type === 'sse'
         ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
         : new sdk.StreamableHTTPClientTransport(url, { requestInit, ...auth });
+    if (language.value !== undefined) stampAcceptLanguage(http, language.value);
     this.authTransport = http;
     return http;
   }

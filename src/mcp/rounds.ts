@@ -13,6 +13,7 @@ import { composeGroup, groupMessage, splitGroupAnswer, summarizeAnswers } from '
 import type { RawValues } from '../core/form/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
 import { delay } from '../core/time/delay';
+import { contentLanguageIn } from '../core/language';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
 export const MAX_ROUNDS = 10;
@@ -49,6 +50,8 @@ export interface OpenRound {
    * life so far, this round's included.
    */
   task?: { taskId: string; asked: string[] };
+  /** The language the server says the round's text is in (its contentLanguage), for the form's `lang`. */
+  language?: string;
 }
 
 /** A round kept while the person answers it; its draft is saved under `id`. */
@@ -130,6 +133,7 @@ export async function completeRounds(
     }
     const inputRequests = readInputRequests(result, context.server);
     const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
+    const language = roundLanguage(result._meta, inputRequests);
     const open: OpenRound = {
       server: context.server,
       origin: context.origin,
@@ -139,6 +143,7 @@ export async function completeRounds(
       earlier: [...earlier],
       ...(requestState !== undefined ? { requestState } : {}),
       ...(draft ? { draft } : {}),
+      ...(language ? { language } : {}),
     };
     draft = undefined;
     const kept = Object.keys(inputRequests).length > 0 ? context.keeper?.keep(open) : undefined;
@@ -221,6 +226,7 @@ async function askForms(forms: GroupSection[], round: OpenRound, context: RoundC
       ...(round.earlier.length > 0 ? { earlier: round.earlier } : {}),
       ...(keptId !== undefined ? { keptRound: keptId } : {}),
       ...(round.draft ? { draft: round.draft } : {}),
+      ...(round.language ? { language: round.language } : {}),
       signal: context.signal,
     });
   } catch (error) {
@@ -268,6 +274,17 @@ function readInputRequests(result: Record<string, unknown>, server: string): Rec
     return {};
   }
   return checkInputRequests(requests, server);
+}
+
+/** The language of a round: the result's contentLanguage, else the first its questions name. */
+export function roundLanguage(meta: unknown, inputRequests: Record<string, unknown>): string | undefined {
+  const own = contentLanguageIn(meta);
+  if (own) return own;
+  for (const entry of Object.values(inputRequests)) {
+    const named = contentLanguageIn((entry as { params?: { _meta?: unknown } } | null)?.params?._meta);
+    if (named) return named;
+  }
+  return undefined;
 }
 
 /** A round's input requests as sent: an object of at most MAX_INPUT_REQUESTS entries. */

@@ -18,7 +18,8 @@ import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/cl
 import { errorText } from '../core/errors';
 import { delay } from '../core/time/delay';
 import { ANY_RESULT } from './anyResult';
-import { answerRound, checkInputRequests, type OpenRound, type RoundContext } from './rounds';
+import { answerRound, checkInputRequests, roundLanguage, type OpenRound, type RoundContext } from './rounds';
+import { contentLanguageIn } from '../core/language';
 import type { CallToolResult } from './types';
 import type { EarlierAnswer } from '../core/request';
 import type { RawValues } from '../core/form/formState';
@@ -40,6 +41,8 @@ export interface ExtensionTask {
   inputRequests?: Record<string, unknown>;
   result?: unknown;
   error?: { code?: unknown; message?: unknown };
+  /** The language the server says its questions are in (its contentLanguage). */
+  language?: string;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -177,6 +180,7 @@ export async function followTask(
             earlier: [...earlier],
             task: { taskId, asked: [...asked] },
             ...(draft ? { draft } : {}),
+            ...(language(task, fresh) ? { language: language(task, fresh) } : {}),
           };
           draft = undefined;
           const outcome = await askWhileWatching(open, context, earlier, poll, pollMs(task));
@@ -259,6 +263,10 @@ function ended(task: ExtensionTask, server: string): CallToolResult {
   throw new Error(`${server} cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
 }
 
+function language(task: ExtensionTask, asked: Record<string, unknown>): string | undefined {
+  return task.language ?? roundLanguage(undefined, asked);
+}
+
 function pollMs(task: ExtensionTask): number {
   const asked = task.pollIntervalMs;
   return typeof asked === 'number' && Number.isFinite(asked) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked)) : DEFAULT_POLL_MS;
@@ -287,6 +295,7 @@ export function readTask(value: unknown, server: string, expectedId?: string): E
     ...(inputRequests !== undefined ? { inputRequests: inputRequests as Record<string, unknown> } : {}),
     ...('result' in task ? { result: task.result } : {}),
     ...(typeof task.error === 'object' && task.error !== null ? { error: task.error as ExtensionTask['error'] } : {}),
+    ...(contentLanguageIn(task._meta) ? { language: contentLanguageIn(task._meta) } : {}),
   };
 }
 

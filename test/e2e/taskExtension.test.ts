@@ -83,6 +83,9 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
     await answerDetails('Quarterly numbers', '12');
     const frame = await formatForm();
     assert.match((await frame.locator('.earlier').textContent()) ?? '', /Report title: Quarterly numbers/);
+    // The server said which language it asked in (draft SEP-2792): the question is marked so for a screen reader.
+    assert.equal(await frame.locator('header').getAttribute('lang'), 'en');
+    assert.equal(await frame.locator('.fields').getAttribute('lang'), 'en');
     await screenshot(page(), 'task-second-question');
     await chooseFormat(frame, 'HTML');
     await waitForRenderedText(page(), 'Exported "Quarterly numbers" (12 pages) as html');
@@ -95,6 +98,10 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
       ],
     );
     assert.equal(new Set(sent.map((u) => u.taskId)).size, 1, 'both answers went to the one task');
+    // VS Code's display language went to the server on every request, in _meta and the header alike.
+    const requests = readRecords(record).filter((r) => typeof r.http === 'string');
+    assert.ok(requests.length > 5);
+    for (const request of requests) assert.deepEqual([request.meta, request.header], ['en', 'en'], String(request.http));
   });
 
   it('keeps the task going across a window reload: its open question is answered after it', async () => {

@@ -42,6 +42,7 @@ function connect(
   config: ServerConfig,
   script: Script,
   keeper?: RoundKeeper,
+  acceptLanguage?: string,
 ): { connection: McpConnection; seen: Question[]; logs: string[] } {
   const { broker, renderer } = scriptedBroker(script);
   const logs: string[] = [];
@@ -49,6 +50,7 @@ function connect(
     ask: (r) => broker.ask(r),
     log: (l) => logs.push(l),
     ...(keeper ? { rounds: keeper } : {}),
+    ...(acceptLanguage ? { acceptLanguage } : {}),
   });
   opened.push(connection);
   return { connection, seen: renderer.seen, logs };
@@ -197,5 +199,34 @@ describe("a task's round kept across a reload", () => {
       [['details'], ['format']],
     );
     assert.equal(afterReload.seen.length, 1, 'only the open question is asked again');
+  });
+});
+
+describe("the person's language (draft SEP-2792)", () => {
+  it('is on every request as _meta and, byte for byte, as the Accept-Language header; the server answers in it', async () => {
+    const record = newRecordFile();
+    const config = httpServer('reports', await startHttp(record));
+    const { connection, seen } = connect(
+      config,
+      (q) => {
+        const names = q.form!.fields.map((f) => f.property ?? f.name);
+        return names.includes('title') ? answerFields(q, { title: 'Zahlen', pages: 2 }) : answerFields(q, { format: 'pdf' });
+      },
+      undefined,
+      'de-CH',
+    );
+    const result = await connection.callTool('export_report', {});
+    assert.equal(textOf(result), 'Exported "Zahlen" (2 pages) as pdf');
+    // The server chose German, and said so: the question carries the language for the form's lang.
+    assert.equal(seen[0]!.request.message, 'Welcher Bericht soll exportiert werden?');
+    assert.equal(seen[0]!.request.language, 'de');
+    const requests = readRecords(record).filter((r) => typeof r.http === 'string');
+    const kinds = new Set(requests.map((r) => r.http));
+    for (const kind of ['server/discover', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update'])
+      assert.ok(kinds.has(kind), `${kind} was sent`);
+    for (const request of requests) {
+      assert.equal(request.meta, 'de-CH', `_meta on ${String(request.http)}`);
+      assert.equal(request.header, 'de-CH', `the header on ${String(request.http)}`);
+    }
   });
 });

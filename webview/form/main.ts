@@ -122,6 +122,11 @@ class FormPage {
       this.countdown = new CountdownLine(view.countdown.by, view.countdown.leftMs);
       top.append(...this.countdown.nodes);
     }
+    // The asker's text in its own language, so a screen reader pronounces it so; Elicit's buttons stay in the page's.
+    if (view.lang) {
+      top.lang = view.lang;
+      fields.lang = view.lang;
+    }
     form.append(top, fields, this.footer());
     app.replaceChildren(form);
     app.removeAttribute('aria-busy');

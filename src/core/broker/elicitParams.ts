@@ -5,6 +5,7 @@
  * adapters, so a malformed request gets the same sentence from either; the
  * schema and the URL themselves are judged later, by the broker.
  */
+import { contentLanguageIn } from '../language';
 import { InvalidRequestError } from '../errors';
 import type { Asker, ElicitRequest } from '../request';
 
@@ -21,5 +22,6 @@ export function elicitRequestFrom(method: string, params: unknown, asker: Asker,
     return { mode: 'url', asker, message: p.message, url: p.url, elicitationId: p.elicitationId, signal };
   }
   if (mode !== 'form') throw new InvalidRequestError(`elicitation mode ${JSON.stringify(mode)} is not supported by this client`);
-  return { mode: 'form', asker, message: p.message, requestedSchema: p.requestedSchema, signal };
+  const language = contentLanguageIn(p._meta);
+  return { mode: 'form', asker, message: p.message, requestedSchema: p.requestedSchema, signal, ...(language ? { language } : {}) };
 }

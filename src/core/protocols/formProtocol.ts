@@ -44,6 +44,8 @@ export interface FormView {
   turnEnded?: string;
   /** "Remember this answer" is offered, for this session or up to always (core/memory). */
   remember?: MemoryScope;
+  /** The language the asker's text is in (a checked BCP 47 tag): `lang` of the question and its fields. */
+  lang?: string;
 }
 
 export type HostToForm =

@@ -12,6 +12,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { acceptLanguageFor } from '../../core/language';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
 import { nameServers, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
@@ -285,6 +286,8 @@ export class ServerRegistry implements vscode.Disposable {
         ask: (request) => this.ask(withOrigin(request, serverOrigin(config))),
         log: serverLog,
         clientInfo: { name: 'elicit', version: extensionVersion() },
+        // The person reads VS Code's display language: servers are told so (draft SEP-2792).
+        acceptLanguage: acceptLanguageFor(vscode.env.language),
         urlWaits: this.urlWaits,
         oauth: this.oauth,
         roots: workspaceRoots,

@@ -257,6 +257,7 @@ class FormSession {
     if (request.mode === 'form' && request.onBehalf) view.onBehalf = true;
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
+    if (request.language) view.lang = request.language;
     this.panel.post({ type: 'show', view, takeFocus: !this.options.keepFocus });
   }
 

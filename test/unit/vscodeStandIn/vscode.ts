@@ -333,6 +333,7 @@ export const env = {
     return standIn.remoteName;
   },
   appName: 'Visual Studio Code',
+  language: 'en',
   uiKind: UIKind.Desktop,
 };
 
