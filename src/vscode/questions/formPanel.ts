@@ -279,6 +279,9 @@ class FormSession {
     const source = this.options.savedSecrets;
     if (!source) return [];
     const secrets = secretFieldNames(this.form);
+    // No secret field, nothing to look up: the question goes to the page at once. (The lookup is a
+    // round trip to where VS Code keeps secrets, the browser in code-server, busy opening this very tab.)
+    if (secrets.size === 0) return [];
     try {
       return (await source.available(this.question)).filter((name) => secrets.has(name));
     } catch {
