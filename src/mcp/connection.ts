@@ -541,7 +541,10 @@ export class McpConnection {
     return (await this.oauth?.signInAfter(error, this.authTransport)) ?? false;
   }
 
-  /** A plain `tools/call` (with its rounds), or a task-augmented one for tools that only run as tasks. */
+  /**
+   * A plain `tools/call` (with its rounds, or followed as a task when the server makes it one: the
+   * tasks extension), or a 2025-11-25 task-augmented one for tools that only run as tasks.
+   */
   private async invokeTool(
     client: Client,
     name: string,
