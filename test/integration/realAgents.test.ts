@@ -86,7 +86,8 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       await stopRealAgent(codex);
       await model?.close();
     } finally {
-      if (temp) rmSync(temp, { recursive: true, force: true });
+      // KEEP_TEMP=1 keeps the agent's home and logs (codex-logs/app-server.log) to look at after a failure.
+      if (temp && !process.env.KEEP_TEMP) rmSync(temp, { recursive: true, force: true });
     }
   });
 
@@ -270,10 +271,20 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
       { text: 'Still drawing the logo.', until: working.opened },
       { text: 'Drawn in the colour you chose.' },
     );
-    codex.answers.push((q) => answerFields(q, { question_0: 'Blue', question_0_note: 'a dark blue' }));
+    const requestsBefore = model.turnRequests.length;
+    // A person answers while codex works on: once codex is streaming the model's next response (the
+    // one held open below), not in the moment between the question and that request.
+    codex.answers.push(async (q) => {
+      await waitUntil(() => model.turnRequests.length >= requestsBefore + 2, 'codex to ask the model for its next response', 30_000);
+      return answerFields(q, { question_0: 'Blue', question_0_note: 'a dark blue' });
+    });
     const turn = codex.connection.prompt(sessionId, 'Draw a logo');
     // The model's response stays open until codex has steered the answer into the running turn.
-    await waitUntil(() => steered(sessionId), 'codex to steer the answer into the turn', 30_000);
+    await waitUntil(() => steered(sessionId), 'codex to steer the answer into the turn', 30_000).catch((error: unknown) => {
+      // What codex-acp said about the answer (steered, not steered, dropped), for the failure's message.
+      const said = codex.logs.filter((line) => /steer|async question|dropped/i.test(line)).slice(-10);
+      throw new Error(`${String(error)}; codex's log: ${said.join(' | ') || '(nothing about the answer)'}`);
+    });
     working.open();
     assert.equal(await turn, 'end_turn');
 
@@ -370,7 +381,7 @@ describe('claude-agent-acp 0.101.0 (Node 22) through Elicit, offline', { timeout
       await stopRealAgent(claude);
       await model?.close();
     } finally {
-      if (temp) rmSync(temp, { recursive: true, force: true });
+      if (temp && !process.env.KEEP_TEMP) rmSync(temp, { recursive: true, force: true });
     }
   });
 

@@ -38,6 +38,8 @@ export interface RealAgent {
   lines(): TapLine[];
   /** The params of each request the agent sent with this method. */
   sent(method: string): Array<Record<string, unknown>>;
+  /** The connection's log: the agent's stderr and Elicit's lines about it (for a failure's message). */
+  logs: string[];
 }
 
 export interface RealAgentOptions {
@@ -58,6 +60,7 @@ export async function startRealAgent(options: RealAgentOptions): Promise<RealAge
   const permits: Permit[] = [];
   const prompts: PermissionPrompt[] = [];
   const events: AcpEvent[] = [];
+  const logs: string[] = [];
   const { broker, renderer } = scriptedBroker((question, signal) => {
     const next = answers.shift();
     assert.ok(next, `an unexpected question arrived: ${question.request.message}`);
@@ -82,7 +85,7 @@ export async function startRealAgent(options: RealAgentOptions): Promise<RealAge
       readTextFile: async (path) => readFileSync(path, 'utf8'),
       writeTextFile: async (path, content) => writeFileSync(path, content),
       roots: () => [options.workspace],
-      log: () => undefined,
+      log: (line) => void (logs.length < 5000 && logs.push(line)),
       defaultCwd: options.workspace,
     },
   );
@@ -97,6 +100,7 @@ export async function startRealAgent(options: RealAgentOptions): Promise<RealAge
     answers,
     permits,
     lines,
+    logs,
     sent: (method) =>
       lines().flatMap((l) => (l.dir === 'out' && l.message?.method === method && l.message.params ? [l.message.params] : [])),
   };
