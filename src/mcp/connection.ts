@@ -599,16 +599,8 @@ export class McpConnection {
         return followTask(run, task);
       }
     }
-    let lastStatus = '';
-    return callToolAsTask(client, name, args, {
-      signal,
-      timeout: NO_TIMEOUT_MS,
-      // The status only: a server's status message may repeat an answer, and the log never holds answers.
-      onStatus: (task) => {
-        if (task.status !== lastStatus) this.options.log(`[elicit] ${this.name}: tool ${name} task: ${task.status}`);
-        lastStatus = task.status;
-      },
-    });
+    const logStatus = this.taskStatusLog(name);
+    return callToolAsTask(client, name, args, { signal, timeout: NO_TIMEOUT_MS, onStatus: (task) => logStatus(task.status) });
   }
 
   private taskRun(
@@ -618,8 +610,7 @@ export class McpConnection {
     cancelledBy: AbortSignal | undefined,
     onStatus: TaskRun['onStatus'],
   ): TaskRun {
-    let lastStatus = '';
-    const tool = String(params.name);
+    const logStatus = this.taskStatusLog(String(params.name));
     return {
       client,
       request: { method: 'tools/call', params },
@@ -627,11 +618,21 @@ export class McpConnection {
       ...(cancelledBy ? { cancelledBy } : {}),
       timeout: TASK_REQUEST_TIMEOUT_MS,
       onStatus: (task) => {
-        // The status only: a server's status message may repeat an answer, and the log never holds answers.
-        if (task.status !== lastStatus) this.options.log(`[elicit] ${this.name}: tool ${tool} task: ${task.status}`);
-        lastStatus = task.status;
+        logStatus(task.status);
         onStatus?.(task);
       },
+    };
+  }
+
+  /**
+   * Logs each new status of a tool's task (2025-11-25's or the extension's): the status only, since
+   * a server's status message may repeat an answer, and the log never holds answers.
+   */
+  private taskStatusLog(tool: string): (status: string) => void {
+    let last = '';
+    return (status) => {
+      if (status !== last) this.options.log(`[elicit] ${this.name}: tool ${tool} task: ${status}`);
+      last = status;
     };
   }
 

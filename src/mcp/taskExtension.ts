@@ -149,8 +149,7 @@ export async function followTask(
   const { client, context } = run;
   const taskId = first.taskId;
   const options = { timeout: run.timeout };
-  const poll = async (): Promise<ExtensionTask> =>
-    readTask(await client.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT, options), context.server, taskId);
+  const poll = (): Promise<ExtensionTask> => getTask(run, taskId);
   // Cancelling the run cancels the task (tasks/cancel, never notifications/cancelled).
   const cancel = (): void =>
     void client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_RESULT, options).catch(() => undefined);
@@ -171,6 +170,7 @@ export async function followTask(
             throw new Error(`${context.server}'s task asked for input more than ${MAX_TASK_ROUNDS} times, so Elicit stopped following it`);
           }
           for (const key of Object.keys(fresh)) asked.add(key);
+          const language = task.language ?? roundLanguage(undefined, fresh);
           const open: OpenRound = {
             server: context.server,
             origin: context.origin,
@@ -180,7 +180,7 @@ export async function followTask(
             earlier: [...earlier],
             task: { taskId, asked: [...asked] },
             ...(draft ? { draft } : {}),
-            ...(language(task, fresh) ? { language: language(task, fresh) } : {}),
+            ...(language ? { language } : {}),
           };
           draft = undefined;
           const outcome = await askWhileWatching(open, context, earlier, poll, pollMs(task));
@@ -263,10 +263,6 @@ function ended(task: ExtensionTask, server: string): CallToolResult {
   throw new Error(`${server} cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
 }
 
-function language(task: ExtensionTask, asked: Record<string, unknown>): string | undefined {
-  return task.language ?? roundLanguage(undefined, asked);
-}
-
 function pollMs(task: ExtensionTask): number {
   const asked = task.pollIntervalMs;
   return typeof asked === 'number' && Number.isFinite(asked) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked)) : DEFAULT_POLL_MS;
@@ -284,6 +280,7 @@ export function readTask(value: unknown, server: string, expectedId?: string): E
     throw new Error(`${server} reported a task status Elicit does not know: ${JSON.stringify(String(status).slice(0, 40))}`);
   }
   const inputRequests = task.inputRequests;
+  const language = contentLanguageIn(task._meta);
   if (inputRequests !== undefined && (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests))) {
     throw new Error(`${server} sent a task whose input requests are not an object`);
   }
@@ -295,15 +292,20 @@ export function readTask(value: unknown, server: string, expectedId?: string): E
     ...(inputRequests !== undefined ? { inputRequests: inputRequests as Record<string, unknown> } : {}),
     ...('result' in task ? { result: task.result } : {}),
     ...(typeof task.error === 'object' && task.error !== null ? { error: task.error as ExtensionTask['error'] } : {}),
-    ...(contentLanguageIn(task._meta) ? { language: contentLanguageIn(task._meta) } : {}),
+    ...(language ? { language } : {}),
   };
+}
+
+/** tasks/get: the task as the server has it now, checked. */
+async function getTask(run: Pick<TaskRun, 'client' | 'timeout' | 'context'>, taskId: string): Promise<ExtensionTask> {
+  const now = await run.client.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT, { timeout: run.timeout });
+  return readTask(now, run.context.server, taskId);
 }
 
 /** A poll after a reload: the kept round's task as the server has it now. */
 export async function currentTask(run: Pick<TaskRun, 'client' | 'timeout' | 'context'>, taskId: string): Promise<ExtensionTask> {
   try {
-    const now = await run.client.request({ method: 'tasks/get', params: { taskId } }, ANY_RESULT, { timeout: run.timeout });
-    return readTask(now, run.context.server, taskId);
+    return await getTask(run, taskId);
   } catch (error) {
     throw new Error(`${run.context.server} no longer has the task this question belonged to: ${errorText(error)}`, { cause: error });
   }

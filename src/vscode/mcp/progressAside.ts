@@ -11,6 +11,7 @@
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { Broker } from '../../core/broker/broker';
+import { Emitter } from '../../core/events';
 
 /** Quiet time before the toast appears: at the start, and after the server's form closes. */
 const FIRST_TOAST_MS = 500;
@@ -38,20 +39,20 @@ export function serverForms(broker: Broker, server: string): FormWatch {
 /** The line under a progress's title (a task's status), which the caller sets as the work goes on. */
 export class ProgressLine {
   private message: string | undefined;
-  private readonly listeners = new Set<(message: string) => void>();
+  private readonly changes = new Emitter<string>();
 
   set(message: string): void {
     if (message === this.message) return;
     this.message = message;
-    for (const listener of this.listeners) listener(message);
+    this.changes.fire(message);
   }
 
   /** Shows the line in `progress` now and whenever it changes, until the returned function is called. */
   showIn(progress: vscode.Progress<{ message?: string }>): () => void {
     const show = (message: string): void => progress.report({ message: inertText(message) });
     if (this.message !== undefined) show(this.message);
-    this.listeners.add(show);
-    return () => void this.listeners.delete(show);
+    const listening = this.changes.event(show);
+    return () => listening.dispose();
   }
 }
 
