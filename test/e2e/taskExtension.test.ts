@@ -8,8 +8,7 @@
  * server recorded.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
@@ -24,7 +23,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { openElicitSession, type ElicitSession } from './elicitSession';
-import { freePort } from '../support/mcpServers';
+import { startHttpFixture } from '../support/mcpServers';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
@@ -36,16 +35,9 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   let session: ElicitSession;
 
   before(async () => {
-    const port = await freePort();
-    server = spawn(process.execPath, [path.join(__dirname, '..', 'fixtures', 'task-server.mjs'), '--http'], {
-      env: { ...process.env, PORT: String(port), RECORD_FILE: record, FIXTURE_NAME: 'reports' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      server!.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
-      server!.once('exit', (code) => reject(new Error(`task-server exited with ${code}`)));
-    });
-    session = await openElicitSession(JSON.stringify({ servers: { reports: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } }));
+    const started = await startHttpFixture('task-server.mjs', { RECORD_FILE: record, FIXTURE_NAME: 'reports' });
+    server = started.process;
+    session = await openElicitSession(JSON.stringify({ servers: { reports: { type: 'http', url: started.url } } }));
   });
 
   after(async () => {

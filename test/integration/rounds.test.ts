@@ -10,14 +10,15 @@
  * server that now has its name). The assertions are on what the server recorded.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Question } from '../../src/core/broker/broker';
 import type { ElicitResult } from '../../src/core/request';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection } from '../../src/mcp/connection';
-import { MAX_ROUNDS, type OpenRound, type RoundKeeper } from '../../src/mcp/rounds';
-import { fixture, freePort, httpServer, stdioServer, textOf } from '../support/mcpServers';
+import { MAX_ROUNDS } from '../../src/mcp/rounds';
+import { KeptAcrossReload } from '../support/keptAcrossReload';
+import { fixture, httpServer, startHttpFixture, stdioServer, textOf } from '../support/mcpServers';
 import { newRecordFile, readRecords } from '../support/records';
 import { answerFields, scriptedBroker, type Script } from '../support/scriptedRenderer';
 
@@ -44,17 +45,9 @@ function connect(config: ServerConfig, script: Script): { connection: McpConnect
 const answerGroup = answerFields;
 
 async function startHttp(record: string, extraEnv: Record<string, string> = {}): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverFile, '--http'], {
-    env: { ...process.env, PORT: String(port), RECORD_FILE: record, ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
-    child.once('exit', (code) => reject(new Error(`mrtr-server exited with ${code}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  const server = await startHttpFixture('mrtr-server.mjs', { RECORD_FILE: record, ...extraEnv });
+  children.push(server.process);
+  return server.url;
 }
 
 for (const transport of ['stdio', 'Streamable HTTP'] as const) {
@@ -241,15 +234,6 @@ describe('a 2026-07-28 server and a 2025-era conversation', () => {
     assert.equal(renderer.seen[0]!.form!.sections!.length, 4);
   });
 });
-
-/** Keeps each round as KeptRounds does (through JSON), as it would be read back after a reload. */
-class KeptAcrossReload implements RoundKeeper {
-  readonly rounds: OpenRound[] = [];
-  keep(round: OpenRound): { id: string; release(): void } {
-    this.rounds.push(JSON.parse(JSON.stringify(round)) as OpenRound);
-    return { id: `kept-${this.rounds.length}`, release: () => undefined };
-  }
-}
 
 describe('a round kept across a reload (finding 5 of issue #21)', () => {
   it('is answered only on the server that asked it: a namesake with another command gets nothing', async () => {

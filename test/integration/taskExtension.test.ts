@@ -11,12 +11,13 @@
  * The assertions are on what the server recorded.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { McpConnection, type RunningTask } from '../../src/mcp/connection';
-import type { OpenRound, RoundKeeper } from '../../src/mcp/rounds';
-import { fixture, freePort, httpServer, stdioServer, textOf, waitFor } from '../support/mcpServers';
+import type { RoundKeeper } from '../../src/mcp/rounds';
+import { KeptAcrossReload } from '../support/keptAcrossReload';
+import { fixture, httpServer, startHttpFixture, stdioServer, textOf, waitFor } from '../support/mcpServers';
 import { newRecordFile, readRecords } from '../support/records';
 import { answerFields, scriptedBroker, type Script } from '../support/scriptedRenderer';
 import type { Question } from '../../src/core/broker/broker';
@@ -28,15 +29,6 @@ after(async () => {
   await Promise.all(opened.map((c) => c.stop()));
   for (const child of children) child.kill();
 });
-
-/** Keeps each round as KeptRounds does (through JSON), as it would be read back after a reload. */
-class KeptAcrossReload implements RoundKeeper {
-  readonly rounds: OpenRound[] = [];
-  keep(round: OpenRound): { id: string; release(): void } {
-    this.rounds.push(JSON.parse(JSON.stringify(round)) as OpenRound);
-    return { id: `kept-${this.rounds.length}`, release: () => undefined };
-  }
-}
 
 function connect(
   config: ServerConfig,
@@ -57,17 +49,9 @@ function connect(
 }
 
 async function startHttp(record: string): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverFile, '--http'], {
-    env: { ...process.env, PORT: String(port), RECORD_FILE: record },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
-    child.once('exit', (code) => reject(new Error(`task-server exited with ${code}`)));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  const server = await startHttpFixture('task-server.mjs', { RECORD_FILE: record });
+  children.push(server.process);
+  return server.url;
 }
 
 /** The answers the report's two questions get. */

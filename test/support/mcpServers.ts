@@ -100,3 +100,23 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A fixture of ours serving Streamable HTTP (`<file> --http`, test/fixtures/serveHttp.mjs). */
+export interface HttpFixture {
+  url: string;
+  process: ChildProcess;
+}
+
+/** Starts `test/fixtures/<file> --http` on a free loopback port; resolves once it listens. */
+export async function startHttpFixture(file: string, env: Record<string, string> = {}): Promise<HttpFixture> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [fixture(file), '--http'], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on port') && resolve());
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, process: child };
+}
