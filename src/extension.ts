@@ -32,6 +32,7 @@ import { SerialMemento } from './vscode/secrets/serialMemento';
 import type { Services } from './vscode/services';
 import { settings } from './vscode/settings';
 import { registerElicitTool } from './vscode/tool/register';
+import { acceptsFiles, registerFileFields } from './vscode/files/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
@@ -61,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     presentation: settings.presentation,
     memory,
     readingLane,
+    acceptsFiles,
   });
   const results = new ResultDocuments();
   const grants = new SecretGrants(
@@ -115,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerGateway(context, services);
   registerElicitTool(context, services);
   registerMemory(context, services);
+  registerFileFields(context, services);
   registerDevices(context, services, otherWindows);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

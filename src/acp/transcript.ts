@@ -12,6 +12,7 @@ import { tryNormalize } from '../core/form/normalize';
 import { questionSummary } from '../core/form/questionSummary';
 import { alwaysCovers } from './permissionDetails';
 import type { AnswerValue, ElicitContent } from '../core/request';
+import { fileValueText } from '../core/form/fileFields';
 import type { AcpEvent, QuestionInfo } from './connection';
 import type { TerminalSnapshot } from './terminals';
 
@@ -306,6 +307,7 @@ export function answerEntries(requestedSchema: unknown, content: ElicitContent):
 }
 
 function displayValue(field: Field, value: AnswerValue): string {
+  if (field.kind === 'file') return fileValueText(value);
   if (field.kind === 'boolean') return value === true ? 'yes' : 'no';
   if (field.kind === 'choice') return field.options.find((o) => o.value === value)?.label ?? String(value);
   if (field.kind === 'multiChoice' && Array.isArray(value)) {

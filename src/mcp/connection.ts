@@ -109,6 +109,11 @@ export interface ConnectionOptions {
    * every request (draft SEP-2792) and as the Accept-Language header over HTTP.
    */
   acceptLanguage?: string;
+  /**
+   * Whether file fields are answered (`x-mcp-file`, draft SEP-2356/2631): declared as the
+   * `fileInputs` capability when the connection opens. Read at each start.
+   */
+  fileInputs?: () => boolean;
 }
 
 /** A tool call the server runs as a task (the tasks extension), as the Servers view and the progress show it. */
@@ -369,6 +374,8 @@ export class McpConnection {
         tasks: CLIENT_TASK_CAPABILITIES,
         extensions: { [TASKS_EXTENSION]: {} },
         ...(roots ? { roots: { listChanged: true } } : {}),
+        // Servers send `x-mcp-file` only to a client that declares it (SEP-2356).
+        ...(this.options.fileInputs?.() ? { fileInputs: {} } : {}),
       },
       // Rounds are answered here, whole, from their raw schemas (rounds.ts).
       inputRequired: { autoFulfill: false },

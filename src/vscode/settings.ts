@@ -34,6 +34,7 @@ export const SETTING = {
   devicesEnabled: 'elicit.devices.enabled',
   devicesAddress: 'elicit.devices.address',
   devicesPort: 'elicit.devices.port',
+  fileFields: 'elicit.experimental.fileFields',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -146,6 +147,11 @@ export const settings = {
     const value = userOnly<string>(SETTING.rememberAnswers, 'always');
     return value === 'off' || value === 'session' ? value : 'always';
   },
+  /**
+   * `elicit.experimental.fileFields` (draft SEP-2356/2631): a server may ask for a file from the person's
+   * disk, so the person turns it on, in their user settings only.
+   */
+  fileFields: (): boolean => userOnly(SETTING.fileFields, false),
   /** `elicit.devices.enabled`: answering on paired devices opens a listener, so user settings only (issue #23). */
   devicesEnabled: (): boolean => userOnly(SETTING.devicesEnabled, false),
   /** `elicit.devices.address`: '' (ask), an IP address, or 'forwarded' (VS Code's own forwarding). */

@@ -5,7 +5,7 @@
  * first of a burst, asked again with the rest) is never seen or answered.
  */
 import type { Question, Renderer } from '../../src/core/broker/broker';
-import { Broker } from '../../src/core/broker/broker';
+import { Broker, type BrokerOptions } from '../../src/core/broker/broker';
 import { readingLane } from '../../src/core/time/turnLane';
 import { FRESH_MS } from '../../src/core/broker/burst';
 import { CANCELLED, type ElicitResult } from '../../src/core/request';
@@ -46,7 +46,11 @@ function stillThereAfter(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-export function scriptedBroker(script: Script, timeoutMs = 60_000): { broker: Broker; renderer: ScriptedRenderer } {
+export function scriptedBroker(
+  script: Script,
+  timeoutMs = 60_000,
+  options: Pick<BrokerOptions, 'acceptsFiles'> = {},
+): { broker: Broker; renderer: ScriptedRenderer } {
   const renderer = new ScriptedRenderer(script);
   const broker = new Broker(renderer, {
     timeoutMs: () => timeoutMs,
@@ -54,6 +58,7 @@ export function scriptedBroker(script: Script, timeoutMs = 60_000): { broker: Br
     presentation: () => 'auto',
     // As the extension wires it: one request read per turn of the event loop.
     readingLane,
+    ...options,
   });
   return { broker, renderer };
 }

@@ -13,7 +13,18 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
 import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
-import type { BooleanField, ChoiceField, ChoiceOption, Field, MultiChoiceField, NumberField, TextField } from '../../src/core/form/fields';
+import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
+import type {
+  BooleanField,
+  ChoiceField,
+  ChoiceOption,
+  Field,
+  FileField,
+  MultiChoiceField,
+  NumberField,
+  TextField,
+} from '../../src/core/form/fields';
+import { fileRule } from '../../src/core/form/fileFields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
 import { numberScale, type Scale } from '../../src/core/form/numberScale';
@@ -42,6 +53,10 @@ export type ChangeKind = 'input' | 'commit' | 'blur';
 export interface ControlContext {
   /** The widget's value changed (`input` while typing, `commit` for a discrete choice) or it lost focus. */
   changed(control: Control, kind: ChangeKind): void;
+  /** A file field's button: the host opens VS Code's file dialog, and answers with the files (Control.setFiles). */
+  chooseFiles?(control: Control): void;
+  /** A file field's Remove: the host forgets its files. */
+  clearFiles?(control: Control): void;
 }
 
 export interface Control {
@@ -55,6 +70,8 @@ export interface Control {
   stopUsingSaved(): void;
   showError(message: string | undefined): void;
   focus(): void;
+  /** A file field: the files the host now holds for it, by label. */
+  setFiles?(labels: string[]): void;
 }
 
 let nextId = 0;
@@ -142,7 +159,54 @@ export function createControl(field: Field, raw: RawValue, savedSecret: boolean,
       return field.options.length > SELECT_MAX_OPTIONS ? bigListControl(field, raw, ctx) : choiceControl(field, raw, ctx);
     case 'multiChoice':
       return field.options.length > CHECKBOXES_MAX_OPTIONS ? bigListControl(field, raw, ctx) : checkboxesControl(field, raw, ctx);
+    case 'file':
+      return fileControl(field, raw, ctx);
   }
+}
+
+/**
+ * A file field: a button that opens VS Code's file dialog (in the host) and the chosen
+ * files' names and sizes under it. The page never holds a file: the host adds it to the answer.
+ */
+function fileControl(field: FileField, raw: RawValue, ctx: ControlContext): Control {
+  const row = new Row(field, `${fileRule(field)}.`);
+  let labels: string[] = Array.isArray(raw) ? [...raw] : [];
+  const choose = document.createElement('vscode-button') as VscodeButton;
+  choose.secondary = true;
+  choose.textContent = field.multiple ? 'Choose Files…' : 'Choose File…';
+  choose.setAttribute('aria-label', `${field.label}: ${choose.textContent}`);
+  choose.addEventListener('click', () => ctx.chooseFiles?.(control));
+  const remove = document.createElement('vscode-button') as VscodeButton;
+  remove.secondary = true;
+  remove.textContent = 'Remove';
+  remove.setAttribute('aria-label', `Remove the ${field.multiple ? 'files' : 'file'} chosen for ${field.label}`);
+  remove.addEventListener('click', () => ctx.clearFiles?.(control));
+  const chosen = el('ul', { className: 'file-list', attrs: { 'aria-live': 'polite', 'aria-label': `Chosen for ${field.label}` } });
+  const none = el('span', { className: 'file-none', text: field.multiple ? 'No files chosen' : 'No file chosen' });
+  const paint = (): void => {
+    chosen.replaceChildren(...labels.map((label) => el('li', { text: label })));
+    chosen.hidden = labels.length === 0;
+    none.hidden = labels.length > 0;
+    remove.hidden = labels.length === 0;
+  };
+  paint();
+  row.setWidget(el('div', { className: 'file-row' }, choose, remove, none), undefined, choose);
+  row.body.append(chosen);
+  const control: Control = {
+    field,
+    row: row.element,
+    raw: () => (labels.length > 0 ? [...labels] : null),
+    inputError: () => undefined,
+    usingSaved: () => false,
+    stopUsingSaved: () => undefined,
+    showError: (message) => row.showError(message, (invalid) => choose.classList.toggle('invalid', invalid)),
+    focus: () => choose.focus(),
+    setFiles: (next) => {
+      labels = [...next];
+      paint();
+    },
+  };
+  return control;
 }
 
 const TEXT_PLACEHOLDERS: Record<string, string> = {

@@ -77,8 +77,11 @@ class FormPage {
 
     const fields = el('div', { className: 'fields' });
     const addControl = (into: HTMLElement, field: Field): void => {
-      const control = createControl(field, raws[field.name] ?? null, saved.has(field.name), {
+      const files = view.files && Object.hasOwn(view.files, field.name) ? view.files[field.name] : undefined;
+      const control = createControl(field, files ?? raws[field.name] ?? null, saved.has(field.name), {
         changed: (c, kind) => this.onChange(c, kind),
+        chooseFiles: (c) => post({ type: 'chooseFiles', field: c.field.name }),
+        clearFiles: (c) => post({ type: 'clearFiles', field: c.field.name }),
       });
       this.controls.push(control);
       this.byName.set(field.name, control);
@@ -224,6 +227,17 @@ class FormPage {
     const useSaved = this.controls.filter((c) => c.usingSaved()).map((c) => c.field.name);
     const remember = this.remember?.value === 'session' || this.remember?.value === 'always' ? this.remember.value : undefined;
     post({ type: 'submit', content, ...(useSaved.length > 0 ? { useSaved } : {}), ...(remember ? { remember } : {}) });
+  }
+
+  /** The host's answer to Choose File… or Remove: the files it now holds for the field, or why the pick did not fit. */
+  filesChosen(field: string, labels: string[], problem: string | undefined): void {
+    const control = this.byName.get(field);
+    if (!control?.setFiles) return;
+    control.setFiles(labels);
+    this.touched.add(field);
+    this.saveDraft();
+    this.setError(control, problem ?? this.problem(control));
+    control.focus();
   }
 
   /** The host's own check failed: shown the same way as ours. */
@@ -439,6 +453,11 @@ function onHostMessage(message: HostToForm): void {
     else focusFirstOnArrival(page);
   } else if (message.type === 'turnEnded' && typeof message.text === 'string') {
     if (page?.questionId === message.questionId) page.turnEnded(message.text);
+  } else if (message.type === 'files' && typeof message.field === 'string' && Array.isArray(message.labels)) {
+    if (page?.questionId === message.questionId) {
+      const labels = message.labels.filter((label): label is string => typeof label === 'string').map((label) => oneLine(label, 200));
+      page.filesChosen(message.field, labels, typeof message.problem === 'string' ? oneLine(message.problem, 300) : undefined);
+    }
   } else if (message.type === 'errors' && typeof message.errors === 'object' && message.errors !== null) {
     page?.hostErrors(message.errors);
   } else if (message.type === 'answered' && typeof message.text === 'string') {

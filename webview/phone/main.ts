@@ -195,6 +195,7 @@ function header(question: PhoneQuestion): HTMLElement {
 
 const EDITOR_ONLY: Record<EditorOnlyReason, string> = {
   secret: 'It asks for a secret: answer this in the editor.',
+  file: 'It asks for a file from your computer: answer this in the editor.',
   key: 'It asks for a key or setting: answer this in the editor.',
   signIn: 'It is a sign-in: answer this in the editor.',
   elicitOwn: 'Answer this in the editor.',

@@ -10,7 +10,7 @@ import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
 import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
-import { hasSecret, type FormModel } from '../form/fields';
+import { answeredOnlyHere, hasFileField, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
@@ -76,6 +76,11 @@ export interface BrokerOptions {
    * the queue) every request is read at once.
    */
   readingLane?: TurnLane;
+  /**
+   * Whether this asker's question may have a file field (fileFields.ts): only an MCP server's,
+   * with `elicit.experimental.fileFields` on. Without it no file field is answered.
+   */
+  acceptsFiles?: (request: ElicitRequest) => boolean;
 }
 
 export interface AnsweredQuestion {
@@ -131,6 +136,9 @@ export class Broker {
   readonly onDidChange = this.changes.event;
   /** Fires once per question with how it ended (for history). */
   readonly onDidAnswer = this.answers.event;
+  private readonly fileRefusals = new Emitter<ElicitRequest>();
+  /** Fires when a question is refused because it asks for a file and file fields are off for its asker. */
+  readonly onDidRefuseFiles = this.fileRefusals.event;
   /** The editor's prompts a paired device may answer too (permission requests), ids shared with questions. */
   readonly prompts = new OpenPrompts(() => this.nextId++);
 
@@ -160,6 +168,10 @@ export class Broker {
       this.checkLimit(request);
     }
     const form = formOf(request);
+    if (form && hasFileField(form) && !(this.options.acceptsFiles?.(request) ?? false)) {
+      this.fileRefusals.fire(request);
+      throw new InvalidRequestError(fileFieldsRefused(request));
+    }
     const url = request.mode === 'url' ? checkedUrl(request.url) : undefined;
     if (request.signal?.aborted) return CANCELLED;
 
@@ -291,7 +303,7 @@ export class Broker {
     const entry = this.entries.get(id);
     if (!entry || entry.elsewhere) return 'This question is no longer waiting.';
     const { form, request } = entry.question;
-    if (!form || hasSecret(form) || asksOnBehalf(request) || turnHasEnded(request) || request.signal?.aborted) {
+    if (!form || answeredOnlyHere(form) || asksOnBehalf(request) || turnHasEnded(request) || request.signal?.aborted) {
       return 'This question can only be answered in the window that asked it.';
     }
     let result: ElicitResult;
@@ -490,6 +502,15 @@ export class Broker {
   private changed(): void {
     this.changes.fire();
   }
+}
+
+/** What the asker is told when its question asks for a file that is not taken. */
+export function fileFieldsRefused(request: ElicitRequest): string {
+  if (request.asker.kind !== 'mcp') return 'This question asks for a file (x-mcp-file): Elicit takes files only for MCP servers';
+  return (
+    'This question asks for a file (x-mcp-file), and file fields are off in Elicit: they follow a draft ' +
+    '(SEP-2631) and are answered only with the setting elicit.experimental.fileFields on, which also declares the fileInputs capability'
+  );
 }
 
 function isNonBlocking(request: ElicitRequest): boolean {

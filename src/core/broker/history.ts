@@ -6,6 +6,7 @@
 import type { AnsweredQuestion } from './broker';
 import { clip } from '../display';
 import { secretFieldNames } from '../form/fields';
+import { fileValueText } from '../form/fileFields';
 import type { Asker, ElicitAction } from '../request';
 
 export const SECRET_MASK = '••••••••';
@@ -49,7 +50,13 @@ export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {
       .filter((field) => Object.hasOwn(result.content!, field.name))
       .map((field) => {
         const value = result.content![field.name]!;
-        const text = secrets.has(field.name) ? SECRET_MASK : Array.isArray(value) ? value.join(', ') : String(value);
+        const text = secrets.has(field.name)
+          ? SECRET_MASK
+          : field.kind === 'file'
+            ? fileValueText(value)
+            : Array.isArray(value)
+              ? value.join(', ')
+              : String(value);
         return { label: clip(field.label, 120), value: clip(text, 500) };
       });
   }

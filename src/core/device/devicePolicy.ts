@@ -19,7 +19,7 @@
  */
 import type { Broker, Question } from '../broker/broker';
 import type { ElicitResult } from '../request';
-import { hasSecret } from '../form/fields';
+import { hasFileField, hasSecret } from '../form/fields';
 
 import type { EditorOnlyReason } from '../protocols/phoneProtocol';
 
@@ -36,6 +36,8 @@ export function deviceVerdict(question: Question): DeviceVerdict {
   // A form the broker could not read is not sent anywhere; one with a secret stays in the editor.
   if (!question.form) return { allowed: false, reason: 'prompt' };
   if (hasSecret(question.form)) return { allowed: false, reason: 'secret' };
+  // A file is picked from the computer's own disk.
+  if (hasFileField(question.form)) return { allowed: false, reason: 'file' };
   return { allowed: true, opensOnComputer: false };
 }
 

@@ -75,6 +75,11 @@ function fieldSchema(field: Field): Record<string, unknown> {
         minItems: field.minItems,
         maxItems: field.maxItems,
       });
+    case 'file':
+      // The value is checked by checkFileValue, which reads only its head: no format runs over megabytes here.
+      return field.multiple
+        ? pick({ type: 'array', items: { type: 'string' }, minItems: field.minItems, maxItems: field.maxItems })
+        : { type: 'string' };
   }
 }
 

@@ -7,6 +7,7 @@ import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
 import { otherAnswerProblems } from './otherAnswer';
+import { checkFileValue } from './fileFields';
 import type { AnswerValue, ElicitContent } from '../request';
 import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
@@ -32,6 +33,7 @@ const patternCache = new Map<string, LinearPattern>();
 export function checkField(field: Field, value: AnswerValue | undefined): string | undefined {
   if (value === undefined || value === '') {
     if (!field.required) return undefined;
+    if (field.kind === 'file') return field.multiple ? 'Choose at least one file' : 'Choose a file';
     return field.kind === 'multiChoice' && field.minItems ? `Choose at least ${plural(field.minItems, 'option')}` : 'Required';
   }
   switch (field.kind) {
@@ -53,6 +55,9 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
       if (field.maxItems !== undefined && value.length > field.maxItems) return `Choose at most ${plural(field.maxItems, 'option')}`;
       return undefined;
     }
+    case 'file':
+      if (field.required && Array.isArray(value) && value.length === 0) return 'Choose at least one file';
+      return checkFileValue(field, value);
   }
 }
 

@@ -100,7 +100,25 @@ export interface MultiChoiceField extends FieldBase {
   other?: OtherAnswer;
 }
 
-export type Field = TextField | NumberField | BooleanField | ChoiceField | MultiChoiceField;
+/**
+ * A file the person picks (`x-mcp-file`, draft SEP-2356/SEP-2631, fileFields.ts): sent
+ * inline as a data URI, or a list of them when `multiple`. Never drawn as a text box.
+ */
+export interface FileField extends FieldBase {
+  kind: 'file';
+  /** Media types (`image/*`, `application/pdf`) or extensions (`.pdf`), lower case; absent: any file. */
+  accept?: string[];
+  /** Largest file in bytes, as the asker says. */
+  maxSize?: number;
+  /** An array of files (`items` carries the keyword). */
+  multiple: boolean;
+  minItems?: number;
+  maxItems?: number;
+  /** A file field has no default: the person picks every file sent. */
+  default?: undefined;
+}
+
+export type Field = TextField | NumberField | BooleanField | ChoiceField | MultiChoiceField | FileField;
 
 /** A heading of a grouped form: one of the asker's questions. */
 export interface FormSection {
@@ -117,6 +135,18 @@ export interface FormModel {
 
 export function hasSecret(form: FormModel): boolean {
   return form.fields.some((field) => field.kind === 'text' && field.secret);
+}
+
+export function hasFileField(form: FormModel): boolean {
+  return form.fields.some((field) => field.kind === 'file');
+}
+
+/**
+ * Answered only in the window that asked it: a secret (it never leaves the window) or a
+ * file (picked from the editor's own disk, and megabytes to carry).
+ */
+export function answeredOnlyHere(form: FormModel): boolean {
+  return hasSecret(form) || hasFileField(form);
 }
 
 /**

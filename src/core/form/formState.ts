@@ -4,7 +4,7 @@
  * webview reload (never with secrets), and long text cut for a first look.
  * The rules themselves are fieldRules.ts's, so webview and host agree.
  */
-import type { Field, FormModel } from './fields';
+import type { Field, FileField, FormModel } from './fields';
 import type { AnswerValue, ElicitContent, RawValue, RawValues } from '../request';
 
 // The raw values are request types (a draft travels with a request); the form's modules import them from here too.
@@ -46,6 +46,9 @@ export function toRaw(field: Field, value: AnswerValue | undefined): RawValue {
       const known = new Set(field.options.map((o) => o.value));
       return [...new Set(value.filter((v) => known.has(v) || (field.other !== undefined && v === OTHER_CHOICE)))];
     }
+    case 'file':
+      // What the page shows of the files the host holds (see FormView.files): never a value.
+      return null;
   }
 }
 
@@ -67,7 +70,22 @@ export function fromRaw(field: Field, raw: RawValue | undefined): { value?: Answ
       // "Other…" alone: the typed text is the whole answer, as in the quick input.
       return picks.length === 0 && picks.length !== raw.length ? {} : { value: picks };
     }
+    case 'file':
+      // The files themselves never reach the page: the host adds them to the answer.
+      return {};
   }
+}
+
+/**
+ * A file field's problem on the page, from the names of the files chosen (the host holds
+ * the files and checks them when they are picked and again when the answer is sent).
+ */
+export function fileChoiceProblem(field: FileField, raw: RawValue | undefined): string | undefined {
+  const count = Array.isArray(raw) ? raw.length : 0;
+  if (count === 0) return field.required ? (field.multiple ? 'Choose at least one file' : 'Choose a file') : undefined;
+  if (field.multiple && field.minItems !== undefined && count < field.minItems) return `Choose at least ${field.minItems} files`;
+  if (field.multiple && field.maxItems !== undefined && count > field.maxItems) return `Choose at most ${field.maxItems} files`;
+  return undefined;
 }
 
 /**
@@ -76,6 +94,7 @@ export function fromRaw(field: Field, raw: RawValue | undefined): { value?: Answ
  * (completeAnswer), so webview and host agree.
  */
 export function fieldProblem(field: Field, raw: RawValue | undefined): string | undefined {
+  if (field.kind === 'file') return fileChoiceProblem(field, raw);
   const { value, error } = fromRaw(field, raw);
   return error ?? checkField(field, value ?? field.default);
 }
@@ -97,6 +116,11 @@ export function collectAnswer(
     const owner = otherOwner(form, field);
     // An "Other…" text is sent only with "Other…" chosen; then it is the answer, so it is needed.
     if (owner && !isOtherChosen(owner, raws[owner.name])) continue;
+    if (field.kind === 'file') {
+      const problem = fileChoiceProblem(field, raw);
+      if (problem !== undefined) errors[field.name] = problem;
+      continue;
+    }
     const { value, error } = fromRaw(field, raw);
     const problem = owner && value === undefined ? OTHER_TEXT_MISSING : (error ?? checkField(field, value ?? field.default));
     if (problem !== undefined) errors[field.name] = problem;
@@ -177,6 +201,9 @@ function isRawFor(field: Field, raw: unknown): raw is RawValue {
       );
     case 'multiChoice':
       return raw === null || (Array.isArray(raw) && raw.every((v) => typeof v === 'string'));
+    case 'file':
+      // Never kept in a draft: the person picks the file again.
+      return false;
   }
 }
 

@@ -6,6 +6,7 @@
  * every renderer, both validators and the webview work on it unchanged; the
  * accepted answer is split back into one result per section.
  */
+import { fileValueText } from './fileFields';
 import { cleanText } from '../display';
 import { InvalidRequestError, errorText } from '../errors';
 import type { Field, FormModel } from './fields';
@@ -106,6 +107,8 @@ export function summarizeAnswers(form: FormModel, result: ElicitResult, fallback
 function describeValue(field: Field, value: AnswerValue | undefined): string {
   if (value === undefined) return '(empty)';
   if (field.kind === 'text' && field.secret) return '(hidden)';
+  // The file's name and size, never its bytes.
+  if (field.kind === 'file') return fileValueText(value);
   if (field.kind === 'boolean') return value === true ? 'Yes' : 'No';
   const label = (v: string): string =>
     field.kind === 'choice' || field.kind === 'multiChoice' ? (field.options.find((o) => o.value === v)?.label ?? v) : v;

@@ -8,7 +8,18 @@ import { InvalidRequestError } from '../errors';
 import { UnsupportedPatternError } from './linearPattern';
 import { checkField, compilePattern, patternCheckCost } from './fieldRules';
 import { FormBudget, MAX_FORM_SIZE } from './formBudget';
-import type { ChoiceField, ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
+import type {
+  ChoiceField,
+  ChoiceOption,
+  Field,
+  FileField,
+  FormModel,
+  MultiChoiceField,
+  NumberField,
+  TextField,
+  TextFormat,
+} from './fields';
+import { FILE_KEYWORD, readFileKeyword } from './fileFields';
 import { codexMeta, pairOtherAnswers } from './otherAnswer';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
@@ -164,6 +175,14 @@ function firstExample(field: TextField, examples: unknown, budget: FormBudget): 
 function fieldOfType(prop: Json, base: Base, where: string): Field {
   const type = prop.type;
   if (Array.isArray(type)) throw invalid(`${where} has a list of types; one type is required`);
+  const items = prop.items;
+  if (type === 'array' && typeof items === 'object' && items !== null && Object.hasOwn(items, FILE_KEYWORD)) {
+    return fileField(prop, base, where, true);
+  }
+  if (Object.hasOwn(prop, FILE_KEYWORD)) {
+    if (type !== 'string') throw invalid(`${where}: ${FILE_KEYWORD} marks a string field (or a list of them), not ${describe(type)}`);
+    return fileField(prop, base, where, false);
+  }
   if (type === 'array') return multiChoice(prop, base, where);
   if (type === undefined || type === 'string') {
     if (prop.enum !== undefined || prop.oneOf !== undefined || prop.anyOf !== undefined) {
@@ -207,6 +226,32 @@ function text(prop: Json, base: Base, where: string): TextField {
     if (typeof def !== 'string') throw invalid(`${where}: default must be a string, not ${describe(def)}`);
     field.default = def;
   }
+  return field;
+}
+
+/** A file field (fileFields.ts): the keyword on the property, or on `items` for a list of files. */
+function fileField(prop: Json, base: Base, where: string, multiple: boolean): FileField {
+  const marked = multiple ? asObject(prop.items, `${where}: items`) : prop;
+  if (multiple) {
+    rejectRef(marked, `${where}: items`);
+    if (marked.type !== undefined && marked.type !== 'string') throw invalid(`${where}: items of a file list must be strings`);
+  }
+  const keyword = readFileKeyword(marked[FILE_KEYWORD]);
+  if ('error' in keyword) throw invalid(`${where}: ${keyword.error}`);
+  const field: FileField = { kind: 'file', ...base, multiple };
+  if (keyword.accept) field.accept = keyword.accept;
+  if (keyword.maxSize !== undefined) field.maxSize = keyword.maxSize;
+  if (multiple) {
+    const minItems = optionalCount(prop.minItems, `${where}: minItems`);
+    const maxItems = optionalCount(prop.maxItems, `${where}: maxItems`);
+    if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
+      throw invalid(`${where}: minItems ${minItems} is greater than maxItems ${maxItems}`);
+    }
+    if (minItems !== undefined) field.minItems = minItems;
+    if (maxItems !== undefined) field.maxItems = maxItems;
+    if (minItems !== undefined && minItems > 0) field.required = true;
+  }
+  // A default (a file the asker made up) is never sent: the person picks every file.
   return field;
 }
 

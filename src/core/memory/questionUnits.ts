@@ -8,7 +8,7 @@
  * their own.
  */
 import { composedName } from '../form/group';
-import { hasSecret, type FormModel } from '../form/fields';
+import { answeredOnlyHere, type FormModel } from '../form/fields';
 import { normalize } from '../form/normalize';
 import type { ElicitContent, ElicitRequest } from '../request';
 import { questionFingerprint } from './fingerprint';
@@ -53,7 +53,7 @@ function unit(message: string, form: FormModel, answerName: (property: string) =
     message,
     form,
     fingerprint: questionFingerprint(message, form.fields, detail),
-    rememberable: form.fields.length > 0 && !hasSecret(form),
+    rememberable: form.fields.length > 0 && !answeredOnlyHere(form),
     answerName,
   };
 }

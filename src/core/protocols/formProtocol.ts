@@ -46,6 +46,11 @@ export interface FormView {
   remember?: MemoryScope;
   /** The language the asker's text is in (a checked BCP 47 tag): `lang` of the question and its fields. */
   lang?: string;
+  /**
+   * File fields' chosen files as the page shows them ("report.pdf (12.3 KB)"), by field name:
+   * the host holds the files themselves and adds them to the answer (never the page).
+   */
+  files?: Record<string, string[]>;
 }
 
 export type HostToForm =
@@ -59,7 +64,12 @@ export type HostToForm =
   /** The question is answered: show this line instead of the form until the next `show` or the panel closes. */
   | { type: 'answered'; text: string }
   /** The question shown has become one that can only be dismissed (see FormView.turnEnded). */
-  | { type: 'turnEnded'; questionId: number; text: string };
+  | { type: 'turnEnded'; questionId: number; text: string }
+  /**
+   * A file field's files after the person chose (or cleared) them: their labels, or why the
+   * files picked cannot answer it (`problem`; the field keeps what it had).
+   */
+  | { type: 'files'; questionId: number; field: string; labels: string[]; problem?: string };
 
 export type FormToHost =
   | { type: 'ready' }
@@ -74,6 +84,10 @@ export type FormToHost =
   | { type: 'draft'; values: RawValues }
   /** Put the question off: the panel closes, the question stays pending; `values` (secrets left out) come back with it. */
   | { type: 'later'; values?: RawValues }
+  /** Open VS Code's file dialog for this file field (the host answers with `files`). */
+  | { type: 'chooseFiles'; field: string }
+  /** Forget the files chosen for this file field. */
+  | { type: 'clearFiles'; field: string }
   | { type: 'cancel' };
 
 /** Structural check of a message from the webview: anything else is ignored by the host. */
@@ -97,6 +111,9 @@ export function isFormToHost(value: unknown): value is FormToHost {
       );
     case 'draft':
       return isRawValues((message as { values?: unknown }).values);
+    case 'chooseFiles':
+    case 'clearFiles':
+      return typeof (message as { field?: unknown }).field === 'string';
     default:
       return false;
   }

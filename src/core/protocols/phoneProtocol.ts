@@ -10,7 +10,7 @@ import type { FormModel } from '../form/fields';
  * Why a question is answered in the editor only (devicePolicy.ts); `window`: another VS Code window asked
  * it, and it is answered only there (a URL, a question its window keeps for itself).
  */
-export type EditorOnlyReason = 'secret' | 'key' | 'signIn' | 'elicitOwn' | 'prompt' | 'window';
+export type EditorOnlyReason = 'secret' | 'file' | 'key' | 'signIn' | 'elicitOwn' | 'prompt' | 'window';
 
 export interface PhoneQuestionBase {
   id: number;

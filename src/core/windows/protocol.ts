@@ -173,7 +173,7 @@ function windowOf(value: unknown): WindowInfo {
 const ASKER_KINDS: readonly AskerKind[] = ['mcp', 'acp', 'tool', 'extension', 'gateway'];
 const STATES: readonly QuestionSummary['state'][] = ['waiting', 'showing', 'later'];
 
-const EDITOR_ONLY_REASONS: readonly EditorOnlyReason[] = ['secret', 'key', 'signIn', 'elicitOwn', 'prompt', 'window'];
+const EDITOR_ONLY_REASONS: readonly EditorOnlyReason[] = ['secret', 'file', 'key', 'signIn', 'elicitOwn', 'prompt', 'window'];
 
 function summaryOf(value: unknown): QuestionSummary {
   if (!isObject(value) || !isObject(value.asker)) throw new ProtocolError('bad question');

@@ -8,7 +8,7 @@ import type { Question } from '../broker/broker';
 import { asksOnBehalf, turnHasEnded, type ElicitRequest } from '../request';
 import { deviceVerdict } from '../device/devicePolicy';
 import { clip } from '../display';
-import { hasSecret, type FormModel } from '../form/fields';
+import { answeredOnlyHere, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type PresentationSetting } from '../form/presentation';
@@ -48,7 +48,7 @@ export function summarize(questions: readonly Question[]): QuestionSummary[] {
 /** What another window needs to draw it, when it may answer it at all (the broker decides the same). */
 function answerableForm(question: Question): RemoteForm | undefined {
   const { request, form } = question;
-  if (!form || hasSecret(form) || asksOnBehalf(request) || turnHasEnded(request)) return undefined;
+  if (!form || answeredOnlyHere(form) || asksOnBehalf(request) || turnHasEnded(request)) return undefined;
   if (request.mode === 'form') {
     const remote: RemoteForm = { mode: 'form', requestedSchema: request.requestedSchema };
     if (request.submitLabel !== undefined) remote.submitLabel = request.submitLabel;
@@ -86,7 +86,7 @@ export function remoteQuestion(remote: RemoteQuestion, localId: number, presenta
     request = { ...base, mode: 'group', sections: form.sections, ...(form.earlier ? { earlier: form.earlier } : {}) };
     model = composeGroup(form.sections);
   }
-  if (hasSecret(model)) throw new Error('This question can only be answered in the window that asked it.');
+  if (answeredOnlyHere(model)) throw new Error('This question can only be answered in the window that asked it.');
   const followUp = form.mode === 'group' && (form.earlier?.length ?? 0) > 0;
   return {
     id: localId,

@@ -163,6 +163,11 @@ export class ServerRegistry implements vscode.Disposable {
     await connection.connect();
   }
 
+  /** The servers running now, by name. */
+  running(): string[] {
+    return [...this.connections].filter(([, connection]) => connection.status === 'running').map(([name]) => name);
+  }
+
   async stop(name: string): Promise<void> {
     await (await this.get(name))?.stop();
   }
@@ -288,6 +293,7 @@ export class ServerRegistry implements vscode.Disposable {
         clientInfo: { name: 'elicit', version: extensionVersion() },
         // The person reads VS Code's display language: servers are told so (draft SEP-2792).
         acceptLanguage: acceptLanguageFor(vscode.env.language),
+        fileInputs: settings.fileFields,
         urlWaits: this.urlWaits,
         oauth: this.oauth,
         roots: workspaceRoots,

@@ -14,8 +14,10 @@
 import * as vscode from 'vscode';
 import { readOutsideAnswer, TOO_COSTLY } from '../../core/form/outsideAnswer';
 import { LATER, type Question, type RenderOutcome, type Renderer } from '../../core/broker/broker';
-import { clip, cleanText, oneLine, questionTitle } from '../../core/display';
-import { secretFieldNames, type FormModel } from '../../core/form/fields';
+import { clip, cleanText, inertText, oneLine, questionTitle } from '../../core/display';
+import { secretFieldNames, type FileField, type FormModel } from '../../core/form/fields';
+import { errorText } from '../../core/errors';
+import { chooseFiles, chosenFileLabel, type ChosenFile, type FileChoice } from '../files/chooseFiles';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
@@ -155,6 +157,10 @@ class FormSession {
   /** Which secret fields have a saved value: asked for as the panel opens, not when the page is ready. */
   private readonly savedSecrets: Promise<string[]>;
   private readonly listening: vscode.Disposable[] = [];
+  /** File fields' chosen files, read: added to the answer here, never sent to the page. */
+  private readonly files = new Map<string, ChosenFile[]>();
+  /** The file dialog is open for this question (one at a time). */
+  private choosingFiles = false;
 
   constructor(
     private readonly panel: FormPanel,
@@ -227,6 +233,15 @@ class FormSession {
       case 'draft':
         this.keepDraft(message.values);
         return;
+      case 'chooseFiles':
+        void this.chooseFiles(message.field);
+        return;
+      case 'clearFiles':
+        if (this.fileField(message.field)) {
+          this.files.delete(message.field);
+          this.post({ type: 'files', questionId: this.question.id, field: message.field, labels: [] });
+        }
+        return;
       case 'cancel':
         this.finish(CANCELLED, false);
         return;
@@ -258,6 +273,7 @@ class FormSession {
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
     if (request.language) view.lang = request.language;
+    if (this.files.size > 0) view.files = Object.fromEntries([...this.files].map(([name, files]) => [name, files.map(chosenFileLabel)]));
     this.panel.post({ type: 'show', view, takeFocus: !this.options.keepFocus });
   }
 
@@ -289,13 +305,47 @@ class FormSession {
     }
   }
 
+  private fileField(name: string): FileField | undefined {
+    const field = this.form.fields.find((f) => f.name === name);
+    return field?.kind === 'file' ? field : undefined;
+  }
+
+  /** VS Code's file dialog for a file field; the page learns the chosen files' names and sizes, or why they do not fit. */
+  private async chooseFiles(name: string): Promise<void> {
+    const field = this.fileField(name);
+    if (!field || this.choosingFiles) return;
+    this.choosingFiles = true;
+    try {
+      const title = inertText(`${questionTitle(this.question.request)} — ${oneLine(field.label, 80)}`);
+      let choice: FileChoice | undefined;
+      try {
+        choice = await chooseFiles(field, title);
+      } catch (error) {
+        choice = { problem: vscode.l10n.t('The file dialog failed: {0}', oneLine(errorText(error), 200)) };
+      }
+      if (this.settled) return;
+      if (choice && 'files' in choice) this.files.set(name, choice.files);
+      const labels = (this.files.get(name) ?? []).map(chosenFileLabel);
+      const problem = choice && 'problem' in choice ? { problem: choice.problem } : {};
+      this.post({ type: 'files', questionId: this.question.id, field: name, labels, ...problem });
+      // Back from the dialog: the form again, where the person was.
+      this.panel.reveal();
+    } finally {
+      this.choosingFiles = false;
+    }
+  }
+
   private async submit(message: Extract<FormToHost, { type: 'submit' }>): Promise<void> {
     if (this.submitting) return;
     this.submitting = true;
     try {
       const given: ElicitContent = {};
       for (const field of this.form.fields) {
-        if (Object.hasOwn(message.content, field.name)) given[field.name] = message.content[field.name]!;
+        // A file field's value is only ever the file the person chose here, never one the page names.
+        if (field.kind === 'file') {
+          const files = this.files.get(field.name);
+          if (files && files.length > 0) given[field.name] = field.multiple ? files.map((f) => f.value) : files[0]!.value;
+        } else if (Object.hasOwn(message.content, field.name)) given[field.name] = message.content[field.name]!;
       }
       const missing: Record<string, string> = {};
       const useSaved = new Set(message.useSaved ?? []);

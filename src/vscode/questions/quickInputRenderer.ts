@@ -10,7 +10,9 @@ import * as vscode from 'vscode';
 import { formatCountdown } from '../../core/time/countdown';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
-import type { BooleanField, ChoiceField, Field, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
+import type { BooleanField, ChoiceField, Field, FileField, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
+import { fileRule, fileValueText } from '../../core/form/fileFields';
+import { chooseFiles } from '../files/chooseFiles';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
@@ -215,6 +217,50 @@ function askField(field: Field, ctx: StepContext, otherText?: TextField): Promis
       return askChoice(field, ctx);
     case 'multiChoice':
       return askMany(field, ctx);
+    case 'file':
+      return askFile(field, ctx);
+  }
+}
+
+/** The value the "Choose File…" item stands for inside askOne; never sent. */
+const CHOOSE_FILE = '\u0000choose-file';
+
+/**
+ * A file field: a pick whose item opens VS Code's file dialog (the pick makes way for
+ * it), then the step ends with the file; a file too large or of another type brings the
+ * step back saying so. Decline, Later and Back stay where every step has them.
+ */
+async function askFile(field: FileField, ctx: StepContext): Promise<StepOutcome> {
+  let current = ctx.current;
+  let problem: string | undefined;
+  for (;;) {
+    const choose: ValueItem = {
+      label: `$(folder-opened) ${field.multiple ? vscode.l10n.t('Choose Files…') : vscode.l10n.t('Choose File…')}`,
+      description: inertText(fileRule(field)),
+      value: CHOOSE_FILE,
+    };
+    const chosen: ValueItem[] =
+      current === undefined
+        ? []
+        : [{ label: `$(file) ${inertText(fileValueText(current))}`, description: vscode.l10n.t('chosen'), value: current }];
+    const prompt = problem === undefined ? undefined : `${fieldPrompt(field, ctx)} · ⚠ ${problem}`;
+    const step = await askOne(
+      field,
+      prompt === undefined ? ctx : { ...ctx, promptOverride: prompt },
+      [...chosen, choose],
+      current ?? CHOOSE_FILE,
+    );
+    if (step.kind !== 'value' || step.value !== CHOOSE_FILE) return step;
+    const picked = await chooseFiles(field, inertText(`${ctx.title} — ${oneLine(field.label, 80)}`));
+    if (ctx.signal.aborted) return { kind: 'cancel' };
+    if (picked === undefined) continue; // the dialog closed without a file: the step again
+    if ('problem' in picked) {
+      problem = picked.problem;
+      continue;
+    }
+    const values = picked.files.map((file) => file.value);
+    current = field.multiple ? values : values[0];
+    return { kind: 'value', value: current };
   }
 }
 

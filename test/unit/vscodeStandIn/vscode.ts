@@ -323,6 +323,13 @@ export const commands = {
   },
 };
 
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
 export enum UIKind {
   Desktop = 1,
   Web = 2,
