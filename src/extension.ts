@@ -33,6 +33,7 @@ import type { Services } from './vscode/services';
 import { settings } from './vscode/settings';
 import { registerElicitTool } from './vscode/tool/register';
 import { acceptsFiles, registerFileFields } from './vscode/files/register';
+import { registerAppQuestions } from './vscode/apps/appQuestions';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
@@ -118,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerElicitTool(context, services);
   registerMemory(context, services);
   registerFileFields(context, services);
+  registerAppQuestions(context, services.registry);
   registerDevices(context, services, otherWindows);
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

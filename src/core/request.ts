@@ -3,6 +3,8 @@
  * language-model tool, other extensions) and every renderer.
  */
 
+import type { AppRef } from './apps/appQuestion';
+
 export type AskerKind = 'mcp' | 'acp' | 'tool' | 'extension' | 'gateway';
 
 export interface Asker {
@@ -52,6 +54,11 @@ interface RequestBase {
   editorOnly?: 'signIn' | 'key';
   /** The language the asker says its text is in (a BCP 47 tag, core/language.ts): the form's `lang`. */
   language?: string;
+  /**
+   * The asker's own app for this form question (draft SEP-3118, core/apps/appQuestion.ts), read
+   * from the server that asked: shown in place of Elicit's form, which stays one click away.
+   */
+  app?: AppRef;
 }
 
 export interface FormRequest extends RequestBase {

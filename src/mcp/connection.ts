@@ -14,6 +14,8 @@
  *
  * No vscode import: integration tests drive it directly.
  */
+import { ANY_RESULT } from './anyResult';
+import { UI_EXTENSION, UI_EXTENSION_SETTINGS, appUriIn, readAppResource, type AppRef } from '../core/apps/appQuestion';
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { readingLane } from '../core/time/turnLane';
 import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
@@ -79,6 +81,9 @@ interface TaskWatch {
 /** Where a connection's questions go: normally the broker's `ask`. */
 export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
 
+/** How long reading a question's app from its server may take before the question is drawn natively. */
+const APP_READ_TIMEOUT_MS = 15_000;
+
 export interface ConnectionOptions {
   ask: AskFunction;
   /** One line of the server's stderr or of our own diagnostics. Never receives answers. */
@@ -114,6 +119,11 @@ export interface ConnectionOptions {
    * `fileInputs` capability when the connection opens. Read at each start.
    */
   fileInputs?: () => boolean;
+  /**
+   * Whether a question may be answered in the server's own app (draft SEP-3118, MCP Apps):
+   * declared as `extensions["io.modelcontextprotocol/ui"].elicitation` when the connection opens.
+   */
+  appQuestions?: () => boolean;
 }
 
 /** A tool call the server runs as a task (the tasks extension), as the Servers view and the progress show it. */
@@ -161,6 +171,8 @@ export class McpConnection {
   private authTransport: AuthorizingTransport | undefined;
   private nextCallId = 1;
   private _status: ServerStatus = 'stopped';
+  /** This connection declared app questions (UI_EXTENSION) as it opened. */
+  private declaredApps = false;
   private _error: string | undefined;
   private readonly statusChanges = new Emitter<ServerStatus>();
   readonly onDidChangeStatus = this.statusChanges.event;
@@ -367,12 +379,18 @@ export class McpConnection {
     const tasks = new ElicitationTasks();
     const roots = this.options.roots;
     const lifetime = new AbortController();
+    // Read once per start: a question names an app only if this connection declared apps.
+    const declaresApps = this.options.appQuestions?.() ?? false;
+    this.declaredApps = declaresApps;
     const client = new sdk.Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
       capabilities: {
         elicitation: { form: {}, url: {} },
         // 2025-11-25's tasks (dropped by the SDK on 2026-07-28), and 2026's tasks extension (sent on every request there).
         tasks: CLIENT_TASK_CAPABILITIES,
-        extensions: { [TASKS_EXTENSION]: {} },
+        extensions: {
+          [TASKS_EXTENSION]: {},
+          ...(declaresApps ? { [UI_EXTENSION]: UI_EXTENSION_SETTINGS } : {}),
+        },
         ...(roots ? { roots: { listChanged: true } } : {}),
         // Servers send `x-mcp-file` only to a client that declares it (SEP-2356).
         ...(this.options.fileInputs?.() ? { fileInputs: {} } : {}),
@@ -701,6 +719,7 @@ export class McpConnection {
       roots: this.options.roots,
       keeper: this.options.rounds,
       signal: AbortSignal.any(signals),
+      appFor: (params) => this.appFor(params),
     };
   }
 
@@ -737,7 +756,30 @@ export class McpConnection {
   }
 
   private toElicitRequest(params: unknown, signal: AbortSignal): ElicitRequest {
-    return elicitRequestFrom('elicitation/create', params, this.asker(), AbortSignal.any([signal, this.lifetime.signal]));
+    const request = elicitRequestFrom('elicitation/create', params, this.asker(), AbortSignal.any([signal, this.lifetime.signal]));
+    const app = request.mode === 'form' ? this.appFor(params as Record<string, unknown>) : undefined;
+    return app ? { ...request, app } : request;
+  }
+
+  /**
+   * The app a question's `_meta.ui.resourceUri` names, read from this server only (SEP-3118's
+   * binding), when app questions are on and were declared as this connection opened.
+   */
+  private appFor(params: Record<string, unknown>): AppRef | undefined {
+    const client = this.client;
+    if (!client || !this.declaredApps) return undefined;
+    const resourceUri = appUriIn(params._meta);
+    if (resourceUri === undefined) return undefined;
+    return {
+      resourceUri,
+      read: async (signal) => {
+        const result = await client.request({ method: 'resources/read', params: { uri: resourceUri } }, ANY_RESULT, {
+          signal,
+          timeout: APP_READ_TIMEOUT_MS,
+        });
+        return readAppResource(result, resourceUri);
+      },
+    };
   }
 
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */

@@ -14,6 +14,7 @@ import type { RawValues } from '../core/form/formState';
 import type { Asker, EarlierAnswer, ElicitRequest, ElicitResult, GroupSection } from '../core/request';
 import { delay } from '../core/time/delay';
 import { contentLanguageIn } from '../core/language';
+import type { AppRef } from '../core/apps/appQuestion';
 
 /** Rounds one request may take before Elicit stops asking (the SDK's default cap too). */
 export const MAX_ROUNDS = 10;
@@ -77,6 +78,8 @@ export interface RoundContext {
   signal?: AbortSignal;
   keeper?: RoundKeeper;
   maxRounds?: number;
+  /** The server's own app for a question's params, when app questions are on (core/apps/appQuestion.ts). */
+  appFor?: (params: Record<string, unknown>) => AppRef | undefined;
 }
 
 /** One leg of the request: the original params plus this round's answers and state. */
@@ -175,6 +178,7 @@ export async function answerRound(
   keptId?: string,
 ): Promise<Record<string, unknown>> {
   const forms: GroupSection[] = [];
+  const apps = new Map<string, AppRef>();
   const links: Array<{ key: string; message: string; url: string }> = [];
   const responses: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(round.inputRequests)) {
@@ -193,6 +197,8 @@ export async function answerRound(
         links.push({ key, message, url: params.url });
       } else if (mode === 'form') {
         forms.push({ key, message, requestedSchema: params.requestedSchema });
+        const app = context.appFor?.(params);
+        if (app) apps.set(key, app);
       } else {
         throw refused(context.server, key, `the question mode ${JSON.stringify(mode)} is not supported`);
       }
@@ -202,7 +208,9 @@ export async function answerRound(
   }
 
   if (forms.length > 0) {
-    const answer = await askForms(forms, round, context, keptId);
+    // A question's app is used when it is the round's only question: several are one form.
+    const app = forms.length === 1 ? apps.get(forms[0]!.key) : undefined;
+    const answer = await askForms(forms, round, context, keptId, app);
     const perSection = splitGroupAnswer(composeGroup(forms), answer);
     Object.assign(responses, perSection);
     earlier.push(...summarizeAnswers(composeGroup(forms), answer, groupMessage(forms)));
@@ -216,7 +224,13 @@ export async function answerRound(
   return responses;
 }
 
-async function askForms(forms: GroupSection[], round: OpenRound, context: RoundContext, keptId: string | undefined): Promise<ElicitResult> {
+async function askForms(
+  forms: GroupSection[],
+  round: OpenRound,
+  context: RoundContext,
+  keptId: string | undefined,
+  app: AppRef | undefined,
+): Promise<ElicitResult> {
   try {
     return await context.ask({
       mode: 'group',
@@ -227,6 +241,7 @@ async function askForms(forms: GroupSection[], round: OpenRound, context: RoundC
       ...(keptId !== undefined ? { keptRound: keptId } : {}),
       ...(round.draft ? { draft: round.draft } : {}),
       ...(round.language ? { language: round.language } : {}),
+      ...(app ? { app } : {}),
       signal: context.signal,
     });
   } catch (error) {

@@ -35,6 +35,7 @@ export const SETTING = {
   devicesAddress: 'elicit.devices.address',
   devicesPort: 'elicit.devices.port',
   fileFields: 'elicit.experimental.fileFields',
+  appQuestions: 'elicit.experimental.appQuestions',
 } as const;
 
 type SettingId = (typeof SETTING)[keyof typeof SETTING];
@@ -152,6 +153,11 @@ export const settings = {
    * disk, so the person turns it on, in their user settings only.
    */
   fileFields: (): boolean => userOnly(SETTING.fileFields, false),
+  /**
+   * `elicit.experimental.appQuestions` (draft SEP-3118): a server's own page is run for its question,
+   * so the person turns it on, in their user settings only.
+   */
+  appQuestions: (): boolean => userOnly(SETTING.appQuestions, false),
   /** `elicit.devices.enabled`: answering on paired devices opens a listener, so user settings only (issue #23). */
   devicesEnabled: (): boolean => userOnly(SETTING.devicesEnabled, false),
   /** `elicit.devices.address`: '' (ask), an IP address, or 'forwarded' (VS Code's own forwarding). */

@@ -400,7 +400,20 @@ function header(view: FormView, hasRequired: boolean): HTMLElement {
     );
     parts.push(note);
   }
+  if (view.app) parts.push(appLine(view.app));
   return el('header', { className: 'header' }, ...parts);
+}
+
+/** The asker's own app (draft SEP-3118): why this form shows instead, and the way back to the app. */
+function appLine(app: NonNullable<FormView['app']>): HTMLElement {
+  const line = el('div', { className: 'app-line', attrs: { role: 'status' } });
+  if (typeof app.note === 'string') line.append(el('span', { className: 'app-note', text: cleanText(app.note) }));
+  if (app.canShow === true) {
+    const show = button(`Show ${oneLine(String(app.by), 60)}'s App`, true, () => post({ type: 'showApp' }));
+    show.className = 'show-app';
+    line.append(show);
+  }
+  return line;
 }
 
 function button(label: string, secondary: boolean, onClick: () => void): VscodeButton {

@@ -10,7 +10,7 @@ import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
 import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
-import { answeredOnlyHere, hasFileField, type FormModel } from '../form/fields';
+import { answeredOnlyHere, hasFileField, hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
 import { choosePresentation, type Presentation, type PresentationContext, type PresentationSetting } from '../form/presentation';
@@ -180,7 +180,7 @@ export class Broker {
       request,
       form,
       url,
-      presentation: form ? choosePresentation(form, this.options.presentation(), presentationContext(request)) : 'url',
+      presentation: form ? choosePresentation(form, this.options.presentation(), presentationContext(request, form)) : 'url',
       receivedAt: Date.now(),
       state: 'waiting',
     };
@@ -523,10 +523,18 @@ function sameLimit(a: ElicitRequest['asker'], b: ElicitRequest['asker']): boolea
   return a.kind === b.kind && a.name === b.name;
 }
 
-/** A later round lists the earlier answers (request.ts, EarlierAnswer): it stays a form. */
-function presentationContext(request: ElicitRequest): PresentationContext {
+/** A later round lists the earlier answers (request.ts, EarlierAnswer): it stays a form. So does a question with its asker's app. */
+function presentationContext(request: ElicitRequest, form: FormModel): PresentationContext {
   const followUp = request.mode === 'group' && (request.earlier?.length ?? 0) > 0;
-  return { followUp };
+  return { followUp, app: showsApp(request, form) };
+}
+
+/**
+ * Whether the asker's own app is shown for this question: one it names, never for a
+ * question with a secret field (always answered in Elicit's own form, SEP-3118's advice).
+ */
+export function showsApp(request: ElicitRequest, form: FormModel): boolean {
+  return request.mode !== 'url' && request.app !== undefined && !hasSecret(form) && !hasFileField(form);
 }
 
 function formOf(request: ElicitRequest): FormModel | undefined {

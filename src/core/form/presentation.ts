@@ -21,6 +21,8 @@ export type Presentation = 'quickInput' | 'form';
 export interface PresentationContext {
   /** A later round of a request, shown with the answers already given. */
   followUp?: boolean;
+  /** The asker's own app is shown for it (core/apps/appQuestion.ts): in the form's tab. */
+  app?: boolean;
 }
 
 /** A form with more steps than this is easier to answer on one page. */
@@ -36,7 +38,7 @@ export function choosePresentation(
   if (setting === 'form') return 'form';
   if (form.fields.length === 0) return 'quickInput';
   if (setting === 'quickInput') return 'quickInput';
-  if (context.followUp) return 'form';
+  if (context.followUp || context.app) return 'form';
   // An agent's "Other…" text is part of its question's step, not a step of its own.
   const steps = questionFields(form);
   if (steps.length > MAX_QUICK_INPUT_STEPS) return 'form';

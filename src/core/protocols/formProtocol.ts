@@ -51,6 +51,12 @@ export interface FormView {
    * the host holds the files themselves and adds them to the answer (never the page).
    */
   files?: Record<string, string[]>;
+  /**
+   * The asker has its own app for this question (draft SEP-3118): the form offers to show it
+   * again (`showApp`). `by` names the asker; `note` says why Elicit's form is shown instead
+   * (the app could not be shown, or its answer did not fit the question).
+   */
+  app?: { by: string; canShow: boolean; note?: string };
 }
 
 export type HostToForm =
@@ -88,6 +94,8 @@ export type FormToHost =
   | { type: 'chooseFiles'; field: string }
   /** Forget the files chosen for this file field. */
   | { type: 'clearFiles'; field: string }
+  /** Show the asker's own app for this question in place of the form (FormView.app). */
+  | { type: 'showApp' }
   | { type: 'cancel' };
 
 /** Structural check of a message from the webview: anything else is ignored by the host. */
@@ -98,6 +106,7 @@ export function isFormToHost(value: unknown): value is FormToHost {
     case 'ready':
     case 'decline':
     case 'cancel':
+    case 'showApp':
       return true;
     case 'later': {
       const values = (message as { values?: unknown }).values;

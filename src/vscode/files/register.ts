@@ -9,6 +9,7 @@ import type { ElicitRequest } from '../../core/request';
 import { inertText, oneLine } from '../../core/display';
 import type { Services } from '../services';
 import { SETTING, settings } from '../settings';
+import { offerServerRestart } from '../mcp/restartOffer';
 
 /** Only an MCP server's question may hold a file field, and only with the setting on. */
 export function acceptsFiles(request: ElicitRequest): boolean {
@@ -26,7 +27,9 @@ export function registerFileFields(context: vscode.ExtensionContext, services: P
       void offerToTurnOn(request.asker.name);
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SETTING.fileFields)) void offerRestart(registry);
+      if (!event.affectsConfiguration(SETTING.fileFields)) return;
+      const state = settings.fileFields() ? vscode.l10n.t('File fields are now on.') : vscode.l10n.t('File fields are now off.');
+      void offerServerRestart(registry, state);
     }),
   );
 }
@@ -43,23 +46,4 @@ async function offerToTurnOn(server: string): Promise<void> {
     turnOn,
   );
   if (choice === turnOn) await vscode.workspace.getConfiguration().update(SETTING.fileFields, true, vscode.ConfigurationTarget.Global);
-}
-
-/** Servers learn of the change as they start: running ones may be restarted now. */
-async function offerRestart(registry: Services['registry']): Promise<void> {
-  const running = registry.running();
-  if (running.length === 0) return;
-  const restart = vscode.l10n.t('Restart Servers');
-  const state = settings.fileFields() ? vscode.l10n.t('on') : vscode.l10n.t('off');
-  const choice = await vscode.window.showInformationMessage(
-    inertText(
-      vscode.l10n.t(
-        'File fields are now {0}. Running MCP servers learn it when they restart ({1}).',
-        state,
-        running.map((n) => oneLine(n, 40)).join(', '),
-      ),
-    ),
-    restart,
-  );
-  if (choice === restart) await Promise.all(running.map((name) => registry.restart(name)));
 }

@@ -9,6 +9,7 @@
  * crashes is restarted a few times with a growing delay (CrashRecovery); one
  * with `dev.watch` restarts when a watched file changes.
  */
+import { extensionVersion } from '../extensionVersion';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -294,6 +295,7 @@ export class ServerRegistry implements vscode.Disposable {
         // The person reads VS Code's display language: servers are told so (draft SEP-2792).
         acceptLanguage: acceptLanguageFor(vscode.env.language),
         fileInputs: settings.fileFields,
+        appQuestions: settings.appQuestions,
         urlWaits: this.urlWaits,
         oauth: this.oauth,
         roots: workspaceRoots,
@@ -408,10 +410,6 @@ export class ServerRegistry implements vscode.Disposable {
     for (const channel of this.serverLogs.values()) channel.dispose();
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function extensionVersion(): string {
-  return vscode.extensions.getExtension('elicit-dev.elicit')?.packageJSON?.version ?? '0.0.0';
 }
 
 /** The workspace folders on disk, as MCP roots: what servers such as a filesystem server may work in. */

@@ -18,6 +18,12 @@ import { clip, cleanText, inertText, oneLine, questionTitle } from '../../core/d
 import { secretFieldNames, type FileField, type FormModel } from '../../core/form/fields';
 import { errorText } from '../../core/errors';
 import { chooseFiles, chosenFileLabel, type ChosenFile, type FileChoice } from '../files/chooseFiles';
+import { showsApp } from '../../core/broker/broker';
+import { AppBridge, type AppOutcome } from '../../core/apps/appBridge';
+import { appPage } from '../../core/apps/appPage';
+import type { AppRef, AppResource } from '../../core/apps/appQuestion';
+import { AppQuestions, appContent, appHostContext, appQuestionParams } from '../apps/appQuestions';
+import { extensionVersion } from '../extensionVersion';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
@@ -161,6 +167,13 @@ class FormSession {
   private readonly files = new Map<string, ChosenFile[]>();
   /** The file dialog is open for this question (one at a time). */
   private choosingFiles = false;
+  /** The asker's own app for this question, while it may be shown (draft SEP-3118). */
+  private app: AppRef | undefined;
+  private appResource: AppResource | undefined;
+  private readonly appReading = new AbortController();
+  private bridge: AppBridge | undefined;
+  /** Why the form shows instead of the app, said on the form. */
+  private appNote: string | undefined;
 
   constructor(
     private readonly panel: FormPanel,
@@ -190,11 +203,84 @@ class FormSession {
       this.listening.push({ dispose: () => turnEnded.removeEventListener('abort', onTurnEnded) });
     }
     this.savedSecrets = this.availableSecrets();
+    this.app = showsApp(question.request, form) ? question.request.app : undefined;
+    if (this.app) {
+      // The asker's own app first (draft SEP-3118); Elicit's form stays one click away.
+      if (panel.isReady) panel.reveal(options.keepFocus);
+      void this.openApp();
+      return;
+    }
     // A panel handed over from an answered question is already loaded. A new one gets the
     // question now, not after its page says `ready`: VS Code holds the message until the page
     // has loaded, which saves the round trip (the page ignores the `show` that `ready` brings).
     if (panel.isReady) panel.reveal(options.keepFocus);
     void this.show();
+  }
+
+  /** Reads the asker's app from the server that asked and shows it; on any failure, Elicit's form says why. */
+  private async openApp(): Promise<void> {
+    const app = this.app;
+    if (!app || this.settled) return;
+    const who = oneLine(this.question.request.asker.name, 60);
+    let resource = this.appResource;
+    if (!resource) {
+      try {
+        resource = this.appResource = await app.read(this.appReading.signal);
+      } catch (error) {
+        if (this.settled) return;
+        this.app = undefined;
+        return this.useForm(vscode.l10n.t("{0}'s app could not be shown ({1}): answer here.", who, oneLine(errorText(error), 200)));
+      }
+    }
+    if (this.settled) return;
+    this.bridge?.close();
+    const bridge = (this.bridge = new AppBridge(
+      (message) => this.panel.postForeign({ elicitApp: message }),
+      appQuestionParams(this.question.request),
+      { name: 'Elicit', version: extensionVersion(), context: appHostContext() },
+      (outcome) => this.onAppOutcome(outcome, bridge),
+    ));
+    this.panel.showForeignPage(appPage(resource), (message) => {
+      const data = typeof message === 'object' && message !== null ? (message as { elicitApp?: unknown }).elicitApp : undefined;
+      if (data !== undefined) bridge.receive(data);
+    });
+    AppQuestions.shown(this.panel, () => this.useForm());
+  }
+
+  private onAppOutcome(outcome: AppOutcome, bridge: AppBridge): void {
+    if (this.settled || bridge !== this.bridge) return;
+    const who = oneLine(this.question.request.asker.name, 60);
+    if (outcome.kind === 'unusable') {
+      return this.useForm(vscode.l10n.t("{0}'s app cannot answer this question ({1}): answer here.", who, outcome.reason));
+    }
+    if (outcome.action === 'decline') return this.finish(asksOnBehalf(this.question.request) ? CANCELLED : DECLINED, true);
+    if (outcome.action === 'cancel') return this.finish(CANCELLED, false);
+    // The app's answer is checked exactly as a typed one, after it is put under the form's own field names.
+    const read = readOutsideAnswer(this.form, appContent(this.question.request, outcome.content));
+    if (read.ok) return this.finish({ action: 'accept', content: read.content }, true);
+    const problems =
+      'errors' in read
+        ? Object.entries(read.errors)
+            .map(([name, problem]) => `${this.form.fields.find((f) => f.name === name)?.label ?? name}: ${problem}`)
+            .join('; ')
+        : vscode.l10n.t('it is not a set of field values');
+    this.useForm(
+      vscode.l10n.t(
+        "{0}'s app gave an answer that does not fit the question ({1}). Nothing was sent: answer here.",
+        who,
+        oneLine(problems, 300),
+      ),
+    );
+  }
+
+  /** Elicit's own form in the tab, saying why when the app gave way. */
+  private useForm(note?: string): void {
+    if (this.settled) return;
+    this.bridge?.close();
+    this.bridge = undefined;
+    this.appNote = note;
+    AppQuestions.hidden(this.panel);
+    this.panel.showOwnPage();
   }
 
   private panelTitle(): string {
@@ -236,6 +322,9 @@ class FormSession {
       case 'chooseFiles':
         void this.chooseFiles(message.field);
         return;
+      case 'showApp':
+        void this.openApp();
+        return;
       case 'clearFiles':
         if (this.fileField(message.field)) {
           this.files.delete(message.field);
@@ -273,6 +362,9 @@ class FormSession {
     if (request.autoResolvesAt !== undefined) view.countdown = { by: request.asker.name, leftMs: request.autoResolvesAt - Date.now() };
     if (turnHasEnded(request)) view.turnEnded = this.turnEndedText();
     if (request.language) view.lang = request.language;
+    if (this.app || this.appNote) {
+      view.app = { by: this.question.request.asker.name, canShow: this.app !== undefined, ...(this.appNote ? { note: this.appNote } : {}) };
+    }
     if (this.files.size > 0) view.files = Object.fromEntries([...this.files].map(([name, files]) => [name, files.map(chosenFileLabel)]));
     this.panel.post({ type: 'show', view, takeFocus: !this.options.keepFocus });
   }
@@ -395,6 +487,11 @@ class FormSession {
     if (this.settled) return;
     this.settled = true;
     for (const listener of this.listening.splice(0)) listener.dispose();
+    this.appReading.abort();
+    this.bridge?.close();
+    AppQuestions.hidden(this.panel);
+    // The answered line is Elicit's page's: the app's page gives way to it.
+    if (this.panel.showsForeignPage && answered && !this.panel.disposed) this.panel.showOwnPage();
     this.panel.release();
     const keep = answered && !this.panel.disposed;
     if (keep) {

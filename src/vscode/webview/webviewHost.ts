@@ -41,6 +41,10 @@ export class WebviewHost<ToPage, ToHost extends { type: string }> implements vsc
   private readonly messages = new vscode.EventEmitter<ToHost>();
   /** What the page sends, once checked by the protocol's guard. */
   readonly onMessage = this.messages.event;
+  /** Elicit's own page and the options it loads with, to come back to after a page that is not Elicit's. */
+  private readonly ownPage: { html: string; options: vscode.WebviewOptions };
+  /** Set while a page that is not Elicit's is shown: it gets every message, unchecked. */
+  private foreign: ((message: unknown) => void) | undefined;
 
   constructor(extensionUri: vscode.Uri, page: WebviewPage<ToHost>) {
     const scripts = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -66,9 +70,12 @@ export class WebviewHost<ToPage, ToHost extends { type: string }> implements vsc
     if (icon) this.panel.iconPath = icon;
     const webview = this.panel.webview;
     const script = vscode.Uri.joinPath(scripts, `${page.script}.js`);
-    webview.html = webviewShell(webview, (page.inline && scriptText(script)) || script, page.pageTitle);
+    this.ownPage = { html: webviewShell(webview, (page.inline && scriptText(script)) || script, page.pageTitle), options };
+    webview.html = this.ownPage.html;
     webview.onDidReceiveMessage((message: unknown) => {
-      if (this.closed || !page.isMessage(message)) return;
+      if (this.closed) return;
+      if (this.foreign) return this.foreign(message);
+      if (!page.isMessage(message)) return;
       // A page reloaded after being hidden says `ready` again.
       if (message.type === 'ready') this.ready = true;
       this.messages.fire(message);
@@ -91,13 +98,56 @@ export class WebviewHost<ToPage, ToHost extends { type: string }> implements vsc
 
   /** Posts at once; before the page has loaded, VS Code holds the message until it has. */
   post(message: ToPage): void {
-    if (this.closed) return;
+    // A foreign page never gets Elicit's own messages.
+    if (this.closed || this.foreign) return;
     this.panel.webview.postMessage(message).then(undefined, () => undefined);
   }
 
   /** Posts only to a page that has said `ready` (one that has not yet gets everything when it does). */
   postIfReady(message: ToPage): void {
     if (this.ready) this.post(message);
+  }
+
+  /**
+   * Shows a page that is not Elicit's (a server's app) in this panel: scripts on, no
+   * extension file and no command link reachable from it. Every message it posts goes
+   * to `listener` as it is, never to the protocol's listeners.
+   */
+  showForeignPage(html: string, listener: (message: unknown) => void): void {
+    if (this.closed) return;
+    this.foreign = listener;
+    this.ready = false;
+    this.panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
+    this.panel.webview.html = html;
+  }
+
+  /** Elicit's own page again, after a foreign one: it loads afresh and says `ready`. */
+  showOwnPage(): void {
+    if (this.closed || !this.foreign) return;
+    this.foreign = undefined;
+    this.ready = false;
+    this.panel.webview.options = this.ownPage.options;
+    this.panel.webview.html = this.ownPage.html;
+  }
+
+  /** True while a foreign page is shown. */
+  get showsForeignPage(): boolean {
+    return this.foreign !== undefined;
+  }
+
+  /** Posts to a foreign page as it is (the page's own protocol). */
+  postForeign(message: unknown): void {
+    if (this.closed || !this.foreign) return;
+    this.panel.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  /** Whether the panel is the active editor. */
+  get active(): boolean {
+    return !this.closed && this.panel.active;
+  }
+
+  get onDidChangeViewState(): vscode.Event<unknown> {
+    return this.panel.onDidChangeViewState;
   }
 
   setTitle(title: string): void {

@@ -1,0 +1,83 @@
+/**
+ * App questions in the editor (draft SEP-3118): what the app is given of the
+ * question and of the editor, how its answer is put under the form's field names,
+ * and the tab title's **Answer in Elicit's Form**, which gives the question to
+ * Elicit's own form whatever the app does (it is VS Code's button, out of the
+ * app's reach).
+ */
+import * as vscode from 'vscode';
+import type { AppHostContext, AppQuestionParams } from '../../core/apps/appBridge';
+import { composedName } from '../../core/form/group';
+import type { ElicitRequest } from '../../core/request';
+import { offerServerRestart } from '../mcp/restartOffer';
+import type { ServerRegistry } from '../mcp/serverRegistry';
+import { SETTING, settings } from '../settings';
+
+/** Shown only while the active tab shows an app (package.json `when`). */
+const CONTEXT_KEY = 'elicit.formShowsApp';
+export const USE_FORM_COMMAND = 'elicit.answerInElicitForm';
+
+interface AppPanel {
+  readonly active: boolean;
+  readonly onDidChangeViewState: vscode.Event<unknown>;
+}
+
+export class AppQuestions {
+  /** Panels showing an app now, with how each gives way to Elicit's form. */
+  private static readonly panels = new Map<AppPanel, { useForm: () => void; watch: vscode.Disposable }>();
+
+  static shown(panel: AppPanel, useForm: () => void): void {
+    AppQuestions.hidden(panel);
+    const watch = panel.onDidChangeViewState(() => AppQuestions.update());
+    AppQuestions.panels.set(panel, { useForm, watch });
+    AppQuestions.update();
+  }
+
+  static hidden(panel: AppPanel): void {
+    const entry = AppQuestions.panels.get(panel);
+    if (!entry) return;
+    entry.watch.dispose();
+    AppQuestions.panels.delete(panel);
+    AppQuestions.update();
+  }
+
+  /** The title bar's button: the active tab's question in Elicit's form. */
+  static useFormInActive(): void {
+    for (const [panel, entry] of AppQuestions.panels) if (panel.active) return entry.useForm();
+  }
+
+  private static update(): void {
+    const active = [...AppQuestions.panels.keys()].some((panel) => panel.active);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, active);
+  }
+}
+
+export function registerAppQuestions(context: vscode.ExtensionContext, registry: Pick<ServerRegistry, 'running' | 'restart'>): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(USE_FORM_COMMAND, () => AppQuestions.useFormInActive()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration(SETTING.appQuestions)) return;
+      const state = settings.appQuestions() ? vscode.l10n.t('App questions are now on.') : vscode.l10n.t('App questions are now off.');
+      void offerServerRestart(registry, state);
+    }),
+  );
+}
+
+/** The question as its server sent it: a form's, or a round's one question. */
+export function appQuestionParams(request: ElicitRequest): AppQuestionParams {
+  if (request.mode === 'group')
+    return { message: request.sections[0]?.message ?? request.message, requestedSchema: request.sections[0]?.requestedSchema };
+  return { message: request.message, requestedSchema: request.mode === 'form' ? request.requestedSchema : undefined };
+}
+
+/** The app's content (by the server's property names) under the form's field names: a round's are composed. */
+export function appContent(request: ElicitRequest, content: unknown): unknown {
+  if (request.mode !== 'group' || typeof content !== 'object' || content === null || Array.isArray(content)) return content;
+  return Object.fromEntries(Object.entries(content).map(([property, value]) => [composedName(0, property), value]));
+}
+
+export function appHostContext(): AppHostContext {
+  const kind = vscode.window.activeColorTheme.kind;
+  const dark = kind === vscode.ColorThemeKind.Dark || kind === vscode.ColorThemeKind.HighContrast;
+  return { theme: dark ? 'dark' : 'light', locale: vscode.env.language };
+}
