@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AppBridge, MAX_APP_MESSAGES, type AppOutcome } from '../../src/core/apps/appBridge';
+import { AppBridge, MAX_APP_MESSAGES, TEARDOWN_WAIT_MS, type AppOutcome } from '../../src/core/apps/appBridge';
 import { appPage } from '../../src/core/apps/appPage';
 import { appCsp, appUriIn, readAppResource, APP_MIME_TYPE } from '../../src/core/apps/appQuestion';
 
@@ -173,5 +173,26 @@ describe("the host's end of the bridge", () => {
     app.close();
     app.receive({ jsonrpc: '2.0', id: 'elicit-question', result: { action: 'accept', content: {} } });
     assert.deepEqual(outcomes, []);
+  });
+
+  it('tells the app its page goes (ui/resource-teardown) and waits for its reply, or not long', async () => {
+    const { sent, app } = bridge();
+    app.receive(init());
+    app.receive(initialized);
+    const done = app.teardown('answered');
+    assert.deepEqual(sent.at(-1), {
+      jsonrpc: '2.0',
+      id: 'elicit-teardown',
+      method: 'ui/resource-teardown',
+      params: { reason: 'answered' },
+    });
+    app.receive({ jsonrpc: '2.0', id: 'elicit-teardown', result: {} });
+    await done;
+    const silent = bridge();
+    silent.app.receive(init());
+    silent.app.receive(initialized);
+    const started = Date.now();
+    await silent.app.teardown('the person chose to answer in the form');
+    assert.ok(Date.now() - started >= TEARDOWN_WAIT_MS - 20);
   });
 });

@@ -17,6 +17,9 @@ export const MAX_APP_MESSAGES = 500;
 
 const METHOD_NOT_FOUND = -32601;
 const QUESTION_ID = 'elicit-question';
+const TEARDOWN_ID = 'elicit-teardown';
+/** How long an app has to tidy up after `ui/resource-teardown` before its page goes. */
+export const TEARDOWN_WAIT_MS = 500;
 
 export interface AppHostContext {
   theme: 'light' | 'dark';
@@ -41,6 +44,8 @@ export class AppBridge {
   private asked = false;
   private count = 0;
   private ended = false;
+  /** Resolves the teardown's wait when the app answers it. */
+  private tornDown: (() => void) | undefined;
 
   constructor(
     private readonly post: (message: unknown) => void,
@@ -51,6 +56,11 @@ export class AppBridge {
 
   /** One message the app posted. */
   receive(message: unknown): void {
+    if (this.tornDown && typeof message === 'object' && message !== null && (message as { id?: unknown }).id === TEARDOWN_ID) {
+      this.tornDown();
+      this.tornDown = undefined;
+      return;
+    }
     if (this.ended) return;
     if (++this.count > MAX_APP_MESSAGES) return this.end({ kind: 'unusable', reason: `it sent more than ${MAX_APP_MESSAGES} messages` });
     if (jsonSize(message, MAX_APP_MESSAGE_SIZE + 1) > MAX_APP_MESSAGE_SIZE)
@@ -65,6 +75,25 @@ export class AppBridge {
       return this.onRequest(id, m.method, m.params);
     }
     if (m.id === QUESTION_ID) this.onAnswer(m);
+  }
+
+  /**
+   * Tells the app its page is about to go (`ui/resource-teardown`, as MCP Apps asks of a
+   * host) and resolves when it has answered, or after TEARDOWN_WAIT_MS. Nothing it sends
+   * afterwards counts.
+   */
+  teardown(reason: string): Promise<void> {
+    this.ended = true;
+    if (!this.initialized && !this.asked) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(finish, TEARDOWN_WAIT_MS);
+      function finish(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.tornDown = finish;
+      this.post({ jsonrpc: '2.0', id: TEARDOWN_ID, method: 'ui/resource-teardown', params: { reason } });
+    });
   }
 
   private onRequest(id: string | number, method: string, params: unknown): void {

@@ -213,11 +213,7 @@ function text(prop: Json, base: Base, where: string): TextField {
   } else if (prop.format !== undefined) {
     throw invalid(`${where}: format must be a string`);
   }
-  const minLength = optionalCount(prop.minLength, `${where}: minLength`);
-  const maxLength = optionalCount(prop.maxLength, `${where}: maxLength`);
-  if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
-    throw invalid(`${where}: minLength ${minLength} is greater than maxLength ${maxLength}`);
-  }
+  const { min: minLength, max: maxLength } = readBounds(prop, 'minLength', 'maxLength', where);
   if (minLength !== undefined) field.minLength = minLength;
   if (maxLength !== undefined) field.maxLength = maxLength;
   if (prop.pattern !== undefined) field.pattern = readPattern(prop.pattern, where);
@@ -242,11 +238,7 @@ function fileField(prop: Json, base: Base, where: string, multiple: boolean): Fi
   if (keyword.accept) field.accept = keyword.accept;
   if (keyword.maxSize !== undefined) field.maxSize = keyword.maxSize;
   if (multiple) {
-    const minItems = optionalCount(prop.minItems, `${where}: minItems`);
-    const maxItems = optionalCount(prop.maxItems, `${where}: maxItems`);
-    if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
-      throw invalid(`${where}: minItems ${minItems} is greater than maxItems ${maxItems}`);
-    }
+    const { min: minItems, max: maxItems } = readBounds(prop, 'minItems', 'maxItems', where);
     if (minItems !== undefined) field.minItems = minItems;
     if (maxItems !== undefined) field.maxItems = maxItems;
     if (minItems !== undefined && minItems > 0) field.required = true;
@@ -315,11 +307,7 @@ function multiChoice(prop: Json, base: Base, where: string): MultiChoiceField {
   }
   const options = readOptions(items, `${where}: items`);
   const field: MultiChoiceField = { kind: 'multiChoice', ...base, options };
-  const minItems = optionalCount(prop.minItems, `${where}: minItems`);
-  const maxItems = optionalCount(prop.maxItems, `${where}: maxItems`);
-  if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
-    throw invalid(`${where}: minItems ${minItems} is greater than maxItems ${maxItems}`);
-  }
+  const { min: minItems, max: maxItems } = readBounds(prop, 'minItems', 'maxItems', where);
   if (minItems !== undefined && minItems > options.length) {
     throw invalid(`${where}: minItems ${minItems} is more than the ${options.length} options`);
   }
@@ -433,6 +421,14 @@ function optionalNumber(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`${where} must be a number`);
   return value;
+}
+
+/** A pair of count bounds (minLength/maxLength, minItems/maxItems), each a whole number, the first no greater than the second. */
+function readBounds(prop: Json, minKey: string, maxKey: string, where: string): { min?: number; max?: number } {
+  const min = optionalCount(prop[minKey], `${where}: ${minKey}`);
+  const max = optionalCount(prop[maxKey], `${where}: ${maxKey}`);
+  if (min !== undefined && max !== undefined && min > max) throw invalid(`${where}: ${minKey} ${min} is greater than ${maxKey} ${max}`);
+  return { min, max };
 }
 
 function optionalCount(value: unknown, where: string): number | undefined {

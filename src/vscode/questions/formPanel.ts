@@ -229,7 +229,7 @@ class FormSession {
       } catch (error) {
         if (this.settled) return;
         this.app = undefined;
-        return this.useForm(vscode.l10n.t("{0}'s app could not be shown ({1}): answer here.", who, oneLine(errorText(error), 200)));
+        return void this.useForm(vscode.l10n.t("{0}'s app could not be shown ({1}): answer here.", who, oneLine(errorText(error), 200)));
       }
     }
     if (this.settled) return;
@@ -244,14 +244,14 @@ class FormSession {
       const data = typeof message === 'object' && message !== null ? (message as { elicitApp?: unknown }).elicitApp : undefined;
       if (data !== undefined) bridge.receive(data);
     });
-    AppQuestions.shown(this.panel, () => this.useForm());
+    AppQuestions.shown(this.panel, () => void this.useForm());
   }
 
   private onAppOutcome(outcome: AppOutcome, bridge: AppBridge): void {
     if (this.settled || bridge !== this.bridge) return;
     const who = oneLine(this.question.request.asker.name, 60);
     if (outcome.kind === 'unusable') {
-      return this.useForm(vscode.l10n.t("{0}'s app cannot answer this question ({1}): answer here.", who, outcome.reason));
+      return void this.useForm(vscode.l10n.t("{0}'s app cannot answer this question ({1}): answer here.", who, outcome.reason));
     }
     if (outcome.action === 'decline') return this.finish(asksOnBehalf(this.question.request) ? CANCELLED : DECLINED, true);
     if (outcome.action === 'cancel') return this.finish(CANCELLED, false);
@@ -264,7 +264,7 @@ class FormSession {
             .map(([name, problem]) => `${this.form.fields.find((f) => f.name === name)?.label ?? name}: ${problem}`)
             .join('; ')
         : vscode.l10n.t('it is not a set of field values');
-    this.useForm(
+    void this.useForm(
       vscode.l10n.t(
         "{0}'s app gave an answer that does not fit the question ({1}). Nothing was sent: answer here.",
         who,
@@ -273,13 +273,15 @@ class FormSession {
     );
   }
 
-  /** Elicit's own form in the tab, saying why when the app gave way. */
-  private useForm(note?: string): void {
+  /** Elicit's own form in the tab, saying why when the app gave way; the app is told its page goes first. */
+  private async useForm(note?: string): Promise<void> {
     if (this.settled) return;
-    this.bridge?.close();
+    const bridge = this.bridge;
     this.bridge = undefined;
     this.appNote = note;
     AppQuestions.hidden(this.panel);
+    await bridge?.teardown(note === undefined ? 'the person chose to answer in the form' : 'the app gave way to the form');
+    if (this.settled || this.bridge) return;
     this.panel.showOwnPage();
   }
 
@@ -488,7 +490,8 @@ class FormSession {
     this.settled = true;
     for (const listener of this.listening.splice(0)) listener.dispose();
     this.appReading.abort();
-    this.bridge?.close();
+    // The app's page goes now (the answer is sent): told so, without waiting for it.
+    void this.bridge?.teardown(result.action === 'accept' ? 'answered' : result.action);
     AppQuestions.hidden(this.panel);
     // The answered line is Elicit's page's: the app's page gives way to it.
     if (this.panel.showsForeignPage && answered && !this.panel.disposed) this.panel.showOwnPage();
