@@ -60,6 +60,7 @@ describe('the x-mcp-file keyword', () => {
       multiple: false,
       accept: ['application/pdf', '.txt'],
       maxSize: 1000,
+      rule: 'PDF, TXT · at most 1000 bytes',
     });
     const list = normalize({
       type: 'object',
@@ -153,7 +154,7 @@ describe('a file as a value', () => {
   });
 
   it('measures an oversized value before reading it: 17 MB of text is refused by its length', () => {
-    const field: FileField = { kind: 'file', name: 'f', label: 'F', required: true, multiple: false };
+    const field: FileField = { kind: 'file', name: 'f', label: 'F', required: true, multiple: false, rule: '' };
     const huge = `data:text/plain;base64,${'A'.repeat(Math.ceil(((MAX_INLINE_FILE_BYTES + 1024 * 1024) * 4) / 3))}`;
     const started = performance.now();
     assert.match(checkFileValue(field, huge)!, /larger than/);
@@ -284,7 +285,7 @@ describe('reading the files picked', () => {
     assert.deepEqual(await readChosenFiles(field, [vscode.Uri.file('/w/pic.png')], fs), {
       problem: 'pic.png is not one of the accepted types (PDF, TXT)',
     });
-    const many: FileField = { kind: 'file', name: 'f', label: 'F', required: false, multiple: true };
+    const many: FileField = { kind: 'file', name: 'f', label: 'F', required: false, multiple: true, rule: '' };
     assert.match(
       ((await readChosenFiles(many, [vscode.Uri.file('/w/ok.pdf'), vscode.Uri.file('/w/big.pdf')], fs)) as { problem: string }).problem,
       /Elicit sends at most 16 MB/,

@@ -24,7 +24,6 @@ import type {
   NumberField,
   TextField,
 } from '../../src/core/form/fields';
-import { fileRule } from '../../src/core/form/fileFields';
 import type { RawValue } from '../../src/core/form/formState';
 import { FORMAT_HINTS, multiChoiceRule } from '../../src/core/form/fieldRules';
 import { numberScale, type Scale } from '../../src/core/form/numberScale';
@@ -169,7 +168,7 @@ export function createControl(field: Field, raw: RawValue, savedSecret: boolean,
  * files' names and sizes under it. The page never holds a file: the host adds it to the answer.
  */
 function fileControl(field: FileField, raw: RawValue, ctx: ControlContext): Control {
-  const row = new Row(field, `${fileRule(field)}.`);
+  const row = new Row(field, `${field.rule}.`);
   let labels: string[] = Array.isArray(raw) ? [...raw] : [];
   const choose = document.createElement('vscode-button') as VscodeButton;
   choose.secondary = true;

@@ -10,6 +10,7 @@ import type { ElicitContent } from '../request';
 import type { Field, FormModel } from './fields';
 import { boundedRegExp } from './ajvPatterns';
 import { checkAnswer, MAX_PATTERN_INPUT, type FieldErrors } from './fieldRules';
+import { checkFileValue } from './fileFields';
 
 /**
  * ajv runs `pattern` itself too: with the same bounded engine and on no more
@@ -105,6 +106,12 @@ function compiled(form: FormModel): ValidateFunction {
  */
 export function validateAnswer(form: FormModel, content: ElicitContent): FieldErrors {
   const errors = checkAnswer(form, content);
+  // Files are checked here, on the host, from each value's head and length (fileFields.ts).
+  for (const field of form.fields) {
+    if (field.kind !== 'file' || Object.hasOwn(errors, field.name) || !Object.hasOwn(content, field.name)) continue;
+    const problem = checkFileValue(field, content[field.name]);
+    if (problem !== undefined) errors[field.name] = problem;
+  }
   const validate = compiled(form);
   if (!validate(content)) {
     for (const error of validate.errors ?? []) {

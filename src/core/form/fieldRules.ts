@@ -7,9 +7,8 @@ import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
 import { matchesTextFormat } from './textFormats';
 import { otherAnswerProblems } from './otherAnswer';
-import { checkFileValue } from './fileFields';
 import type { AnswerValue, ElicitContent } from '../request';
-import type { ChoiceOption, Field, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
+import type { ChoiceOption, Field, FileField, FormModel, MultiChoiceField, NumberField, TextField, TextFormat } from './fields';
 
 export type FieldErrors = Record<string, string>;
 
@@ -56,9 +55,19 @@ export function checkField(field: Field, value: AnswerValue | undefined): string
       return undefined;
     }
     case 'file':
-      if (field.required && Array.isArray(value) && value.length === 0) return 'Choose at least one file';
-      return checkFileValue(field, value);
+      // The files themselves are checked on the host only (validateAnswer, fileFields.ts): the page never holds one.
+      return fileCountProblem(field, value);
   }
+}
+
+/** A file field's value by its shape and count alone. */
+function fileCountProblem(field: FileField, value: AnswerValue): string | undefined {
+  if (!field.multiple) return typeof value === 'string' ? undefined : 'Must be a file';
+  if (!Array.isArray(value)) return 'Must be a list of files';
+  if (value.length === 0) return field.required ? 'Choose at least one file' : undefined;
+  if (field.minItems !== undefined && value.length < field.minItems) return `Choose at least ${field.minItems} files`;
+  if (field.maxItems !== undefined && value.length > field.maxItems) return `Choose at most ${field.maxItems} files`;
+  return undefined;
 }
 
 /** A multi-select's rule before the person errs: "Choose 1 to 3", or "" when it has none. */

@@ -112,6 +112,8 @@ export interface FileField extends FieldBase {
   maxSize?: number;
   /** An array of files (`items` carries the keyword). */
   multiple: boolean;
+  /** What it takes, as a person reads it: "PDF, TXT · at most 1 MB" (fileFields.ts fileRule). */
+  rule: string;
   minItems?: number;
   maxItems?: number;
   /** A file field has no default: the person picks every file sent. */

@@ -163,7 +163,7 @@ export function acceptText(field: Pick<FileField, 'accept'>): string {
 }
 
 /** What a field takes, in a line: "PDF · at most 5 MB". */
-export function fileRule(field: FileField): string {
+export function fileRule(field: Omit<FileField, 'rule'>): string {
   const parts = [acceptText(field), `at most ${formatBytes(largestFile(field))}`];
   if (field.multiple) {
     const { minItems: min, maxItems: max } = field;

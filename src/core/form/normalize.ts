@@ -19,7 +19,7 @@ import type {
   TextField,
   TextFormat,
 } from './fields';
-import { FILE_KEYWORD, readFileKeyword } from './fileFields';
+import { FILE_KEYWORD, fileRule, readFileKeyword } from './fileFields';
 import { codexMeta, pairOtherAnswers } from './otherAnswer';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
@@ -234,7 +234,7 @@ function fileField(prop: Json, base: Base, where: string, multiple: boolean): Fi
   }
   const keyword = readFileKeyword(marked[FILE_KEYWORD]);
   if ('error' in keyword) throw invalid(`${where}: ${keyword.error}`);
-  const field: FileField = { kind: 'file', ...base, multiple };
+  const field: FileField = { kind: 'file', ...base, multiple, rule: '' };
   if (keyword.accept) field.accept = keyword.accept;
   if (keyword.maxSize !== undefined) field.maxSize = keyword.maxSize;
   if (multiple) {
@@ -243,6 +243,7 @@ function fileField(prop: Json, base: Base, where: string, multiple: boolean): Fi
     if (maxItems !== undefined) field.maxItems = maxItems;
     if (minItems !== undefined && minItems > 0) field.required = true;
   }
+  field.rule = fileRule(field);
   // A default (a file the asker made up) is never sent: the person picks every file.
   return field;
 }
