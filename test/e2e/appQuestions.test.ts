@@ -17,7 +17,6 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { clickAtPersonsPace, runMcpTool, screenshot, waitForRenderedText, webviewFrame } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
-import { waitUntil } from '../support/waitUntil';
 
 const PICK = 'palette asks · tool pick_color';
 const HOSTILE = 'palette asks · tool hostile_pick';
@@ -58,6 +57,16 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
     return frame;
   }
 
+  /** Elicit's own form for the color question: the color chosen, Submit, and the server's reply shown. */
+  async function answerInForm(form: FrameLocator, color: string): Promise<void> {
+    const select = form.locator('.field[data-name="0:color"] vscode-single-select');
+    await select.waitFor({ timeout: 20_000 });
+    await select.click();
+    await form.getByRole('option', { name: color }).click();
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await waitForRenderedText(page(), `Painted it ${color}.`);
+  }
+
   it("answers a question in the server's own app, shown in the question's tab", async () => {
     const before = answers('pick_color').length;
     await runMcpTool(page(), 'pick_color');
@@ -84,12 +93,7 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
     await appFrame(PICK);
     await clickAtPersonsPace(page(), page().locator('.editor-actions .action-label[aria-label="Answer in Elicit\'s Form"]'));
     form = await webviewFrame(page(), PICK);
-    const color = form.locator('.field[data-name="0:color"] vscode-single-select');
-    await color.waitFor({ timeout: 20_000 });
-    await color.click();
-    await form.getByRole('option', { name: 'blue' }).click();
-    await form.getByRole('button', { name: 'Submit' }).click();
-    await waitForRenderedText(page(), 'Painted it blue.');
+    await answerInForm(form, 'blue');
     const [entry] = (await waitForRecords(record, before + 1, (r) => r.tool === 'pick_color')).slice(-1);
     assert.deepEqual([entry!.action, entry!.content], ['accept', { color: 'blue' }]);
   });
@@ -119,13 +123,9 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
     await note.waitFor({ timeout: 20_000 });
     assert.match((await note.textContent()) ?? '', /palette's app gave an answer that does not fit the question .*Nothing was sent/);
     assert.equal(answers('hostile_pick').length, before, 'the server has no answer yet');
-    const color = form.locator('.field[data-name="0:color"] vscode-single-select');
-    await color.click();
-    await form.getByRole('option', { name: 'red' }).click();
-    await form.getByRole('button', { name: 'Submit' }).click();
-    await waitForRenderedText(page(), 'Painted it red.');
+    await answerInForm(form, 'red');
     const [entry] = (await waitForRecords(record, before + 1, (r) => r.tool === 'hostile_pick')).slice(-1);
     assert.deepEqual([entry!.action, entry!.content], ['accept', { color: 'red' }]);
-    await waitUntil(() => leaks.length === 0, 'still nothing leaked', 1000);
+    assert.deepEqual(leaks, [], 'still nothing leaked');
   });
 });

@@ -268,10 +268,7 @@ export function checkFileValue(field: FileField, value: unknown): string | undef
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) {
     return field.multiple ? 'Must be a list of files' : 'Must be a file';
   }
-  if (field.multiple) {
-    if (field.minItems !== undefined && values.length < field.minItems) return `Choose at least ${field.minItems} files`;
-    if (field.maxItems !== undefined && values.length > field.maxItems) return `Choose at most ${field.maxItems} files`;
-  }
+  // How many there are is the field rules' (checkField), which run first (validateAnswer).
   // Everything sent inline together stays within the inline limit: measured before anything is read.
   const total = values.reduce((sum, v) => sum + v.length, 0);
   if (total > base64Length(MAX_INLINE_FILE_BYTES) + MAX_HEAD_LENGTH * values.length) {

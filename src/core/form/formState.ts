@@ -81,11 +81,9 @@ export function fromRaw(field: Field, raw: RawValue | undefined): { value?: Answ
  * the files and checks them when they are picked and again when the answer is sent).
  */
 export function fileChoiceProblem(field: FileField, raw: RawValue | undefined): string | undefined {
-  const count = Array.isArray(raw) ? raw.length : 0;
-  if (count === 0) return field.required ? (field.multiple ? 'Choose at least one file' : 'Choose a file') : undefined;
-  if (field.multiple && field.minItems !== undefined && count < field.minItems) return `Choose at least ${field.minItems} files`;
-  if (field.multiple && field.maxItems !== undefined && count > field.maxItems) return `Choose at most ${field.maxItems} files`;
-  return undefined;
+  const names = Array.isArray(raw) ? raw : [];
+  // The field rules judge the names as they would the files: by how many there are.
+  return checkField(field, names.length === 0 ? undefined : field.multiple ? names : names[0]);
 }
 
 /**
