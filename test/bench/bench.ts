@@ -5,6 +5,7 @@
  *
  *   npm run bench                      everything (builds the VSIX, starts code-server)
  *   npm run bench -- --skip-vscode     only what runs in Node (overhead, concurrency, sizes)
+ *   npm run bench -- --cold-only       only the cold forms and the floor's bare webviews, with where their time goes
  *   BENCH_SERIES=n                     samples per series in code-server (21)
  *   BENCH_DEBUG=1                      every frame, request, page event, focus change and quick input, with its time
  *   BENCH_TRACE=<folder>               Chrome traces of the renderer while the cold forms and the bare webviews
@@ -27,6 +28,8 @@
  *   where a new tab's time goes: for both, each stage's median time after the send, from VS Code's own
  *   performance marks (the workbench's webview element, its webview page pre/index.html) and the page's
  *   (written, first and last custom element defined, `ready`, the question arrived, built, ready).
+ * - formPageReadyMs / formPagePaintMs: the form page alone in Chromium, without VS Code
+ *   (formPageTimings.ts): its script run, and server-everything's form built and painted.
  * - formFirstMs: the first form of a window, in a fresh browser profile and in one that has
  *   shown webviews before (a new window on the same profile).
  * - agentAskMs: an ACP agent in an agent session (the fixture agent, written with the ACP SDK)
@@ -58,6 +61,8 @@ import type { ElicitResult } from '../../src/core/request';
 import { McpConnection } from '../../src/mcp/connection';
 import type { ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { ScriptedRenderer } from '../support/scriptedRenderer';
+import type { ColdTimings } from './vscodeTimings';
+import { measureFormPage, type FormPageTimings } from './formPageTimings';
 import { deviceAnswer } from './deviceTimings';
 import { worstPattern } from './patternTimings';
 import { worstHostBlock } from './hostBlockTimings';
@@ -66,6 +71,7 @@ const root = path.join(__dirname, '..', '..');
 const benchServer = path.join(__dirname, 'bench-server.mjs');
 const args = process.argv.slice(2);
 const skipVscode = args.includes('--skip-vscode');
+const coldOnly = args.includes('--cold-only');
 
 const REQUESTS = 1000;
 const ROUNDS = 7;
@@ -258,6 +264,19 @@ async function main(): Promise<void> {
     });
   };
 
+  let stages: ColdTimings['coldStages'] = [];
+  if (coldOnly) {
+    const { measureInVscode } = await import('./vscodeTimings');
+    const v = await measureInVscode(benchServer, { coldOnly: true });
+    stages = v.coldStages;
+    Object.assign(bench, round({ formColdMs: v.formColdMs, webviewFloorMs: v.webviewFloorMs }));
+    bench.formFloorRatio = round(v.formFloorRatio, 3);
+    coldRows(row, v);
+    pageRows(row, bench, await measureFormPage(root));
+    print(rows, stages, bench);
+    return;
+  }
+
   const size = sizes();
   Object.assign(bench, round(size));
 
@@ -303,7 +322,6 @@ async function main(): Promise<void> {
     'median of 21: an answer POSTed over HTTPS on loopback by a paired device → the asker has it',
   );
 
-  let stages: Array<{ stage: string; formMs: number | undefined; floorMs: number | undefined }> = [];
   if (!skipVscode) {
     const { measureInVscode } = await import('./vscodeTimings');
     const v = await measureInVscode(benchServer);
@@ -328,27 +346,8 @@ async function main(): Promise<void> {
     );
     bench.formFloorRatio = round(v.formFloorRatio, 3);
     row('quickPickMs', v.quickPickMs, 'ms', 100, `median of ${v.quickPickSamples}: elicitation/create sent → QuickPick visible`);
-    row(
-      'formColdMs',
-      v.formColdMs,
-      'ms',
-      250,
-      `median of ${v.formColdSamples} forms, each in a new tab, sent 0.3 s after the last tab closed: sent → first input enabled`,
-    );
-    row(
-      'webviewFloorMs',
-      v.webviewFloorMs,
-      'ms',
-      undefined,
-      `median of ${v.webviewFloorSamples}: a bare webview extension's panel (one input, a CSP like Elicit's), each in a new tab, opened 0.3 s after the last tab closed, right after the cold forms: its extension creates it → input enabled (VS Code's own cost: no goal)`,
-    );
-    row(
-      'formFloorRatio',
-      v.formFloorRatio,
-      '×',
-      1.5,
-      `formColdMs ÷ webviewFloorMs, measured in this run: ${Math.round(v.formColdMs)} ms ÷ ${Math.round(v.webviewFloorMs)} ms`,
-    );
+    coldRows(row, v);
+    pageRows(row, bench, await measureFormPage(root));
     const waited = (ms: number | undefined): string =>
       ms === undefined ? '' : ` (VS Code's webview page waiting for its service worker: ${ms} ms)`;
     row(
@@ -365,7 +364,7 @@ async function main(): Promise<void> {
       v.roundFormMs,
       'ms',
       300,
-      `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled, a new tab each`,
+      `median of ${v.roundFormSamples}: a 2026-07-28 round of four questions returned → the form's first input enabled and painted, a new tab each`,
     );
     row('roundWarmMs', v.roundWarmMs, 'ms', 80, `median of ${v.roundWarmSamples}: the request's next round drawn in the tab just answered`);
     row(
@@ -373,7 +372,7 @@ async function main(): Promise<void> {
       v.agentAskMs,
       'ms',
       250,
-      `median of ${v.agentAskSamples}: an ACP agent in a session (the fixture agent, ACP SDK) sends codex's blocking question as elicitation/create → its first input enabled`,
+      `median of ${v.agentAskSamples}: an ACP agent in a session (the fixture agent, ACP SDK) sends codex's blocking question as elicitation/create → its first input enabled (a form's: and painted)`,
     );
     row('activationMs', v.activationMs, 'ms', 15, 'activate(), from the "Elicit" log');
   }
@@ -412,6 +411,56 @@ async function main(): Promise<void> {
   row('concurrent.lost', c.lost, '', 0, undefined, false);
   row('concurrent.rssGrowthMB', c.rssGrowthMB, 'MB', 30, 'peak RSS over the baseline with the 20 servers connected');
 
+  print(rows, stages, bench);
+}
+
+type AddRow = (metric: string, value: number | undefined, unit: string, goal: number | undefined, note?: string) => void;
+
+function coldRows(row: AddRow, v: ColdTimings): void {
+  row(
+    'formColdMs',
+    v.formColdMs,
+    'ms',
+    250,
+    `median of ${v.formColdSamples} forms, each in a new tab, sent 0.3 s after the last tab closed: sent → first input enabled and painted`,
+  );
+  row(
+    'webviewFloorMs',
+    v.webviewFloorMs,
+    'ms',
+    undefined,
+    `median of ${v.webviewFloorSamples}: a bare webview extension's panel (one input, a CSP like Elicit's), each in a new tab, opened 0.3 s after the last tab closed, right after the cold forms: its extension creates it → input enabled and painted (VS Code's own cost: no goal)`,
+  );
+  row(
+    'formFloorRatio',
+    v.formFloorRatio,
+    '×',
+    1.5,
+    `formColdMs ÷ webviewFloorMs, measured in this run: ${Math.round(v.formColdMs)} ms ÷ ${Math.round(v.webviewFloorMs)} ms`,
+  );
+}
+
+/** The form page by itself, without VS Code (formPageTimings.ts): reference figures, no goal. */
+function pageRows(row: AddRow, bench: Record<string, unknown>, p: FormPageTimings): void {
+  bench.formPageReadyMs = round(p.formPageReadyMs);
+  bench.formPagePaintMs = round(p.formPagePaintMs);
+  row(
+    'formPageReadyMs',
+    p.formPageReadyMs,
+    'ms',
+    undefined,
+    `median of ${p.samples}: the form page alone in Chromium (no VS Code), navigation start → its script has run and says ready`,
+  );
+  row(
+    'formPagePaintMs',
+    p.formPagePaintMs,
+    'ms',
+    undefined,
+    `median of ${p.samples}: the same page, server-everything's form handed over → built and painted (the frame after it)`,
+  );
+}
+
+function print(rows: Row[], stages: ColdTimings['coldStages'], bench: Record<string, unknown>): void {
   const cpu = `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}`;
   console.log(`\nElicit benchmark — Node ${process.version}, ${cpu}\n`);
   console.log(`| metric | value | goal | | notes |\n| --- | --: | --- | --- | --- |`);

@@ -23,7 +23,24 @@ import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
 /** Questions per series: QuickPicks; forms in a new tab each ("cold"); forms handed to the answered tab ("warm"). */
 const SERIES = Number(process.env.BENCH_SERIES ?? 21);
 
-export interface VscodeTimings {
+/** New tabs only: cold forms and the bare webviews of the floor (`npm run bench -- --cold-only`). */
+export interface ColdTimings {
+  formColdMs: number;
+  formColdSamples: number;
+  /**
+   * The floor: a bare webview extension's panel (one input, a CSP like Elicit's) opened in a new tab,
+   * timed as formColdMs (its extension's Date.now() before it creates the panel → the input enabled and painted),
+   * in the same window, right after the cold forms.
+   */
+  webviewFloorMs: number;
+  webviewFloorSamples: number;
+  /** formColdMs ÷ webviewFloorMs. */
+  formFloorRatio: number;
+  /** Where a cold form's and a bare webview's time goes: each stage's median, ms after the send (see STAGES). */
+  coldStages: Array<{ stage: string; formMs: number | undefined; floorMs: number | undefined }>;
+}
+
+export interface VscodeTimings extends ColdTimings {
   quickPickMs: number;
   quickPickSamples: number;
   /** The very first form of the window, in a fresh browser profile: the first webview VS Code creates there. */
@@ -36,19 +53,6 @@ export interface VscodeTimings {
   /** Submit pressed → the server has the answer. */
   answerMs: number;
   answerSamples: number;
-  formColdMs: number;
-  formColdSamples: number;
-  /**
-   * The floor: a bare webview extension's panel (one input, a CSP like Elicit's) opened in a new tab,
-   * timed as formColdMs (its extension's Date.now() before it creates the panel → the input enabled),
-   * in the same window, right after the cold forms.
-   */
-  webviewFloorMs: number;
-  webviewFloorSamples: number;
-  /** formColdMs ÷ webviewFloorMs. */
-  formFloorRatio: number;
-  /** Where a cold form's and a bare webview's time goes: each stage's median, ms after the send (see STAGES). */
-  coldStages: Array<{ stage: string; formMs: number | undefined; floorMs: number | undefined }>;
   formWarmMs: number;
   formWarmSamples: number;
   /** A 2026-07-28 server returns a round of four questions → the form's first input is enabled (a new tab each). */
@@ -197,6 +201,12 @@ function readinessProbe(trace: boolean, win: Window = window): void {
     defines.length = 0;
   };
 
+  // Logged once what is ready has been painted: the frame's next animation frame, then a task after
+  // it (a frame's paint follows its animation frame callbacks). The same for the floor and the form,
+  // so whatever the page still renders before that paint counts.
+  const painted = (event: string): void => {
+    win.requestAnimationFrame(() => win.setTimeout(() => log(event), 0));
+  };
   // A webview's content frame: interactive once the first field's input exists and is enabled.
   // A panel may show several questions one after another: each new question id counts once.
   let readyFor: string | null = null;
@@ -209,7 +219,7 @@ function readinessProbe(trace: boolean, win: Window = window): void {
     const panel = floor?.dataset.benchFloor ?? null;
     if (panel !== null && panel !== floorFor && !floor!.disabled) {
       floorFor = panel;
-      log('floor-ready');
+      painted('floor-ready');
     }
     const form = doc.querySelector<HTMLElement>('#app:not([aria-busy]) .form[data-question]');
     const question = form?.dataset.question ?? null;
@@ -219,14 +229,10 @@ function readinessProbe(trace: boolean, win: Window = window): void {
       definesSoFar();
       log('form-built');
     }
-    const field = form!.querySelector('.fields vscode-textfield') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
-    if (!field) return;
-    const input = field.shadowRoot?.querySelector('input');
+    const input = form!.querySelector<HTMLInputElement>('.fields input.text-input');
     if (input && !input.disabled) {
       readyFor = question;
-      log('form-ready');
-    } else {
-      void Promise.resolve(field.updateComplete).then(check);
+      painted('form-ready');
     }
   };
   if (doc.querySelector('#app')) log('form-page');
@@ -240,7 +246,7 @@ function readinessProbe(trace: boolean, win: Window = window): void {
     // By name, not instanceof: the nodes may belong to another realm than this code.
     const submit = event
       .composedPath()
-      .some((node) => (node as Element).localName === 'vscode-button' && (node as Element).textContent?.trim() === 'Submit');
+      .some((node) => (node as Element).localName === 'button' && (node as Element).textContent?.trim() === 'Submit');
     if (submit) log('submit-pressed');
   };
   const listen = (): void => {
@@ -259,7 +265,9 @@ const AGENT = 'bench-agent';
 /** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
 const CHAIN = Math.ceil(SERIES / 3);
 
-export async function measureInVscode(benchServer: string): Promise<VscodeTimings> {
+export function measureInVscode(benchServer: string): Promise<VscodeTimings>;
+export function measureInVscode(benchServer: string, options: { coldOnly: true }): Promise<ColdTimings>;
+export async function measureInVscode(benchServer: string, options: { coldOnly?: boolean } = {}): Promise<VscodeTimings | ColdTimings> {
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-ws-'));
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-profile-'));
   const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
@@ -331,6 +339,10 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     await floorTrace?.stop('bare-webviews');
     await waitForRecordCount(floorRecord, SERIES);
     await waitUntilTrue(page, 'the last bare webview to close', async () => (await page.locator('iframe.webview:visible').count()) === 0);
+    if (options.coldOnly) {
+      await readWorkbenchMarks(window);
+      return coldTimings(record, floorRecord, window.events);
+    }
     // Forms, warm: each is declined (an answer), so the next one is drawn in the same tab.
     await runBenchTool(window, 'series_form');
     for (let i = 1; i <= SERIES; i++) {
@@ -410,8 +422,6 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     }
     const picks = latencies(record, events, 'series_pick', 'pick-shown');
     const seriesForms = latencies(record, events, 'series_form', 'form-ready');
-    const cold = seriesForms.slice(0, SERIES);
-    const floor = latencies(floorRecord, events, FLOOR_TOOL, 'floor-ready');
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
     const warm = seriesForms.slice(SERIES + 1);
     const answers = answerLatencies(record, events);
@@ -425,12 +435,7 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
       formFirstWarmProfileMs: warmProfile[0]!,
       formFirstWorkerWaitMs: firstWorkerWait,
       formFirstWarmProfileWorkerWaitMs: warmProfileWorkerWait,
-      formColdMs: median(cold),
-      formColdSamples: cold.length,
-      webviewFloorMs: median(floor),
-      webviewFloorSamples: floor.length,
-      formFloorRatio: median(cold) / median(floor),
-      coldStages: stageMedians(record, floorRecord, events),
+      ...coldTimings(record, floorRecord, events),
       formWarmMs: median(warm),
       formWarmSamples: warm.length,
       answerMs: median(answers),
@@ -452,6 +457,20 @@ export async function measureInVscode(benchServer: string): Promise<VscodeTiming
     fs.rmSync(record, { force: true });
     fs.rmSync(floorDir, { recursive: true, force: true });
   }
+}
+
+/** The cold forms (the first SERIES of series_form) against the floor's bare webviews. */
+function coldTimings(record: string, floorRecord: string, events: BenchEvent[]): ColdTimings {
+  const cold = latencies(record, events, 'series_form', 'form-ready').slice(0, SERIES);
+  const floor = latencies(floorRecord, events, FLOOR_TOOL, 'floor-ready');
+  return {
+    formColdMs: median(cold),
+    formColdSamples: cold.length,
+    webviewFloorMs: median(floor),
+    webviewFloorSamples: floor.length,
+    formFloorRatio: median(cold) / median(floor),
+    coldStages: stageMedians(record, floorRecord, events),
+  };
 }
 
 interface BenchEvent {

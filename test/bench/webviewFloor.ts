@@ -7,7 +7,7 @@
  *
  * Timed as `formColdMs` is: Date.now() written to $ELICIT_BENCH_FLOOR_RECORD just before the panel
  * is created (Elicit's: the bench server's, just before it sends, 1–2 ms before Elicit creates its
- * panel), to the readiness probe's Date.now() when the page's input is there and enabled; each panel
+ * panel), to the readiness probe's Date.now() once the page's input is there, enabled and painted; each panel
  * opened $ELICIT_BENCH_FLOOR_SETTLE_MS (300) after the last one closed, as bench-server.mjs does.
  */
 import { execFile } from 'node:child_process';

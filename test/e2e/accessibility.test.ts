@@ -31,9 +31,9 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
       await setColorTheme(page, theme);
       await runMcpTool(page, 'ask_everything');
       const form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
-      await form.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
+      await form.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
       // "Remember this answer" beside Submit (issue #22) is part of what is checked.
-      await form.locator('footer vscode-single-select.remember').waitFor();
+      await form.locator('footer select.remember').waitFor();
       const violations = await axeViolations(form);
       assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
       await cancel(form, 'ask-server asks · tool ask_everything');
@@ -46,7 +46,7 @@ describe('accessibility of the form webview (axe-core, WCAG 2.1 AA) in code-serv
       for (const tool of ['ask_corpus_1', 'ask_corpus_2', 'ask_corpus_3', 'ask_clip_review']) {
         await runMcpTool(page, tool);
         const form = await webviewFrame(page, `ask-server asks · tool ${tool}`);
-        await form.locator('footer vscode-button').first().waitFor({ timeout: 30_000 });
+        await form.locator('footer button').first().waitFor({ timeout: 30_000 });
         const fields = await form.locator('.field').count();
         assert.ok(fields >= (tool === 'ask_clip_review' ? 4 : 72), `${tool}: ${fields} fields drawn`);
         const violations = await axeViolations(form);

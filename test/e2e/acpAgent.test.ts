@@ -12,7 +12,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { pickQuickPickItem, screenshot, typeAndSubmit, waitForNoQuickInput, waitForQuickInput, webviewFrame } from './harness/workbench';
+import {
+  chooseInDropdown,
+  pickQuickPickItem,
+  screenshot,
+  typeAndSubmit,
+  waitForNoQuickInput,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
 import { axeViolations, setColorTheme, THEMES } from './harness/axe';
 import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
@@ -86,10 +94,10 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual(permission!.result, { outcome: { outcome: 'selected', optionId: 'allow-once' } });
 
     const form = await webviewFrame(page, 'fixture asks · Write greeting.txt');
-    const greeting = form.locator('.field[data-name="greeting"] vscode-textfield input');
+    const greeting = form.locator('.field[data-name="greeting"] input.text-input');
     await greeting.waitFor({ timeout: 30_000 });
     await greeting.fill('Howdy');
-    await form.locator('.field[data-name="apiToken"] vscode-textfield input').fill(SECRET);
+    await form.locator('.field[data-name="apiToken"] input.text-input').fill(SECRET);
     await form.getByRole('button', { name: 'Submit' }).click();
     const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'form');
     assert.deepEqual(answer!.result, {
@@ -205,20 +213,19 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question claude-ask-four');
     const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
-    const single = form.locator('.field[data-name="question_0"] vscode-single-select');
+    const single = form.locator('.field[data-name="question_0"] select');
     await single.waitFor({ timeout: 30_000 });
     const customRow = form.locator('.field[data-name="question_0_custom"]');
     assert.equal(await customRow.isVisible(), false, 'the text waits until Other… is chosen');
-    await single.click();
-    await form.getByRole('option', { name: 'Other…' }).click();
+    await chooseInDropdown(page, single, 'Other…');
     const custom = customRow.locator('input');
     await custom.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match((await customRow.locator('.field-title').textContent()) ?? '', /Your answer to “Tooling”/);
     await custom.fill('yarn');
     const multi = form.locator('.field[data-name="question_1"]');
-    await multi.locator('vscode-checkbox', { hasText: 'Lint' }).click();
-    await multi.locator('vscode-checkbox', { hasText: 'Other…' }).click();
-    await form.locator('.field[data-name="question_1_custom"] vscode-textfield input').fill('Format check');
+    await multi.locator('label.checkbox-label', { hasText: 'Lint' }).click();
+    await multi.locator('label.checkbox-label', { hasText: 'Other…' }).click();
+    await form.locator('.field[data-name="question_1_custom"] input.text-input').fill('Format check');
     await screenshot(page, 'acp-question-other-form');
     await form.getByRole('button', { name: 'Submit' }).click();
     const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question');

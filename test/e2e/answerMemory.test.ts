@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
   chooseContextMenuItem,
+  chooseInDropdown,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
@@ -149,12 +150,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runTool('plan_trip', 'weather (2)');
     const title = 'weather (2) from elicit.servers asks · tool plan_trip';
     const form = await webviewFrame(page, title);
-    await form.locator('.field[data-name="city"] vscode-textfield input').fill('Lisbon');
-    await form.locator('.field[data-name="nights"] vscode-textfield input').fill('3');
-    await form.locator('.field[data-name="room"] vscode-single-select').click();
-    await form.getByRole('option', { name: 'double' }).click();
-    await form.locator('footer vscode-single-select.remember').click();
-    await form.getByRole('option', { name: 'Remember: this session' }).click();
+    await form.locator('.field[data-name="city"] input.text-input').fill('Lisbon');
+    await form.locator('.field[data-name="nights"] input.text-input').fill('3');
+    await chooseInDropdown(page, form.locator('.field[data-name="room"] select'), 'double');
+    await chooseInDropdown(page, form.locator('footer select.remember'), 'Remember: this session');
     await screenshot(page, 'remember-form');
     await form.getByRole('button', { name: 'Submit' }).click();
     const first = await outcome('own', 'plan_trip', 1);

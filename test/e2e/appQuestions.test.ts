@@ -14,7 +14,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { clickAtPersonsPace, runMcpTool, screenshot, waitForRenderedText, webviewFrame } from './harness/workbench';
+import { chooseInDropdown, clickAtPersonsPace, runMcpTool, screenshot, waitForRenderedText, webviewFrame } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 
@@ -59,10 +59,7 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
 
   /** Elicit's own form for the color question: the color chosen, Submit, and the server's reply shown. */
   async function answerInForm(form: FrameLocator, color: string): Promise<void> {
-    const select = form.locator('.field[data-name="0:color"] vscode-single-select');
-    await select.waitFor({ timeout: 20_000 });
-    await select.click();
-    await form.getByRole('option', { name: color }).click();
+    await chooseInDropdown(page(), form.locator('.field[data-name="0:color"] select'), color);
     await form.getByRole('button', { name: 'Submit' }).click();
     await waitForRenderedText(page(), `Painted it ${color}.`);
   }

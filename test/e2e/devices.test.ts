@@ -250,7 +250,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     const title = 'ask-server asks · tool ask_everything';
     await runMcpTool(editor(), 'ask_everything', 'ask-server');
     const form = await webviewFrame(editor(), title);
-    await form.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
+    await form.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
 
     const { page } = first;
     // An in-page alert names the asker the moment the question arrives.

@@ -61,15 +61,15 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   async function openForm(): Promise<FrameLocator> {
     await runAskTool('ask_everything');
     const frame = await webviewFrame(session.workbench.page, 'ask-server asks · tool ask_everything');
-    await frame.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
+    await frame.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
     return frame;
   }
 
   it('answers the full server-everything form in the webview, fixing a validation error first', async () => {
     const { page } = session.workbench;
     const form = await openForm();
-    await form.locator('.field[data-name="name"] vscode-textfield input').fill('Grace Hopper');
-    const email = form.locator('.field[data-name="email"] vscode-textfield input');
+    await form.locator('.field[data-name="name"] input.text-input').fill('Grace Hopper');
+    const email = form.locator('.field[data-name="email"] input.text-input');
     await email.fill('not-an-email');
     await email.blur();
     const emailError = form.locator('.field[data-name="email"] .field-error');
@@ -77,8 +77,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await screenshot(page, 'form-validation-error');
     await email.fill('grace@example.com');
     await email.blur();
-    await form.locator('.field[data-name="check"] vscode-checkbox').click();
-    await form.locator('.field[data-name="untitledMultipleSelectEnum"] vscode-checkbox', { hasText: 'Drums' }).click();
+    await form.locator('.field[data-name="check"] label.checkbox-label').click();
+    await form.locator('.field[data-name="untitledMultipleSelectEnum"] label.checkbox-label', { hasText: 'Drums' }).click();
     assert.equal((await emailError.textContent())?.trim() ?? '', '');
     await screenshot(page, 'form-filled');
     await form.getByRole('button', { name: 'Submit' }).click();
@@ -132,7 +132,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await form.getByRole('button', { name: 'Decline' }).click();
     assert.deepEqual((await nextRecord()).result, { action: 'decline' });
     form = await openForm();
-    await form.locator('.field[data-name="name"] vscode-textfield input').press('Escape');
+    await form.locator('.field[data-name="name"] input.text-input').press('Escape');
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
@@ -141,7 +141,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_everything');
     // The one webview showing, found without clicking its tab (a click would give it the focus).
     const form = await webviewFrame(page);
-    const name = form.locator('.field[data-name="name"] vscode-textfield input');
+    const name = form.locator('.field[data-name="name"] input.text-input');
     await name.waitFor({ timeout: 30_000 });
     // The input lives in the text field's shadow root, which knows which of its elements has the focus.
     await waitUntil(
@@ -160,7 +160,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     const tabs = page.locator('.tabs-container .tab', { hasText: title });
     await runAskTool('ask_everything_twice');
     const form = await webviewFrame(page, title);
-    await form.locator('.field[data-name="name"] vscode-textfield input').fill('Ada Lovelace');
+    await form.locator('.field[data-name="name"] input.text-input').fill('Ada Lovelace');
     await form.getByRole('button', { name: 'Submit' }).click();
     const first = (await nextRecord()).result as { action: string; content: { name: string } };
     assert.deepEqual([first.action, first.content.name], ['accept', 'Ada Lovelace']);
@@ -370,8 +370,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     const multi = form.locator('.field[data-name="untitledMultipleSelectEnum"]');
     assert.equal(await multi.locator('.field-title .required-marker').count(), 1, 'the required marker');
     assert.equal((await multi.locator('.field-hint').textContent())?.trim(), 'Choose 1 to 3.');
-    await multi.locator('vscode-checkbox', { hasText: 'Guitar' }).click(); // the default, now unchecked
-    await form.locator('.field[data-name="name"] vscode-textfield input').fill('Grace Hopper');
+    await multi.locator('label.checkbox-label', { hasText: 'Guitar' }).click(); // the default, now unchecked
+    await form.locator('.field[data-name="name"] input.text-input').fill('Grace Hopper');
     await form.getByRole('button', { name: 'Submit' }).click();
     await multi.locator('.field-error').getByText('Choose at least 1 option').waitFor({ timeout: 10_000 });
     assert.equal(readRecords(record).length, recorded, 'nothing was sent');
@@ -383,15 +383,15 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   it('brings a form put off with Later back with what was typed', async () => {
     const { page } = session.workbench;
     let form = await openForm();
-    await form.locator('.field[data-name="name"] vscode-textfield input').fill('Grace Hopper');
-    await form.locator('.field[data-name="integer"] vscode-textfield input').fill('7');
+    await form.locator('.field[data-name="name"] input.text-input').fill('Grace Hopper');
+    await form.locator('.field[data-name="integer"] input.text-input').fill('7');
     await form.getByRole('button', { name: 'Later' }).click();
     await page.locator('.statusbar-item', { hasText: '1 question' }).first().click();
     await page.locator('.pane-body .monaco-list-row', { hasText: 'put off' }).click();
     form = await webviewFrame(page, 'ask-server asks · tool ask_everything');
-    await form.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
-    assert.equal(await form.locator('.field[data-name="name"] vscode-textfield input').inputValue(), 'Grace Hopper');
-    assert.equal(await form.locator('.field[data-name="integer"] vscode-textfield input').inputValue(), '7');
+    await form.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
+    assert.equal(await form.locator('.field[data-name="name"] input.text-input').inputValue(), 'Grace Hopper');
+    assert.equal(await form.locator('.field[data-name="integer"] input.text-input').inputValue(), '7');
     await form.getByRole('button', { name: 'Cancel' }).click();
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
+  chooseInDropdown,
   clickAtPersonsPace,
   readQuickInput,
   runMcpTool,
@@ -135,9 +136,8 @@ describe('file fields in code-server', { timeout: 600_000 }, () => {
     const row = frame.locator('.field[data-name="0:screenshots"]');
     await row.waitFor({ timeout: 30_000 });
     assert.match((await row.locator('.field-hint').textContent()) ?? '', /image files · at most 256 KB · 1 to 3 files/);
-    await frame.locator('.field[data-name="0:title"] vscode-textfield input').fill('Crash on save');
-    await frame.locator('.field[data-name="0:severity"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'high' }).click();
+    await frame.locator('.field[data-name="0:title"] input.text-input').fill('Crash on save');
+    await chooseInDropdown(page(), frame.locator('.field[data-name="0:severity"] select'), 'high');
     // Submit with no screenshot: the page says what is missing before anything is sent.
     await frame.getByRole('button', { name: 'Submit' }).click();
     await waitUntil(

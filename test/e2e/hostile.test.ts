@@ -98,15 +98,15 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runTool('hostile_html_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_html_form');
-    const name = form.locator('.field[data-name="name"] vscode-textfield input');
+    const name = form.locator('.field[data-name="name"] input.text-input');
     await name.waitFor({ timeout: 30_000 });
     assert.ok((await form.locator('.message').textContent())?.includes(`Hello ${SCRIPT} ${IMG} <b>not bold</b>`));
     assert.ok((await form.locator('.field[data-name="name"] .field-title').textContent())?.includes(`Name ${IMG}`));
     assert.ok((await form.locator('.field[data-name="name"] .field-description').textContent())?.includes(`Description ${SCRIPT}`));
     assert.ok((await form.locator('.field[data-name="color"] .field-title').textContent())?.includes(`Color ${SVG}`));
     const tagLabels = await form
-      .locator('.field[data-name="tags"] vscode-checkbox')
-      .evaluateAll((boxes) => boxes.map((b) => (b as unknown as { label: string }).label));
+      .locator('.field[data-name="tags"] label.checkbox-label')
+      .evaluateAll((labels) => labels.map((label) => label.textContent ?? ''));
     assert.deepEqual(tagLabels, [`X ${IMG}`, `Y ${SCRIPT}`]);
     // Nothing from the asker became an element.
     assert.equal(await form.locator('img').count(), 0);
@@ -155,10 +155,10 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     const { page } = session.workbench;
     await runTool('hostile_bidi_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_bidi_form');
-    await form.locator('.field[data-name="file"] vscode-textfield input').waitFor({ timeout: 30_000 });
-    // Every text the page shows, including the labels its widgets draw in their shadow roots.
+    await form.locator('.field[data-name="file"] input.text-input').waitFor({ timeout: 30_000 });
+    // Every text the page shows or holds (a dropdown's options too), and any label a widget draws in a shadow root.
     const shown = await form.locator('body').evaluate((body) => {
-      const texts = [(body as HTMLElement).innerText];
+      const texts = [(body as HTMLElement).innerText, body.textContent ?? ''];
       for (const el of Array.from(body.querySelectorAll('*'))) {
         const label = (el as unknown as { label?: unknown }).label;
         if (typeof label === 'string') texts.push(label);
@@ -180,7 +180,7 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
     await runTool('hostile_huge_message_form');
     const form = await webviewFrame(page, 'hostile-server asks · tool hostile_huge_message_form');
     const message = form.locator('.message');
-    await form.locator('.field[data-name="a"] vscode-textfield input').waitFor({ timeout: 30_000 });
+    await form.locator('.field[data-name="a"] input.text-input').waitFor({ timeout: 30_000 });
     const first = (await message.textContent()) ?? '';
     assert.ok(first.startsWith('HUGE-FORM') && first.length < 3_000, `shown first: ${first.length} characters`);
     await screenshot(page, 'hostile-long-message');

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
+  chooseInDropdown,
   pickQuickPickItem,
   runCommand,
   runCommandShowing,
@@ -22,8 +23,8 @@ import {
   typeAndSubmit,
   waitForNoQuickInput,
   waitForQuickInput,
-  webviewFrame,
   waitForRenderedText,
+  webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
@@ -147,16 +148,15 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
     await runOnCatalog(page, 'Elicit: Run MCP Tool', 'Schedule a release');
     const title = 'Run MCP Tool · catalog-server · schedule_release';
     const frame = await webviewFrame(page, title);
-    await frame.locator('.field[data-name="version"] vscode-textfield input').waitFor({ timeout: 20_000 });
+    await frame.locator('.field[data-name="version"] input.text-input').waitFor({ timeout: 20_000 });
     assert.equal((await frame.locator('h1.title').textContent())?.trim(), title);
     assert.deepEqual(
-      (await frame.locator('footer .buttons vscode-button').allTextContents()).map((t) => t.trim()),
+      (await frame.locator('footer .buttons button').allTextContents()).map((t) => t.trim()),
       ['Submit', 'Cancel'],
     );
-    await frame.locator('.field[data-name="version"] vscode-textfield input').fill('2.1.0');
-    await frame.locator('.field[data-name="date"] vscode-textfield input').fill('2026-12-01');
-    await frame.locator('.field[data-name="channel"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'beta' }).click();
+    await frame.locator('.field[data-name="version"] input.text-input').fill('2.1.0');
+    await frame.locator('.field[data-name="date"] input.text-input').fill('2026-12-01');
+    await chooseInDropdown(page, frame.locator('.field[data-name="channel"] select'), 'beta');
     await screenshot(page, 'run-tool-arguments-form');
     await frame.getByRole('button', { name: 'Submit' }).click();
     const [call] = await waitForRecords(record, 1, (r) => r.tool === 'schedule_release');

@@ -8,7 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, runCommandShowing, screenshot, waitForQuickInput, webviewFrame } from './harness/workbench';
+import {
+  chooseInDropdown,
+  pickQuickPickItem,
+  readQuickInput,
+  runCommandShowing,
+  screenshot,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
 
@@ -38,13 +46,11 @@ describe('a remembered round in code-server', { timeout: 600_000 }, () => {
   it('answers a round of four remembered questions by itself, and the server gets the same four answers', async () => {
     await runSketch();
     const frame = await webviewFrame(page(), TITLE);
-    await frame.locator('.field[data-name="0:name"] vscode-textfield input').fill('Amber');
-    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'A minor' }).click();
-    await frame.locator('.field[data-name="2:bpm"] vscode-textfield input').fill('96');
-    await frame.locator('.field[data-name="3:loop"] vscode-checkbox').click();
-    await frame.locator('footer vscode-single-select.remember').click();
-    await frame.getByRole('option', { name: 'Remember: this session' }).click();
+    await frame.locator('.field[data-name="0:name"] input.text-input').fill('Amber');
+    await chooseInDropdown(page(), frame.locator('.field[data-name="1:key"] select'), 'A minor');
+    await frame.locator('.field[data-name="2:bpm"] input.text-input').fill('96');
+    await frame.locator('.field[data-name="3:loop"] label.checkbox-label').click();
+    await chooseInDropdown(page(), frame.locator('footer select.remember'), 'Remember: this session');
     await screenshot(page(), 'remembered-round-first');
     await frame.getByRole('button', { name: 'Submit' }).click();
     const first = await waitForRecords(songs, 2, (r) => r.tool === 'song_sketch');

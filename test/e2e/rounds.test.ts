@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
+  chooseInDropdown,
   notifications,
   pressKey,
   reloadWindow,
@@ -80,11 +81,10 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       'How fast?',
       'Loop the sketch?',
     ]);
-    await frame.locator('.field[data-name="0:name"] vscode-textfield input').fill('Amber');
-    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'A minor' }).click();
-    await frame.locator('.field[data-name="2:bpm"] vscode-textfield input').fill('96');
-    await frame.locator('.field[data-name="3:loop"] vscode-checkbox').click();
+    await frame.locator('.field[data-name="0:name"] input.text-input').fill('Amber');
+    await chooseInDropdown(page(), frame.locator('.field[data-name="1:key"] select'), 'A minor');
+    await frame.locator('.field[data-name="2:bpm"] input.text-input').fill('96');
+    await frame.locator('.field[data-name="3:loop"] label.checkbox-label').click();
     await screenshot(page(), 'round-four-questions');
     await frame.getByRole('button', { name: 'Submit' }).click();
     const legs = await waitForRecords(songs, 2, (r) => r.tool === 'song_sketch');
@@ -109,10 +109,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       await page().waitForTimeout(200);
     }
     // Answers of its own, so the result awaited below cannot be an earlier test's.
-    await frame.locator('.field[data-name="0:name"] vscode-textfield input').fill('Bolero');
-    await frame.locator('.field[data-name="1:key"] vscode-single-select').click();
-    await frame.getByRole('option', { name: 'F major' }).click();
-    await frame.locator('.field[data-name="2:bpm"] vscode-textfield input').fill('72');
+    await frame.locator('.field[data-name="0:name"] input.text-input').fill('Bolero');
+    await chooseInDropdown(page(), frame.locator('.field[data-name="1:key"] select'), 'F major');
+    await frame.locator('.field[data-name="2:bpm"] input.text-input').fill('72');
     await screenshot(page(), 'round-form-progress-aside');
     await frame.getByRole('button', { name: 'Submit' }).click();
     // The tool works 4 s more: its notification comes back, with Cancel.
@@ -128,7 +127,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     let frame = await form('songs asks · tool two_rounds', '0:title');
     // A mark in the page: if round 2 is drawn in the same page, it is still there.
     await frame.locator('body').evaluate(() => ((window as unknown as { roundMark: string }).roundMark = 'round 1'));
-    await frame.locator('.field[data-name="0:title"] vscode-textfield input').fill('Étude');
+    await frame.locator('.field[data-name="0:title"] input.text-input').fill('Étude');
     await frame.getByRole('button', { name: 'Submit' }).click();
     await waitForRecords(songs, 2, (r) => r.tool === 'two_rounds');
     frame = await form('songs asks · tool two_rounds', '0:tempo');
@@ -142,7 +141,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     assert.match(earlier, /About the piece/);
     assert.match(earlier, /Title: Étude/);
     await screenshot(page(), 'round-two-same-tab');
-    await frame.locator('.field[data-name="0:tempo"] vscode-textfield input').fill('72');
+    await frame.locator('.field[data-name="0:tempo"] input.text-input').fill('72');
     await frame.getByRole('button', { name: 'Submit' }).click();
     const legs = await waitForRecords(songs, 3, (r) => r.tool === 'two_rounds');
     assert.equal(legs[2]!.requestState, `round-2:${Buffer.from(JSON.stringify({ title: 'Étude' })).toString('base64')}`);
@@ -171,7 +170,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await runTool('ask-server', 'ask_ten');
     const frame = await form('ask-server asks · tool ask_ten', '0:title');
     assert.equal(await frame.locator('.section').count(), 10);
-    for (let i = 0; i < 10; i++) await frame.locator(`.field[data-name="${i}:title"] vscode-textfield input`).fill(`Take ${i + 1}`);
+    for (let i = 0; i < 10; i++) await frame.locator(`.field[data-name="${i}:title"] input.text-input`).fill(`Take ${i + 1}`);
     await frame.getByRole('button', { name: 'Submit' }).click();
     const burst = await waitForRecords(asks, 10, (r) => r.tool === 'ask_ten');
     assert.deepEqual(
@@ -185,10 +184,10 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   it('keeps a round open at a window reload and answers it after, with its draft; a 2025-era question is listed as lost', async () => {
     await runTool('songs', 'two_rounds');
     let frame = await form('songs asks · tool two_rounds', '0:title');
-    await frame.locator('.field[data-name="0:title"] vscode-textfield input').fill(TITLE);
+    await frame.locator('.field[data-name="0:title"] input.text-input').fill(TITLE);
     await frame.getByRole('button', { name: 'Submit' }).click();
     frame = await form('songs asks · tool two_rounds', '0:tempo');
-    await frame.locator('.field[data-name="0:tempo"] vscode-textfield input').fill('88');
+    await frame.locator('.field[data-name="0:tempo"] input.text-input').fill('88');
     // The draft reaches the extension a moment after typing stops, and is written a moment later.
     await page().waitForTimeout(2500);
     // A 2025-era question open at the same time: it cannot outlive the reload.
@@ -209,9 +208,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
 
     await kept.click();
     frame = await form('songs asks · tool two_rounds', '0:tempo');
-    assert.equal(await frame.locator('.field[data-name="0:tempo"] vscode-textfield input').inputValue(), '88', 'the draft came back');
+    assert.equal(await frame.locator('.field[data-name="0:tempo"] input.text-input').inputValue(), '88', 'the draft came back');
     assert.match((await frame.locator('.earlier').textContent()) ?? '', /Title: Nocturne for the reload/);
-    await frame.locator('.field[data-name="0:tempo"] vscode-textfield input').fill('90');
+    await frame.locator('.field[data-name="0:tempo"] input.text-input').fill('90');
     await frame.getByRole('button', { name: 'Submit' }).click();
     const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'two_rounds');
     const answered = legs.at(-1)!;

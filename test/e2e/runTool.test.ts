@@ -137,7 +137,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     const title = 'ask-server asks · tool ask_everything';
     await runMcpTool(page, 'ask_everything', 'ask-server');
     const form = await webviewFrame(page, title);
-    await form.locator('.field[data-name="name"] vscode-textfield input').waitFor({ timeout: 30_000 });
+    await form.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
     const asked = readRecords(record).length;
     // Another tool's result comes while the form waits for the person.
     await runEcho('Third run, while a form is open');

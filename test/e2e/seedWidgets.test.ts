@@ -8,7 +8,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { clickAtPersonsPace, pressAtPersonsPace, runMcpTool, screenshot, waitForQuickInput, webviewFrame } from './harness/workbench';
+import {
+  chooseInDropdown,
+  clickAtPersonsPace,
+  pressAtPersonsPace,
+  runMcpTool,
+  screenshot,
+  waitForQuickInput,
+  webviewFrame,
+} from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -84,8 +92,7 @@ describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
     await clickAtPersonsPace(page, form.getByRole('radiogroup', { name: 'Take' }).locator('.scale-option', { hasText: '2' }));
 
     // Each option's preview beside it; the chosen one's under the dropdown, as text.
-    await clickAtPersonsPace(page, form.locator('.field[data-name="layout"] vscode-single-select'));
-    await clickAtPersonsPace(page, form.getByRole('option', { name: /^List/ }));
+    await chooseInDropdown(page, form.locator('.field[data-name="layout"] select'), /^List/);
     const preview = form.locator('.field[data-name="layout"] .option-preview');
     await preview.getByText('[x](command:workbench.action.quit) B').waitFor({ timeout: 10_000 });
     assert.equal(await preview.locator('b').count(), 0, 'the preview is text, never HTML');
@@ -106,8 +113,7 @@ describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
     assert.equal(await form.getByRole('radio', { name: '3 stars' }).isChecked(), true);
     await pressAtPersonsPace(page, 'Tab');
     await pressAtPersonsPace(page, 'ArrowRight');
-    await form.locator('.field[data-name="layout"] vscode-single-select').click();
-    await form.getByRole('option', { name: /^Grid/ }).click();
+    await chooseInDropdown(page, form.locator('.field[data-name="layout"] select'), /^Grid/);
     await form.locator('.field[data-name="layout"] .option-preview').getByText('│ A  │ │ B  │').waitFor({ timeout: 10_000 });
     await form.getByRole('button', { name: 'Submit' }).click();
     assert.deepEqual(await nextResult(), { action: 'accept', content: { bpm: 115, rating: 3, take: 2, layout: 'grid' } });
@@ -116,7 +122,7 @@ describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
 
 /** The number box of a field, once it shows `value`. */
 async function waitForValue(form: FrameLocator, name: string, value: string): Promise<void> {
-  const box = form.locator(`.field[data-name="${name}"] vscode-textfield`);
-  const shown = (): Promise<string> => box.evaluate((element) => (element as HTMLElement & { value: string }).value);
+  const box = form.locator(`.field[data-name="${name}"] input.text-input`);
+  const shown = (): Promise<string> => box.inputValue();
   await waitUntil(async () => (await shown()) === value, `the ${name} box to show ${value}`, 10_000);
 }

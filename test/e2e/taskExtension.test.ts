@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
+  chooseInDropdown,
   notifications,
   reloadWindow,
   runCommand,
@@ -64,8 +65,7 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   }
 
   async function chooseFormat(frame: FrameLocator, format: string): Promise<void> {
-    await frame.locator('.field[data-name="0:format"] vscode-single-select').click();
-    await frame.getByRole('option', { name: format }).click();
+    await chooseInDropdown(page(), frame.locator('.field[data-name="0:format"] select'), format);
     await frame.getByRole('button', { name: 'Submit' }).click();
   }
 

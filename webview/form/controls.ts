@@ -1,19 +1,13 @@
 /**
  * One row per field, Settings-editor style: title (with a required marker),
- * description, the widget, an error line. Widgets are vscode-elements
- * components; very long option lists use FilterList (filterList.ts) because a
- * component that renders every option would make the page hang. Field text
+ * description, the widget, an error line. Widgets are the browser's own
+ * controls drawn as VS Code's (../shared/controls.css): they are in the page as
+ * soon as the row is built, with no component to define or render first, which
+ * keeps a new form's tab quick to show (issue #34). Lists of more than a few
+ * options use FilterList (filterList.ts): a filter box over a list box. Field text
  * (titles, descriptions, option labels) arrives cleaned of bidi and invisible
  * characters: core/form/normalize cleans it where the form is built.
  */
-import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
-import '@vscode-elements/elements/dist/vscode-checkbox-group/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
-import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { VscodeCheckbox } from '@vscode-elements/elements/dist/vscode-checkbox/vscode-checkbox.js';
-import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
-import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
-import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
 import type {
   BooleanField,
   ChoiceField,
@@ -32,10 +26,8 @@ import { describeBy, el } from '../shared/dom';
 import { linkedSlider } from '../shared/slider';
 import { FilterList } from './filterList';
 
-/** More options than this and a dropdown gets a filter box. */
-export const COMBOBOX_OVER = 8;
-/** More options than this and vscode-single-select is too slow: FilterList draws only what matches. */
-export const SELECT_MAX_OPTIONS = 1000;
+/** More options than this and a dropdown is a filter box over a list (FilterList) instead. */
+export const DROPDOWN_MAX_OPTIONS = 8;
 /** More options than this and a column of checkboxes is too long: FilterList instead. */
 export const CHECKBOXES_MAX_OPTIONS = 12;
 /** Elicit's own answer of an agent's question that takes free text (otherAnswer.ts); it reveals the text box. */
@@ -135,14 +127,8 @@ class Row {
     this.wire(message !== undefined);
   }
 
-  /** After the component has rendered, so its inner control exists. */
   wire(invalid: boolean): void {
-    const widget = this.widget;
-    if (!widget) return;
-    const apply = (): void => describeBy(widget, this.describers, invalid, this.required);
-    const pending = (widget as { updateComplete?: Promise<unknown> }).updateComplete;
-    if (pending) void pending.then(apply);
-    else apply();
+    if (this.widget) describeBy(this.widget, this.describers, invalid, this.required);
   }
 }
 
@@ -155,7 +141,7 @@ export function createControl(field: Field, raw: RawValue, savedSecret: boolean,
     case 'boolean':
       return booleanControl(field, raw, ctx);
     case 'choice':
-      return field.options.length > SELECT_MAX_OPTIONS ? bigListControl(field, raw, ctx) : choiceControl(field, raw, ctx);
+      return field.options.length > DROPDOWN_MAX_OPTIONS ? bigListControl(field, raw, ctx) : choiceControl(field, raw, ctx);
     case 'multiChoice':
       return field.options.length > CHECKBOXES_MAX_OPTIONS ? bigListControl(field, raw, ctx) : checkboxesControl(field, raw, ctx);
     case 'file':
@@ -170,14 +156,10 @@ export function createControl(field: Field, raw: RawValue, savedSecret: boolean,
 function fileControl(field: FileField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, `${field.rule}.`);
   let labels: string[] = Array.isArray(raw) ? [...raw] : [];
-  const choose = document.createElement('vscode-button') as VscodeButton;
-  choose.secondary = true;
-  choose.textContent = field.multiple ? 'Choose Files…' : 'Choose File…';
+  const choose = pushButton(field.multiple ? 'Choose Files…' : 'Choose File…', true);
   choose.setAttribute('aria-label', `${field.label}: ${choose.textContent}`);
   choose.addEventListener('click', () => ctx.chooseFiles?.(control));
-  const remove = document.createElement('vscode-button') as VscodeButton;
-  remove.secondary = true;
-  remove.textContent = 'Remove';
+  const remove = pushButton('Remove', true);
   remove.setAttribute('aria-label', `Remove the ${field.multiple ? 'files' : 'file'} chosen for ${field.label}`);
   remove.addEventListener('click', () => ctx.clearFiles?.(control));
   const chosen = el('ul', { className: 'file-list', attrs: { 'aria-live': 'polite', 'aria-label': `Chosen for ${field.label}` } });
@@ -225,8 +207,7 @@ function textHint(field: TextField): string {
 
 function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx: ControlContext): Control {
   const row = new Row(field, textHint(field));
-  const input = document.createElement('vscode-textfield') as VscodeTextfield;
-  input.label = field.label;
+  const input = textBox();
   // Email, URL and date-time stay plain text boxes: the browser's own checks
   // for those disagree with the schema's, and datetime-local has no time zone.
   // A date box gives a date picker and always yields YYYY-MM-DD.
@@ -243,7 +224,7 @@ function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx:
   row.setWidget(input);
 
   let useSaved = false;
-  let savedBox: VscodeCheckbox | undefined;
+  let savedBox: HTMLInputElement | undefined;
   const setUseSaved = (on: boolean): void => {
     useSaved = on;
     input.disabled = on;
@@ -251,15 +232,15 @@ function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx:
     if (savedBox && savedBox.checked !== on) savedBox.checked = on;
   };
   if (field.secret && savedSecret) {
-    savedBox = document.createElement('vscode-checkbox') as VscodeCheckbox;
-    savedBox.label = 'Use the saved value';
-    savedBox.className = 'use-saved';
+    const saved = checkbox('Use the saved value');
+    saved.label.classList.add('use-saved');
+    savedBox = saved.input;
     savedBox.addEventListener('change', () => {
       setUseSaved(savedBox!.checked);
       ctx.changed(control, 'commit');
       if (!useSaved) input.focus();
     });
-    row.body.append(savedBox);
+    row.body.append(saved.label);
     setUseSaved(true);
   }
 
@@ -267,10 +248,10 @@ function textControl(field: TextField, raw: RawValue, savedSecret: boolean, ctx:
     field,
     row: row.element,
     raw: () => input.value,
-    inputError: () => (input.type === 'date' && input.wrappedElement?.validity.badInput ? FORMAT_HINTS.date : undefined),
+    inputError: () => (input.type === 'date' && input.validity.badInput ? FORMAT_HINTS.date : undefined),
     usingSaved: () => useSaved,
     stopUsingSaved: () => setUseSaved(false),
-    showError: (message) => row.showError(message, (invalid) => (input.invalid = invalid)),
+    showError: (message) => row.showError(message, (invalid) => input.classList.toggle('invalid', invalid)),
     focus: () => (useSaved && savedBox ? savedBox.focus() : input.focus()),
   };
   return control;
@@ -289,29 +270,27 @@ function numberControl(field: NumberField, raw: RawValue, ctx: ControlContext): 
   const scale = numberScale(field);
   if (scale) return scaleControl(field, scale, raw, ctx);
   const row = new Row(field, numberHint(field));
-  const input = document.createElement('vscode-textfield') as VscodeTextfield;
-  input.label = field.label;
+  const input = textBox();
   input.type = 'number';
   // The browser's own range and step checks agree with the schema's; "any" keeps 3.14 valid.
-  (input as unknown as { step: number | string }).step = field.integer ? 1 : 'any';
-  if (field.minimum !== undefined) input.min = field.minimum;
-  if (field.maximum !== undefined) input.max = field.maximum;
+  input.step = field.integer ? '1' : 'any';
+  if (field.minimum !== undefined) input.min = String(field.minimum);
+  if (field.maximum !== undefined) input.max = String(field.maximum);
   input.value = typeof raw === 'string' ? raw : '';
   input.addEventListener('input', () => ctx.changed(control, 'input'));
   input.addEventListener('change', () => ctx.changed(control, 'commit'));
   input.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  const slider = linkedSlider(field, input, 'number-slider', () => ctx.changed(control, 'input'), input.updateComplete);
+  const slider = linkedSlider(field, input, 'number-slider', () => ctx.changed(control, 'input'));
   row.setWidget(slider ? el('div', { className: 'number-with-slider' }, input, slider) : input, undefined, input);
   const control: Control = {
     field,
     row: row.element,
     raw: () => input.value,
     // A number box reports "" for text it cannot read ("1e", "--1"): say so instead of "Required".
-    inputError: () =>
-      input.wrappedElement?.validity.badInput ? (field.integer ? 'Must be a whole number' : 'Must be a number') : undefined,
+    inputError: () => (input.validity.badInput ? (field.integer ? 'Must be a whole number' : 'Must be a number') : undefined),
     usingSaved: () => false,
     stopUsingSaved: () => undefined,
-    showError: (message) => row.showError(message, (invalid) => (input.invalid = invalid)),
+    showError: (message) => row.showError(message, (invalid) => input.classList.toggle('invalid', invalid)),
     focus: () => input.focus(),
   };
   return control;
@@ -379,17 +358,13 @@ function scaleControl(field: NumberField, scale: Scale, raw: RawValue, ctx: Cont
 function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext): Control {
   // Any state of a required box answers it, so it gets no "required" marker.
   const row = new Row(field, '', { marker: false, labelFor: false });
-  const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
-  // As in Settings: the description is the box's label; the title names it for screen readers.
-  if (field.description) {
-    box.label = field.description;
-    row.description.hidden = true;
-  } else {
-    // The box's own <label> is what names its input: with no description it holds the title,
-    // read by screen readers and not shown (the row's title already shows it).
-    box.append(el('span', { className: 'visually-hidden', text: field.label }));
-  }
-  box.setAttribute('aria-label', field.label);
+  // As in Settings: the description is the box's label (clicking it ticks the box); the title names it.
+  const { label, input: box } = checkbox(field.description ?? '');
+  box.setAttribute('aria-labelledby', `${row.id}-label`);
+  const text = label.lastElementChild as HTMLElement;
+  text.id = `${row.id}-box-text`;
+  if (field.description) row.description.hidden = true;
+  const describers = field.description ? [text, row.error] : [row.error];
   let state: boolean | null = typeof raw === 'boolean' ? raw : field.required ? false : null;
   box.checked = state === true;
   box.addEventListener('change', () => {
@@ -397,7 +372,7 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
     ctx.changed(control, 'commit');
   });
   box.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  row.setWidget(box, [row.error]);
+  row.setWidget(label, describers, box);
   const control: Control = {
     field,
     row: row.element,
@@ -405,39 +380,43 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
     inputError: () => undefined,
     usingSaved: () => false,
     stopUsingSaved: () => undefined,
-    showError: (message) => row.showError(message, (invalid) => (box.invalid = invalid)),
+    showError: (message) => row.showError(message, (invalid) => box.classList.toggle('invalid', invalid)),
     focus: () => box.focus(),
   };
   return control;
 }
 
+/** A few options: the browser's own dropdown (its list is the platform's, with type-ahead and a screen reader's full support). */
 function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, '');
-  const select = document.createElement('vscode-single-select') as VscodeSingleSelect;
-  select.label = field.label;
+  const select = el('select', { className: 'dropdown' });
   const options = shownOptions(field);
   // Without a default there must be a way to have chosen nothing yet (and, if optional, to leave it so).
   if (field.default === undefined) options.unshift({ label: '— choose —', value: '' });
-  if (field.options.length > COMBOBOX_OVER) {
-    select.combobox = true;
-    select.filter = 'contains';
-  }
-  select.options = options.map((o) => ({ label: o.label, value: o.value, ...(o.description ? { description: o.description } : {}) }));
+  select.append(...options.map((o) => Object.assign(el('option', { text: o.label }), { value: o.value })));
   select.value = typeof raw === 'string' ? raw : '';
-  // The chosen option's preview (claude's AskUserQuestion) under the dropdown.
-  const previews = new Map(options.flatMap((o) => (o.preview ? [[o.value, o.preview] as const] : [])));
-  const preview = el('pre', { className: 'option-preview', id: `${row.id}-preview` });
-  const showPreview = (): void => {
-    preview.textContent = previews.get(select.value) ?? '';
-    preview.hidden = preview.textContent === '';
+  // No option has this value (an old draft): nothing is chosen rather than the first option.
+  if (select.value !== (typeof raw === 'string' ? raw : '')) select.selectedIndex = -1;
+  // The chosen option's description and preview (claude's AskUserQuestion) under the dropdown.
+  const byValue = new Map(options.map((o) => [o.value, o] as const));
+  const detail = el('div', { className: 'option-detail', id: `${row.id}-option` });
+  const showDetail = (): void => {
+    const option = byValue.get(select.value);
+    detail.replaceChildren(...(option ? (optionDetail(option)?.childNodes ?? []) : []));
+    detail.hidden = detail.childNodes.length === 0;
   };
   select.addEventListener('change', () => {
-    showPreview();
+    showDetail();
     ctx.changed(control, 'commit');
   });
   select.addEventListener('blur', () => ctx.changed(control, 'blur'));
-  showPreview();
-  row.setWidget(previews.size > 0 ? el('div', { className: 'select-with-preview' }, select, preview) : select, undefined, select);
+  showDetail();
+  const hasDetails = options.some((o) => o.description || o.preview);
+  row.setWidget(
+    hasDetails ? el('div', { className: 'select-with-detail' }, select, detail) : select,
+    hasDetails ? [row.description, row.hint, detail, row.error] : undefined,
+    select,
+  );
   const control: Control = {
     field,
     row: row.element,
@@ -445,7 +424,7 @@ function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): 
     inputError: () => undefined,
     usingSaved: () => false,
     stopUsingSaved: () => undefined,
-    showError: (message) => row.showError(message, (invalid) => (select.invalid = invalid)),
+    showError: (message) => row.showError(message, (invalid) => select.classList.toggle('invalid', invalid)),
     focus: () => select.focus(),
   };
   return control;
@@ -458,15 +437,12 @@ function multiHint(field: MultiChoiceField): string {
 
 function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, multiHint(field), { labelFor: false });
-  const group = document.createElement('vscode-checkbox-group');
-  group.variant = 'vertical';
-  group.setAttribute('aria-labelledby', `${row.id}-label`);
+  const group = el('div', { className: 'checkbox-group', attrs: { role: 'group', 'aria-labelledby': `${row.id}-label` } });
   let touched = Array.isArray(raw);
   const chosen = new Set(Array.isArray(raw) ? raw : []);
   const shown = shownOptions(field);
   const boxes = shown.map((option) => {
-    const box = document.createElement('vscode-checkbox') as VscodeCheckbox;
-    box.label = option.label;
+    const { label, input: box } = checkbox(option.label);
     box.checked = chosen.has(option.value);
     box.addEventListener('change', () => {
       touched = true;
@@ -474,11 +450,11 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
       else chosen.delete(option.value);
       ctx.changed(control, 'commit');
     });
-    group.append(box);
+    group.append(label);
     const detail = optionDetail(option);
     if (detail) {
       group.append(detail);
-      void box.updateComplete.then(() => describeBy(box, [detail], false, false));
+      describeBy(box, [detail], false, false);
     }
     return box;
   });
@@ -496,7 +472,7 @@ function checkboxesControl(field: MultiChoiceField, raw: RawValue, ctx: ControlC
     stopUsingSaved: () => undefined,
     showError: (message) =>
       row.showError(message, (invalid) => {
-        for (const box of boxes) box.invalid = invalid;
+        for (const box of boxes) box.classList.toggle('invalid', invalid);
       }),
     focus: () => boxes[0]?.focus(),
   };
@@ -540,6 +516,23 @@ function bigListControl(field: ChoiceField | MultiChoiceField, raw: RawValue, ct
     focus: () => list.focus(),
   };
   return control;
+}
+
+/** A text (or number, date, password) box drawn as VS Code's. */
+function textBox(): HTMLInputElement {
+  return el('input', { className: 'text-input', attrs: { type: 'text', spellcheck: 'false' } });
+}
+
+/** A check box with its text, all of it a click target; the text may be empty. */
+function checkbox(text: string): { label: HTMLLabelElement; input: HTMLInputElement } {
+  const input = el('input', { className: 'checkbox', attrs: { type: 'checkbox' } });
+  const label = el('label', { className: 'checkbox-label' }, input, el('span', { className: 'checkbox-text', text }));
+  return { label, input };
+}
+
+/** A button drawn as VS Code's (../shared/buttons.css). */
+export function pushButton(text: string, secondary: boolean): HTMLButtonElement {
+  return el('button', { className: secondary ? 'secondary' : '', text, attrs: { type: 'button' } });
 }
 
 function count(n: number, noun: string): string {

@@ -8,9 +8,6 @@
  * setState: the panel does not retain its context when hidden, so it is
  * reloaded when shown again and restores the draft for the same question.
  */
-import '@vscode-elements/elements/dist/vscode-button/index.js';
-import type { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/vscode-button.js';
-import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
 import type { MemoryScope } from '../../src/core/memory/askerIdentity';
 import { cleanText, oneLine } from '../../src/core/display';
 import type { Field, FormSection } from '../../src/core/form/fields';
@@ -27,15 +24,19 @@ import {
 } from '../../src/core/form/formState';
 import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/formProtocol';
 import { isOtherChosen, otherOwner, otherTextField, questionFields } from '../../src/core/form/otherAnswer';
-import { createControl, type ChangeKind, type Control } from './controls';
+import { createControl, pushButton, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
 import { CountdownLine } from '../shared/countdown';
 import { connectToHost } from '../shared/host';
 import theme from '../shared/theme.css';
+import buttons from '../shared/buttons.css';
+import controls from '../shared/controls.css';
 import visuallyHidden from '../shared/visuallyHidden.css';
 import styles from './styles.css';
 
 adoptStyles(theme);
+adoptStyles(buttons);
+adoptStyles(controls);
 adoptStyles(visuallyHidden);
 adoptStyles(styles);
 const vscode = connectToHost<FormToHost, HostToForm>(onHostMessage);
@@ -55,11 +56,11 @@ class FormPage {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly formError: HTMLElement;
   private submitted = false;
-  private submitButton!: VscodeButton;
+  private submitButton!: HTMLButtonElement;
   /** Decline and Cancel: gone once the question can only be dismissed. */
-  private refuseButtons: VscodeButton[] = [];
+  private refuseButtons: HTMLButtonElement[] = [];
   private ended = false;
-  private remember: VscodeSingleSelect | undefined;
+  private remember: HTMLSelectElement | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly countdown: CountdownLine | undefined;
 
@@ -166,7 +167,7 @@ class FormPage {
       const wasHidden = control.row.hidden;
       control.row.hidden = !on;
       if (!on) this.setError(control, undefined);
-      if (on && wasHidden && chosenIn?.field.name === owner.name) void whenRendered(control.row).then(() => control.focus());
+      if (on && wasHidden && chosenIn?.field.name === owner.name) control.focus();
     }
   }
 
@@ -192,26 +193,22 @@ class FormPage {
 
   /** "Remember this answer": no, this session, or (where the asker may be remembered always) always. */
   private rememberChoice(offer: MemoryScope): HTMLElement {
-    const select = (this.remember = document.createElement('vscode-single-select') as VscodeSingleSelect);
-    select.label = 'Remember this answer';
+    const select = (this.remember = el('select', { className: 'dropdown remember', attrs: { 'aria-label': 'Remember this answer' } }));
     select.title = 'Answer this same question from this same asker for you, without asking (Elicit: Remembered Answers forgets it)';
     const options = [
       { label: 'Remember: no', value: '' },
       { label: 'Remember: this session', value: 'session' },
     ];
     if (offer === 'always') options.push({ label: 'Remember: always', value: 'always' });
-    select.options = options;
+    select.append(...options.map((o) => Object.assign(el('option', { text: o.label }), { value: o.value })));
     select.value = '';
-    select.className = 'remember';
-    // The footer is at the bottom of the page: a list opening downwards would fall outside the panel.
-    select.position = 'above';
     return select;
   }
 
   focusFirst(): void {
     const first = this.controls[0];
-    if (first) void whenRendered(first.row).then(() => first.focus());
-    else void this.submitButton.updateComplete.then(() => this.submitButton.focus());
+    if (first) first.focus();
+    else this.submitButton.focus();
   }
 
   submit(): void {
@@ -410,25 +407,16 @@ function appLine(app: NonNullable<FormView['app']>): HTMLElement {
   if (typeof app.note === 'string') line.append(el('span', { className: 'app-note', text: cleanText(app.note) }));
   if (app.canShow === true) {
     const show = button(`Show ${oneLine(String(app.by), 60)}'s App`, true, () => post({ type: 'showApp' }));
-    show.className = 'show-app';
+    show.classList.add('show-app');
     line.append(show);
   }
   return line;
 }
 
-function button(label: string, secondary: boolean, onClick: () => void): VscodeButton {
-  const b = document.createElement('vscode-button') as VscodeButton;
-  b.textContent = label;
-  b.secondary = secondary;
+function button(label: string, secondary: boolean, onClick: () => void): HTMLButtonElement {
+  const b = pushButton(label, secondary);
   b.addEventListener('click', onClick);
   return b;
-}
-
-/** Resolves when the row's components have rendered (their inner inputs exist). */
-async function whenRendered(row: HTMLElement): Promise<void> {
-  const components = [...row.querySelectorAll('*')].filter((e) => e.localName.startsWith('vscode-'));
-  await Promise.all(components.map((c) => customElements.whenDefined(c.localName)));
-  await Promise.all(components.map((c) => (c as { updateComplete?: Promise<unknown> }).updateComplete));
 }
 
 function post(message: FormToHost): void {
@@ -498,13 +486,10 @@ window.addEventListener(
   true,
 );
 
+/** A filter box with text takes Escape to clear it (an open dropdown's list keeps its own keys). */
 function escapeBelongsToWidget(event: KeyboardEvent): boolean {
-  return event.composedPath().some((node) => {
-    if (!(node instanceof HTMLElement)) return false;
-    if ((node.localName === 'vscode-single-select' || node.localName === 'vscode-multi-select') && (node as { open?: boolean }).open)
-      return true;
-    return node instanceof HTMLInputElement && node.hasAttribute('data-escape-clears') && node.value !== '';
-  });
+  const target = event.target;
+  return target instanceof HTMLInputElement && target.hasAttribute('data-escape-clears') && target.value !== '';
 }
 
 post({ type: 'ready' });

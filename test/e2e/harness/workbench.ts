@@ -551,3 +551,31 @@ export async function pressAtPersonsPace(page: Page, key: string): Promise<void>
   await page.waitForTimeout(90);
   await page.keyboard.up(key);
 }
+
+/**
+ * Chooses `label` in a form's dropdown (a <select>) as a person does: a click opens its list
+ * (drawn by the platform, outside the page), the arrows move to the option, Enter chooses it.
+ */
+export async function chooseInDropdown(page: Page, select: Locator, label: string | RegExp): Promise<void> {
+  await select.waitFor({ timeout: 30_000 });
+  const pattern = typeof label === 'string' ? exactText(label) : label;
+  const { from, to } = await select.evaluate(
+    (element, { source, flags }) => {
+      const options = Array.from((element as HTMLSelectElement).options);
+      const wanted = new RegExp(source, flags);
+      return { from: (element as HTMLSelectElement).selectedIndex, to: options.findIndex((o) => wanted.test(o.label)) };
+    },
+    { source: pattern.source, flags: pattern.flags },
+  );
+  if (to < 0) throw new Error(`the dropdown has no option ${String(label)}`);
+  await clickAtPersonsPace(page, select);
+  const steps = to - Math.max(from, 0);
+  for (let i = 0; i < Math.abs(steps); i++) await pressAtPersonsPace(page, steps > 0 ? 'ArrowDown' : 'ArrowUp');
+  await pressAtPersonsPace(page, 'Enter');
+  const chosen = async (): Promise<boolean> => (await select.evaluate((element) => (element as HTMLSelectElement).selectedIndex)) === to;
+  const deadline = Date.now() + 5_000;
+  while (!(await chosen())) {
+    if (Date.now() > deadline) throw new Error(`choosing ${String(label)} in the dropdown did not take`);
+    await page.waitForTimeout(50);
+  }
+}
