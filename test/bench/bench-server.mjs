@@ -6,6 +6,8 @@
 //                               Date.now() just before each elicitation/create to $RECORD_FILE, so
 //                               the browser's clock can time when the question became visible;
 //                               series_form waits $BENCH_SETTLE_MS (300) after each answer;
+//   cold_forms                  $BENCH_BLOCK forms as series_form does: the benchmark alternates such
+//                               blocks of cold forms with blocks of the floor's bare webviews;
 //   series_answer               $BENCH_SERIES forms whose fields all have defaults, one after
 //                               another; records Date.now() when each answer arrives;
 //   one_form                    one form (the first of a window, in a browser profile that has
@@ -17,6 +19,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ElicitResultSchema } fro
 
 const everythingSchema = JSON.parse(readFileSync(new URL('../fixtures/everything-schema.json', import.meta.url), 'utf8'));
 const series = Number(process.env.BENCH_SERIES ?? 21);
+const block = Number(process.env.BENCH_BLOCK ?? 7);
 const settleMs = Number(process.env.BENCH_SETTLE_MS ?? 300);
 const server = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: { tools: {} } });
 
@@ -56,6 +59,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       inputSchema: { type: 'object', properties: {} },
     },
     { name: 'series_form', description: `Asks ${series} forms, one after another.`, inputSchema: { type: 'object', properties: {} } },
+    { name: 'cold_forms', description: `Asks ${block} forms, one after another.`, inputSchema: { type: 'object', properties: {} } },
     {
       name: 'series_answer',
       description: `Asks ${series} forms with defaults, one after another.`,
@@ -82,11 +86,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const n = Number(args.count ?? 1);
     if (args.parallel) (await Promise.all(Array.from({ length: n }, () => elicit(formParams, extra)))).forEach(count);
     else for (let i = 0; i < n; i++) count(await elicit(formParams, extra));
-  } else if (name === 'series_pick' || name === 'series_form') {
-    for (let i = 0; i < series; i++) {
+  } else if (name === 'series_pick' || name === 'series_form' || name === 'cold_forms') {
+    const n = name === 'cold_forms' ? block : series;
+    for (let i = 0; i < n; i++) {
       // A person does not answer the next form within milliseconds: let the window finish closing the
       // last tab, so a cold form's time is its own and not the previous webview's teardown.
-      if (i > 0 && name === 'series_form') await new Promise((resolve) => setTimeout(resolve, settleMs));
+      if (i > 0 && name !== 'series_pick') await new Promise((resolve) => setTimeout(resolve, settleMs));
       appendFileSync(process.env.RECORD_FILE, JSON.stringify({ tool: name, i, sentAt: Date.now() }) + '\n');
       // Numbered, so the page can tell one pick from the next even when no frame shows none in between.
       count(

@@ -22,6 +22,12 @@ import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
 
 /** Questions per series: QuickPicks; forms in a new tab each ("cold"); forms handed to the answered tab ("warm"). */
 const SERIES = Number(process.env.BENCH_SERIES ?? 21);
+/**
+ * The cold forms and the floor's bare webviews come in alternating blocks of this many (three blocks
+ * of each by default), so that a machine that is slower for a while slows both alike.
+ */
+const BLOCK = Math.max(1, Math.ceil(SERIES / 3));
+const BLOCKS = Math.ceil(SERIES / BLOCK);
 
 /** New tabs only: cold forms and the bare webviews of the floor (`npm run bench -- --cold-only`). */
 export interface ColdTimings {
@@ -276,7 +282,7 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     type: 'stdio',
     command: process.execPath,
     args: [benchServer],
-    env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES) },
+    env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES), BENCH_BLOCK: String(BLOCK) },
   };
   const roundServer = {
     type: 'stdio',
@@ -304,41 +310,45 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     vsixPaths: [builtVsix(), floorVsix],
     workspaceDir,
     userSettings: { 'elicit.agents': agents },
-    env: { ELICIT_BENCH_FLOOR_RECORD: floorRecord, ELICIT_BENCH_FLOOR_SERIES: String(SERIES) },
+    env: { ELICIT_BENCH_FLOOR_RECORD: floorRecord, ELICIT_BENCH_FLOOR_SERIES: String(BLOCK) },
   });
   let window: BenchWindow | undefined;
   try {
     // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
     window = await openWindow(codeServer.url, profileDir, record);
     const { page, waitCount, frame } = window;
-    // Forms, cold: each is cancelled, which closes its tab, so the next one opens a new tab (the server
-    // sends it 0.3 s later, once the window has closed the last one: see bench-server.mjs). First, so
-    // the first of them is the window's first webview (formFirstMs): a tool's result is a webview too.
+    // Forms, cold, and the floor's bare webviews, in alternating blocks. Each cold form is cancelled,
+    // which closes its tab, so the next one opens a new tab (the server sends it 0.3 s later, once the
+    // window has closed the last one: see bench-server.mjs). Each bare webview is closed by its button,
+    // which closes its tab; the next opens 0.3 s later. The cold forms come first, so the first of them
+    // is the window's first webview (formFirstMs): a tool's result is a webview too.
     let forms = 0;
-    await runBenchTool(window, 'series_form');
-    const formsTrace = await startTrace(page);
+    let floors = 0;
     let firstWorkerWait: number | undefined;
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('form-ready', ++forms);
-      if (i === 1) firstWorkerWait = await serviceWorkerWait(page);
-      await readWebviewMarks(window);
-      await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+    for (let block = 0; block < BLOCKS; block++) {
+      await runBenchTool(window, 'cold_forms');
+      const formsTrace = block === 0 ? await startTrace(page) : undefined;
+      for (let i = 0; i < BLOCK; i++) {
+        await waitCount('form-ready', ++forms);
+        if (forms === 1) firstWorkerWait = await serviceWorkerWait(page);
+        await readWebviewMarks(window);
+        await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+      }
+      await formsTrace?.stop('cold-forms');
+      await waitForResult(window, 'bench-server', 'cold_forms');
+      // The floor, on the same empty editor area.
+      await closeAllEditors(window);
+      await runCommand(page, FLOOR_COMMAND);
+      const floorTrace = block === 0 ? await startTrace(page) : undefined;
+      for (let i = 0; i < BLOCK; i++) {
+        await waitCount('floor-ready', ++floors);
+        await readWebviewMarks(window);
+        await (await frame()).getByRole('button', { name: 'Close' }).click();
+      }
+      await floorTrace?.stop('bare-webviews');
+      await waitForRecordCount(floorRecord, floors);
+      await waitUntilTrue(page, 'the last bare webview to close', async () => (await page.locator('iframe.webview:visible').count()) === 0);
     }
-    await formsTrace?.stop('cold-forms');
-    await waitForResult(window, 'bench-server', 'series_form');
-    // The floor, right after, on the same empty editor area: bare webviews, each closed by its button,
-    // which closes its tab; the next opens 0.3 s later.
-    await closeAllEditors(window);
-    await runCommand(page, FLOOR_COMMAND);
-    const floorTrace = await startTrace(page);
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('floor-ready', i);
-      await readWebviewMarks(window);
-      await (await frame()).getByRole('button', { name: 'Close' }).click();
-    }
-    await floorTrace?.stop('bare-webviews');
-    await waitForRecordCount(floorRecord, SERIES);
-    await waitUntilTrue(page, 'the last bare webview to close', async () => (await page.locator('iframe.webview:visible').count()) === 0);
     if (options.coldOnly) {
       await readWorkbenchMarks(window);
       return coldTimings(record, floorRecord, window.events);
@@ -421,9 +431,9 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
       );
     }
     const picks = latencies(record, events, 'series_pick', 'pick-shown');
-    const seriesForms = latencies(record, events, 'series_form', 'form-ready');
+    const coldForms = latencies(record, events, 'cold_forms', 'form-ready');
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
-    const warm = seriesForms.slice(SERIES + 1);
+    const warm = latencies(record, events, 'series_form', 'form-ready').slice(1);
     const answers = answerLatencies(record, events);
     const roundsCold = latencies(record, events, 'round_once', 'form-ready');
     // Each chain's first round opens a tab of its own.
@@ -431,7 +441,7 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     return {
       quickPickMs: median(picks),
       quickPickSamples: picks.length,
-      formFirstMs: seriesForms[0]!,
+      formFirstMs: coldForms[0]!,
       formFirstWarmProfileMs: warmProfile[0]!,
       formFirstWorkerWaitMs: firstWorkerWait,
       formFirstWarmProfileWorkerWaitMs: warmProfileWorkerWait,
@@ -459,9 +469,9 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
   }
 }
 
-/** The cold forms (the first SERIES of series_form) against the floor's bare webviews. */
+/** The cold forms against the floor's bare webviews. */
 function coldTimings(record: string, floorRecord: string, events: BenchEvent[]): ColdTimings {
-  const cold = latencies(record, events, 'series_form', 'form-ready').slice(0, SERIES);
+  const cold = latencies(record, events, 'cold_forms', 'form-ready');
   const floor = latencies(floorRecord, events, FLOOR_TOOL, 'floor-ready');
   return {
     formColdMs: median(cold),
@@ -642,7 +652,7 @@ function stageMedians(record: string, floorRecord: string, events: BenchEvent[])
     }
     return byStage;
   };
-  const form = stagesOf(record, 'series_form', 'form-ready', SERIES);
+  const form = stagesOf(record, 'cold_forms', 'form-ready', SERIES);
   const floor = stagesOf(floorRecord, FLOOR_TOOL, 'floor-ready', SERIES);
   const med = (values: number[] | undefined): number | undefined => (values && values.length > 0 ? median(values) : undefined);
   return STAGES.map((stage) => ({ stage, formMs: med(form.get(stage)), floorMs: med(floor.get(stage)) })).filter(
