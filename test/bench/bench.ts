@@ -429,7 +429,7 @@ function coldRows(row: AddRow, v: ColdTimings): void {
     v.webviewFloorMs,
     'ms',
     undefined,
-    `median of ${v.webviewFloorSamples}: a bare webview extension's panel (one input, a CSP like Elicit's), each in a new tab, opened 0.3 s after the last tab closed, right after the cold forms: its extension creates it → input enabled and painted (VS Code's own cost: no goal)`,
+    `median of ${v.webviewFloorSamples}: a bare webview extension's panel (one input, a CSP like Elicit's), each in a new tab, opened 0.3 s after the last tab closed, in blocks of seven alternating with the cold forms': its extension creates it → input enabled and painted (VS Code's own cost: no goal)`,
   );
   row(
     'formFloorRatio',
