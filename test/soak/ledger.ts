@@ -1,0 +1,151 @@
+/**
+ * The soak's ledger (issue #37): every question's fate, from what the askers logged (each soak
+ * server writes a line when it asks and one when its question ends), what the harness did to them
+ * (a server killed, hung, its connection dropped) and what the person gave (the scripted phone,
+ * remembered answers, the answers typed in the editor). It judges the run:
+ *
+ * - every question asked has exactly one fate: answered, declined, cancelled, withdrawn by its
+ *   asker, reported to its asker as an error, or gone with its asker (the asker's process was
+ *   killed while it waited);
+ * - no asker got a fate for a question it never asked;
+ * - an answer reached the asker that asked it (each answer carries its question's token);
+ * - every answer an asker got is one the person gave for that question, and every answer the
+ *   person gave (and Elicit took) reached its asker, unless that asker went first.
+ *
+ * Pure: the harness reads the log files and hands the lines over.
+ */
+
+/** Each question's token: its asker's name and a number, "s07-123"; an answer carries it back. */
+export type QuestionToken = string;
+
+export type Fate = 'answered' | 'declined' | 'cancelled' | 'withdrawn' | 'error';
+
+export type LedgerEvent =
+  /** An asker sent a question. */
+  | { event: 'asked'; asker: string; question: QuestionToken; at: number }
+  /** An asker's question ended, as the asker saw it. `content`: what an answered one carried. */
+  | { event: 'fate'; asker: string; question: QuestionToken; fate: Fate; content?: Record<string, unknown>; message?: string; at: number }
+  /** The harness killed an asker's process: what it still waited for went with it. */
+  | { event: 'died'; asker: string; at: number }
+  /** The person answered (Elicit took the answer): `content` for accept. */
+  | { event: 'gave'; question: QuestionToken; via: string; action: 'accept' | 'decline'; content?: Record<string, unknown>; at: number }
+  /** A fault the harness injected, for the report. */
+  | { event: 'fault'; kind: string; asker?: string; at: number };
+
+export type ProblemKind = 'no fate' | 'two fates' | 'never asked' | 'wrong asker' | 'not given' | 'given, not delivered';
+
+export interface Problem {
+  kind: ProblemKind;
+  question: QuestionToken;
+  detail: string;
+}
+
+export interface LedgerReport {
+  asked: number;
+  /** Questions per fate, "gone with its asker" included. */
+  fates: Record<Fate | 'gone with its asker', number>;
+  /** Faults injected, by kind. */
+  faults: Record<string, number>;
+  /** Answers the person gave, by the way they were given. */
+  given: Record<string, number>;
+  problems: Problem[];
+}
+
+export function judge(events: readonly LedgerEvent[]): LedgerReport {
+  const report: LedgerReport = {
+    asked: 0,
+    fates: { answered: 0, declined: 0, cancelled: 0, withdrawn: 0, error: 0, 'gone with its asker': 0 },
+    faults: {},
+    given: {},
+    problems: [],
+  };
+  const problem = (kind: ProblemKind, question: QuestionToken, detail: string): void =>
+    void report.problems.push({ kind, question, detail });
+  const asked = new Map<QuestionToken, { asker: string; at: number }>();
+  const fates = new Map<QuestionToken, Extract<LedgerEvent, { event: 'fate' }>[]>();
+  const deaths = new Map<string, number[]>();
+  const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
+  for (const e of events) {
+    if (e.event === 'asked') asked.set(e.question, { asker: e.asker, at: e.at });
+    else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
+    else if (e.event === 'died') deaths.set(e.asker, [...(deaths.get(e.asker) ?? []), e.at]);
+    else if (e.event === 'gave') {
+      gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
+      report.given[e.via] = (report.given[e.via] ?? 0) + 1;
+    } else report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
+  }
+  report.asked = asked.size;
+  /** Whether the asker's process was killed after the question was asked (its fate, if any, went with it). */
+  const diedAfter = (asker: string, at: number): boolean => (deaths.get(asker) ?? []).some((death) => death >= at);
+
+  for (const [question, { asker, at }] of asked) {
+    const ended = fates.get(question) ?? [];
+    if (ended.length > 1) problem('two fates', question, ended.map((f) => f.fate).join(', '));
+    const fate = ended[0];
+    if (!fate) {
+      if (diedAfter(asker, at)) report.fates['gone with its asker']++;
+      else problem('no fate', question, `${asker} asked it and never heard of it again`);
+    } else report.fates[fate.fate]++;
+    const given = gave.get(question) ?? [];
+    if (fate?.fate === 'answered') {
+      const token = fate.content?.token;
+      if (token !== question) {
+        problem('wrong asker', question, `${asker} got the answer to ${String(token)}`);
+        continue;
+      }
+      if (!given.some((g) => g.action === 'accept' && sameContent(g.content, fate.content))) {
+        problem('not given', question, `${asker} got ${JSON.stringify(fate.content)}, which the person never gave it`);
+      }
+    }
+    // What the person gave and Elicit took reaches the asker, unless the asker went first.
+    for (const g of given) {
+      const delivered =
+        (g.action === 'accept' && fate?.fate === 'answered' && sameContent(g.content, fate.content)) ||
+        (g.action === 'decline' && fate?.fate === 'declined');
+      const askerWent = fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && diedAfter(asker, at));
+      if (!delivered && !askerWent && ended.length <= 1) {
+        problem('given, not delivered', question, `the person's ${g.action} (${g.via}) ended as ${fate?.fate ?? 'nothing'}`);
+      }
+    }
+  }
+  for (const [question, ended] of fates) {
+    if (!asked.has(question)) problem('never asked', question, `${ended[0]!.asker} got a fate (${ended[0]!.fate}) for it`);
+  }
+  for (const [question, given] of gave) {
+    if (!asked.has(question)) problem('never asked', question, `the person answered it (${given[0]!.via}), and no asker had asked it`);
+  }
+  return report;
+}
+
+/** Content compared by value, keys in any order. */
+function sameContent(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** The report as the soak prints it: counts per fate, faults, answers given, and each problem. */
+export function formatReport(report: LedgerReport): string {
+  const counts = (record: Record<string, number>): string =>
+    Object.entries(record)
+      .map(([key, n]) => `${key} ${n}`)
+      .join(' · ') || 'none';
+  const lines = [
+    `questions asked: ${report.asked}`,
+    `fates: ${counts(report.fates)}`,
+    `faults injected: ${counts(report.faults)}`,
+    `answers given: ${counts(report.given)}`,
+    report.problems.length === 0 ? 'problems: none' : `problems: ${report.problems.length}`,
+    ...report.problems.slice(0, 50).map((p) => `  ${p.kind}: ${p.question}: ${p.detail}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,112 @@
+/**
+ * The soak's ledger (test/soak/ledger.ts, issue #37) judges a run from the askers' logs, the
+ * harness's faults and the person's answers. A clean run has no problem; each kind of fault the
+ * soak exists to catch, planted alone into an otherwise clean run, is found and named.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { formatReport, judge, type LedgerEvent } from '../soak/ledger';
+
+/** A clean run: answered by the phone, declined in the editor, one withdrawn by its asker, one gone with its killed asker. */
+function cleanRun(): LedgerEvent[] {
+  return [
+    { event: 'asked', asker: 's01', question: 's01-1', at: 1 },
+    { event: 'gave', question: 's01-1', via: 'phone', action: 'accept', content: { token: 's01-1', bpm: 120 }, at: 2 },
+    { event: 'fate', asker: 's01', question: 's01-1', fate: 'answered', content: { bpm: 120, token: 's01-1' }, at: 3 },
+    { event: 'asked', asker: 's02', question: 's02-1', at: 4 },
+    { event: 'gave', question: 's02-1', via: 'editor', action: 'decline', at: 5 },
+    { event: 'fate', asker: 's02', question: 's02-1', fate: 'declined', at: 6 },
+    { event: 'asked', asker: 's02', question: 's02-2', at: 7 },
+    { event: 'fault', kind: 'asker cancels', asker: 's02', at: 8 },
+    { event: 'fate', asker: 's02', question: 's02-2', fate: 'withdrawn', at: 8 },
+    { event: 'asked', asker: 's03', question: 's03-1', at: 9 },
+    { event: 'fault', kind: 'server killed', asker: 's03', at: 10 },
+    { event: 'died', asker: 's03', at: 10 },
+    { event: 'asked', asker: 's03', question: 's03-2', at: 11 },
+    { event: 'fate', asker: 's03', question: 's03-2', fate: 'cancelled', at: 12 },
+  ];
+}
+
+describe('soak ledger', () => {
+  it('finds nothing wrong in a clean run, and counts each fate, fault and answer', () => {
+    const report = judge(cleanRun());
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.asked, 5);
+    assert.deepEqual(report.fates, { answered: 1, declined: 1, cancelled: 1, withdrawn: 1, error: 0, 'gone with its asker': 1 });
+    assert.deepEqual(report.faults, { 'asker cancels': 1, 'server killed': 1 });
+    assert.deepEqual(report.given, { phone: 1, editor: 1 });
+    assert.match(formatReport(report), /problems: none/);
+  });
+
+  it('names a question that never ended while its asker lived', () => {
+    const events = cleanRun().filter((e) => !(e.event === 'fate' && e.question === 's03-2'));
+    assert.deepEqual(
+      judge(events).problems.map((p) => [p.kind, p.question]),
+      [['no fate', 's03-2']],
+    );
+  });
+
+  it('names a question with two fates (answered twice, or answered and cancelled)', () => {
+    const events: LedgerEvent[] = [...cleanRun(), { event: 'fate', asker: 's02', question: 's02-1', fate: 'cancelled', at: 13 }];
+    assert.deepEqual(
+      judge(events).problems.map((p) => [p.kind, p.question]),
+      [['two fates', 's02-1']],
+    );
+  });
+
+  it('names an answer that reached another asker', () => {
+    const events = cleanRun().map((e) =>
+      e.event === 'fate' && e.question === 's01-1' ? { ...e, content: { token: 's02-1', bpm: 120 } } : e,
+    );
+    const problems = judge(events).problems;
+    assert.deepEqual(
+      problems.map((p) => [p.kind, p.question]),
+      [['wrong asker', 's01-1']],
+    );
+    assert.match(problems[0]!.detail, /s02-1/);
+  });
+
+  it('names an answer the person did not give (changed on the way, or made up)', () => {
+    const changed = cleanRun().map((e) =>
+      e.event === 'fate' && e.question === 's01-1' ? { ...e, content: { token: 's01-1', bpm: 121 } } : e,
+    );
+    const kinds = judge(changed).problems.map((p) => p.kind);
+    assert.deepEqual(kinds, ['not given', 'given, not delivered']);
+  });
+
+  it('names an answer Elicit took that never reached its living asker (an answer dropped on reload)', () => {
+    const events = cleanRun().map((e) =>
+      e.event === 'fate' && e.question === 's01-1' ? { ...e, fate: 'cancelled' as const, content: undefined } : e,
+    );
+    assert.deepEqual(
+      judge(events).problems.map((p) => [p.kind, p.question]),
+      [['given, not delivered', 's01-1']],
+    );
+  });
+
+  it('lets an answer go when its asker went first: withdrawn, an error, or killed', () => {
+    const events: LedgerEvent[] = [
+      { event: 'asked', asker: 's04', question: 's04-1', at: 1 },
+      { event: 'gave', question: 's04-1', via: 'phone', action: 'accept', content: { token: 's04-1' }, at: 2 },
+      { event: 'died', asker: 's04', at: 3 },
+    ];
+    const report = judge(events);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.fates['gone with its asker'], 1);
+  });
+
+  it('names a fate, or an answer, for a question no asker asked', () => {
+    const events: LedgerEvent[] = [
+      ...cleanRun(),
+      { event: 'fate', asker: 's05', question: 's05-9', fate: 'answered', content: { token: 's05-9' }, at: 20 },
+      { event: 'gave', question: 's06-1', via: 'phone', action: 'decline', at: 21 },
+    ];
+    assert.deepEqual(
+      judge(events).problems.map((p) => [p.kind, p.question]),
+      [
+        ['never asked', 's05-9'],
+        ['never asked', 's06-1'],
+      ],
+    );
+  });
+});
