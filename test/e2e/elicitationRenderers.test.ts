@@ -379,6 +379,44 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
 
+  it('chooses in the filter boxes of a form (more options than a dropdown takes) by typing, by mouse and by keyboard', async () => {
+    const { page } = session.workbench;
+    await runAskTool('ask_release_plan');
+    const form = await webviewFrame(page, 'ask-server asks · tool ask_release_plan');
+    const region = form.locator('.field[data-name="region"]');
+    const filter = region.getByRole('combobox', { name: 'Region: filter' });
+    await filter.waitFor({ timeout: 30_000 });
+    // Each option's description is shown and matched: "eu-" finds the three European regions.
+    await clickAtPersonsPace(page, filter);
+    await page.keyboard.type('eu-', { delay: 60 });
+    const europe = region.getByRole('option');
+    await waitUntil(async () => (await europe.count()) === 3, 'three regions to match "eu-"');
+    assert.deepEqual(
+      (await europe.allTextContents()).map((t) => t.trim()),
+      ['Dublin eu-west', 'Frankfurt eu-central', 'Stockholm eu-north'],
+    );
+    await clickAtPersonsPace(page, region.getByRole('option', { name: /^Frankfurt/ }));
+    await region.getByText('Chosen: Frankfurt').waitFor({ timeout: 10_000 });
+    // The platforms by keyboard: filter, arrows, Enter ticks; Escape clears the filter, not the form.
+    const platforms = form.locator('.field[data-name="platforms"]');
+    await clickAtPersonsPace(page, platforms.getByRole('combobox', { name: 'Platforms: filter' }));
+    await page.keyboard.type('linux', { delay: 60 });
+    await pressAtPersonsPace(page, 'ArrowDown');
+    await pressAtPersonsPace(page, 'Enter');
+    await pressAtPersonsPace(page, 'Escape');
+    await page.keyboard.type('darwin-a', { delay: 60 });
+    await pressAtPersonsPace(page, 'Enter');
+    await platforms.getByText('2 chosen: linux-arm64, darwin-arm64').waitFor({ timeout: 10_000 });
+    await form.locator('.field[data-name="name"] input.text-input').fill('Autumn');
+    await clickAtPersonsPace(page, form.locator('.field[data-name="announce"] label.checkbox-label'));
+    await screenshot(page, 'form-filter-lists');
+    await clickAtPersonsPace(page, form.getByRole('button', { name: 'Submit' }));
+    assert.deepEqual((await nextRecord()).result, {
+      action: 'accept',
+      content: { region: 'eu-central', platforms: ['linux-arm64', 'darwin-arm64'], name: 'Autumn', announce: true },
+    });
+  });
+
   // Issue #25 item 2: a form put off comes back with what was typed.
   it('brings a form put off with Later back with what was typed', async () => {
     const { page } = session.workbench;

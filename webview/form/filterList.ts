@@ -10,6 +10,8 @@ import { el } from '../shared/dom';
 export interface FilterListOption {
   value: string;
   label: string;
+  /** Shown dimmed after the label (and matched by the filter). */
+  description?: string;
 }
 
 export interface FilterListOptions {
@@ -46,7 +48,7 @@ export class FilterList {
 
   constructor(private readonly options: FilterListOptions) {
     options.options.forEach((o, i) => this.indexByValue.set(o.value, i));
-    this.folded = options.options.map((o) => fold(`${o.label}\u0000${o.value}`));
+    this.folded = options.options.map((o) => fold(`${o.label}\u0000${o.value}\u0000${o.description ?? ''}`));
     this.chosen = new Set(options.selected.map((v) => this.indexByValue.get(v)).filter((i): i is number => i !== undefined));
     if (!options.multiple && this.chosen.size > 1) this.chosen.clear();
 
@@ -157,7 +159,10 @@ export class FilterList {
         attrs: { role: 'option', 'aria-selected': String(selected), 'data-position': String(position) },
       });
       if (this.options.multiple) row.append(el('span', { className: 'check', attrs: { 'aria-hidden': 'true' } }));
-      row.append(el('span', { className: 'filter-option-label', text: index === NONE ? '— none —' : this.options.options[index]!.label }));
+      const option = index === NONE ? undefined : this.options.options[index]!;
+      row.append(el('span', { className: 'filter-option-label', text: option ? option.label : '— none —' }));
+      // A space between, so that the option's name reads "Frankfurt eu-central".
+      if (option?.description) row.append(' ', el('span', { className: 'filter-option-description', text: option.description }));
       return row;
     });
     this.listbox.replaceChildren(...rows);
