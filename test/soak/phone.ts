@@ -1,0 +1,140 @@
+/**
+ * The soak's phone: a browser context of its own (a phone's screen, touch and user agent, Elicit's
+ * certificate not trusted by name), paired as a person pairs one (the link and code from Elicit's
+ * pairing tab, the phone's name, the person's yes in the editor's dialog), then answering through
+ * the device API a phone page uses: GET /api/questions, POST /api/questions/<id>. Each question of
+ * a soak server carries its token in its message; the phone answers with that token and values
+ * made from it, or declines, and writes a `gave` line for each answer Elicit took.
+ */
+import { createHash } from 'node:crypto';
+import { devices, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { runCommand, webviewFrame } from '../e2e/harness/workbench';
+import type { LedgerEvent } from './ledger';
+
+const PAIRING_TAB = 'Pair a Device';
+
+export interface SoakPhone {
+  context: BrowserContext;
+  page: Page;
+  origin: string;
+}
+
+/** Pairs a new phone with the editor on `editor`. */
+export async function pairPhone(browser: Browser, editor: Page, name: string): Promise<SoakPhone> {
+  await runCommand(editor, 'Elicit: Answer on Another Device…');
+  const pairing = await webviewFrame(editor, PAIRING_TAB);
+  const urlText = pairing.locator('#pairing-url');
+  await urlText.waitFor({ timeout: 30_000 });
+  const link = ((await urlText.textContent()) ?? '').trim();
+  const origin = new URL(link).origin;
+  const context = await browser.newContext({ ...devices['Pixel 7'], ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole('textbox', { name: 'Name of this phone' }).fill(name);
+  await page.getByRole('button', { name: 'Pair' }).tap();
+  const dialog = editor.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 20_000 });
+  await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }).click();
+  await page.getByRole('heading', { name: /^(No questions waiting|\d+ waiting)$/ }).waitFor({ timeout: 20_000 });
+  return { context, page, origin };
+}
+
+interface PhoneQuestionView {
+  id: number;
+  kind: string;
+  message?: string;
+  /** A form's fields; questions that arrived together are one form, a section each, fields named "<section>:<name>". */
+  form?: { fields: Array<{ name: string; section?: number }>; sections?: Array<{ message: string }> };
+}
+
+/** The token a soak question carries in its message. */
+export function tokenIn(message: string | undefined): string | undefined {
+  return /soak token (\S+)/.exec(message ?? '')?.[1];
+}
+
+/** What the phone answers for a token: the same every time, different from one token to the next. */
+export function contentFor(token: string): Record<string, unknown> {
+  const digest = createHash('sha256').update(token).digest();
+  return { token, pick: ['a', 'b', 'c'][digest[1]! % 3]!, n: 1 + (digest[2]! % 9) };
+}
+
+/** Whether the phone declines the question of this token: about one in ten. */
+export function declines(token: string): boolean {
+  return createHash('sha256').update(token).digest()[0]! < 26;
+}
+
+/**
+ * The phone's answer to a listed form: one soak question, or several that arrived together (one
+ * form, a section each). A group is declined or answered as a whole, as its first question says.
+ */
+function answerForm(question: PhoneQuestionView): { body: Record<string, unknown>; gave: LedgerEvent[] } | undefined {
+  const sections = question.form?.sections ?? [];
+  const tokens = sections.length > 1 ? sections.map((section) => tokenIn(section.message)) : [tokenIn(question.message)];
+  if (tokens.length === 0 || tokens.some((token) => token === undefined)) return undefined;
+  const known = tokens as string[];
+  const at = Date.now();
+  if (declines(known[0]!)) {
+    return {
+      body: { action: 'decline' },
+      gave: known.map((token) => ({ event: 'gave', question: token, via: 'phone', action: 'decline', at })),
+    };
+  }
+  const contents = known.map(contentFor);
+  const content: Record<string, unknown> = {};
+  for (const field of question.form?.fields ?? []) {
+    const [section, name] = sections.length > 1 ? [field.section ?? 0, field.name.slice(field.name.indexOf(':') + 1)] : [0, field.name];
+    content[field.name] = contents[section]?.[name];
+  }
+  return {
+    body: { action: 'accept', content },
+    gave: known.map((token, i) => ({ event: 'gave', question: token, via: 'phone', action: 'accept', content: contents[i], at })),
+  };
+}
+
+/**
+ * Answers every soak question the phone lists, each a few seconds after it showed (the asker may
+ * give up or die meanwhile), until `stop` is aborted; each answer Elicit took is
+ * handed to `log`. Returns the answers Elicit refused, and why (a question gone meanwhile is not one).
+ */
+export async function answerOnPhone(
+  phone: SoakPhone,
+  log: (event: LedgerEvent) => void,
+  stop: AbortSignal,
+): Promise<{ refused: string[] }> {
+  const answered = new Set<number>();
+  /** When the person gets to each question seen: a person reads before answering, 0.3 to 4 s. */
+  const due = new Map<number, number>();
+  const refused: string[] = [];
+  while (!stop.aborted) {
+    let questions: PhoneQuestionView[] = [];
+    try {
+      const listed = await phone.page.request.get(`${phone.origin}/api/questions`, { failOnStatusCode: false, timeout: 10_000 });
+      if (listed.ok()) questions = ((await listed.json()) as { questions: PhoneQuestionView[] }).questions;
+    } catch {
+      // The editor is busy or reloading: ask again.
+    }
+    for (const question of questions) {
+      if (question.kind !== 'form' || answered.has(question.id)) continue;
+      if (!due.has(question.id)) due.set(question.id, Date.now() + 300 + Math.random() * 3700);
+      if (due.get(question.id)! > Date.now()) continue;
+      const answer = answerForm(question);
+      if (!answer) continue;
+      answered.add(question.id);
+      const sent = await phone.page.request
+        .post(`${phone.origin}/api/questions/${question.id}`, {
+          // As the phone's page sends it: a POST carries its page's origin.
+          headers: { origin: phone.origin },
+          data: answer.body,
+          failOnStatusCode: false,
+          timeout: 10_000,
+        })
+        .catch(() => undefined);
+      if (!sent) continue;
+      const body = (await sent.json().catch(() => ({}))) as { ok?: boolean; errors?: Record<string, string> };
+      if (sent.ok() && body.ok) for (const gave of answer.gave) log(gave);
+      else if (sent.status() !== 404) refused.push(`${sent.status()} ${JSON.stringify(body.errors ?? body)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return { refused };
+}
