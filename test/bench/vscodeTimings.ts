@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame, whereThings } from '../e2e/harness/workbench';
-import { repoRoot, startCodeServer } from '../e2e/harness/codeServer';
+import { startCodeServer } from '../e2e/harness/codeServer';
 import { buildFloorVsix, FLOOR_COMMAND, FLOOR_TOOL } from './webviewFloor';
 import { builtVsix } from '../e2e/elicitSession';
 import { readRecords } from '../support/records';
@@ -36,7 +36,7 @@ export interface ColdTimings {
   /**
    * The floor: a bare webview extension's panel (one input, a CSP like Elicit's) opened in a new tab,
    * timed as formColdMs (its extension's Date.now() before it creates the panel → the input enabled and painted),
-   * in the same window, right after the cold forms.
+   * in the same window, in blocks alternating with the cold forms'.
    */
   webviewFloorMs: number;
   webviewFloorSamples: number;
@@ -305,7 +305,7 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
   // The bare webview extension (the floor), built here and installed next to Elicit.
   const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-floor-'));
   const floorRecord = path.join(floorDir, 'record.jsonl');
-  const floorVsix = await buildFloorVsix(floorDir, repoRoot);
+  const floorVsix = await buildFloorVsix(floorDir);
   const codeServer = await startCodeServer({
     vsixPaths: [builtVsix(), floorVsix],
     workspaceDir,

@@ -10,12 +10,9 @@
  * panel), to the readiness probe's Date.now() once the page's input is there, enabled and painted; each panel
  * opened $ELICIT_BENCH_FLOOR_SETTLE_MS (300) after the last one closed, as bench-server.mjs does.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { packageExtension } from '../e2e/harness/extensionVsix';
 
 /** The command's title in the palette. */
 export const FLOOR_COMMAND = 'Bench: Open Bare Webviews';
@@ -100,16 +97,13 @@ document.querySelector('button').addEventListener('click', () => api.postMessage
 exports.deactivate = () => undefined;
 `;
 
-/** Writes the extension into `dir` and packages it there; returns the VSIX's path. */
-export async function buildFloorVsix(dir: string, repoRoot: string): Promise<string> {
+/** Writes the extension into `dir` and packages it (extensionVsix.ts); returns the VSIX's path. */
+export async function buildFloorVsix(dir: string): Promise<string> {
   const source = path.join(dir, 'webview-floor');
   // localResourceRoots names media/, as Elicit's names dist/webview; nothing is loaded from it.
   fs.mkdirSync(path.join(source, 'media'), { recursive: true });
   fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify(manifest, null, 2));
   fs.writeFileSync(path.join(source, 'extension.js'), extension);
   fs.writeFileSync(path.join(source, 'README.md'), '# Webview floor\n\nA bare webview, for the Elicit benchmark.\n');
-  const vsix = path.join(dir, 'webview-floor.vsix');
-  const vsce = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
-  await execFileAsync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: source });
-  return vsix;
+  return packageExtension(source);
 }

@@ -4,12 +4,9 @@
  * Elicit's commands: "Soak: Start Servers" starts each server named in $SOAK_SERVERS with
  * `elicit.startServer`, one after another, and writes how many started to $SOAK_DRIVER_RECORD.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
+import { packageExtension } from '../e2e/harness/extensionVsix';
 
 /** The command's title in the palette. */
 export const START_SERVERS = 'Soak: Start Servers';
@@ -51,15 +48,12 @@ exports.activate = (context) => {
 exports.deactivate = () => undefined;
 `;
 
-/** Writes the extension into `dir` and packages it there; returns the VSIX's path. */
-export async function buildDriverVsix(dir: string, repoRoot: string): Promise<string> {
+/** Writes the extension into `dir` and packages it (extensionVsix.ts); returns the VSIX's path. */
+export async function buildDriverVsix(dir: string): Promise<string> {
   const source = path.join(dir, 'soak-driver');
   fs.mkdirSync(source, { recursive: true });
   fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify(manifest, null, 2));
   fs.writeFileSync(path.join(source, 'extension.js'), extension);
   fs.writeFileSync(path.join(source, 'README.md'), "# Soak driver\n\nStarts the Elicit soak's servers.\n");
-  const vsix = path.join(dir, 'soak-driver.vsix');
-  const vsce = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
-  await execFileAsync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], { cwd: source });
-  return vsix;
+  return packageExtension(source);
 }

@@ -18,7 +18,6 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { repoRoot } from '../e2e/harness/codeServer';
 import { runCommand } from '../e2e/harness/workbench';
 import { openElicitSession } from '../e2e/elicitSession';
 import { buildDriverVsix, START_SERVERS } from './driverExtension';
@@ -60,7 +59,7 @@ async function main(): Promise<void> {
     ]),
   );
   const log = (event: LedgerEvent): void => fs.appendFileSync(harnessLog, JSON.stringify(event) + '\n');
-  const driverVsix = await buildDriverVsix(dir, repoRoot);
+  const driverVsix = await buildDriverVsix(dir);
   const started = Date.now();
   console.log(`soak: ${SERVERS} servers for ${MINUTES} min, logs in ${dir}`);
   const session = await openElicitSession(

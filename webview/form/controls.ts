@@ -389,11 +389,10 @@ function booleanControl(field: BooleanField, raw: RawValue, ctx: ControlContext)
 /** A few options: the browser's own dropdown (its list is the platform's, with type-ahead and a screen reader's full support). */
 function choiceControl(field: ChoiceField, raw: RawValue, ctx: ControlContext): Control {
   const row = new Row(field, '');
-  const select = el('select', { className: 'dropdown' });
   const options = shownOptions(field);
   // Without a default there must be a way to have chosen nothing yet (and, if optional, to leave it so).
   if (field.default === undefined) options.unshift({ label: '— choose —', value: '' });
-  select.append(...options.map((o) => Object.assign(el('option', { text: o.label }), { value: o.value })));
+  const select = dropdown(options);
   select.value = typeof raw === 'string' ? raw : '';
   // No option has this value (an old draft): nothing is chosen rather than the first option.
   if (select.value !== (typeof raw === 'string' ? raw : '')) select.selectedIndex = -1;
@@ -528,6 +527,13 @@ function checkbox(text: string): { label: HTMLLabelElement; input: HTMLInputElem
   const input = el('input', { className: 'checkbox', attrs: { type: 'checkbox' } });
   const label = el('label', { className: 'checkbox-label' }, input, el('span', { className: 'checkbox-text', text }));
   return { label, input };
+}
+
+/** A dropdown drawn as VS Code's, listing `options` (their labels as text). */
+export function dropdown(options: ReadonlyArray<{ label: string; value: string }>): HTMLSelectElement {
+  const select = el('select', { className: 'dropdown' });
+  select.append(...options.map((o) => Object.assign(el('option', { text: o.label }), { value: o.value })));
+  return select;
 }
 
 /** A button drawn as VS Code's (../shared/buttons.css). */

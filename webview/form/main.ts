@@ -24,7 +24,7 @@ import {
 } from '../../src/core/form/formState';
 import type { FormView, HostToForm, FormToHost } from '../../src/core/protocols/formProtocol';
 import { isOtherChosen, otherOwner, otherTextField, questionFields } from '../../src/core/form/otherAnswer';
-import { createControl, pushButton, type ChangeKind, type Control } from './controls';
+import { createControl, dropdown, pushButton, type ChangeKind, type Control } from './controls';
 import { adoptStyles, el } from '../shared/dom';
 import { CountdownLine } from '../shared/countdown';
 import { connectToHost } from '../shared/host';
@@ -193,14 +193,15 @@ class FormPage {
 
   /** "Remember this answer": no, this session, or (where the asker may be remembered always) always. */
   private rememberChoice(offer: MemoryScope): HTMLElement {
-    const select = (this.remember = el('select', { className: 'dropdown remember', attrs: { 'aria-label': 'Remember this answer' } }));
-    select.title = 'Answer this same question from this same asker for you, without asking (Elicit: Remembered Answers forgets it)';
     const options = [
       { label: 'Remember: no', value: '' },
       { label: 'Remember: this session', value: 'session' },
     ];
     if (offer === 'always') options.push({ label: 'Remember: always', value: 'always' });
-    select.append(...options.map((o) => Object.assign(el('option', { text: o.label }), { value: o.value })));
+    const select = (this.remember = dropdown(options));
+    select.classList.add('remember');
+    select.setAttribute('aria-label', 'Remember this answer');
+    select.title = 'Answer this same question from this same asker for you, without asking (Elicit: Remembered Answers forgets it)';
     select.value = '';
     return select;
   }
