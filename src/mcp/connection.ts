@@ -57,6 +57,7 @@ import {
   type TaskRun,
 } from './taskExtension';
 import { serverOrigin } from './serverOrigin';
+import { keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
 import {
   completeRounds,
   isRoundOf,
@@ -184,6 +185,8 @@ export class McpConnection {
   private _transportKind: LaunchConfig['type'] | undefined;
   /** Aborted when this connection ends: every question and round of it closes. */
   private lifetime = new AbortController();
+  /** Why the HTTP session ended, for the status once the connection has closed. */
+  private sessionLostWhy: string | undefined;
   /** 2025-era questions that arrive together are shown together. */
   private readonly bursts = new BurstGrouper((request) => this.options.ask(request), undefined, readingLane);
 
@@ -421,7 +424,8 @@ export class McpConnection {
       if (this.client !== client) return;
       this.client = undefined;
       lifetime.abort(new Error(`${this.name} closed the connection`));
-      this.fail('the server closed the connection');
+      this.fail(this.sessionLostWhy ?? 'the server closed the connection');
+      this.sessionLostWhy = undefined;
     };
     try {
       const launch = await (this.options.prepare ?? ((config) => resolveLaunch(config)))(this.config);
@@ -444,6 +448,10 @@ export class McpConnection {
     }
     // A tools/call the server answers with a task reaches runTool as an error carrying the task.
     if (client.transport) surfaceTaskResults(client.transport);
+    if (this._transportKind === 'http' && client.transport) {
+      const transport = client.transport as unknown as HttpSessionTransport;
+      keepHttpSession(transport, { onLost: (why) => void this.sessionLost(client, transport, why) });
+    }
     this.lifetime = lifetime;
     this.client = client;
     this.options.log(`[elicit] ${this.name}: connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
@@ -524,7 +532,7 @@ export class McpConnection {
     const http =
       transport.type === 'sse'
         ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
-        : new sdk.StreamableHTTPClientTransport(url, { requestInit, ...auth });
+        : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth });
     if (language.value !== undefined) stampAcceptLanguage(http, language.value);
     this.authTransport = http;
     return http;
@@ -786,6 +794,18 @@ export class McpConnection {
   private asker(): Asker {
     const tools = [...new Set(this.runningTools.values())];
     return tools.length === 1 ? { kind: 'mcp', name: this.askerName, detail: `tool ${tools[0]}` } : { kind: 'mcp', name: this.askerName };
+  }
+
+  /**
+   * A 2025-era HTTP session that cannot go on (httpSession.ts): ended with DELETE while the server
+   * can still be reached (its questions end there), then closed, so crash recovery opens a new one.
+   */
+  private async sessionLost(client: Client, transport: HttpSessionTransport, why: string): Promise<void> {
+    if (this.client !== client) return;
+    this.options.log(`[elicit] ${this.name}: ${why}; starting a new session`);
+    this.sessionLostWhy = why;
+    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    if (this.client === client) await client.close().catch(() => undefined);
   }
 
   private fail(message: string): void {

@@ -10,7 +10,10 @@
  * - no asker got a fate for a question it never asked;
  * - an answer reached the asker that asked it (each answer carries its question's token);
  * - every answer an asker got is one the person gave for that question, and every answer the
- *   person gave (and Elicit took) reached its asker, unless that asker went first.
+ *   person gave (and Elicit took) reached its asker, unless that asker went first;
+ * - no asker fell silent: each configured asker asked within the last `silenceMs` before the
+ *   askers were told to stop (the harness never kills one so often that crash recovery may
+ *   rightly give up on it, so a silent asker is one Elicit stopped hearing).
  *
  * Pure: the harness reads the log files and hands the lines over.
  */
@@ -30,9 +33,16 @@ export type LedgerEvent =
   /** The person answered (Elicit took the answer): `content` for accept. */
   | { event: 'gave'; question: QuestionToken; via: string; action: 'accept' | 'decline'; content?: Record<string, unknown>; at: number }
   /** A fault the harness injected, for the report. */
-  | { event: 'fault'; kind: string; asker?: string; at: number };
+  | { event: 'fault'; kind: string; asker?: string; at: number }
+  /** An asker the run configured (it should ask until the end). */
+  | { event: 'asker'; asker: string; at: number }
+  /** The askers were told to ask no more. */
+  | { event: 'stopped asking'; at: number };
 
-export type ProblemKind = 'no fate' | 'two fates' | 'never asked' | 'wrong asker' | 'not given' | 'given, not delivered';
+export type ProblemKind = 'no fate' | 'two fates' | 'never asked' | 'wrong asker' | 'not given' | 'given, not delivered' | 'silenced';
+
+/** How long an asker may go without asking before the stop, by default (it asks every 1.5 s on average). */
+export const SILENCE_MS = 45_000;
 
 export interface Problem {
   kind: ProblemKind;
@@ -51,7 +61,7 @@ export interface LedgerReport {
   problems: Problem[];
 }
 
-export function judge(events: readonly LedgerEvent[]): LedgerReport {
+export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): LedgerReport {
   const report: LedgerReport = {
     asked: 0,
     fates: { answered: 0, declined: 0, cancelled: 0, withdrawn: 0, error: 0, 'gone with its asker': 0 },
@@ -65,14 +75,23 @@ export function judge(events: readonly LedgerEvent[]): LedgerReport {
   const fates = new Map<QuestionToken, Extract<LedgerEvent, { event: 'fate' }>[]>();
   const deaths = new Map<string, number[]>();
   const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
+  const lastAsked = new Map<string, number>();
+  let startedAt: number | undefined;
+  let stoppedAt: number | undefined;
   for (const e of events) {
-    if (e.event === 'asked') asked.set(e.question, { asker: e.asker, at: e.at });
-    else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
+    if (e.event === 'asker') {
+      if (!lastAsked.has(e.asker)) lastAsked.set(e.asker, -Infinity);
+      startedAt = Math.min(startedAt ?? e.at, e.at);
+    } else if (e.event === 'stopped asking') stoppedAt = e.at;
+    else if (e.event === 'asked') {
+      asked.set(e.question, { asker: e.asker, at: e.at });
+      lastAsked.set(e.asker, Math.max(lastAsked.get(e.asker) ?? -Infinity, e.at));
+    } else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
     else if (e.event === 'died') deaths.set(e.asker, [...(deaths.get(e.asker) ?? []), e.at]);
     else if (e.event === 'gave') {
       gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
       report.given[e.via] = (report.given[e.via] ?? 0) + 1;
-    } else report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
+    } else if (e.event === 'fault') report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
   }
   report.asked = asked.size;
   /** Whether the asker's process was killed after the question was asked (its fate, if any, went with it). */
@@ -113,6 +132,14 @@ export function judge(events: readonly LedgerEvent[]): LedgerReport {
   }
   for (const [question, given] of gave) {
     if (!asked.has(question)) problem('never asked', question, `the person answered it (${given[0]!.via}), and no asker had asked it`);
+  }
+  if (startedAt !== undefined && stoppedAt !== undefined && stoppedAt - startedAt > silenceMs) {
+    for (const [asker, last] of lastAsked) {
+      if (stoppedAt - last > silenceMs) {
+        const since = last === -Infinity ? 'never asked' : `asked nothing in the last ${Math.round((stoppedAt - last) / 1000)} s`;
+        problem('silenced', asker, `${since} before the stop`);
+      }
+    }
   }
   return report;
 }

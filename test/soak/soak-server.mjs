@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 // A soak asker (issue #37): an MCP server written with the official v2 server package that speaks
-// 2025-11-25 over stdio and asks the client on its own, at random moments, as a busy server does,
-// for as long as it runs. Each question carries a token ("<name>-<pid>-<n>") in its message and
-// wants it back in its `token` field, so an answer that reaches the wrong asker shows.
+// 2025-11-25 and asks the client on its own, at random moments, as a busy server does, for as long
+// as it runs. Each question carries a token ("<name>-<pid>-<n>") in its message and wants it back
+// in its `token` field, so an answer that reaches the wrong asker shows.
 //
-//   node soak-server.mjs --name s03      (the name is an argument, so the harness can find the process)
+//   node soak-server.mjs --name s03           stdio (the name is an argument, so the harness can find the process)
+//   node soak-server.mjs --name h03 --http    Streamable HTTP on $PORT: a session per client, each
+//                                             asking on its own GET stream, which a client can resume
+//                                             after a dropped connection (events kept, Last-Event-ID)
 //
 // Environment:
 //   SOAK_LOG        JSON lines: {event: 'asked'|'fate'|'fault', asker, question, fate, content, at}
 //   SOAK_MEAN_MS    mean time between two questions (exponential), 1500
-//   SOAK_OPEN       at most this many of its questions open at once, 2
+//   SOAK_OPEN       at most this many of its questions open at once (per session), 2
 //   SOAK_WITHDRAW   the chance that the server gives up a question it asked (cancels it), 0.08
 //   SOAK_STOP       a file: once it exists, no new question is asked
+import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
-import { Server } from '@modelcontextprotocol/server';
+import * as http from 'node:http';
+import { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serveLegacyStdio } from '../fixtures/serveLegacyStdio.mjs';
 
 const name = process.argv[process.argv.indexOf('--name') + 1] ?? 'soak';
@@ -35,16 +40,15 @@ const schema = {
   required: ['token', 'pick', 'n'],
 };
 
-const server = new Server({ name, version: '1.0.0' }, { capabilities: {} });
 let asked = 0;
-let open = 0;
 
-async function ask() {
+/** One question to the client behind `server`, logged from asking to its fate. */
+async function ask(server, session) {
   const question = `${name}-${process.pid}-${++asked}`;
   const giveUp = new AbortController();
   const withdraws = Math.random() < withdrawChance;
   const timer = withdraws ? setTimeout(() => giveUp.abort(new Error('the asker gave up')), 500 + Math.random() * 2500) : undefined;
-  open++;
+  session.open++;
   log({ event: 'asked', question });
   try {
     const result = await server.elicitInput(
@@ -62,18 +66,117 @@ async function ask() {
     }
   } finally {
     clearTimeout(timer);
-    open--;
+    session.open--;
   }
 }
 
-/** Asks at random moments (exponential gaps), keeping at most SOAK_OPEN open, until SOAK_STOP exists. */
-async function askForever() {
+/** Asks at random moments (exponential gaps), keeping at most SOAK_OPEN open, until SOAK_STOP exists or the session ends. */
+async function askForever(server, session) {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, -Math.log(1 - Math.random()) * meanMs));
-    if (process.env.SOAK_STOP && existsSync(process.env.SOAK_STOP)) return;
-    if (open < maxOpen) void ask();
+    if (session.closed || (process.env.SOAK_STOP && existsSync(process.env.SOAK_STOP))) return;
+    if (session.open < maxOpen) void ask(server, session);
   }
 }
 
-server.oninitialized = () => void askForever();
-await serveLegacyStdio(server, () => undefined);
+function newServer() {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: {} });
+  const session = { open: 0, closed: false };
+  server.oninitialized = () => void askForever(server, session);
+  server.onclose = () => (session.closed = true);
+  return server;
+}
+
+/** The events of each GET stream, kept so a client that lost the stream gets what it missed. */
+class KeptEvents {
+  events = new Map();
+  next = 0;
+  async storeEvent(streamId, message) {
+    const id = `${streamId}_${++this.next}`;
+    this.events.set(id, { streamId, message });
+    return id;
+  }
+  async getStreamIdForEventId(eventId) {
+    return this.events.get(eventId)?.streamId;
+  }
+  async replayEventsAfter(lastEventId, { send }) {
+    const streamId = this.events.get(lastEventId)?.streamId;
+    if (streamId === undefined) return '';
+    const after = Number(lastEventId.slice(lastEventId.lastIndexOf('_') + 1));
+    for (const [id, event] of this.events) {
+      if (event.streamId === streamId && Number(id.slice(id.lastIndexOf('_') + 1)) > after) await send(id, event.message);
+    }
+    return streamId;
+  }
+}
+
+/** Streamable HTTP, 2025-11-25 sessions: a server and a transport per client that initializes. */
+function serveHttp() {
+  const sessions = new Map();
+  const httpServer = http.createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!transport) {
+      if (sessionId !== undefined || req.method !== 'POST' || body?.method !== 'initialize') {
+        res.writeHead(sessionId !== undefined ? 404 : 400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: sessionId ? 'Unknown session' : 'Initialize first' },
+          }),
+        );
+        return;
+      }
+      const server = newServer();
+      transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: new KeptEvents(),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      await server.connect(transport);
+    }
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+    const request = new Request(new URL(req.url ?? '/', `http://${req.headers.host}`), {
+      method: req.method,
+      headers,
+      signal: abort.signal,
+      ...(req.method === 'POST' ? { body: text } : {}),
+    });
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    // A client gone (a dropped connection) cancels its stream, so the session knows it may open another.
+    const reader = response.body.getReader();
+    res.once('close', () => void reader.cancel().catch(() => undefined));
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res.write(value);
+      }
+    } catch {
+      // Cancelled: the client went away.
+    }
+    res.end();
+  });
+  httpServer.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+    process.stderr.write(`${name} listening on port ${httpServer.address().port}\n`);
+  });
+}
+
+if (process.argv.includes('--http')) serveHttp();
+else await serveLegacyStdio(newServer(), () => undefined);

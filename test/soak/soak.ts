@@ -22,6 +22,7 @@ import { runCommand } from '../e2e/harness/workbench';
 import { openElicitSession } from '../e2e/elicitSession';
 import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { formatReport, judge, type LedgerEvent } from './ledger';
+import { HttpAsker } from './httpAsker';
 import { answerOnPhone, pairPhone } from './phone';
 
 const args = process.argv.slice(2);
@@ -31,10 +32,14 @@ const option = (name: string, fallback: number): number => {
 };
 const MINUTES = option('minutes', 2);
 const SERVERS = option('servers', 12);
+/** How many of them speak Streamable HTTP (through a proxy that drops connections); the rest stdio. */
+const HTTP_SERVERS = Math.min(SERVERS, option('http', Math.ceil(SERVERS / 4)));
 /** Mean time between one server's questions. */
 const MEAN_MS = option('mean-ms', 1500);
 /** Mean time between two faults. */
 const FAULT_MS = option('fault-ms', 6000);
+/** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
+const KILL_GAP_MS = 70_000;
 /** How long open questions may take to end once the servers stop asking. */
 const DRAIN_MS = 60_000;
 
@@ -46,22 +51,19 @@ async function main(): Promise<void> {
   const harnessLog = path.join(dir, 'harness.jsonl');
   const stopFile = path.join(dir, 'stop');
   const driverRecord = path.join(dir, 'driver.jsonl');
-  const names = Array.from({ length: SERVERS }, (_, i) => `s${String(i + 1).padStart(2, '0')}`);
-  const servers = Object.fromEntries(
-    names.map((name) => [
-      name,
-      {
-        type: 'stdio',
-        command: process.execPath,
-        args: [serverScript, '--name', name],
-        env: { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(MEAN_MS) },
-      },
-    ]),
-  );
+  const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(MEAN_MS) };
+  const stdioNames = Array.from({ length: SERVERS - HTTP_SERVERS }, (_, i) => `s${String(i + 1).padStart(2, '0')}`);
+  const httpNames = Array.from({ length: HTTP_SERVERS }, (_, i) => `h${String(i + 1).padStart(2, '0')}`);
+  const names = [...stdioNames, ...httpNames];
+  const httpServers = await Promise.all(httpNames.map((name) => HttpAsker.start(name, serverScript, serverEnv)));
+  const servers = Object.fromEntries([
+    ...stdioNames.map((name) => [name, { type: 'stdio', command: process.execPath, args: [serverScript, '--name', name], env: serverEnv }]),
+    ...httpServers.map((asker) => [asker.name, { type: 'http', url: asker.url }]),
+  ]);
   const log = (event: LedgerEvent): void => fs.appendFileSync(harnessLog, JSON.stringify(event) + '\n');
   const driverVsix = await buildDriverVsix(dir);
   const started = Date.now();
-  console.log(`soak: ${SERVERS} servers for ${MINUTES} min, logs in ${dir}`);
+  console.log(`soak: ${SERVERS} servers (${HTTP_SERVERS} over Streamable HTTP) for ${MINUTES} min, logs in ${dir}`);
   const session = await openElicitSession(
     JSON.stringify({ servers }),
     { 'elicit.devices.address': '127.0.0.1' },
@@ -82,29 +84,25 @@ async function main(): Promise<void> {
       'the servers to start',
     );
     rssBefore = extensionHostRss();
+    for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
 
     // Faults at random moments until the time is up.
+    const lastKilled = new Map<string, number>();
     const end = Date.now() + MINUTES * 60_000;
     while (Date.now() < end) {
       await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * FAULT_MS));
       if (Date.now() >= end) break;
       const name = names[Math.floor(Math.random() * names.length)]!;
-      const pid = serverPid(name);
-      if (pid === undefined) continue; // restarting, or given up on
-      if (Math.random() < 0.5) {
-        log({ event: 'fault', kind: 'server killed', asker: name, at: Date.now() });
-        log({ event: 'died', asker: name, at: Date.now() });
-        signal(pid, 'SIGKILL');
-      } else {
-        log({ event: 'fault', kind: 'server hung', asker: name, at: Date.now() });
-        signal(pid, 'SIGSTOP');
-        await sleep(2000 + Math.random() * 3000);
-        signal(pid, 'SIGCONT');
-      }
+      const asker = httpServers.find((h) => h.name === name);
+      // Killed at most once in KILL_GAP_MS, so crash recovery never rightly gives up on it.
+      const mayKill = Date.now() - (lastKilled.get(name) ?? -Infinity) > KILL_GAP_MS;
+      const killed = asker ? await httpFault(asker, mayKill, log) : await stdioFault(name, mayKill, log);
+      if (killed) lastKilled.set(name, Date.now());
     }
 
     // No new questions; the phone answers what is still open.
     fs.writeFileSync(stopFile, '');
+    log({ event: 'stopped asking', at: Date.now() });
     await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch((error: Error) =>
       console.log(`soak: ${error.message}`),
     );
@@ -113,6 +111,7 @@ async function main(): Promise<void> {
     const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
     const rssAfter = extensionHostRss();
     await session.close();
+    await Promise.all(httpServers.map((asker) => asker.stop()));
     const events = [...readLines(serverLog), ...readLines(harnessLog)];
     const report = judge(events);
     console.log(formatReport(report));
@@ -127,6 +126,57 @@ async function main(): Promise<void> {
     if (process.env.SOAK_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
     process.exitCode = report.problems.length > 0 || (phone?.refused.length ?? 0) !== 0 ? 1 : 0;
   }
+}
+
+/** A fault for a stdio server, which Elicit started: killed (Elicit restarts it) or hung for a while. True if killed. */
+async function stdioFault(name: string, mayKill: boolean, log: (event: LedgerEvent) => void): Promise<boolean> {
+  const pid = serverPid(name);
+  if (pid === undefined) return false; // restarting
+  if (mayKill && Math.random() < 0.5) {
+    log({ event: 'fault', kind: 'server killed', asker: name, at: Date.now() });
+    log({ event: 'died', asker: name, at: Date.now() });
+    signal(pid, 'SIGKILL');
+    return true;
+  }
+  await hang(name, pid, log);
+  return false;
+}
+
+/**
+ * A fault for an HTTP server: restarted (its sessions gone), hung, a connection dropped, a request
+ * cut before or after it arrived, the network down for a few seconds. True if restarted.
+ */
+async function httpFault(asker: HttpAsker, mayKill: boolean, log: (event: LedgerEvent) => void): Promise<boolean> {
+  const roll = Math.random();
+  const at = Date.now();
+  if (roll < 0.15 && mayKill) {
+    log({ event: 'fault', kind: 'HTTP server restarted', asker: asker.name, at });
+    log({ event: 'died', asker: asker.name, at });
+    await asker.restart();
+    return true;
+  }
+  if (roll < 0.3) {
+    if (asker.pid !== undefined) await hang(asker.name, asker.pid, log);
+  } else if (roll < 0.55) {
+    if (asker.proxy.dropOpen()) log({ event: 'fault', kind: 'connection dropped', asker: asker.name, at });
+  } else if (roll < 0.7) {
+    const ms = 2000 + Math.random() * 4000;
+    asker.proxy.down(ms);
+    log({ event: 'fault', kind: 'network down 2-6 s', asker: asker.name, at });
+  } else {
+    const delivered = Math.random() < 0.5;
+    asker.proxy.cutNextRequest(delivered);
+    log({ event: 'fault', kind: delivered ? 'request cut after it arrived' : 'request cut before it arrived', asker: asker.name, at });
+  }
+  return false;
+}
+
+/** Stops a server's process for 2 to 5 s: a server that hangs, then goes on. */
+async function hang(name: string, pid: number, log: (event: LedgerEvent) => void): Promise<void> {
+  log({ event: 'fault', kind: 'server hung', asker: name, at: Date.now() });
+  signal(pid, 'SIGSTOP');
+  await sleep(2000 + Math.random() * 3000);
+  signal(pid, 'SIGCONT');
 }
 
 /** Questions asked whose asker is alive and that have no fate yet. */

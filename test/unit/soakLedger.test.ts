@@ -109,4 +109,26 @@ describe('soak ledger', () => {
       ],
     );
   });
+
+  it('names an asker that fell silent: configured, and asking nothing in the last stretch before the stop', () => {
+    const run: LedgerEvent[] = [
+      { event: 'asker', asker: 's01', at: 0 },
+      { event: 'asker', asker: 's02', at: 0 },
+      { event: 'asker', asker: 's03', at: 0 },
+      { event: 'asked', asker: 's01', question: 's01-1', at: 1_000 },
+      { event: 'fate', asker: 's01', question: 's01-1', fate: 'cancelled', at: 1_100 },
+      { event: 'asked', asker: 's02', question: 's02-1', at: 95_000 },
+      { event: 'fate', asker: 's02', question: 's02-1', fate: 'cancelled', at: 95_100 },
+      { event: 'stopped asking', at: 100_000 },
+    ];
+    assert.deepEqual(
+      judge(run, 45_000).problems.map((p) => [p.kind, p.question, p.detail]),
+      [
+        ['silenced', 's01', 'asked nothing in the last 99 s before the stop'],
+        ['silenced', 's03', 'never asked before the stop'],
+      ],
+    );
+    // A run shorter than the silence allowed judges no silence.
+    assert.deepEqual(judge(run, 120_000).problems, []);
+  });
 });

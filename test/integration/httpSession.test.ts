@@ -1,0 +1,145 @@
+/**
+ * A 2025-11-25 Streamable HTTP server that asks on its own (the soak's asker, test/soak/soak-server.mjs
+ * --http, official v2 server package), reached through the soak's proxy (test/soak/dropProxy.ts),
+ * while the network fails the ways the soak found (issue #37): the network down for a few seconds,
+ * an answer's POST cut before it arrives, the server restarted. McpConnection with the real broker
+ * and the crash recovery the extension uses; every question the server asked must reach its fate
+ * (as the server logs it) with the answer given for it.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, afterEach, beforeEach, describe, it } from 'node:test';
+import type { Question } from '../../src/core/broker/broker';
+import type { ElicitResult } from '../../src/core/request';
+import type { McpConnection } from '../../src/mcp/connection';
+import { CrashRecovery } from '../../src/mcp/crashRecovery';
+import { HttpAsker } from '../soak/httpAsker';
+import { connectScripted, httpServer, repoRoot, waitFor } from '../support/mcpServers';
+
+const script = path.join(repoRoot, 'test', 'soak', 'soak-server.mjs');
+
+interface Logged {
+  event: string;
+  question?: string;
+  fate?: string;
+  content?: Record<string, unknown>;
+  asker: string;
+}
+
+describe('a 2025 Streamable HTTP session through a failing network', { timeout: 120_000 }, () => {
+  let dir: string;
+  let asker: HttpAsker;
+  let connection: McpConnection;
+  let recovery: CrashRecovery;
+  let logs: string[];
+  /** Called as each question is answered, before the answer is sent. */
+  let beforeAnswer: () => void = () => undefined;
+  const opened: McpConnection[] = [];
+
+  const logged = (): Logged[] =>
+    fs.existsSync(path.join(dir, 'log.jsonl'))
+      ? fs
+          .readFileSync(path.join(dir, 'log.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Logged)
+      : [];
+  const answeredCount = (): number => logged().filter((e) => e.event === 'fate' && e.fate === 'answered').length;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-http-session-'));
+    asker = await HttpAsker.start('h1', script, {
+      SOAK_LOG: path.join(dir, 'log.jsonl'),
+      SOAK_STOP: path.join(dir, 'stop'),
+      SOAK_MEAN_MS: '150',
+      SOAK_OPEN: '1',
+      SOAK_WITHDRAW: '0',
+    });
+    beforeAnswer = () => undefined;
+    const answer = (q: Question): ElicitResult => {
+      const token = /soak token (\S+)/.exec(q.request.mode === 'form' ? q.request.message : '')?.[1];
+      beforeAnswer();
+      return { action: 'accept', content: { token: token ?? '', pick: 'b', n: 4 } };
+    };
+    const connected = connectScripted(httpServer('h1', asker.url), answer, opened);
+    connection = connected.connection;
+    logs = connected.logs;
+    recovery = new CrashRecovery(connection, { maxRestarts: 5, baseDelayMs: 100, maxDelayMs: 1_000, stableMs: 60_000 });
+    await connection.connect();
+  });
+
+  afterEach(async () => {
+    recovery.dispose();
+    await connection.stop();
+    await asker.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  after(async () => {
+    await Promise.all(opened.map((c) => c.stop()));
+  });
+
+  /** Stops the server asking, waits for every question to end, and checks each fate. */
+  async function everyQuestionAnswered(): Promise<void> {
+    fs.writeFileSync(path.join(dir, 'stop'), '');
+    const open = (): string[] => {
+      const ended = new Set(logged().flatMap((e) => (e.event === 'fate' ? [e.question] : [])));
+      return logged().flatMap((e) => (e.event === 'asked' && !ended.has(e.question) ? [e.question!] : []));
+    };
+    await waitFor(() => open().length === 0, `the open questions (${open().join(', ')}) to end`, 15_000);
+    const fates = logged().filter((e) => e.event === 'fate');
+    assert.ok(fates.length > 0);
+    for (const fate of fates) {
+      assert.equal(fate.fate, 'answered', JSON.stringify(fate));
+      assert.deepEqual(fate.content, { token: fate.question, pick: 'b', n: 4 });
+    }
+  }
+
+  it('resumes the stream of questions after the network was down for 4 s, on the same session', async () => {
+    await waitFor(() => answeredCount() >= 3, 'three questions answered');
+    asker.proxy.down(4_000);
+    const before = answeredCount();
+    await waitFor(() => answeredCount() >= before + 5, 'five more answered after the network came back', 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}\n${logs.join('\n')}\n${JSON.stringify(logged().slice(-6))}`);
+    });
+    assert.equal(connection.status, 'running');
+    assert.ok(!logs.some((l) => l.includes('starting a new session')), logs.join('\n'));
+    await everyQuestionAnswered();
+  });
+
+  it('sends an answer again when its POST was cut before it reached the server', async () => {
+    await waitFor(() => answeredCount() >= 2, 'two questions answered');
+    let cuts = 0;
+    beforeAnswer = () => {
+      if (cuts++ < 3) asker.proxy.cutNextRequest(false);
+    };
+    await waitFor(() => cuts > 3 && answeredCount() >= 8, 'answers through three cut POSTs', 30_000);
+    await everyQuestionAnswered();
+  });
+
+  it('opens a new session when the server restarted and lost the old one (404), and answers what it asks then', async () => {
+    await waitFor(() => answeredCount() >= 2, 'two questions answered');
+    await asker.restart();
+    const pid = asker.pid!;
+    await waitFor(
+      () => logged().some((e) => e.event === 'fate' && e.fate === 'answered' && e.question?.startsWith(`h1-${pid}-`)),
+      'a question of the restarted server answered',
+      30_000,
+    );
+    assert.ok(
+      logs.some((l) => l.includes('no longer knows this session') || l.includes('could not be resumed')),
+      logs.join('\n'),
+    );
+    // What the killed process asked went with it; the restarted one's questions are all answered.
+    fs.writeFileSync(path.join(dir, 'stop'), '');
+    const ended = (): Set<string | undefined> => new Set(logged().flatMap((e) => (e.event === 'fate' ? [e.question] : [])));
+    await waitFor(
+      () => logged().every((e) => e.event !== 'asked' || !e.question!.startsWith(`h1-${pid}-`) || ended().has(e.question)),
+      "the restarted server's questions to end",
+      15_000,
+    );
+    for (const fate of logged().filter((e) => e.event === 'fate')) assert.equal(fate.fate, 'answered', JSON.stringify(fate));
+  });
+});
