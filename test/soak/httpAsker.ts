@@ -15,26 +15,33 @@ export class HttpAsker {
     readonly name: string,
     private readonly script: string,
     private readonly env: Record<string, string>,
+    private readonly args: string[],
     readonly proxy: DropProxy,
     private port: number,
     readonly url: string,
   ) {}
 
   /** Starts the server on a free port and the proxy in front of it. */
-  static async start(name: string, script: string, env: Record<string, string>): Promise<HttpAsker> {
-    const child = await HttpAsker.spawnServer(name, script, env, 0);
+  static async start(name: string, script: string, env: Record<string, string>, args: string[] = []): Promise<HttpAsker> {
+    const child = await HttpAsker.spawnServer(name, script, env, args, 0);
     const port = HttpAsker.portOf.get(child)!;
     const proxy = new DropProxy(port);
     const proxyPort = await proxy.listen();
-    const asker = new HttpAsker(name, script, env, proxy, port, `http://127.0.0.1:${proxyPort}/mcp`);
+    const asker = new HttpAsker(name, script, env, args, proxy, port, `http://127.0.0.1:${proxyPort}/mcp`);
     asker.child = child;
     return asker;
   }
 
   private static readonly portOf = new WeakMap<ChildProcess, number>();
 
-  private static async spawnServer(name: string, script: string, env: Record<string, string>, port: number): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [script, '--name', name, '--http'], {
+  private static async spawnServer(
+    name: string,
+    script: string,
+    env: Record<string, string>,
+    args: string[],
+    port: number,
+  ): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [script, '--name', name, '--http', ...args], {
       env: { ...process.env, ...env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -72,7 +79,7 @@ export class HttpAsker {
   /** Starts it again on its port (a restarted server: the sessions it had are gone). */
   async restart(): Promise<void> {
     await this.kill();
-    this.child = await HttpAsker.spawnServer(this.name, this.script, this.env, this.port);
+    this.child = await HttpAsker.spawnServer(this.name, this.script, this.env, this.args, this.port);
     this.port = HttpAsker.portOf.get(this.child)!;
   }
 

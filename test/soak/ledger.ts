@@ -34,6 +34,11 @@ export type LedgerEvent =
   | { event: 'gave'; question: QuestionToken; via: string; action: 'accept' | 'decline'; content?: Record<string, unknown>; at: number }
   /** A fault the harness injected, for the report. */
   | { event: 'fault'; kind: string; asker?: string; at: number }
+  /**
+   * A 2026-07-28 round's caller (the soak's CLI agent) saw its tool call end in an error: the
+   * round's fate as its asker saw it, when the server never heard of an answer.
+   */
+  | { event: 'call failed'; question: QuestionToken; message?: string; at: number }
   /** An asker the run configured (it should ask until the end). */
   | { event: 'asker'; asker: string; at: number }
   /** The askers were told to ask no more. */
@@ -76,6 +81,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
   const deaths = new Map<string, number[]>();
   const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
   const lastAsked = new Map<string, number>();
+  const callFailed = new Set<QuestionToken>();
   let startedAt: number | undefined;
   let stoppedAt: number | undefined;
   for (const e of events) {
@@ -87,6 +93,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       asked.set(e.question, { asker: e.asker, at: e.at });
       lastAsked.set(e.asker, Math.max(lastAsked.get(e.asker) ?? -Infinity, e.at));
     } else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
+    else if (e.event === 'call failed') callFailed.add(e.question);
     else if (e.event === 'died') deaths.set(e.asker, [...(deaths.get(e.asker) ?? []), e.at]);
     else if (e.event === 'gave') {
       gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
@@ -102,7 +109,8 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     if (ended.length > 1) problem('two fates', question, ended.map((f) => f.fate).join(', '));
     const fate = ended[0];
     if (!fate) {
-      if (diedAfter(asker, at)) report.fates['gone with its asker']++;
+      if (callFailed.has(question)) report.fates.error++;
+      else if (diedAfter(asker, at)) report.fates['gone with its asker']++;
       else problem('no fate', question, `${asker} asked it and never heard of it again`);
     } else report.fates[fate.fate]++;
     const given = gave.get(question) ?? [];
@@ -121,7 +129,8 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       const delivered =
         (g.action === 'accept' && fate?.fate === 'answered' && sameContent(g.content, fate.content)) ||
         (g.action === 'decline' && fate?.fate === 'declined');
-      const askerWent = fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && diedAfter(asker, at));
+      const askerWent =
+        fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && (diedAfter(asker, at) || callFailed.has(question)));
       if (!delivered && !askerWent && ended.length <= 1) {
         problem('given, not delivered', question, `the person's ${g.action} (${g.via}) ended as ${fate?.fate ?? 'nothing'}`);
       }

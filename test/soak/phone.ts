@@ -69,7 +69,9 @@ export function declines(token: string): boolean {
  */
 function answerForm(question: PhoneQuestionView): { body: Record<string, unknown>; gave: LedgerEvent[] } | undefined {
   const sections = question.form?.sections ?? [];
-  const tokens = sections.length > 1 ? sections.map((section) => tokenIn(section.message)) : [tokenIn(question.message)];
+  // A round's questions, and questions that came together, are sections ("<section>:<name>"), even one alone.
+  const sectioned = sections.length > 0;
+  const tokens = sectioned ? sections.map((section) => tokenIn(section.message)) : [tokenIn(question.message)];
   if (tokens.length === 0 || tokens.some((token) => token === undefined)) return undefined;
   const known = tokens as string[];
   const at = Date.now();
@@ -82,7 +84,7 @@ function answerForm(question: PhoneQuestionView): { body: Record<string, unknown
   const contents = known.map(contentFor);
   const content: Record<string, unknown> = {};
   for (const field of question.form?.fields ?? []) {
-    const [section, name] = sections.length > 1 ? [field.section ?? 0, field.name.slice(field.name.indexOf(':') + 1)] : [0, field.name];
+    const [section, name] = sectioned ? [field.section ?? 0, field.name.slice(field.name.indexOf(':') + 1)] : [0, field.name];
     content[field.name] = contents[section]?.[name];
   }
   return {

@@ -8,6 +8,12 @@
 //   node soak-server.mjs --name h03 --http    Streamable HTTP on $PORT: a session per client, each
 //                                             asking on its own GET stream, which a client can resume
 //                                             after a dropped connection (events kept, Last-Event-ID)
+//   node soak-server.mjs --name m03 --modern [--http]
+//                                             2026-07-28 only, stdio or Streamable HTTP: asks nothing
+//                                             on its own; its tool `soak_round` asks one question in a
+//                                             round (input_required) each time an agent calls it, the
+//                                             token made from the caller's `call` id (the caller logs a
+//                                             call that failed: the round's fate as its asker saw it)
 //
 // Environment:
 //   SOAK_LOG        JSON lines: {event: 'asked'|'fate'|'fault', asker, question, fate, content, at}
@@ -18,8 +24,10 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import * as http from 'node:http';
-import { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { serveLegacyStdio } from '../fixtures/serveLegacyStdio.mjs';
+import { serveHttp as serveModernHttp } from '../fixtures/serveHttp.mjs';
 
 const name = process.argv[process.argv.indexOf('--name') + 1] ?? 'soak';
 const meanMs = Number(process.env.SOAK_MEAN_MS ?? 1500);
@@ -178,5 +186,46 @@ function serveHttp() {
   });
 }
 
-if (process.argv.includes('--http')) serveHttp();
+/**
+ * 2026-07-28: `soak_round({call})` asks one question as a round. The first leg logs the question
+ * and returns input_required; the leg that brings the answer back logs its fate. Stateless, as the
+ * revision wants: a restarted process finishes a round an earlier one began.
+ */
+function newRoundServer() {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/list', () => ({
+    tools: [
+      {
+        name: 'soak_round',
+        description: 'Asks the person one question in a round.',
+        inputSchema: { type: 'object', properties: { call: { type: 'string' } }, required: ['call'] },
+      },
+    ],
+  }));
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const question = `${name}-${String(request.params.arguments?.call ?? 'nocall')}`;
+    const answer = ctx.mcpReq.inputResponses?.q;
+    if (answer === undefined) {
+      log({ event: 'asked', question });
+      return inputRequired({
+        inputRequests: {
+          q: inputRequired.elicit({ message: `Soak round from ${name}: soak token ${question}`, requestedSchema: schema }),
+        },
+      });
+    }
+    const fate = answer.action === 'accept' ? 'answered' : answer.action === 'decline' ? 'declined' : 'cancelled';
+    log({ event: 'fate', question, fate, ...(answer.content ? { content: answer.content } : {}) });
+    return { content: [{ type: 'text', text: `${question}: ${fate}` }] };
+  });
+  return server;
+}
+
+const modern = process.argv.includes('--modern');
+if (modern && process.argv.includes('--http'))
+  serveModernHttp(
+    createMcpHandler(() => newRoundServer(), { legacy: 'reject' }),
+    { name },
+  );
+else if (modern) serveStdio(() => newRoundServer(), { legacy: 'reject' });
+else if (process.argv.includes('--http')) serveHttp();
 else await serveLegacyStdio(newServer(), () => undefined);

@@ -22,7 +22,10 @@ import { runCommand } from '../e2e/harness/workbench';
 import { openElicitSession } from '../e2e/elicitSession';
 import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { formatReport, judge, type LedgerEvent } from './ledger';
-import { HttpAsker } from './httpAsker';
+import type { HttpAsker } from './httpAsker';
+import { splitAskers, startAskers } from './askers';
+import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
+import { freePort } from '../support/freePort';
 import { answerOnPhone, pairPhone } from './phone';
 
 const args = process.argv.slice(2);
@@ -32,8 +35,10 @@ const option = (name: string, fallback: number): number => {
 };
 const MINUTES = option('minutes', 2);
 const SERVERS = option('servers', 12);
-/** How many of them speak Streamable HTTP (through a proxy that drops connections); the rest stdio. */
+/** How many of them speak 2025-11-25 over Streamable HTTP (through a proxy that drops connections). */
 const HTTP_SERVERS = Math.min(SERVERS, option('http', Math.ceil(SERVERS / 4)));
+/** How many speak 2026-07-28 and ask in rounds when the agent calls their tool (half over HTTP). */
+const ROUND_SERVERS = Math.min(SERVERS - HTTP_SERVERS, option('rounds', Math.ceil(SERVERS / 5)));
 /** Mean time between one server's questions. */
 const MEAN_MS = option('mean-ms', 1500);
 /** Mean time between two faults. */
@@ -52,37 +57,41 @@ async function main(): Promise<void> {
   const stopFile = path.join(dir, 'stop');
   const driverRecord = path.join(dir, 'driver.jsonl');
   const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(MEAN_MS) };
-  const stdioNames = Array.from({ length: SERVERS - HTTP_SERVERS }, (_, i) => `s${String(i + 1).padStart(2, '0')}`);
-  const httpNames = Array.from({ length: HTTP_SERVERS }, (_, i) => `h${String(i + 1).padStart(2, '0')}`);
-  const names = [...stdioNames, ...httpNames];
-  const httpServers = await Promise.all(httpNames.map((name) => HttpAsker.start(name, serverScript, serverEnv)));
-  const servers = Object.fromEntries([
-    ...stdioNames.map((name) => [name, { type: 'stdio', command: process.execPath, args: [serverScript, '--name', name], env: serverEnv }]),
-    ...httpServers.map((asker) => [asker.name, { type: 'http', url: asker.url }]),
-  ]);
+  const counts = splitAskers(SERVERS, HTTP_SERVERS, ROUND_SERVERS);
+  const askers = await startAskers(counts, serverScript, serverEnv);
+  const { names, http: httpServers } = askers;
+  const gatewayPort = await freePort();
   const log = (event: LedgerEvent): void => fs.appendFileSync(harnessLog, JSON.stringify(event) + '\n');
   const driverVsix = await buildDriverVsix(dir);
   const started = Date.now();
-  console.log(`soak: ${SERVERS} servers (${HTTP_SERVERS} over Streamable HTTP) for ${MINUTES} min, logs in ${dir}`);
+  console.log(
+    `soak: ${SERVERS} servers (2025-11-25: ${counts.stdio} stdio, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP) for ${MINUTES} min, logs in ${dir}`,
+  );
   const session = await openElicitSession(
-    JSON.stringify({ servers }),
-    { 'elicit.devices.address': '127.0.0.1' },
+    JSON.stringify({ servers: askers.config }),
+    { 'elicit.devices.address': '127.0.0.1', 'elicit.gateway.enabled': true, 'elicit.gateway.port': gatewayPort },
     { SOAK_SERVERS: names.join(','), SOAK_DRIVER_RECORD: driverRecord },
     [driverVsix],
   );
   const stopPhone = new AbortController();
   let phoneDone: Promise<{ refused: string[] }> | undefined;
   let rssBefore: number | undefined;
+  let agent: SoakAgent | undefined;
   try {
     const { page, browser } = session.workbench;
     const phone = await pairPhone(browser, page, 'Soak phone');
     phoneDone = answerOnPhone(phone, log, stopPhone.signal);
+    // Before the questions come: once they do, the editor shows them and the palette loses focus.
+    const gateway = askers.roundNames.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
     await runCommand(page, START_SERVERS);
     await waitFor(
       () => fs.existsSync(driverRecord) && fs.readFileSync(driverRecord, 'utf8').includes('"started"'),
       120_000,
       'the servers to start',
     );
+    if (gateway) {
+      agent = startAgent(gateway, askers.roundNames, { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(MEAN_MS) }, dir);
+    }
     rssBefore = extensionHostRss();
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
 
@@ -106,11 +115,14 @@ async function main(): Promise<void> {
     await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch((error: Error) =>
       console.log(`soak: ${error.message}`),
     );
+    // The agent logs the calls that failed as they end: it is judged once it has exited.
+    if (agent) await Promise.race([agent.exited, sleep(30_000)]);
   } finally {
     stopPhone.abort();
     const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
     const rssAfter = extensionHostRss();
     await session.close();
+    agent?.process.kill();
     await Promise.all(httpServers.map((asker) => asker.stop()));
     const events = [...readLines(serverLog), ...readLines(harnessLog)];
     const report = judge(events);

@@ -131,4 +131,18 @@ describe('soak ledger', () => {
     // A run shorter than the silence allowed judges no silence.
     assert.deepEqual(judge(run, 120_000).problems, []);
   });
+
+  it("counts a round whose caller's tool call failed as reported to its asker, and its answer as not owed", () => {
+    const events: LedgerEvent[] = [
+      { event: 'asked', asker: 'm01', question: 'm01-c1', at: 1 },
+      { event: 'gave', question: 'm01-c1', via: 'phone', action: 'accept', content: { token: 'm01-c1' }, at: 2 },
+      { event: 'call failed', question: 'm01-c1', message: 'connection dropped', at: 3 },
+      // A call that failed before its server asked anything is no question at all.
+      { event: 'call failed', question: 'm01-c2', at: 4 },
+    ];
+    const report = judge(events);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.fates.error, 1);
+    assert.equal(report.asked, 1);
+  });
 });

@@ -1,0 +1,57 @@
+/**
+ * The soak's askers, four kinds (issue #37), named by kind and number:
+ *
+ *   s01…  2025-11-25 over stdio, asking on their own (Elicit starts them)
+ *   h01…  2025-11-25 over Streamable HTTP, asking on their own on a session's GET stream
+ *   m01…  2026-07-28 over stdio, asking in rounds when the soak's agent calls their tool
+ *   w01…  2026-07-28 over Streamable HTTP, the same
+ *
+ * The HTTP ones run as the harness's own processes behind a proxy that drops connections
+ * (httpAsker.ts); the stdio ones are started by Elicit from mcp.json.
+ */
+import { HttpAsker } from './httpAsker';
+
+export interface AskerCounts {
+  stdio: number;
+  http: number;
+  roundsStdio: number;
+  roundsHttp: number;
+}
+
+export interface Askers {
+  /** Every asker's name. */
+  names: string[];
+  /** The 2026-07-28 ones, whose tool the agent calls. */
+  roundNames: string[];
+  http: HttpAsker[];
+  /** mcp.json's `servers`. */
+  config: Record<string, unknown>;
+}
+
+const named = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(2, '0')}`);
+
+/** Splits `servers` among the kinds: `http` and `rounds` of them, rounds half over HTTP. */
+export function splitAskers(servers: number, http: number, rounds: number): AskerCounts {
+  const roundsHttp = Math.floor(rounds / 2);
+  return { stdio: Math.max(0, servers - http - rounds), http, roundsStdio: rounds - roundsHttp, roundsHttp };
+}
+
+export async function startAskers(counts: AskerCounts, script: string, env: Record<string, string>): Promise<Askers> {
+  const stdio = named('s', counts.stdio);
+  const roundsStdio = named('m', counts.roundsStdio);
+  const http = await Promise.all([
+    ...named('h', counts.http).map((name) => HttpAsker.start(name, script, env)),
+    ...named('w', counts.roundsHttp).map((name) => HttpAsker.start(name, script, env, ['--modern'])),
+  ]);
+  const stdioEntry = (name: string, args: string[] = []): [string, unknown] => [
+    name,
+    { type: 'stdio', command: process.execPath, args: [script, '--name', name, ...args], env },
+  ];
+  const config = Object.fromEntries([
+    ...stdio.map((name) => stdioEntry(name)),
+    ...roundsStdio.map((name) => stdioEntry(name, ['--modern'])),
+    ...http.map((asker) => [asker.name, { type: 'http', url: asker.url }]),
+  ]);
+  const names = [...stdio, ...roundsStdio, ...http.map((asker) => asker.name)];
+  return { names, roundNames: names.filter((name) => /^[mw]/.test(name)), http, config };
+}

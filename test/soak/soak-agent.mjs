@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// The soak's CLI agent (issue #37): what an agent in a terminal does through the Elicit gateway,
+// with the official v2 client package. It calls the 2026-07-28 soak servers' `soak_round` tool
+// (forwarded by the gateway as "<server>__soak_round") at random moments, each call with an id of
+// its own; Elicit answers the server's round by asking the person. A call that ends in an error is
+// logged ("call failed"), the round's end as the agent saw it.
+//
+// Environment: GATEWAY_URL, GATEWAY_TOKEN, SOAK_SERVERS (names, comma-separated), SOAK_LOG,
+// SOAK_STOP, SOAK_MEAN_MS (per server, 1500), SOAK_OPEN (calls open per server, 2).
+import { appendFileSync, existsSync } from 'node:fs';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+const servers = (process.env.SOAK_SERVERS ?? '').split(',').filter(Boolean);
+const meanMs = Number(process.env.SOAK_MEAN_MS ?? 1500);
+const maxOpen = Number(process.env.SOAK_OPEN ?? 2);
+const log = (entry) => appendFileSync(process.env.SOAK_LOG, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
+const stopped = () => existsSync(process.env.SOAK_STOP);
+
+const client = new Client({ name: 'soak-agent', version: '1.0.0' }, { capabilities: {} });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(process.env.GATEWAY_URL), {
+    requestInit: { headers: { Authorization: `Bearer ${process.env.GATEWAY_TOKEN}` } },
+  }),
+);
+process.stderr.write(`soak agent connected, MCP ${client.getNegotiatedProtocolVersion?.() ?? '?'}\n`);
+
+let calls = 0;
+const open = new Map(servers.map((server) => [server, 0]));
+const running = new Set();
+
+async function call(server) {
+  const id = `c${++calls}`;
+  open.set(server, open.get(server) + 1);
+  try {
+    const result = await client.callTool({ name: `${server}__soak_round`, arguments: { call: id } }, { timeout: 3_600_000 });
+    if (result.isError) log({ event: 'call failed', question: `${server}-${id}`, message: JSON.stringify(result.content).slice(0, 200) });
+  } catch (error) {
+    log({ event: 'call failed', question: `${server}-${id}`, message: String(error?.message ?? error).slice(0, 200) });
+  } finally {
+    open.set(server, open.get(server) - 1);
+  }
+}
+
+async function callForever(server) {
+  while (!stopped()) {
+    await new Promise((resolve) => setTimeout(resolve, -Math.log(1 - Math.random()) * meanMs));
+    if (stopped()) break;
+    if (open.get(server) < maxOpen) {
+      const done = call(server);
+      running.add(done);
+      void done.finally(() => running.delete(done));
+    }
+  }
+}
+
+await Promise.all(servers.map(callForever));
+// The stop: the calls still open end as the person answers them.
+while (running.size > 0) await Promise.race(running);
+await client.close();
