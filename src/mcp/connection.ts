@@ -57,7 +57,7 @@ import {
   type TaskRun,
 } from './taskExtension';
 import { serverOrigin } from './serverOrigin';
-import { keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
+import { endSession, GetStreamWatch, keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
 import {
   completeRounds,
   isRoundOf,
@@ -185,6 +185,8 @@ export class McpConnection {
   private _transportKind: LaunchConfig['type'] | undefined;
   /** Aborted when this connection ends: every question and round of it closes. */
   private lifetime = new AbortController();
+  /** The GET stream of the HTTP transport made last. */
+  private getStream: GetStreamWatch | undefined;
   /** Why the HTTP session ended, for the status once the connection has closed. */
   private sessionLostWhy: string | undefined;
   /** 2025-era questions that arrive together are shown together. */
@@ -362,7 +364,11 @@ export class McpConnection {
     this.lifetime.abort(new Error(`${this.name} was stopped`));
     this.resultChecks?.dispose();
     this.resultChecks = undefined;
-    if (client) await client.close().catch(() => undefined);
+    if (client) {
+      // A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there.
+      if (this._transportKind === 'http') await endSession(client.transport as unknown as HttpSessionTransport | undefined);
+      await client.close().catch(() => undefined);
+    }
     this.setStatus('stopped');
   }
 
@@ -450,7 +456,11 @@ export class McpConnection {
     if (client.transport) surfaceTaskResults(client.transport);
     if (this._transportKind === 'http' && client.transport) {
       const transport = client.transport as unknown as HttpSessionTransport;
-      keepHttpSession(transport, { onLost: (why) => void this.sessionLost(client, transport, why) });
+      const stopKeeping = keepHttpSession(transport, {
+        onLost: (why) => void this.sessionLost(client, transport, why),
+        stream: this.getStream,
+      });
+      lifetime.signal.addEventListener('abort', stopKeeping, { once: true });
     }
     this.lifetime = lifetime;
     this.client = client;
@@ -528,11 +538,14 @@ export class McpConnection {
     const socket = socketEndpoint(transport.url);
     const oauth = socket ? undefined : this.oauthFor(transport.url);
     const auth = socket ? { fetch: socketFetch(socket.socketPath) } : oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
+    // The GET stream of a 2025-era session, watched so that one that never reopens ends the session (httpSession.ts).
+    this.getStream = new GetStreamWatch();
+    const watchedFetch = this.getStream.wrap(auth.fetch ?? ((input, init) => fetch(input, init)));
     const url = new URL(socket?.url ?? transport.url);
     const http =
       transport.type === 'sse'
         ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
-        : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth });
+        : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth, fetch: watchedFetch });
     if (language.value !== undefined) stampAcceptLanguage(http, language.value);
     this.authTransport = http;
     return http;
@@ -804,7 +817,7 @@ export class McpConnection {
     if (this.client !== client) return;
     this.options.log(`[elicit] ${this.name}: ${why}; starting a new session`);
     this.sessionLostWhy = why;
-    await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    await endSession(transport);
     if (this.client === client) await client.close().catch(() => undefined);
   }
 

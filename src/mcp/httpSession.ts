@@ -12,7 +12,10 @@
  * - a 404 to the session, a GET stream that could not be resumed, or an answer that could not be
  *   sent at all ends the connection with a reason (`onLost`), so crash recovery starts a new
  *   session; the old one is ended with DELETE first when the server can still be reached, so its
- *   questions end there with an error instead of waiting for ever.
+ *   questions end there with an error instead of waiting for ever;
+ * - a session left without its GET stream for longer than the resuming lasts ends the same way
+ *   (`GetStreamWatch`): the SDK opens the stream once after `initialized` and never tries again if
+ *   that one request fails, so the server's questions would wait for ever.
  *
  * No SDK import: the transport is reached through the few members used here.
  */
@@ -24,6 +27,9 @@ export const RECONNECTION = Object.freeze({
   reconnectionDelayGrowFactor: 1.6,
   maxRetries: 10,
 });
+
+/** A session with no GET stream for this long (longer than RECONNECTION's tries) has lost it. */
+export const STREAMLESS_MS = 40_000;
 
 /** Gaps before sending an answer again after its POST got no reply. */
 export const RESEND_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
@@ -44,8 +50,24 @@ export interface HttpSessionTransport {
 export interface HttpSessionOptions {
   /** Called once, when the session cannot go on. */
   onLost(why: string): void;
+  /** The GET stream's watch, whose fetch the transport was given. */
+  stream?: GetStreamWatch;
+  /** How often the GET stream is looked at, 5 s. */
+  checkEveryMs?: number;
+  now?: () => number;
   resendDelaysMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** Ends the session with DELETE when it has one; waits at most 2 s (the server may be unreachable). */
+export async function endSession(transport: HttpSessionTransport | undefined): Promise<void> {
+  if (transport?.sessionId === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    transport.terminateSession().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000))),
+  ]);
+  clearTimeout(timer);
 }
 
 /** The HTTP status an SDK error carries (SdkHttpError: by name, so this stays free of the SDK bundle). */
@@ -94,6 +116,17 @@ export function keepHttpSession(transport: HttpSessionTransport, options: HttpSe
     }
   };
 
+  const now = options.now ?? Date.now;
+  const stream = options.stream;
+  const check = stream
+    ? setInterval(() => {
+        if (transport.sessionId !== undefined && stream.streamlessFor(now()) > STREAMLESS_MS) {
+          lost('the stream of its questions closed and could not be opened again');
+        }
+      }, options.checkEveryMs ?? 5_000)
+    : undefined;
+  check?.unref?.();
+
   const previous = transport.onerror;
   transport.onerror = (error) => {
     previous?.(error);
@@ -103,5 +136,71 @@ export function keepHttpSession(transport: HttpSessionTransport, options: HttpSe
   };
   return () => {
     watching = false;
+    clearInterval(check);
   };
+}
+
+type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Sees the GET streams a transport opens through its fetch: how many are open, and since when
+ * none is. A server that answers the GET with 405 offers no stream, and is never judged for it.
+ */
+export class GetStreamWatch {
+  private open = 0;
+  private noneSince: number;
+  private streamless = false;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.noneSince = now();
+  }
+
+  /** How long the session has been without a GET stream, 0 while one is open or none is offered. */
+  streamlessFor(at: number): number {
+    return this.open > 0 || this.streamless ? 0 : at - this.noneSince;
+  }
+
+  /** `fetch`, watching the GET requests that open an event stream. */
+  wrap(fetch: Fetch): Fetch {
+    return async (input, init) => {
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const response = await fetch(input, init);
+      if (method !== 'GET') return response;
+      if (response.status === 405) this.streamless = true;
+      if (!response.ok || !response.body || !/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return response;
+      return this.watched(response);
+    };
+  }
+
+  /** The response with a body that counts as an open stream until it ends, fails or is cancelled. */
+  private watched(response: Response): Response {
+    this.open++;
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.open--;
+      if (this.open === 0) this.noneSince = this.now();
+    };
+    const reader = response.body!.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            end();
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          end();
+          controller.error(error);
+        }
+      },
+      async cancel(reason) {
+        end();
+        await reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
 }

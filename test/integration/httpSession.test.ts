@@ -22,6 +22,7 @@ const script = path.join(repoRoot, 'test', 'soak', 'soak-server.mjs');
 
 interface Logged {
   event: string;
+  at: number;
   question?: string;
   fate?: string;
   content?: Record<string, unknown>;
@@ -36,6 +37,7 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
   let logs: string[];
   /** Called as each question is answered, before the answer is sent. */
   let beforeAnswer: () => void = () => undefined;
+
   const opened: McpConnection[] = [];
 
   const logged = (): Logged[] =>
@@ -81,8 +83,11 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
     await Promise.all(opened.map((c) => c.stop()));
   });
 
-  /** Stops the server asking, waits for every question to end, and checks each fate. */
-  async function everyQuestionAnswered(): Promise<void> {
+  /**
+   * Stops the server asking, waits for every question to end, and checks each fate: answered with
+   * its own token, or (`ended`) reported to the server as an error because Elicit ended its session.
+   */
+  async function everyQuestionAnswered(ended: (question: string) => boolean = () => false): Promise<void> {
     fs.writeFileSync(path.join(dir, 'stop'), '');
     const open = (): string[] => {
       const ended = new Set(logged().flatMap((e) => (e.event === 'fate' ? [e.question] : [])));
@@ -92,10 +97,31 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
     const fates = logged().filter((e) => e.event === 'fate');
     assert.ok(fates.length > 0);
     for (const fate of fates) {
+      if (fate.fate === 'error' && ended(fate.question!)) continue;
       assert.equal(fate.fate, 'answered', JSON.stringify(fate));
       assert.deepEqual(fate.content, { token: fate.question, pick: 'b', n: 4 });
     }
   }
+
+  it('opens a new session when the stream of questions could not be opened in the first place', async () => {
+    // The SDK opens the GET stream once, after `initialized`, and never again if that request fails.
+    await connection.stop();
+    // For 3 s: a single cut GET on a kept-alive socket is tried again by fetch itself.
+    asker.proxy.cutGets(3_000);
+    await connection.connect();
+    await waitFor(() => logs.some((l) => l.includes('could not be opened again')), 'the streamless session to be ended', 70_000);
+    // From here on (with the reconnection's second or so to spare), every question reaches Elicit.
+    const lostAt = Date.now() + 2_000;
+    await waitFor(
+      () => logged().some((e) => e.event === 'fate' && e.fate === 'answered' && e.at > lostAt),
+      'a question of the new session answered',
+      20_000,
+    );
+    const askedAt = new Map(logged().flatMap((e) => (e.event === 'asked' ? [[e.question, e.at] as const] : [])));
+    // Stopping the server ended its session (DELETE), and so did the session left without its stream:
+    // what they had asked may end with an error. What the new session asks is answered.
+    await everyQuestionAnswered((question) => (askedAt.get(question) ?? Infinity) < lostAt);
+  });
 
   it('resumes the stream of questions after the network was down for 4 s, on the same session', async () => {
     await waitFor(() => answeredCount() >= 3, 'three questions answered');

@@ -3,6 +3,11 @@
  * floor is), installed next to Elicit. It does what another extension (or a keybinding) may do with
  * Elicit's commands: "Soak: Start Servers" starts each server named in $SOAK_SERVERS with
  * `elicit.startServer`, one after another, and writes how many started to $SOAK_DRIVER_RECORD.
+ *
+ * Being in the same extension host, it also measures that host as the soak needs: the event loop's
+ * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
+ * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
+ * garbage collection, at the start and when $SOAK_MEASURE appears.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,15 +24,36 @@ const manifest = {
   publisher: 'elicit-soak',
   engines: { vscode: '^1.90.0' },
   main: './extension.js',
-  activationEvents: ['onCommand:soakDriver.startServers'],
+  activationEvents: ['onStartupFinished'],
   contributes: { commands: [{ command: 'soakDriver.startServers', title: START_SERVERS }] },
 };
 
 const extension = `'use strict';
 const vscode = require('vscode');
 const fs = require('fs');
+const v8 = require('v8');
+const vm = require('vm');
+const { monitorEventLoopDelay } = require('perf_hooks');
+
+const record = (entry) => fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify(entry) + '\\n');
+
+/** The heap in use after a full collection: what stays, not what waits to be collected. */
+function heapAfterGc() {
+  v8.setFlagsFromString('--expose-gc');
+  vm.runInNewContext('gc')();
+  return process.memoryUsage().heapUsed;
+}
 
 exports.activate = (context) => {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  let measuring = false;
+  const poll = setInterval(() => {
+    if (!measuring || !process.env.SOAK_MEASURE || !fs.existsSync(process.env.SOAK_MEASURE)) return;
+    measuring = false;
+    delay.disable();
+    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heapAfterGc() } });
+  }, 500);
+  context.subscriptions.push({ dispose: () => clearInterval(poll) });
   context.subscriptions.push(
     vscode.commands.registerCommand('soakDriver.startServers', async () => {
       const names = (process.env.SOAK_SERVERS || '').split(',').filter(Boolean);
@@ -40,7 +66,11 @@ exports.activate = (context) => {
           fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify({ name, error: String(error) }) + '\\n');
         }
       }
-      fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify({ started }) + '\\n');
+      const heapAtStart = heapAfterGc();
+      delay.reset();
+      delay.enable();
+      measuring = true;
+      record({ started, heapAtStart });
     }),
   );
 };

@@ -16,6 +16,7 @@ export class DropProxy {
   private readonly open = new Set<{ client: net.Socket; upstream: net.Socket }>();
   private cutArmed: { delivered: boolean } | undefined;
   private downUntil = 0;
+  private cutGetsUntil = 0;
 
   constructor(private readonly upstreamPort: number) {
     this.server = net.createServer((client) => this.accept(client));
@@ -39,7 +40,8 @@ export class DropProxy {
       client.destroy();
       upstream.destroy();
     };
-    client.on('data', (chunk) => {
+    client.on('data', (chunk: Buffer) => {
+      if (Date.now() < this.cutGetsUntil && chunk.subarray(0, 4).toString('latin1') === 'GET ') return end();
       const cut = this.cutArmed;
       this.cutArmed = undefined;
       if (cut && !cut.delivered) return end();
@@ -66,6 +68,11 @@ export class DropProxy {
   /** The next request any client sends is cut, after it reached the server or before. */
   cutNextRequest(delivered: boolean): void {
     this.cutArmed = { delivered };
+  }
+
+  /** For `ms`, every GET (a client opening its stream of server messages) is cut before it arrives. */
+  cutGets(ms: number): void {
+    this.cutGetsUntil = Date.now() + ms;
   }
 
   /** Cuts every open connection and refuses new ones for `ms`. */

@@ -1,0 +1,304 @@
+/**
+ * The soak (issue #37): a real VS Code (code-server) with the built VSIX, many MCP servers asking
+ * at random moments for minutes on end, a paired phone answering them through the device API, a
+ * CLI agent calling tools through the gateway, and faults injected at random; at the end, the
+ * ledger (ledger.ts) judges every question's fate from the askers' own logs and the phone's
+ * answers, and the driver extension's measures of the extension host are read.
+ *
+ * Run by `npm run soak` (soak.ts) and, for one minute, by `npm test` (test/e2e/soak.test.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCommand } from '../e2e/harness/workbench';
+import { openElicitSession } from '../e2e/elicitSession';
+import { freePort } from '../support/freePort';
+import { splitAskers, startAskers } from './askers';
+import { buildDriverVsix, START_SERVERS } from './driverExtension';
+import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
+import type { HttpAsker } from './httpAsker';
+import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
+import { answerOnPhone, pairPhone } from './phone';
+
+/** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
+const KILL_GAP_MS = 70_000;
+/** How long open questions may take to end once the servers stop asking. */
+const DRAIN_MS = 60_000;
+
+const serverScript = path.join(__dirname, 'soak-server.mjs');
+
+export interface SoakOptions {
+  minutes: number;
+  servers: number;
+  /** 2025-11-25 askers over Streamable HTTP (behind a proxy that drops connections). */
+  http: number;
+  /** 2026-07-28 askers, asking in rounds when the agent calls their tool (half over HTTP). */
+  rounds: number;
+  /** Mean time between one asker's questions. */
+  meanMs: number;
+  /** Mean time between two faults. */
+  faultMs: number;
+  /** Keep the logs' folder. */
+  keep?: boolean;
+  /** Progress lines. */
+  say?: (line: string) => void;
+}
+
+/** What the host looked like, as the driver measured it inside the extension host. */
+export interface HostMeasures {
+  worstBlockMs: number;
+  p99BlockMs: number;
+  heapAtStart: number;
+  heapAfterGc: number;
+}
+
+export interface SoakResult {
+  report: LedgerReport;
+  /** Answers Elicit refused from the phone, and why. */
+  refused: string[];
+  rssBefore?: number;
+  rssAfter?: number;
+  host?: HostMeasures;
+  /** Soak processes still running once the editor closed: each is a problem. */
+  leftovers: string[];
+  dir: string;
+  minutes: number;
+}
+
+/** Whether the run passed: no ledger problem, no refused answer, nothing left running. */
+export function passed(result: SoakResult): boolean {
+  return result.report.problems.length === 0 && result.refused.length === 0 && result.leftovers.length === 0;
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  const say = options.say ?? ((line: string) => console.log(line));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-soak-'));
+  const serverLog = path.join(dir, 'servers.jsonl');
+  const harnessLog = path.join(dir, 'harness.jsonl');
+  const stopFile = path.join(dir, 'stop');
+  const measureFile = path.join(dir, 'measure');
+  const driverRecord = path.join(dir, 'driver.jsonl');
+  const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(options.meanMs) };
+  const counts = splitAskers(options.servers, options.http, options.rounds);
+  const askers = await startAskers(counts, serverScript, serverEnv);
+  const { names, http: httpServers } = askers;
+  const gatewayPort = await freePort();
+  const log = (event: LedgerEvent): void => fs.appendFileSync(harnessLog, JSON.stringify(event) + '\n');
+  const driverVsix = await buildDriverVsix(dir);
+  const started = Date.now();
+  say(
+    `soak: ${options.servers} servers (2025-11-25: ${counts.stdio} stdio, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP) for ${options.minutes} min, logs in ${dir}`,
+  );
+  const session = await openElicitSession(
+    JSON.stringify({ servers: askers.config }),
+    { 'elicit.devices.address': '127.0.0.1', 'elicit.gateway.enabled': true, 'elicit.gateway.port': gatewayPort },
+    { SOAK_SERVERS: names.join(','), SOAK_DRIVER_RECORD: driverRecord, SOAK_MEASURE: measureFile },
+    [driverVsix],
+  ).catch(async (error: unknown) => {
+    await Promise.all(httpServers.map((asker) => asker.stop()));
+    throw error;
+  });
+  const stopPhone = new AbortController();
+  let phoneDone: Promise<{ refused: string[] }> | undefined;
+  let rssBefore: number | undefined;
+  let rssAfter: number | undefined;
+  let agent: SoakAgent | undefined;
+  try {
+    const { page, browser } = session.workbench;
+    const phone = await pairPhone(browser, page, 'Soak phone');
+    phoneDone = answerOnPhone(phone, log, stopPhone.signal);
+    // Before the questions come: once they do, the editor shows them and the palette loses focus.
+    const gateway = askers.roundNames.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
+    await runCommand(page, START_SERVERS);
+    await waitFor(() => driverLines(driverRecord).some((line) => 'started' in line), 120_000, 'the servers to start');
+    if (gateway) agent = startAgent(gateway, askers.roundNames, serverEnv, dir);
+    rssBefore = extensionHostRss();
+    for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
+
+    // Faults at random moments until the time is up.
+    const lastKilled = new Map<string, number>();
+    const end = Date.now() + options.minutes * 60_000;
+    while (Date.now() < end) {
+      await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * options.faultMs));
+      if (Date.now() >= end) break;
+      const name = names[Math.floor(Math.random() * names.length)]!;
+      const asker = httpServers.find((h) => h.name === name);
+      // Killed at most once in KILL_GAP_MS, so crash recovery never rightly gives up on it.
+      const mayKill = Date.now() - (lastKilled.get(name) ?? -Infinity) > KILL_GAP_MS;
+      const killed = asker ? await httpFault(asker, mayKill, log) : await stdioFault(name, mayKill, log);
+      if (killed) lastKilled.set(name, Date.now());
+    }
+
+    // No new questions; the phone answers what is still open.
+    fs.writeFileSync(stopFile, '');
+    log({ event: 'stopped asking', at: Date.now() });
+    await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch((error: Error) =>
+      say(`soak: ${error.message}`),
+    );
+    // The agent logs the calls that failed as they end: it is judged once it has exited.
+    if (agent) await Promise.race([agent.exited, sleep(30_000)]);
+    fs.writeFileSync(measureFile, '');
+    await waitFor(() => driverLines(driverRecord).some((line) => 'measured' in line), 20_000, 'the host measures').catch((error: Error) =>
+      say(`soak: ${error.message}`),
+    );
+    rssAfter = extensionHostRss();
+  } finally {
+    stopPhone.abort();
+    await session.close();
+    agent?.process.kill();
+    await Promise.all(httpServers.map((asker) => asker.stop()));
+  }
+  const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
+  const report = judge([...readLines(serverLog), ...readLines(harnessLog)]);
+  const startLine = driverLines(driverRecord).find((line) => 'started' in line) as { heapAtStart?: number } | undefined;
+  const measured = (driverLines(driverRecord).find((line) => 'measured' in line) as { measured?: Omit<HostMeasures, 'heapAtStart'> })
+    ?.measured;
+  const result: SoakResult = {
+    report,
+    refused: phone?.refused ?? ['the phone never started'],
+    rssBefore,
+    rssAfter,
+    host: measured && startLine?.heapAtStart !== undefined ? { ...measured, heapAtStart: startLine.heapAtStart } : undefined,
+    leftovers: soakProcesses(),
+    dir,
+    minutes: (Date.now() - started) / 60_000,
+  };
+  if (!options.keep) fs.rmSync(dir, { recursive: true, force: true });
+  return result;
+}
+
+/** The result as the soak prints it. */
+export function formatResult(result: SoakResult): string {
+  const lines = [formatReport(result.report), `answers Elicit refused from the phone: ${result.refused.length}`];
+  for (const why of result.refused.slice(0, 10)) lines.push(`  ${why}`);
+  if (result.host) {
+    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc } = result.host;
+    lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
+    lines.push(
+      `extension host heap after a full GC: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
+    );
+  } else lines.push('extension host measures: none (the driver did not report)');
+  if (result.rssBefore !== undefined && result.rssAfter !== undefined) {
+    lines.push(
+      `extension host RSS: ${mb(result.rssBefore)} MB at the start, ${mb(result.rssAfter)} MB at the end (${mb(result.rssAfter - result.rssBefore)} MB growth)`,
+    );
+  }
+  lines.push(`left running after the editor closed: ${result.leftovers.length === 0 ? 'nothing' : result.leftovers.join('; ')}`);
+  lines.push(`soak: ${result.minutes.toFixed(1)} min in all`);
+  return lines.join('\n');
+}
+
+/** A fault for a stdio server, which Elicit started: killed (Elicit restarts it) or hung for a while. True if killed. */
+async function stdioFault(name: string, mayKill: boolean, log: (event: LedgerEvent) => void): Promise<boolean> {
+  const pid = serverPid(name);
+  if (pid === undefined) return false; // restarting
+  if (mayKill && Math.random() < 0.5) {
+    log({ event: 'fault', kind: 'server killed', asker: name, at: Date.now() });
+    log({ event: 'died', asker: name, at: Date.now() });
+    signal(pid, 'SIGKILL');
+    return true;
+  }
+  await hang(name, pid, log);
+  return false;
+}
+
+/**
+ * A fault for an HTTP server: restarted (its sessions gone), hung, a connection dropped, a request
+ * cut before or after it arrived, the network down for a few seconds. True if restarted.
+ */
+async function httpFault(asker: HttpAsker, mayKill: boolean, log: (event: LedgerEvent) => void): Promise<boolean> {
+  const roll = Math.random();
+  const at = Date.now();
+  if (roll < 0.15 && mayKill) {
+    log({ event: 'fault', kind: 'HTTP server restarted', asker: asker.name, at });
+    log({ event: 'died', asker: asker.name, at });
+    await asker.restart();
+    return true;
+  }
+  if (roll < 0.3) {
+    if (asker.pid !== undefined) await hang(asker.name, asker.pid, log);
+  } else if (roll < 0.55) {
+    if (asker.proxy.dropOpen()) log({ event: 'fault', kind: 'connection dropped', asker: asker.name, at });
+  } else if (roll < 0.7) {
+    const ms = 2000 + Math.random() * 4000;
+    asker.proxy.down(ms);
+    log({ event: 'fault', kind: 'network down 2-6 s', asker: asker.name, at });
+  } else {
+    const delivered = Math.random() < 0.5;
+    asker.proxy.cutNextRequest(delivered);
+    log({ event: 'fault', kind: delivered ? 'request cut after it arrived' : 'request cut before it arrived', asker: asker.name, at });
+  }
+  return false;
+}
+
+/** Stops a server's process for 2 to 5 s: a server that hangs, then goes on. */
+async function hang(name: string, pid: number, log: (event: LedgerEvent) => void): Promise<void> {
+  log({ event: 'fault', kind: 'server hung', asker: name, at: Date.now() });
+  signal(pid, 'SIGSTOP');
+  await sleep(2000 + Math.random() * 3000);
+  signal(pid, 'SIGCONT');
+}
+
+/** Questions asked whose asker is alive and that have no fate yet. */
+function openQuestions(serverLog: string, harnessLog: string): number {
+  const report = judge([...readLines(serverLog), ...readLines(harnessLog)]);
+  return report.problems.filter((p) => p.kind === 'no fate').length;
+}
+
+function readLines(file: string): LedgerEvent[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as LedgerEvent);
+}
+
+function driverLines(file: string): Array<Record<string, unknown>> {
+  return readLines(file) as unknown as Array<Record<string, unknown>>;
+}
+
+/** Soak servers or agents still running (after the editor closed and the harness stopped its own). */
+function soakProcesses(): string[] {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
+  return lines.filter((l) => /soak-(server|agent)\.mjs/.test(l)).map((l) => l.trim().slice(0, 160));
+}
+
+/** The pid of the soak server `name`, if it runs. */
+function serverPid(name: string): number | undefined {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
+  const line = lines.find((l) => l.includes('soak-server.mjs') && new RegExp(`--name ${name}(\\s|$)`).test(l));
+  return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
+}
+
+/** The resident memory of code-server's extension host, in bytes. */
+function extensionHostRss(): number | undefined {
+  const lines = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' }).split('\n');
+  const line = lines.find((l) => l.includes('extensionHost') || l.includes('--type=extensionHost'));
+  return line ? Number(line.trim().split(/\s+/)[0]) * 1024 : undefined;
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone meanwhile.
+  }
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${what}`);
+    await sleep(500);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
