@@ -83,7 +83,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
-  closing = () => Promise.all([keptRounds.freeze(), lostQuestions.freeze()]).then(() => undefined);
+  // HTTP sessions are ended too, at once (the host may be given little time; dispose() cannot wait for their DELETE).
+  closing = async () => {
+    await Promise.all([keptRounds.freeze(), lostQuestions.freeze(), registry.endHttpSessions()]);
+  };
   const services: Services = {
     log,
     broker,

@@ -372,6 +372,14 @@ export class McpConnection {
     this.setStatus('stopped');
   }
 
+  /**
+   * Ends a 2025-era HTTP session with DELETE (at most 2 s), leaving the connection as it is: for a
+   * window that closes, whose extension host may be gone before stop() could send it.
+   */
+  async endHttpSession(): Promise<void> {
+    if (this._transportKind === 'http') await endSession(this.client?.transport as unknown as HttpSessionTransport | undefined);
+  }
+
   /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */
   async rootsChanged(): Promise<void> {
     // 2026-07-28 has no roots notification: a server asks for roots within a request.

@@ -10,7 +10,9 @@ import { openWorkbench, type Workbench } from './harness/workbench';
 
 export const fixtures = path.join(repoRoot, 'test', 'fixtures');
 
+/** The VSIX under test: the repository's build, or $ELICIT_VSIX (the soak's planted-bug runs build their own). */
 export function builtVsix(): string {
+  if (process.env.ELICIT_VSIX) return process.env.ELICIT_VSIX;
   const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   const vsix = path.join(repoRoot, `elicit-${version}.vsix`);
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run "npm run package" (npm test does it first)`);

@@ -4,6 +4,11 @@
  * Elicit's commands: "Soak: Start Servers" starts each server named in $SOAK_SERVERS with
  * `elicit.startServer`, one after another, and writes how many started to $SOAK_DRIVER_RECORD.
  *
+ * Reload Window comes from here too (\`workbench.action.reloadWindow\`, as an extension may call it),
+ * when $SOAK_RELOAD appears: the palette is no place for it while questions keep taking the focus.
+ * The driver of the reloaded window finds the file renamed to "<file>.reloading" and starts the
+ * servers again, as a person would after a reload.
+ *
  * Being in the same extension host, it also measures that host as the soak needs: the event loop's
  * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
@@ -45,6 +50,9 @@ function heapAfterGc() {
 }
 
 exports.activate = (context) => {
+  // The soak's second window (a folder of its own, marked) only looks on.
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (folder && fs.existsSync(folder + '/.soak-second-window')) return;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   let measuring = false;
   const poll = setInterval(() => {
@@ -54,25 +62,46 @@ exports.activate = (context) => {
     record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heapAfterGc() } });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
-  context.subscriptions.push(
-    vscode.commands.registerCommand('soakDriver.startServers', async () => {
-      const names = (process.env.SOAK_SERVERS || '').split(',').filter(Boolean);
-      let started = 0;
-      for (const name of names) {
-        try {
-          await vscode.commands.executeCommand('elicit.startServer', name);
-          started++;
-        } catch (error) {
-          fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify({ name, error: String(error) }) + '\\n');
-        }
+  // When the host was blocked long (a timer 100 ms late or more), for the report to set beside the faults.
+  let last = Date.now();
+  const lateWatch = setInterval(() => {
+    const now = Date.now();
+    const late = now - last - 20;
+    last = now;
+    if (measuring && late >= 100) record({ blocked: { at: now - late, ms: late } });
+  }, 20);
+  context.subscriptions.push({ dispose: () => clearInterval(lateWatch) });
+  async function startServers() {
+    const names = (process.env.SOAK_SERVERS || '').split(',').filter(Boolean);
+    let started = 0;
+    for (const name of names) {
+      try {
+        await vscode.commands.executeCommand('elicit.startServer', name);
+        started++;
+      } catch (error) {
+        record({ name, error: String(error) });
       }
-      const heapAtStart = heapAfterGc();
-      delay.reset();
-      delay.enable();
-      measuring = true;
-      record({ started, heapAtStart });
-    }),
-  );
+    }
+    const heapAtStart = heapAfterGc();
+    delay.reset();
+    delay.enable();
+    measuring = true;
+    record({ started, heapAtStart });
+  }
+  const reload = process.env.SOAK_RELOAD;
+  const reloadPoll = setInterval(() => {
+    if (!reload || !fs.existsSync(reload)) return;
+    fs.renameSync(reload, reload + '.reloading');
+    // What this host saw until now, before it goes.
+    if (measuring) record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6 }, before: 'reload' });
+    void vscode.commands.executeCommand('workbench.action.reloadWindow');
+  }, 250);
+  context.subscriptions.push({ dispose: () => clearInterval(reloadPoll) });
+  if (reload && fs.existsSync(reload + '.reloading')) {
+    fs.rmSync(reload + '.reloading');
+    void startServers();
+  }
+  context.subscriptions.push(vscode.commands.registerCommand('soakDriver.startServers', startServers));
 };
 
 exports.deactivate = () => undefined;

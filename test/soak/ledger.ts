@@ -30,8 +30,20 @@ export type LedgerEvent =
   | { event: 'fate'; asker: string; question: QuestionToken; fate: Fate; content?: Record<string, unknown>; message?: string; at: number }
   /** The harness killed an asker's process: what it still waited for went with it. */
   | { event: 'died'; asker: string; at: number }
-  /** The person answered (Elicit took the answer): `content` for accept. */
-  | { event: 'gave'; question: QuestionToken; via: string; action: 'accept' | 'decline'; content?: Record<string, unknown>; at: number }
+  /**
+   * The person answered (Elicit took the answer): `content` for accept. `uncertain`: the phone went
+   * away before Elicit's reply came, so whether Elicit took it is not known (it may reach the asker,
+   * and need not).
+   */
+  | {
+      event: 'gave';
+      question: QuestionToken;
+      via: string;
+      action: 'accept' | 'decline';
+      content?: Record<string, unknown>;
+      uncertain?: boolean;
+      at: number;
+    }
   /** A fault the harness injected, for the report. */
   | { event: 'fault'; kind: string; asker?: string; at: number }
   /**
@@ -126,6 +138,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     }
     // What the person gave and Elicit took reaches the asker, unless the asker went first.
     for (const g of given) {
+      if (g.uncertain) continue;
       const delivered =
         (g.action === 'accept' && fate?.fate === 'answered' && sameContent(g.content, fate.content)) ||
         (g.action === 'decline' && fate?.fate === 'declined');

@@ -12,6 +12,8 @@ import { runCommand, webviewFrame } from '../e2e/harness/workbench';
 import type { LedgerEvent } from './ledger';
 
 const PAIRING_TAB = 'Pair a Device';
+/** The share of answers during which the phone goes away before Elicit's reply comes. */
+const GOES_AWAY = 0.06;
 
 export interface SoakPhone {
   context: BrowserContext;
@@ -102,36 +104,62 @@ export async function answerOnPhone(
   phone: SoakPhone,
   log: (event: LedgerEvent) => void,
   stop: AbortSignal,
+  /** A question asked alone that the phone leaves to the editor. */
+  leave: (token: string) => boolean = () => false,
 ): Promise<{ refused: string[] }> {
-  const answered = new Set<number>();
+  // Keyed by id and message: a question id of one window's life may come again after a reload.
+  const keyOf = (question: PhoneQuestionView): string => `${question.id} ${question.message ?? ''}`;
+  const answered = new Set<string>();
   /** When the person gets to each question seen: a person reads before answering, 0.3 to 4 s. */
-  const due = new Map<number, number>();
+  const due = new Map<string, number>();
   const refused: string[] = [];
+  /** Why the list could not be read, and how often. */
+  const unlisted = new Map<string, number>();
   while (!stop.aborted) {
     let questions: PhoneQuestionView[] = [];
     try {
       const listed = await phone.page.request.get(`${phone.origin}/api/questions`, { failOnStatusCode: false, timeout: 10_000 });
       if (listed.ok()) questions = ((await listed.json()) as { questions: PhoneQuestionView[] }).questions;
-    } catch {
+      else unlisted.set(`HTTP ${listed.status()}`, (unlisted.get(`HTTP ${listed.status()}`) ?? 0) + 1);
+    } catch (error) {
       // The editor is busy or reloading: ask again.
+      const why = String((error as Error).message ?? error)
+        .split('\n')[0]!
+        .slice(0, 80);
+      unlisted.set(why, (unlisted.get(why) ?? 0) + 1);
     }
+    if (process.env.SOAK_PHONE_TRACE) console.log(`phone: ${questions.length} listed; failures so far ${JSON.stringify([...unlisted])}`);
     for (const question of questions) {
-      if (question.kind !== 'form' || answered.has(question.id)) continue;
-      if (!due.has(question.id)) due.set(question.id, Date.now() + 300 + Math.random() * 3700);
-      if (due.get(question.id)! > Date.now()) continue;
+      const key = keyOf(question);
+      if (question.kind !== 'form' || answered.has(key)) continue;
+      if (!due.has(key)) due.set(key, Date.now() + 300 + Math.random() * 3700);
+      if (due.get(key)! > Date.now()) continue;
       const answer = answerForm(question);
       if (!answer) continue;
-      answered.add(question.id);
+      const alone = tokenIn(question.message);
+      if (!question.form?.sections?.length && alone !== undefined && leave(alone)) continue;
+      answered.add(key);
+      // Now and then the phone goes away (a tunnel, a lock screen) while its answer is on the way.
+      const goesAway = Math.random() < GOES_AWAY;
       const sent = await phone.page.request
         .post(`${phone.origin}/api/questions/${question.id}`, {
           // As the phone's page sends it: a POST carries its page's origin.
           headers: { origin: phone.origin },
           data: answer.body,
           failOnStatusCode: false,
-          timeout: 10_000,
+          timeout: goesAway ? 2 + Math.random() * 30 : 10_000,
         })
         .catch(() => undefined);
-      if (!sent) continue;
+      if (!sent) {
+        // Whether Elicit took it is not known; back on the list, the question is answered again.
+        if (goesAway) {
+          log({ event: 'fault', kind: 'phone went away mid-answer', at: Date.now() });
+          for (const gave of answer.gave) if (gave.event === 'gave') log({ ...gave, uncertain: true });
+        }
+        answered.delete(key);
+        due.set(key, Date.now() + 1_000 + Math.random() * 3_000);
+        continue;
+      }
       const body = (await sent.json().catch(() => ({}))) as { ok?: boolean; errors?: Record<string, string> };
       if (sent.ok() && body.ok) for (const gave of answer.gave) log(gave);
       else if (sent.status() !== 404) refused.push(`${sent.status()} ${JSON.stringify(body.errors ?? body)}`);

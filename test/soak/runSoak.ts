@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCommand } from '../e2e/harness/workbench';
+import { runCommand, screenshot } from '../e2e/harness/workbench';
 import { openElicitSession } from '../e2e/elicitSession';
 import { freePort } from '../support/freePort';
 import { splitAskers, startAskers } from './askers';
@@ -19,10 +19,14 @@ import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
 import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
+import { answerInEditor, answeredInEditor } from './editor';
 import { answerOnPhone, pairPhone } from './phone';
+import { reloadWindow, secondWindow, type WindowFaultContext } from './windowFaults';
 
 /** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
 const KILL_GAP_MS = 70_000;
+/** At most one Reload Window in this long: the servers need a while to start again. */
+const RELOAD_GAP_MS = 40_000;
 /** How long open questions may take to end once the servers stop asking. */
 const DRAIN_MS = 60_000;
 
@@ -39,6 +43,10 @@ export interface SoakOptions {
   meanMs: number;
   /** Mean time between two faults. */
   faultMs: number;
+  /** The share of faults that open a second window for a while. */
+  windowFaults: number;
+  /** The share of faults that are Reload Window (at most one in 40 s). */
+  reloadFaults: number;
   /** Keep the logs' folder. */
   keep?: boolean;
   /** Progress lines. */
@@ -60,6 +68,10 @@ export interface SoakResult {
   rssBefore?: number;
   rssAfter?: number;
   host?: HostMeasures;
+  /** The host's blocks of 100 ms or more, each with the fault that came last before it. */
+  longBlocks: string[];
+  /** What went wrong answering in the editor (a step that failed): for the report. */
+  editorTroubles: string[];
   /** Soak processes still running once the editor closed: each is a problem. */
   leftovers: string[];
   dir: string;
@@ -78,6 +90,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const harnessLog = path.join(dir, 'harness.jsonl');
   const stopFile = path.join(dir, 'stop');
   const measureFile = path.join(dir, 'measure');
+  const reloadFile = path.join(dir, 'reload');
   const driverRecord = path.join(dir, 'driver.jsonl');
   const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(options.meanMs) };
   const counts = splitAskers(options.servers, options.http, options.rounds);
@@ -93,7 +106,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const session = await openElicitSession(
     JSON.stringify({ servers: askers.config }),
     { 'elicit.devices.address': '127.0.0.1', 'elicit.gateway.enabled': true, 'elicit.gateway.port': gatewayPort },
-    { SOAK_SERVERS: names.join(','), SOAK_DRIVER_RECORD: driverRecord, SOAK_MEASURE: measureFile },
+    { SOAK_SERVERS: names.join(','), SOAK_DRIVER_RECORD: driverRecord, SOAK_MEASURE: measureFile, SOAK_RELOAD: reloadFile },
     [driverVsix],
   ).catch(async (error: unknown) => {
     await Promise.all(httpServers.map((asker) => asker.stop()));
@@ -104,10 +117,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   let rssBefore: number | undefined;
   let rssAfter: number | undefined;
   let agent: SoakAgent | undefined;
+  let editorDone: Promise<string[]> | undefined;
   try {
     const { page, browser } = session.workbench;
     const phone = await pairPhone(browser, page, 'Soak phone');
-    phoneDone = answerOnPhone(phone, log, stopPhone.signal);
+    phoneDone = answerOnPhone(phone, log, stopPhone.signal, answeredInEditor);
     // Before the questions come: once they do, the editor shows them and the palette loses focus.
     const gateway = askers.roundNames.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
     await runCommand(page, START_SERVERS);
@@ -115,13 +129,40 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     if (gateway) agent = startAgent(gateway, askers.roundNames, serverEnv, dir);
     rssBefore = extensionHostRss();
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
+    editorDone = answerInEditor(page, log, stopPhone.signal);
 
     // Faults at random moments until the time is up.
+    const windows: WindowFaultContext = {
+      page,
+      browser,
+      workbenchUrl: session.server.url,
+      reloadFile,
+      driverRecord,
+      stdioAskers: names.filter((name) => !httpServers.some((h) => h.name === name)),
+      pidOf: serverPid,
+      log,
+    };
     const lastKilled = new Map<string, number>();
+    let lastReload = Date.now();
+    let otherWindow: Promise<void> | undefined;
     const end = Date.now() + options.minutes * 60_000;
     while (Date.now() < end) {
       await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * options.faultMs));
       if (Date.now() >= end) break;
+      const roll = Math.random();
+      // Not while a second window is open: that window would take the gateway's port from the
+      // reloading one and serve the agent without the first window's servers (a known fault, not yet fixed).
+      if (roll < options.reloadFaults && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS) {
+        await reloadWindow(windows);
+        lastReload = Date.now();
+        continue;
+      }
+      if (roll >= options.reloadFaults && roll < options.reloadFaults + options.windowFaults && !otherWindow) {
+        otherWindow = secondWindow(windows, 5_000 + Math.random() * 10_000)
+          .catch((error: unknown) => say(`soak: the second window failed: ${String(error)}`))
+          .finally(() => (otherWindow = undefined));
+        continue;
+      }
       const name = names[Math.floor(Math.random() * names.length)]!;
       const asker = httpServers.find((h) => h.name === name);
       // Killed at most once in KILL_GAP_MS, so crash recovery never rightly gives up on it.
@@ -130,16 +171,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       if (killed) lastKilled.set(name, Date.now());
     }
 
+    await otherWindow;
     // No new questions; the phone answers what is still open.
     fs.writeFileSync(stopFile, '');
     log({ event: 'stopped asking', at: Date.now() });
-    await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch((error: Error) =>
-      say(`soak: ${error.message}`),
-    );
+    await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch(async (error: Error) => {
+      say(`soak: ${error.message}; the editor then: ${await screenshot(page, 'soak-drain-timeout')}`);
+    });
     // The agent logs the calls that failed as they end: it is judged once it has exited.
     if (agent) await Promise.race([agent.exited, sleep(30_000)]);
     fs.writeFileSync(measureFile, '');
-    await waitFor(() => driverLines(driverRecord).some((line) => 'measured' in line), 20_000, 'the host measures').catch((error: Error) =>
+    // The last host's measures, taken at the end (a reloaded host left its own before it went).
+    const atEnd = (line: Record<string, unknown>): boolean =>
+      (line.measured as { heapAfterGc?: number } | undefined)?.heapAfterGc !== undefined;
+    await waitFor(() => driverLines(driverRecord).some(atEnd), 20_000, 'the host measures').catch((error: Error) =>
       say(`soak: ${error.message}`),
     );
     rssAfter = extensionHostRss();
@@ -150,16 +195,27 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await Promise.all(httpServers.map((asker) => asker.stop()));
   }
   const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
+  const editorTroubles = (await editorDone?.catch((error: unknown) => [`the editor stopped: ${String(error)}`])) ?? [];
   const report = judge([...readLines(serverLog), ...readLines(harnessLog)]);
-  const startLine = driverLines(driverRecord).find((line) => 'started' in line) as { heapAtStart?: number } | undefined;
-  const measured = (driverLines(driverRecord).find((line) => 'measured' in line) as { measured?: Omit<HostMeasures, 'heapAtStart'> })
-    ?.measured;
+  const host = hostMeasures(driverLines(driverRecord));
+  const faultsSeen = readLines(harnessLog).flatMap((e) => (e.event === 'fault' ? [e] : []));
+  const longBlocks = driverLines(driverRecord).flatMap((line) => {
+    const block = line.blocked as { at: number; ms: number } | undefined;
+    if (!block) return [];
+    const before = faultsSeen.filter((f) => f.at <= block.at).at(-1);
+    const what = before
+      ? `${before.kind}${before.asker ? ` (${before.asker})` : ''} ${((block.at - before.at) / 1000).toFixed(1)} s before`
+      : 'no fault before';
+    return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}`];
+  });
   const result: SoakResult = {
     report,
     refused: phone?.refused ?? ['the phone never started'],
     rssBefore,
     rssAfter,
-    host: measured && startLine?.heapAtStart !== undefined ? { ...measured, heapAtStart: startLine.heapAtStart } : undefined,
+    host,
+    longBlocks,
+    editorTroubles,
     leftovers: soakProcesses(),
     dir,
     minutes: (Date.now() - started) / 60_000,
@@ -172,6 +228,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 export function formatResult(result: SoakResult): string {
   const lines = [formatReport(result.report), `answers Elicit refused from the phone: ${result.refused.length}`];
   for (const why of result.refused.slice(0, 10)) lines.push(`  ${why}`);
+  lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
+  for (const why of result.editorTroubles.slice(0, 5)) lines.push(`  ${why}`);
   if (result.host) {
     const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc } = result.host;
     lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
@@ -183,6 +241,10 @@ export function formatResult(result: SoakResult): string {
     lines.push(
       `extension host RSS: ${mb(result.rssBefore)} MB at the start, ${mb(result.rssAfter)} MB at the end (${mb(result.rssAfter - result.rssBefore)} MB growth)`,
     );
+  }
+  if (result.longBlocks.length > 0) {
+    lines.push(`the host's blocks of 100 ms or more (the last fault before each):`);
+    for (const block of result.longBlocks.slice(0, 10)) lines.push(`  ${block}`);
   }
   lines.push(`left running after the editor closed: ${result.leftovers.length === 0 ? 'nothing' : result.leftovers.join('; ')}`);
   lines.push(`soak: ${result.minutes.toFixed(1)} min in all`);
@@ -253,6 +315,24 @@ function readLines(file: string): LedgerEvent[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as LedgerEvent);
+}
+
+/**
+ * The host's measures from the driver's lines: the worst block of every host the run had (a
+ * reload starts another), the heap of the last one from its start to the end.
+ */
+function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
+  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number };
+  const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
+  const final = measured.find((m) => m.heapAfterGc !== undefined);
+  const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line.heapAtStart] : []));
+  if (!final || starts.length === 0) return undefined;
+  return {
+    worstBlockMs: Math.max(...measured.map((m) => m.worstBlockMs)),
+    p99BlockMs: Math.max(...measured.map((m) => m.p99BlockMs)),
+    heapAtStart: starts.at(-1)!,
+    heapAfterGc: final.heapAfterGc!,
+  };
 }
 
 function driverLines(file: string): Array<Record<string, unknown>> {

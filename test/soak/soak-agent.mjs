@@ -3,7 +3,7 @@
 // with the official v2 client package. It calls the 2026-07-28 soak servers' `soak_round` tool
 // (forwarded by the gateway as "<server>__soak_round") at random moments, each call with an id of
 // its own; Elicit answers the server's round by asking the person. A call that ends in an error is
-// logged ("call failed"), the round's end as the agent saw it.
+// logged ("call failed"), the round's end as the agent saw it; the next call connects again.
 //
 // Environment: GATEWAY_URL, GATEWAY_TOKEN, SOAK_SERVERS (names, comma-separated), SOAK_LOG,
 // SOAK_STOP, SOAK_MEAN_MS (per server, 1500), SOAK_OPEN (calls open per server, 2).
@@ -16,13 +16,33 @@ const maxOpen = Number(process.env.SOAK_OPEN ?? 2);
 const log = (entry) => appendFileSync(process.env.SOAK_LOG, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
 const stopped = () => existsSync(process.env.SOAK_STOP);
 
-const client = new Client({ name: 'soak-agent', version: '1.0.0' }, { capabilities: {} });
-await client.connect(
-  new StreamableHTTPClientTransport(new URL(process.env.GATEWAY_URL), {
-    requestInit: { headers: { Authorization: `Bearer ${process.env.GATEWAY_TOKEN}` } },
-  }),
-);
-process.stderr.write(`soak agent connected, MCP ${client.getNegotiatedProtocolVersion?.() ?? '?'}\n`);
+/** The gateway connection; made again after it failed (a Reload Window restarts the gateway). */
+let client;
+let connecting;
+function connected() {
+  if (client) return Promise.resolve(client);
+  connecting ??= (async () => {
+    for (;;) {
+      const next = new Client({ name: 'soak-agent', version: '1.0.0' }, { capabilities: {} });
+      try {
+        await next.connect(
+          new StreamableHTTPClientTransport(new URL(process.env.GATEWAY_URL), {
+            requestInit: { headers: { Authorization: `Bearer ${process.env.GATEWAY_TOKEN}` } },
+          }),
+        );
+        process.stderr.write(`soak agent connected, MCP ${next.getNegotiatedProtocolVersion?.() ?? '?'}\n`);
+        client = next;
+        return next;
+      } catch (error) {
+        process.stderr.write(`soak agent could not connect: ${error?.message ?? error}\n`);
+        await next.close().catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  })().finally(() => (connecting = undefined));
+  return connecting;
+}
+await connected();
 
 let calls = 0;
 const open = new Map(servers.map((server) => [server, 0]));
@@ -31,11 +51,18 @@ const running = new Set();
 async function call(server) {
   const id = `c${++calls}`;
   open.set(server, open.get(server) + 1);
+  const through = await connected();
   try {
-    const result = await client.callTool({ name: `${server}__soak_round`, arguments: { call: id } }, { timeout: 3_600_000 });
+    const result = await through.callTool({ name: `${server}__soak_round`, arguments: { call: id } }, { timeout: 3_600_000 });
     if (result.isError) log({ event: 'call failed', question: `${server}-${id}`, message: JSON.stringify(result.content).slice(0, 200) });
   } catch (error) {
     log({ event: 'call failed', question: `${server}-${id}`, message: String(error?.message ?? error).slice(0, 200) });
+    // A JSON-RPC error (a numeric code) came through a working connection; anything else means the
+    // connection failed with it (the gateway went away): the next call connects again.
+    if (typeof error?.code !== 'number' && client === through) {
+      client = undefined;
+      void through.close().catch(() => undefined);
+    }
   } finally {
     open.set(server, open.get(server) - 1);
   }
@@ -56,4 +83,4 @@ async function callForever(server) {
 await Promise.all(servers.map(callForever));
 // The stop: the calls still open end as the person answers them.
 while (running.size > 0) await Promise.race(running);
-await client.close();
+await client?.close();

@@ -87,10 +87,10 @@ async function askForever(server, session) {
   }
 }
 
-function newServer() {
+/** `listening`: resolves once the client can hear what the server asks on its own. */
+function newServer(session = { open: 0, closed: false, listening: Promise.resolve() }) {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: {} });
-  const session = { open: 0, closed: false };
-  server.oninitialized = () => void askForever(server, session);
+  server.oninitialized = () => void session.listening.then(() => askForever(server, session));
   server.onclose = () => (session.closed = true);
   return server;
 }
@@ -145,11 +145,15 @@ function serveHttp() {
         );
         return;
       }
-      const server = newServer();
+      // The SDK's transport drops (keeps only for a resuming client) what the server sends before the
+      // client opened its GET stream: a server asks on its own only once the client listens.
+      let heard;
+      const session = { open: 0, closed: false, listening: new Promise((resolve) => (heard = resolve)) };
+      const server = newServer(session);
       transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: new KeptEvents(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessioninitialized: (id) => void sessions.set(id, Object.assign(transport, { heard })),
         onsessionclosed: (id) => void sessions.delete(id),
       });
       await server.connect(transport);
@@ -165,6 +169,8 @@ function serveHttp() {
       ...(req.method === 'POST' ? { body: text } : {}),
     });
     const response = await transport.handleRequest(request, { parsedBody: body });
+    // The GET stream is open once its response is made.
+    if (req.method === 'GET' && response.ok) transport.heard?.();
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     // A client gone (a dropped connection) cancels its stream, so the session knows it may open another.

@@ -4,6 +4,7 @@
  *   npm run soak                                    2 minutes, 12 servers
  *   npm run soak -- --minutes 10 --servers 50       the release soak (CONTRIBUTING has its figures)
  *   -- --http N --rounds N --mean-ms N --fault-ms N  askers per kind, question and fault rates
+ *   -- --window-faults 0.05 --reload-faults 0.05   the share of faults that open a second window, that reload
  *   SOAK_KEEP=1                                     keeps the logs (the path is printed)
  */
 import { formatResult, passed, runSoak } from './runSoak';
@@ -23,6 +24,8 @@ runSoak({
   rounds: Math.min(servers - http, option('rounds', Math.ceil(servers / 5))),
   meanMs: option('mean-ms', 1500),
   faultMs: option('fault-ms', 6000),
+  windowFaults: option('window-faults', 0.05),
+  reloadFaults: option('reload-faults', 0.05),
   keep: process.env.SOAK_KEEP === '1',
 }).then(
   (result) => {

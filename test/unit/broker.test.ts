@@ -1,6 +1,7 @@
 /** The broker: queueing, limits, deadlines, cancellation and answer completion, with a fake renderer. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { OTHER_WINDOW_IDS_FROM } from '../../src/core/windows/otherWindowQuestions';
 import { AnswerMemory } from '../../src/core/memory/answerMemory';
 import {
   Broker,
@@ -591,6 +592,23 @@ describe('Broker: Later, resume and decline from the pending list', () => {
     (await renderer.rendered(3)).answer({ action: 'decline' });
     await declined;
     assert.deepEqual(seen, ['aborted:cancel:aborted', 'timed out:cancel:timeout', 'declined:decline:']);
+  });
+});
+
+describe('question ids across a reload', () => {
+  it("a new window's broker does not hand out the ids of the one before (a phone page's old answer cannot land on a new question)", async () => {
+    const before = setup();
+    const after = setup();
+    const ask = (broker: Broker): number => {
+      void broker.ask(form('Which city?')).catch(() => undefined);
+      return broker.pending().at(-1)!.id;
+    };
+    const earlier = [ask(before.broker), ask(before.broker), ask(before.broker)];
+    await tick();
+    const later = [ask(after.broker), ask(after.broker), ask(after.broker)];
+    assert.equal(new Set([...earlier, ...later]).size, 6, `${earlier} then ${later}`);
+    // Below the phone's numbers for other windows' questions.
+    for (const id of [...earlier, ...later]) assert.ok(Number.isSafeInteger(id) && id > 0 && id < OTHER_WINDOW_IDS_FROM, String(id));
   });
 });
 

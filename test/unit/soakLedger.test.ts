@@ -145,4 +145,28 @@ describe('soak ledger', () => {
     assert.equal(report.fates.error, 1);
     assert.equal(report.asked, 1);
   });
+
+  it('takes an answer sent as the phone went away as maybe given: it may reach its asker, and need not', () => {
+    const sent: LedgerEvent = {
+      event: 'gave',
+      question: 's01-1',
+      via: 'phone',
+      action: 'accept',
+      content: { token: 's01-1', bpm: 90 },
+      uncertain: true,
+      at: 2,
+    };
+    const reached: LedgerEvent[] = [
+      { event: 'asked', asker: 's01', question: 's01-1', at: 1 },
+      sent,
+      { event: 'fate', asker: 's01', question: 's01-1', fate: 'answered', content: { token: 's01-1', bpm: 90 }, at: 3 },
+    ];
+    assert.deepEqual(judge(reached).problems, []);
+    const lost: LedgerEvent[] = [
+      { event: 'asked', asker: 's01', question: 's01-1', at: 1 },
+      sent,
+      { event: 'fate', asker: 's01', question: 's01-1', fate: 'cancelled', at: 3 },
+    ];
+    assert.deepEqual(judge(lost).problems, []);
+  });
 });

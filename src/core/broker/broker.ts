@@ -123,8 +123,18 @@ interface Entry {
   answeredOn?: string;
 }
 
+/**
+ * Where a broker's question ids start: a random place, so that a window's ids do not repeat after a
+ * reload. A phone page still showing a question from before it would otherwise send its answer to
+ * whatever new question took the same number (found by the soak, issue #37).
+ */
+export function firstQuestionId(): number {
+  // Below 4e9, well under the phone's numbers for other windows' questions (OTHER_WINDOW_IDS_FROM, 5e9).
+  return 1 + Math.floor(Math.random() * 4_000_000_000);
+}
+
 export class Broker {
-  private nextId = 1;
+  private nextId = firstQuestionId();
   private readonly entries = new Map<number, Entry>();
   private readonly nativeQueue: NativeJob[] = [];
   private nativeBusy = false;

@@ -44,7 +44,8 @@ export function withOtherWindows(
   lane?: TurnLane,
 ): DeviceQuestions {
   const ids = new Map<string, number>();
-  let nextId = OTHER_WINDOW_IDS_FROM;
+  // From a random place, as the broker's own ids (firstQuestionId): not the same numbers after a reload.
+  let nextId = OTHER_WINDOW_IDS_FROM + Math.floor(Math.random() * 4_000_000_000);
   /** Put off on a device: kept here, since "Later" is the device's own list order, not an answer. */
   const later = new Set<number>();
   /** Fires when a device puts one off (its window is not told), or a question waiting to be read was read. */

@@ -399,6 +399,18 @@ export class ServerRegistry implements vscode.Disposable {
     return channel;
   }
 
+  /**
+   * As the window closes (deactivate, awaited, unlike dispose()): every 2025-era HTTP session is
+   * ended, so what its server still asks ends there with an error instead of waiting for ever.
+   */
+  async endHttpSessions(): Promise<void> {
+    const started = Date.now();
+    const connections = [...this.connections.values()].filter((connection) => connection.transportKind === 'http');
+    await Promise.all(connections.map((connection) => connection.endHttpSession().catch(() => undefined)));
+    if (connections.length > 0)
+      this.log.info(`ended ${connections.length} HTTP sessions as the window closes (${Date.now() - started} ms)`);
+  }
+
   dispose(): void {
     for (const recovery of this.recoveries.values()) recovery.dispose();
     this.recoveries.clear();

@@ -1,0 +1,59 @@
+/**
+ * The person at the editor (issue #37): answers a share of the questions in VS Code's own quick
+ * input, with Playwright, at a person's pace: the questions of one asker (the phone leaves those to
+ * the editor). A soak question is three quick-input steps (its token, a pick, a number); each step
+ * is checked to still belong to the same question before anything is typed, since a question its
+ * asker gives up closes and the next one takes its place.
+ */
+import type { Page } from 'playwright-core';
+import { pickQuickPickItem, readQuickInput, typeAndSubmit, type QuickInputState } from '../e2e/harness/workbench';
+import type { LedgerEvent } from './ledger';
+import { contentFor, tokenIn } from './phone';
+
+/** The asker whose questions are answered in the editor. */
+export const EDITOR_ASKER = 's01';
+
+export const answeredInEditor = (token: string): boolean => token.startsWith(`${EDITOR_ASKER}-`);
+
+/** Answers the editor's share until `stop` is aborted; returns what went wrong on the way (for the report). */
+export async function answerInEditor(page: Page, log: (event: LedgerEvent) => void, stop: AbortSignal): Promise<string[]> {
+  const troubles: string[] = [];
+  while (!stop.aborted) {
+    const shown = await readQuickInput(page).catch(() => undefined);
+    const token = tokenIn(shown?.message);
+    if (!shown || !token || !answeredInEditor(token) || shown.step !== '1/3') {
+      await pause(200);
+      continue;
+    }
+    try {
+      if (await answerSteps(page, token)) {
+        log({ event: 'gave', question: token, via: 'editor', action: 'accept', content: contentFor(token), at: Date.now() });
+      }
+    } catch (error) {
+      troubles.push(`${token}: ${String(error).slice(0, 200)}`);
+    }
+  }
+  return troubles;
+}
+
+/** The three steps of one question; false when it went away on the way (nothing was given). */
+async function answerSteps(page: Page, token: string): Promise<boolean> {
+  const content = contentFor(token);
+  const steps: Array<(state: QuickInputState) => Promise<void>> = [
+    () => typeAndSubmit(page, token),
+    () => pickQuickPickItem(page, String(content.pick), 5_000),
+    () => typeAndSubmit(page, String(content.n)),
+  ];
+  for (const [i, step] of steps.entries()) {
+    // A person reads the step first.
+    await pause(300 + Math.random() * 700);
+    const state = await readQuickInput(page).catch(() => undefined);
+    if (!state || tokenIn(state.message) !== token || state.step !== `${i + 1}/3`) return false;
+    await step(state);
+  }
+  return true;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,90 @@
+/**
+ * The soak's faults of the editor itself (issue #37): Reload Window while questions are open, and a
+ * second window opened and closed while the first one works.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { LedgerEvent } from './ledger';
+
+export interface WindowFaultContext {
+  page: Page;
+  browser: Browser;
+  workbenchUrl: string;
+  /** The file the driver extension watches to reload its window. */
+  reloadFile: string;
+  driverRecord: string;
+  /** The askers Elicit started (stdio): a reload ends their processes. */
+  stdioAskers: string[];
+  pidOf(name: string): number | undefined;
+  log(event: LedgerEvent): void;
+}
+
+/**
+ * Reload Window, through the driver extension: the old host stops every server (stdio ones end, an
+ * HTTP session is ended), the new one starts them again. Each stdio asker is logged as dead once its
+ * old process is gone (what it still waited for went with it).
+ */
+export async function reloadWindow(context: WindowFaultContext): Promise<void> {
+  const { page } = context;
+  const oldPids = context.stdioAskers.flatMap((name) => {
+    const pid = context.pidOf(name);
+    return pid === undefined ? [] : [{ name, pid }];
+  });
+  const startsBefore = countLines(context.driverRecord, '"started"');
+  context.log({ event: 'fault', kind: 'Reload Window', at: Date.now() });
+  const loaded = page.waitForEvent('load', { timeout: 90_000 });
+  fs.writeFileSync(context.reloadFile, '');
+  await until(() => oldPids.every(({ pid }) => !alive(pid)), 30_000, "the old window's servers to end");
+  const at = Date.now();
+  for (const { name } of oldPids) context.log({ event: 'died', asker: name, at });
+  await loaded;
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  await until(() => countLines(context.driverRecord, '"started"') > startsBefore, 120_000, 'the servers to start again after the reload');
+}
+
+/** Opens a second window on a folder of its own for `stayMs`, then closes it, as a person closes a window. */
+export async function secondWindow(context: WindowFaultContext, stayMs: number): Promise<void> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-soak-window-'));
+  // The driver extension only looks on in this window.
+  fs.writeFileSync(path.join(folder, '.soak-second-window'), '');
+  context.log({ event: 'fault', kind: 'second window', at: Date.now() });
+  const page = await context.browser.newPage({ viewport: { width: 1200, height: 800 } });
+  try {
+    const url = new URL(context.workbenchUrl);
+    url.searchParams.set('folder', folder);
+    await page.goto(url.toString());
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await new Promise((resolve) => setTimeout(resolve, stayMs));
+  } finally {
+    await page.close({ runBeforeUnload: true }).catch(() => undefined);
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function countLines(file: string, containing: string): number {
+  return fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(containing)).length
+    : 0;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
