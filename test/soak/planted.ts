@@ -13,9 +13,7 @@ import * as path from 'node:path';
 import { repoRoot } from '../e2e/harness/codeServer';
 import { formatResult, passed, runSoak, type SoakOptions } from './runSoak';
 
-const plants: Array<{ patch: string; soak: Partial<SoakOptions> }> = [
-  { patch: 'phone-answer-dropped.patch', soak: {} },
-];
+const plants: Array<{ patch: string; soak: Partial<SoakOptions> }> = [{ patch: 'phone-answer-dropped.patch', soak: {} }];
 
 async function main(): Promise<void> {
   const only = process.argv[2];
