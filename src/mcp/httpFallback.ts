@@ -6,7 +6,8 @@
  * free of the SDK bundle.
  */
 
-function httpStatus(error: unknown): number | undefined {
+/** The HTTP status an SDK error carries, if it is an SdkHttpError. */
+export function httpStatus(error: unknown): number | undefined {
   if (!(error instanceof Error) || error.name !== 'SdkHttpError') return undefined;
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' ? status : undefined;

@@ -20,6 +20,8 @@
  * No SDK import: the transport is reached through the few members used here.
  */
 
+import { httpStatus as httpStatusOf } from './httpFallback';
+
 /** Resuming the GET stream: 0.5 s, then growing to 5 s, ten times (about 30 s in all). */
 export const RECONNECTION = Object.freeze({
   initialReconnectionDelay: 500,
@@ -70,13 +72,6 @@ export async function endSession(transport: HttpSessionTransport | undefined): P
   clearTimeout(timer);
 }
 
-/** The HTTP status an SDK error carries (SdkHttpError: by name, so this stays free of the SDK bundle). */
-export function httpStatusOf(error: unknown): number | undefined {
-  if (!(error instanceof Error) || error.name !== 'SdkHttpError') return undefined;
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
-}
-
 /** A request of ours: sending it twice could run a tool twice, so it is never sent again. */
 function isRequest(message: JsonRpcMessageLike): boolean {
   return typeof message.method === 'string' && message.id !== undefined;
@@ -106,9 +101,9 @@ export function keepHttpSession(transport: HttpSessionTransport, options: HttpSe
       } catch (error) {
         if (sessionUnknown(error)) lost('the server no longer knows this session (HTTP 404)');
         // Only what got no HTTP reply at all is sent again; a status is the server's answer.
-        const resend = watching && !isRequest(message) && httpStatusOf(error) === undefined && attempt < delays.length;
-        if (!resend) {
-          if (watching && !isRequest(message) && httpStatusOf(error) === undefined) lost('an answer could not be sent to the server');
+        const unanswered = watching && !isRequest(message) && httpStatusOf(error) === undefined;
+        if (!unanswered || attempt >= delays.length) {
+          if (unanswered) lost('an answer could not be sent to the server');
           throw error;
         }
         await sleep(delays[attempt]!);
