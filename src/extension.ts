@@ -84,8 +84,9 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const lostQuestions = new LostQuestions(broker, workspaceState);
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   // HTTP sessions are ended too, at once (the host may be given little time; dispose() cannot wait for their DELETE).
+  // Settled, not all: one failing (VS Code has already cut the host's channels) must not end the wait for the others.
   closing = async () => {
-    await Promise.all([keptRounds.freeze(), lostQuestions.freeze(), registry.endHttpSessions()]);
+    await Promise.allSettled([keptRounds.freeze(), lostQuestions.freeze(), registry.endHttpSessions()]);
   };
   const services: Services = {
     log,

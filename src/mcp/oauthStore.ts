@@ -52,6 +52,8 @@ export function serverOfKey(key: string): OAuthServerId | undefined {
 /** One server's record; updates are applied one after another, never interleaved. */
 export class ServerCredentials {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The record as last read from or written to the store (in memory only, as the store hands it out). */
+  private lastKnown: { text: string | undefined } | undefined;
 
   constructor(
     private readonly store: SecretStore,
@@ -64,15 +66,31 @@ export class ServerCredentials {
 
   async read(): Promise<StoredCredentials> {
     await this.queue;
-    return this.parse(await this.store.get(this.key));
+    let text: string | undefined;
+    try {
+      text = await this.store.get(this.key);
+    } catch (error) {
+      // As the window closes, VS Code cuts the extension host off from SecretStorage before the
+      // last requests go out (a session's DELETE): those carry what was last read or written.
+      if (this.lastKnown === undefined) throw error;
+      return this.parse(this.lastKnown.text);
+    }
+    this.lastKnown = { text };
+    return this.parse(text);
   }
 
   update(change: (credentials: StoredCredentials) => void): Promise<void> {
     const next = this.queue.then(async () => {
       const credentials = this.parse(await this.store.get(this.key));
       change(credentials);
-      if (Object.values(credentials).every((v) => v === undefined)) await this.store.delete(this.key);
-      else await this.store.store(this.key, JSON.stringify(credentials));
+      if (Object.values(credentials).every((v) => v === undefined)) {
+        await this.store.delete(this.key);
+        this.lastKnown = { text: undefined };
+      } else {
+        const text = JSON.stringify(credentials);
+        await this.store.store(this.key, text);
+        this.lastKnown = { text };
+      }
     });
     this.queue = next.catch(() => undefined);
     return next;

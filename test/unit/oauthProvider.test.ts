@@ -87,6 +87,30 @@ describe('OAuth credentials in a secret store', () => {
     assert.equal(p.takeAuthorizationRequest(), undefined);
   });
 
+  // Issue #37 (the soak): at Reload Window VS Code cuts the host off from SecretStorage ("Canceled") before
+  // the HTTP sessions' DELETE goes out; the SDK asks for tokens for that request too.
+  it('gives the credentials last read or written once the store can no longer be reached, and none it never had', async () => {
+    const store = new MemorySecretStore();
+    let reachable = true;
+    const cutOff = {
+      get: (key: string) => (reachable ? store.get(key) : Promise.reject(new Error('Canceled'))),
+      store: (key: string, value: string) => store.store(key, value),
+      delete: (key: string) => store.delete(key),
+    };
+    const p = new StoredOAuthProvider(server, cutOff, { clientName: 'Elicit' });
+    await p.saveTokens({ access_token: 'at-written', token_type: 'bearer' });
+    reachable = false;
+    assert.equal((await p.tokens())?.access_token, 'at-written');
+    reachable = true;
+    await store.store(credentialsKey(server), JSON.stringify({ tokens: { access_token: 'at-from-another-window', token_type: 'bearer' } }));
+    assert.equal((await p.tokens())?.access_token, 'at-from-another-window', 'read from the store while it answers');
+    reachable = false;
+    assert.equal((await p.tokens())?.access_token, 'at-from-another-window');
+
+    const never = new StoredOAuthProvider({ ...server, name: 'never-read' }, cutOff, { clientName: 'Elicit' });
+    await assert.rejects(never.tokens(), /Canceled/);
+  });
+
   it('treats a damaged record as no record', async () => {
     const store = new MemorySecretStore();
     await store.store(credentialsKey(server), '{not json');

@@ -407,8 +407,12 @@ export class ServerRegistry implements vscode.Disposable {
     const started = Date.now();
     const connections = [...this.connections.values()].filter((connection) => connection.transportKind === 'http');
     await Promise.all(connections.map((connection) => connection.endHttpSession().catch(() => undefined)));
-    if (connections.length > 0)
+    if (connections.length === 0) return;
+    try {
       this.log.info(`ended ${connections.length} HTTP sessions as the window closes (${Date.now() - started} ms)`);
+    } catch {
+      // The output channel is closed by now when VS Code closes the window (it says "Channel has been closed").
+    }
   }
 
   dispose(): void {
