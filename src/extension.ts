@@ -82,12 +82,6 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   context.subscriptions.push(registry.onDidEndProcess((asker) => memory.endSession(asker)));
   registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
-  // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
-  // HTTP sessions are ended too, at once (the host may be given little time; dispose() cannot wait for their DELETE).
-  // Settled, not all: one failing (VS Code has already cut the host's channels) must not end the wait for the others.
-  closing = async () => {
-    await Promise.allSettled([keptRounds.freeze(), lostQuestions.freeze(), registry.endHttpSessions()]);
-  };
   const services: Services = {
     log,
     broker,
@@ -119,12 +113,20 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   registerMcp(context, services);
   const agentKeys = registerAcp(context, services);
   registerSecrets(context, services, agentKeys);
-  registerGateway(context, services);
+  const gateway = registerGateway(context, services);
   registerElicitTool(context, services);
   registerMemory(context, services);
   registerFileFields(context, services);
   registerAppQuestions(context, services.registry);
   registerDevices(context, services, otherWindows);
+
+  // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
+  // HTTP sessions are ended too, at once (the host may be given little time; dispose() cannot wait for their DELETE).
+  // Settled, not all: one failing (VS Code has already cut the host's channels) must not end the wait for the others.
+  // The gateway's agents are told after the freeze, so the questions their calls leave are listed as lost.
+  closing = async () => {
+    await Promise.allSettled([keptRounds.freeze(), lostQuestions.freeze(), registry.endHttpSessions(), gateway.closeWithWindow()]);
+  };
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return createPublicApi(broker, context.extension.id);

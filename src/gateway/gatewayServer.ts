@@ -37,6 +37,10 @@ export const MAX_SESSIONS = 32;
 /** A 2025-era session nobody used for this long is closed. */
 export const SESSION_IDLE_MS = 30 * 60_000;
 const SWEEP_MS = 60_000;
+/** How long stopping waits for the ended calls' results to reach their clients. */
+const ENDED_CALLS_FLUSH_MS = 1_500;
+/** Why a call still running ended, when the gateway stops without a reason of its own. */
+export const GATEWAY_STOPPED = 'The Elicit gateway stopped before this call ended, so the call was stopped.';
 
 export interface UpstreamTools {
   list(): Promise<Array<{ server: string; tool: Tool }>>;
@@ -77,6 +81,10 @@ export class GatewayServer {
   private sweeper: NodeJS.Timeout | undefined;
   private forwarded = new Map<string, { server: string; tool: string }>();
   private _port = 0;
+  /** Aborted as the gateway stops: each call still running ends with an error result saying why. */
+  private stopping = new AbortController();
+  /** The POST requests being answered (their responses carry the calls' results), until each response ends. */
+  private readonly openPosts = new Set<Promise<void>>();
 
   constructor(private readonly options: GatewayOptions) {}
 
@@ -99,6 +107,7 @@ export class GatewayServer {
 
   async start(): Promise<void> {
     if (this.running) return;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.modern = createMcpHandler(() => this.newServer(), {
       // 2025-era clients are served by sessions of our own (below), so the asker stays known.
       legacy: 'reject',
@@ -117,9 +126,21 @@ export class GatewayServer {
     this.options.log(`gateway listening on ${this.url}`);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the gateway. Calls still running end first with an error result that says `why` (an agent
+   * reads it and can call again), and their results are given a moment to reach the clients: cut
+   * off, a client would wait for them for ever.
+   */
+  async stop(why = GATEWAY_STOPPED): Promise<void> {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
+    this.stopping.abort(new Error(why));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.openPosts]),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ENDED_CALLS_FLUSH_MS))),
+    ]);
+    clearTimeout(timer);
     for (const session of this.sessions.values()) await session.transport.close().catch(() => undefined);
     this.sessions.clear();
     await this.modern?.close().catch(() => undefined);
@@ -158,6 +179,7 @@ export class GatewayServer {
       res.on('close', () => {
         if (!res.writableFinished) client.abort(new Error('the client disconnected'));
       });
+      if (req.method === 'POST') this.trackPost(res);
       const text = req.method === 'POST' ? await readBody(req) : undefined;
       const body = text === undefined ? undefined : parseJson(text);
       const request = toWebRequest(req, text, client.signal);
@@ -169,6 +191,12 @@ export class GatewayServer {
       this.options.log(`gateway request failed: ${errorText(error)}`);
       if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, errorText(error));
     }
+  }
+
+  private trackPost(res: http.ServerResponse): void {
+    const ended = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    this.openPosts.add(ended);
+    void ended.then(() => this.openPosts.delete(ended));
   }
 
   /** The answer to a holder challenge: an HMAC keyed by the token, never the token. */
@@ -275,11 +303,21 @@ export class GatewayServer {
     );
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const signals = [ctx.mcpReq.signal, requestScope.getStore()].filter((s): s is AbortSignal => s !== undefined);
+      const stopping = this.stopping.signal;
+      const signals = [ctx.mcpReq.signal, requestScope.getStore(), stopping].filter((s): s is AbortSignal => s !== undefined);
       const signal = AbortSignal.any(signals);
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      if (request.params.name === ASK_USER) return this.askUser(gatewayAsker(clientName(server)), args, signal);
-      return this.forward(request.params.name, args, signal);
+      // Ended by the gateway stopping (the window closing): said as a tool error, which the agent's model reads.
+      const stopped = (): CallToolResult => ({ content: [{ type: 'text', text: errorText(stopping.reason) }], isError: true });
+      try {
+        if (request.params.name !== ASK_USER) return await this.forward(request.params.name, args, signal);
+        const asked = await this.askUser(gatewayAsker(clientName(server)), args, signal);
+        // The question closed because the gateway stopped, not because the person cancelled it.
+        return stopping.aborted && (asked.structuredContent as { action?: unknown } | undefined)?.action === 'cancel' ? stopped() : asked;
+      } catch (error) {
+        if (stopping.aborted) return stopped();
+        throw error;
+      }
     });
     return server;
   }

@@ -77,6 +77,18 @@ export type ServerStatus = 'stopped' | 'starting' | 'running' | 'error';
 interface TaskWatch {
   id: number;
   onTask?: (task: RunningTask) => void;
+  /** False when whoever called cannot outlive the window (the gateway's agent): its rounds end with it. */
+  keepRounds: boolean;
+}
+
+/** How a tool call is made. */
+export interface ToolCallOptions {
+  /**
+   * Whether its rounds are kept across a window reload (default true: the person ran it, and
+   * answers it after). A caller whose call ends with the window (an agent through the gateway gets
+   * an error and calls again) says false, or the tool would run for it twice.
+   */
+  keepRoundsAcrossReload?: boolean;
 }
 
 /** Where a connection's questions go: normally the broker's `ask`. */
@@ -267,11 +279,13 @@ export class McpConnection {
     args: Record<string, unknown>,
     signal?: AbortSignal,
     onTask?: (task: RunningTask) => void,
+    options: ToolCallOptions = {},
   ): Promise<CallToolResult> {
     const client = await this.connect();
     const id = this.nextCallId++;
     this.runningTools.set(id, name);
-    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal, { id, onTask }));
+    const watch: TaskWatch = { id, onTask, keepRounds: options.keepRoundsAcrossReload ?? true };
+    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal, watch));
     try {
       try {
         return await call();
@@ -643,12 +657,13 @@ export class McpConnection {
     if (!mustRunAsTask(client, this.listedTools.get(name))) {
       const params = { name, arguments: args };
       try {
-        return (await this.withRounds(this.legFor(client, 'tools/call', params, signal), 'tools/call', params, signal)) as CallToolResult;
+        const leg = this.legFor(client, 'tools/call', params, signal);
+        return (await this.withRounds(leg, 'tools/call', params, signal, call.keepRounds)) as CallToolResult;
       } catch (error) {
         // The tasks extension: the server runs the call as a task (maybe after rounds of its own).
         const task = taskOf(error, this.name);
         if (!task) throw this.readableFailure(error);
-        const context = this.roundContext(taskSubject({ method: 'tools/call', params }), signal);
+        const context = this.roundContext(taskSubject({ method: 'tools/call', params }), signal, call.keepRounds);
         const run = this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t));
         return followTask(run, task);
       }
@@ -733,12 +748,13 @@ export class McpConnection {
     method: RoundMethod,
     params: Record<string, unknown>,
     signal?: AbortSignal,
+    keep = true,
   ): Promise<Record<string, unknown>> {
     const first = await leg({});
-    return completeRounds(first, leg, { method, params }, this.roundContext(subjectOf({ method, params }), signal));
+    return completeRounds(first, leg, { method, params }, this.roundContext(subjectOf({ method, params }), signal, keep));
   }
 
-  private roundContext(detail: string, signal?: AbortSignal): RoundContext {
+  private roundContext(detail: string, signal?: AbortSignal, keep = true): RoundContext {
     const signals = [this.lifetime.signal, ...(signal ? [signal] : [])];
     return {
       server: this.name,
@@ -746,7 +762,7 @@ export class McpConnection {
       asker: { kind: 'mcp', name: this.askerName, detail },
       ask: this.options.ask,
       roots: this.options.roots,
-      keeper: this.options.rounds,
+      keeper: keep ? this.options.rounds : undefined,
       signal: AbortSignal.any(signals),
       appFor: (params) => this.appFor(params),
     };

@@ -268,3 +268,29 @@ describe('a round kept across a reload (finding 5 of issue #21)', () => {
     assert.equal(readRecords(realRecord).at(-1)!.requestState, kept.requestState);
   });
 });
+
+// Issue #37 (the soak): an agent's call through the gateway ends with the window (the agent gets an error
+// and calls again), so a round kept for it would, answered after the reload, run the tool a second time.
+describe("a call whose caller ends with the window (the gateway's)", () => {
+  it('keeps none of its rounds; a call the person made keeps them', async () => {
+    const keeper = new KeptAcrossReload();
+    const { broker } = scriptedBroker((q) =>
+      q.form!.fields[0]!.property === 'title' ? answerGroup(q, { title: 'Nocturne' }) : answerGroup(q, { tempo: 72 }),
+    );
+    const connection = new McpConnection(stdioServer('songs', serverFile, { RECORD_FILE: newRecordFile() }), {
+      ask: (r) => broker.ask(r),
+      log: () => undefined,
+      rounds: keeper,
+    });
+    opened.push(connection);
+    const agents = await connection.callTool('two_rounds', {}, undefined, undefined, { keepRoundsAcrossReload: false });
+    assert.equal(textOf(agents), '"Nocturne" at 72');
+    assert.equal(keeper.rounds.length, 0, 'no round of the gateway call was kept');
+    const persons = await connection.callTool('two_rounds', {});
+    assert.equal(textOf(persons), '"Nocturne" at 72');
+    assert.deepEqual(
+      keeper.rounds.map((r) => r.round),
+      [1, 2],
+    );
+  });
+});

@@ -54,7 +54,15 @@ async function call(server) {
   const through = await connected();
   try {
     const result = await through.callTool({ name: `${server}__soak_round`, arguments: { call: id } }, { timeout: 3_600_000 });
-    if (result.isError) log({ event: 'call failed', question: `${server}-${id}`, message: JSON.stringify(result.content).slice(0, 200) });
+    if (result.isError) {
+      const message = JSON.stringify(result.content);
+      log({ event: 'call failed', question: `${server}-${id}`, message: message.slice(0, 200) });
+      // The window closed or reloaded (the gateway says so before it goes): its session went with it.
+      if (/window closed or reloaded/.test(message) && client === through) {
+        client = undefined;
+        void through.close().catch(() => undefined);
+      }
+    }
   } catch (error) {
     log({ event: 'call failed', question: `${server}-${id}`, message: String(error?.message ?? error).slice(0, 200) });
     // A JSON-RPC error (a numeric code) came through a working connection; anything else means the

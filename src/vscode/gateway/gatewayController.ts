@@ -19,6 +19,10 @@ import { errorText } from '../../core/errors';
 const TOKEN_KEY = 'elicit.gateway.token';
 const PORT_KEY = 'elicit.gateway.lastPort';
 
+/** What an agent's call still running at Reload Window (or as the window closes) ends with. */
+export const WINDOW_CLOSED =
+  'The VS Code window closed or reloaded before this call ended, so Elicit stopped it. Call the tool again once the window is open.';
+
 export class GatewayController implements vscode.Disposable {
   private server: GatewayServer | undefined;
   private token = '';
@@ -116,12 +120,18 @@ export class GatewayController implements vscode.Disposable {
     }
   }
 
-  async stop(): Promise<void> {
+  /** `why` is what each call still running gets as its error result (the agent's model reads it). */
+  async stop(why?: string): Promise<void> {
     const server = this.server;
     this.server = undefined;
     this.status.hide();
     this.definitionsChanged.fire();
-    await server?.stop();
+    await server?.stop(why);
+  }
+
+  /** As the window closes (deactivate, awaited): calls still running end with an error that says so. */
+  closeWithWindow(): Promise<void> {
+    return this.stop(WINDOW_CLOSED);
   }
 
   async copyConfig(): Promise<void> {
@@ -195,7 +205,8 @@ export class GatewayController implements vscode.Disposable {
         call: async (serverName, tool, args, signal) => {
           const server = await this.services.registry.get(serverName);
           if (!server) return { content: [{ type: 'text', text: `No server named ${serverName}` }], isError: true };
-          return server.callTool(tool, args, signal);
+          // The agent's call ends with the window (it gets WINDOW_CLOSED and calls again): its rounds are not kept.
+          return server.callTool(tool, args, signal, undefined, { keepRoundsAcrossReload: false });
         },
       },
     });

@@ -7,7 +7,8 @@ import { settings } from '../settings';
 import type { Services } from '../services';
 import { GatewayController } from './gatewayController';
 
-export function registerGateway(context: vscode.ExtensionContext, services: Services): void {
+/** Returns the gateway, for the window's closing to end its calls. */
+export function registerGateway(context: vscode.ExtensionContext, services: Services): GatewayController {
   const gateway = new GatewayController(context, services);
   context.subscriptions.push(
     gateway,
@@ -17,4 +18,5 @@ export function registerGateway(context: vscode.ExtensionContext, services: Serv
     vscode.commands.registerCommand('elicit.rotateGatewayToken', () => gateway.rotateToken()),
   );
   if (settings.gatewayEnabled()) void gateway.start(false);
+  return gateway;
 }
