@@ -12,7 +12,7 @@
  * Being in the same extension host, it also measures that host as the soak needs: the event loop's
  * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
- * garbage collection, at the start and when $SOAK_MEASURE appears.
+ * garbage collection and the host's resident memory (RSS), at the start and when $SOAK_MEASURE appears.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -59,7 +59,8 @@ exports.activate = (context) => {
     if (!measuring || !process.env.SOAK_MEASURE || !fs.existsSync(process.env.SOAK_MEASURE)) return;
     measuring = false;
     delay.disable();
-    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heapAfterGc() } });
+    const heap = heapAfterGc();
+    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, rss: process.memoryUsage().rss, memory: process.memoryUsage() } });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
   // When the host was blocked long (a timer 100 ms late or more), for the report to set beside the faults.
@@ -86,7 +87,7 @@ exports.activate = (context) => {
     delay.reset();
     delay.enable();
     measuring = true;
-    record({ started, heapAtStart });
+    record({ started, heapAtStart, rssAtStart: process.memoryUsage().rss, memory: process.memoryUsage(), at: Date.now() });
   }
   const reload = process.env.SOAK_RELOAD;
   const reloadPoll = setInterval(() => {

@@ -21,12 +21,13 @@ export async function answerInEditor(page: Page, log: (event: LedgerEvent) => vo
   while (!stop.aborted) {
     const shown = await readQuickInput(page).catch(() => undefined);
     const token = tokenIn(shown?.message);
-    if (!shown || !token || !answeredInEditor(token) || shown.step !== '1/3') {
+    const from = /^([1-3])\/3$/.exec(shown?.step ?? '')?.[1];
+    if (!shown || !token || !answeredInEditor(token) || !from) {
       await pause(200);
       continue;
     }
     try {
-      if (await answerSteps(page, token)) {
+      if (await answerSteps(page, token, Number(from) - 1)) {
         log({ event: 'gave', question: token, via: 'editor', action: 'accept', content: contentFor(token), at: Date.now() });
       }
     } catch (error) {
@@ -36,8 +37,11 @@ export async function answerInEditor(page: Page, log: (event: LedgerEvent) => vo
   return troubles;
 }
 
-/** The three steps of one question; false when it went away on the way (nothing was given). */
-async function answerSteps(page: Page, token: string): Promise<boolean> {
+/**
+ * The three steps of one question, from the one shown (a question that lost the focus midway, to a
+ * second window, comes back at the step it had reached); false when it went away on the way.
+ */
+async function answerSteps(page: Page, token: string, from: number): Promise<boolean> {
   const content = contentFor(token);
   const steps: Array<(state: QuickInputState) => Promise<void>> = [
     () => typeAndSubmit(page, token),
@@ -45,6 +49,7 @@ async function answerSteps(page: Page, token: string): Promise<boolean> {
     () => typeAndSubmit(page, String(content.n)),
   ];
   for (const [i, step] of steps.entries()) {
+    if (i < from) continue;
     // A person reads the step first.
     await pause(300 + Math.random() * 700);
     const state = await readQuickInput(page).catch(() => undefined);

@@ -27,6 +27,8 @@ import { reloadWindow, secondWindow, type WindowFaultContext } from './windowFau
 const KILL_GAP_MS = 70_000;
 /** At most one Reload Window in this long: the servers need a while to start again. */
 const RELOAD_GAP_MS = 40_000;
+/** The first Reload Window comes no sooner: the askers get going first. */
+const FIRST_RELOAD_MS = 20_000;
 /** How long open questions may take to end once the servers stop asking. */
 const DRAIN_MS = 60_000;
 
@@ -59,14 +61,17 @@ export interface HostMeasures {
   p99BlockMs: number;
   heapAtStart: number;
   heapAfterGc: number;
+  rssAtStart: number;
+  rssAtEnd: number;
+  /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
+  lastHostMinutes: number;
+  hosts: number;
 }
 
 export interface SoakResult {
   report: LedgerReport;
   /** Answers Elicit refused from the phone, and why. */
   refused: string[];
-  rssBefore?: number;
-  rssAfter?: number;
   host?: HostMeasures;
   /** The host's blocks of 100 ms or more, each with the fault that came last before it. */
   longBlocks: string[];
@@ -114,8 +119,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   });
   const stopPhone = new AbortController();
   let phoneDone: Promise<{ refused: string[] }> | undefined;
-  let rssBefore: number | undefined;
-  let rssAfter: number | undefined;
   let agent: SoakAgent | undefined;
   let editorDone: Promise<string[]> | undefined;
   try {
@@ -127,7 +130,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await runCommand(page, START_SERVERS);
     await waitFor(() => driverLines(driverRecord).some((line) => 'started' in line), 120_000, 'the servers to start');
     if (gateway) agent = startAgent(gateway, askers.roundNames, serverEnv, dir);
-    rssBefore = extensionHostRss();
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
     editorDone = answerInEditor(page, log, stopPhone.signal);
 
@@ -143,18 +145,23 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       log,
     };
     const lastKilled = new Map<string, number>();
-    let lastReload = Date.now();
+    let lastReload = Date.now() - RELOAD_GAP_MS + FIRST_RELOAD_MS;
     let otherWindow: Promise<void> | undefined;
     const end = Date.now() + options.minutes * 60_000;
+    const halfTime = Date.now() + options.minutes * 30_000;
+    let reloads = 0;
     while (Date.now() < end) {
       await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * options.faultMs));
       if (Date.now() >= end) break;
       const roll = Math.random();
       // Not while a second window is open: that window would take the gateway's port from the
       // reloading one and serve the agent without the first window's servers (a known fault, not yet fixed).
-      if (roll < options.reloadFaults && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS) {
+      // When reloads are on, a run has at least one: by half time, whatever the rolls said.
+      const reloadDue = options.reloadFaults > 0 && reloads === 0 && Date.now() > halfTime;
+      if ((roll < options.reloadFaults || reloadDue) && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS) {
         await reloadWindow(windows);
         lastReload = Date.now();
+        reloads++;
         continue;
       }
       if (roll >= options.reloadFaults && roll < options.reloadFaults + options.windowFaults && !otherWindow) {
@@ -187,7 +194,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await waitFor(() => driverLines(driverRecord).some(atEnd), 20_000, 'the host measures').catch((error: Error) =>
       say(`soak: ${error.message}`),
     );
-    rssAfter = extensionHostRss();
   } finally {
     stopPhone.abort();
     await session.close();
@@ -211,8 +217,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const result: SoakResult = {
     report,
     refused: phone?.refused ?? ['the phone never started'],
-    rssBefore,
-    rssAfter,
     host,
     longBlocks,
     editorTroubles,
@@ -231,17 +235,17 @@ export function formatResult(result: SoakResult): string {
   lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
   for (const why of result.editorTroubles.slice(0, 5)) lines.push(`  ${why}`);
   if (result.host) {
-    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc } = result.host;
+    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc, rssAtStart, rssAtEnd, hosts, lastHostMinutes } = result.host;
     lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
+    // A reload starts another host: memory is measured over the last host's life.
+    const over = hosts > 1 ? ` (the last of ${hosts} hosts, its ${lastHostMinutes.toFixed(1)} min)` : '';
     lines.push(
-      `extension host heap after a full GC: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
+      `extension host heap after a full GC${over}: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
+    );
+    lines.push(
+      `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth)`,
     );
   } else lines.push('extension host measures: none (the driver did not report)');
-  if (result.rssBefore !== undefined && result.rssAfter !== undefined) {
-    lines.push(
-      `extension host RSS: ${mb(result.rssBefore)} MB at the start, ${mb(result.rssAfter)} MB at the end (${mb(result.rssAfter - result.rssBefore)} MB growth)`,
-    );
-  }
   if (result.longBlocks.length > 0) {
     lines.push(`the host's blocks of 100 ms or more (the last fault before each):`);
     for (const block of result.longBlocks.slice(0, 10)) lines.push(`  ${block}`);
@@ -322,16 +326,22 @@ function readLines(file: string): LedgerEvent[] {
  * reload starts another), the heap of the last one from its start to the end.
  */
 function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
-  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number };
+  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; rss?: number };
+  type Started = { heapAtStart: number; rssAtStart: number; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
-  const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line.heapAtStart] : []));
-  if (!final || starts.length === 0) return undefined;
+  const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
+  const last = starts.at(-1);
+  if (!final || !last) return undefined;
   return {
     worstBlockMs: Math.max(...measured.map((m) => m.worstBlockMs)),
     p99BlockMs: Math.max(...measured.map((m) => m.p99BlockMs)),
-    heapAtStart: starts.at(-1)!,
+    heapAtStart: last.heapAtStart,
     heapAfterGc: final.heapAfterGc!,
+    rssAtStart: last.rssAtStart,
+    rssAtEnd: final.rss!,
+    lastHostMinutes: (Date.now() - last.at) / 60_000,
+    hosts: starts.length,
   };
 }
 
@@ -350,13 +360,6 @@ function serverPid(name: string): number | undefined {
   const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
   const line = lines.find((l) => l.includes('soak-server.mjs') && new RegExp(`--name ${name}(\\s|$)`).test(l));
   return line ? Number(line.trim().split(/\s+/)[0]) : undefined;
-}
-
-/** The resident memory of code-server's extension host, in bytes. */
-function extensionHostRss(): number | undefined {
-  const lines = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' }).split('\n');
-  const line = lines.find((l) => l.includes('extensionHost') || l.includes('--type=extensionHost'));
-  return line ? Number(line.trim().split(/\s+/)[0]) * 1024 : undefined;
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
