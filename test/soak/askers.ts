@@ -5,6 +5,8 @@
  *   h01…  2025-11-25 over Streamable HTTP, asking on their own on a session's GET stream
  *   m01…  2026-07-28 over stdio, asking in rounds when the soak's agent calls their tool
  *   w01…  2026-07-28 over Streamable HTTP, the same
+ *   r01   2025-11-25 over stdio, asking the same question each time: answered in the editor once
+ *         with Remember: always, then by Elicit from memory (one, in a run of six askers or more)
  *
  * The HTTP ones run as the harness's own processes behind a proxy that drops connections
  * (httpAsker.ts); the stdio ones are started by Elicit from mcp.json.
@@ -13,6 +15,7 @@ import { HttpAsker } from './httpAsker';
 
 export interface AskerCounts {
   stdio: number;
+  recurring: number;
   http: number;
   roundsStdio: number;
   roundsHttp: number;
@@ -33,11 +36,14 @@ const named = (prefix: string, n: number): string[] => Array.from({ length: n },
 /** Splits `servers` among the kinds: `http` and `rounds` of them, rounds half over HTTP. */
 export function splitAskers(servers: number, http: number, rounds: number): AskerCounts {
   const roundsHttp = Math.floor(rounds / 2);
-  return { stdio: Math.max(0, servers - http - rounds), http, roundsStdio: rounds - roundsHttp, roundsHttp };
+  const stdio = Math.max(0, servers - http - rounds);
+  const recurring = servers >= 6 && stdio >= 2 ? 1 : 0;
+  return { stdio: stdio - recurring, recurring, http, roundsStdio: rounds - roundsHttp, roundsHttp };
 }
 
 export async function startAskers(counts: AskerCounts, script: string, env: Record<string, string>): Promise<Askers> {
   const stdio = named('s', counts.stdio);
+  const recurring = named('r', counts.recurring);
   const roundsStdio = named('m', counts.roundsStdio);
   const http = await Promise.all([
     ...named('h', counts.http).map((name) => HttpAsker.start(name, script, env)),
@@ -49,9 +55,10 @@ export async function startAskers(counts: AskerCounts, script: string, env: Reco
   ];
   const config = Object.fromEntries([
     ...stdio.map((name) => stdioEntry(name)),
+    ...recurring.map((name) => stdioEntry(name, ['--recurring'])),
     ...roundsStdio.map((name) => stdioEntry(name, ['--modern'])),
     ...http.map((asker) => [asker.name, { type: 'http', url: asker.url }]),
   ]);
-  const names = [...stdio, ...roundsStdio, ...http.map((asker) => asker.name)];
+  const names = [...stdio, ...recurring, ...roundsStdio, ...http.map((asker) => asker.name)];
   return { names, roundNames: names.filter((name) => /^[mw]/.test(name)), http, config };
 }

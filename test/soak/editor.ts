@@ -20,6 +20,18 @@ export async function answerInEditor(page: Page, log: (event: LedgerEvent) => vo
   const troubles: string[] = [];
   while (!stop.aborted) {
     const shown = await readQuickInput(page).catch(() => undefined);
+    const said = shown?.message || shown?.placeholder || '';
+    const recurring = RECURRING.exec(said)?.[1];
+    if (recurring) {
+      try {
+        if (await answerRemembering(page, said)) {
+          log({ event: 'remembered', asker: recurring, content: REMEMBERED, at: Date.now() });
+        }
+      } catch (error) {
+        troubles.push(`${recurring}'s recurring question: ${String(error).slice(0, 200)}`);
+      }
+      continue;
+    }
     const token = tokenIn(shown?.message);
     const from = /^([1-3])\/3$/.exec(shown?.step ?? '')?.[1];
     if (!shown || !token || !answeredInEditor(token) || !from) {
@@ -56,6 +68,30 @@ async function answerSteps(page: Page, token: string, from: number): Promise<boo
     if (!state || tokenIn(state.message) !== token || state.step !== `${i + 1}/3`) return false;
     await step(state);
   }
+  return true;
+}
+
+/** A recurring question (soak-server.mjs --recurring), and its asker. */
+const RECURRING = /^Soak recurring question from (r\d+)/;
+/** What the person answers it, every time. */
+const REMEMBERED = { colour: 'green' };
+
+/**
+ * Answers a recurring question with Remember: always (the pin in the title bar goes from no, to this
+ * session, to always), so Elicit answers the next ones itself; false when it went away on the way.
+ */
+async function answerRemembering(page: Page, message: string): Promise<boolean> {
+  await pause(300 + Math.random() * 700);
+  const pin = page.locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Remember this answer"]');
+  for (let i = 0; i < 3; i++) {
+    const state = await readQuickInput(page).catch(() => undefined);
+    if ((state?.message || state?.placeholder) !== message) return false;
+    if (/: always/.test((await pin.getAttribute('aria-label', { timeout: 2_000 })) ?? '')) break;
+    await pin.click({ timeout: 2_000 });
+    await pause(150);
+  }
+  if (!/: always/.test((await pin.getAttribute('aria-label', { timeout: 2_000 })) ?? '')) return false;
+  await pickQuickPickItem(page, REMEMBERED.colour, 5_000);
   return true;
 }
 

@@ -9,6 +9,8 @@
  *   killed while it waited);
  * - no asker got a fate for a question it never asked;
  * - an answer reached the asker that asked it (each answer carries its question's token);
+ * - a recurring question (the same each time: remembered answers) is answered only with what the
+ *   person chose to have remembered for its asker;
  * - every answer an asker got is one the person gave for that question, and every answer the
  *   person gave (and Elicit took) reached its asker, unless that asker went first;
  * - no asker fell silent: each configured asker asked within the last `silenceMs` before the
@@ -24,8 +26,11 @@ export type QuestionToken = string;
 export type Fate = 'answered' | 'declined' | 'cancelled' | 'withdrawn' | 'error';
 
 export type LedgerEvent =
-  /** An asker sent a question. */
-  | { event: 'asked'; asker: string; question: QuestionToken; at: number }
+  /**
+   * An asker sent a question. `recurring`: the same question each time (no token), for remembered
+   * answers: its answer must be the one the person chose to have remembered for that asker.
+   */
+  | { event: 'asked'; asker: string; question: QuestionToken; recurring?: boolean; at: number }
   /** An asker's question ended, as the asker saw it. `content`: what an answered one carried. */
   | { event: 'fate'; asker: string; question: QuestionToken; fate: Fate; content?: Record<string, unknown>; message?: string; at: number }
   /** The harness killed an asker's process: what it still waited for went with it. */
@@ -44,6 +49,11 @@ export type LedgerEvent =
       uncertain?: boolean;
       at: number;
     }
+  /**
+   * The person answered an asker's recurring question in the editor with Remember: always on, so
+   * that Elicit answers it from memory from then on; `content` is the answer.
+   */
+  | { event: 'remembered'; asker: string; content: Record<string, unknown>; at: number }
   /** A fault the harness injected, for the report. */
   | { event: 'fault'; kind: string; asker?: string; at: number }
   /**
@@ -88,7 +98,9 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
   };
   const problem = (kind: ProblemKind, question: QuestionToken, detail: string): void =>
     void report.problems.push({ kind, question, detail });
-  const asked = new Map<QuestionToken, { asker: string; at: number }>();
+  const asked = new Map<QuestionToken, { asker: string; at: number; recurring?: boolean }>();
+  /** What the person chose to have remembered, per asker, and how often it was given in the editor. */
+  const remembered = new Map<string, Record<string, unknown>[]>();
   const fates = new Map<QuestionToken, Extract<LedgerEvent, { event: 'fate' }>[]>();
   const deaths = new Map<string, number[]>();
   const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
@@ -102,7 +114,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       startedAt = Math.min(startedAt ?? e.at, e.at);
     } else if (e.event === 'stopped asking') stoppedAt = e.at;
     else if (e.event === 'asked') {
-      asked.set(e.question, { asker: e.asker, at: e.at });
+      asked.set(e.question, { asker: e.asker, at: e.at, recurring: e.recurring });
       lastAsked.set(e.asker, Math.max(lastAsked.get(e.asker) ?? -Infinity, e.at));
     } else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
     else if (e.event === 'call failed') callFailed.add(e.question);
@@ -110,13 +122,17 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     else if (e.event === 'gave') {
       gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
       report.given[e.via] = (report.given[e.via] ?? 0) + 1;
+    } else if (e.event === 'remembered') {
+      remembered.set(e.asker, [...(remembered.get(e.asker) ?? []), e.content]);
+      report.given.editor = (report.given.editor ?? 0) + 1;
     } else if (e.event === 'fault') report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
   }
   report.asked = asked.size;
+  let answeredRecurring = 0;
   /** Whether the asker's process was killed after the question was asked (its fate, if any, went with it). */
   const diedAfter = (asker: string, at: number): boolean => (deaths.get(asker) ?? []).some((death) => death >= at);
 
-  for (const [question, { asker, at }] of asked) {
+  for (const [question, { asker, at, recurring }] of asked) {
     const ended = fates.get(question) ?? [];
     if (ended.length > 1) problem('two fates', question, ended.map((f) => f.fate).join(', '));
     const fate = ended[0];
@@ -126,6 +142,19 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       else problem('no fate', question, `${asker} asked it and never heard of it again`);
     } else report.fates[fate.fate]++;
     const given = gave.get(question) ?? [];
+    if (recurring) {
+      if (fate?.fate !== 'answered') continue;
+      answeredRecurring++;
+      const chosen = remembered.get(asker) ?? [];
+      if (!chosen.some((content) => sameContent(content, fate.content))) {
+        problem(
+          'not given',
+          question,
+          `${asker} got ${JSON.stringify(fate.content)} for its recurring question, which the person never chose`,
+        );
+      }
+      continue;
+    }
     if (fate?.fate === 'answered') {
       const token = fate.content?.token;
       if (token !== question) {
@@ -149,6 +178,9 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       }
     }
   }
+  // Recurring questions answered and not by the person in the editor: Elicit answered them from memory.
+  const byHand = [...remembered.values()].reduce((sum, list) => sum + list.length, 0);
+  if (answeredRecurring > 0) report.given.memory = Math.max(0, answeredRecurring - byHand);
   for (const [question, ended] of fates) {
     if (!asked.has(question)) problem('never asked', question, `${ended[0]!.asker} got a fate (${ended[0]!.fate}) for it`);
   }

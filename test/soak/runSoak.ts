@@ -106,7 +106,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const driverVsix = await buildDriverVsix(dir);
   const started = Date.now();
   say(
-    `soak: ${options.servers} servers (2025-11-25: ${counts.stdio} stdio, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP) for ${options.minutes} min, logs in ${dir}`,
+    `soak: ${options.servers} servers (2025-11-25: ${counts.stdio} stdio, ${counts.recurring} stdio asking one recurring question, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP) for ${options.minutes} min, logs in ${dir}`,
   );
   const session = await openElicitSession(
     JSON.stringify({ servers: askers.config }),

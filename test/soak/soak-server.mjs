@@ -14,6 +14,11 @@
 //                                             round (input_required) each time an agent calls it, the
 //                                             token made from the caller's `call` id (the caller logs a
 //                                             call that failed: the round's fate as its asker saw it)
+//   node soak-server.mjs --name r01 --recurring
+//                                             2025-11-25 over stdio, asking the same question each time
+//                                             (no token: an answer remembered "always" answers it), one
+//                                             at a time and five times less often (Elicit answers at most
+//                                             ten a minute per asker from memory)
 //
 // Environment:
 //   SOAK_LOG        JSON lines: {event: 'asked'|'fate'|'fault', asker, question, fate, content, at}
@@ -30,8 +35,9 @@ import { serveLegacyStdio } from '../fixtures/serveLegacyStdio.mjs';
 import { serveHttp as serveModernHttp } from '../fixtures/serveHttp.mjs';
 
 const name = process.argv[process.argv.indexOf('--name') + 1] ?? 'soak';
-const meanMs = Number(process.env.SOAK_MEAN_MS ?? 1500);
-const maxOpen = Number(process.env.SOAK_OPEN ?? 2);
+const recurring = process.argv.includes('--recurring');
+const meanMs = Number(process.env.SOAK_MEAN_MS ?? 1500) * (recurring ? 5 : 1);
+const maxOpen = recurring ? 1 : Number(process.env.SOAK_OPEN ?? 2);
 const withdrawChance = Number(process.env.SOAK_WITHDRAW ?? 0.08);
 
 function log(entry) {
@@ -48,6 +54,13 @@ const schema = {
   required: ['token', 'pick', 'n'],
 };
 
+/** The recurring question's: the same each time. */
+const recurringSchema = {
+  type: 'object',
+  properties: { colour: { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] } },
+  required: ['colour'],
+};
+
 let asked = 0;
 
 /** One question to the client behind `server`, logged from asking to its fate. */
@@ -57,12 +70,12 @@ async function ask(server, session) {
   const withdraws = Math.random() < withdrawChance;
   const timer = withdraws ? setTimeout(() => giveUp.abort(new Error('the asker gave up')), 500 + Math.random() * 2500) : undefined;
   session.open++;
-  log({ event: 'asked', question });
+  log({ event: 'asked', question, ...(recurring ? { recurring } : {}) });
   try {
-    const result = await server.elicitInput(
-      { message: `Soak question from ${name}: soak token ${question}`, requestedSchema: schema },
-      { signal: giveUp.signal, timeout: 3_600_000 },
-    );
+    const asking = recurring
+      ? { message: `Soak recurring question from ${name}: which colour?`, requestedSchema: recurringSchema }
+      : { message: `Soak question from ${name}: soak token ${question}`, requestedSchema: schema };
+    const result = await server.elicitInput(asking, { signal: giveUp.signal, timeout: 3_600_000 });
     const fate = result.action === 'accept' ? 'answered' : result.action === 'decline' ? 'declined' : 'cancelled';
     log({ event: 'fate', question, fate, ...(result.content ? { content: result.content } : {}) });
   } catch (error) {

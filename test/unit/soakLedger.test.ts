@@ -110,6 +110,29 @@ describe('soak ledger', () => {
     );
   });
 
+  it('takes a recurring question answered from memory with the remembered answer, and names one answered otherwise', () => {
+    const colour = { colour: 'green' };
+    const recurring = (n: number, content: Record<string, unknown>): LedgerEvent[] => [
+      { event: 'asked', asker: 'r01', question: `r01-${n}`, recurring: true, at: 20 + n },
+      { event: 'fate', asker: 'r01', question: `r01-${n}`, fate: 'answered', content, at: 21 + n },
+    ];
+    const remembered: LedgerEvent = { event: 'remembered', asker: 'r01', content: colour, at: 20 };
+    const clean = judge([...cleanRun(), remembered, ...recurring(1, colour), ...recurring(2, colour), ...recurring(3, colour)]);
+    assert.deepEqual(clean.problems, []);
+    assert.deepEqual(clean.given, { phone: 1, editor: 2, memory: 2 });
+
+    const otherAnswer = judge([...cleanRun(), remembered, ...recurring(1, colour), ...recurring(2, { colour: 'red' })]);
+    assert.deepEqual(
+      otherAnswer.problems.map((p) => [p.kind, p.question]),
+      [['not given', 'r01-2']],
+    );
+    const neverChosen = judge([...cleanRun(), ...recurring(1, colour)]);
+    assert.deepEqual(
+      neverChosen.problems.map((p) => [p.kind, p.question]),
+      [['not given', 'r01-1']],
+    );
+  });
+
   it('names an asker that fell silent: configured, and asking nothing in the last stretch before the stop', () => {
     const run: LedgerEvent[] = [
       { event: 'asker', asker: 's01', at: 0 },
