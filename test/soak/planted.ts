@@ -4,7 +4,9 @@
  * repository's node_modules linked in), that copy is packaged, and a short soak runs against its
  * VSIX. The run passes when every planted bug made its soak fail, and prints the problems found.
  *
- *   phone-answer-dropped.patch     one answer in 20 from the phone is acknowledged and goes nowhere
+ *   phone-answer-dropped.patch         one answer in 20 from the phone is acknowledged and goes nowhere
+ *   http-session-kept-at-reload.patch  the bug the soak found (finding A): at Reload Window the HTTP
+ *                                      sessions are not ended, so what their servers asked waits for ever
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,7 +15,11 @@ import * as path from 'node:path';
 import { repoRoot } from '../e2e/harness/codeServer';
 import { formatResult, passed, runSoak, type SoakOptions } from './runSoak';
 
-const plants: Array<{ patch: string; soak: Partial<SoakOptions> }> = [{ patch: 'phone-answer-dropped.patch', soak: {} }];
+const plants: Array<{ patch: string; soak: Partial<SoakOptions> }> = [
+  { patch: 'phone-answer-dropped.patch', soak: {} },
+  // Reload Window, and HTTP askers to lose their questions with it.
+  { patch: 'http-session-kept-at-reload.patch', soak: { http: 4, reloadFaults: 0.5, windowFaults: 0 } },
+];
 
 async function main(): Promise<void> {
   const only = process.argv[2];
