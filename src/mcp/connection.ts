@@ -379,8 +379,7 @@ export class McpConnection {
     this.resultChecks?.dispose();
     this.resultChecks = undefined;
     if (client) {
-      // A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there.
-      if (this._transportKind === 'http') await endSession(client.transport as unknown as HttpSessionTransport | undefined);
+      await this.endSessionOf(client);
       await client.close().catch(() => undefined);
     }
     this.setStatus('stopped');
@@ -391,7 +390,12 @@ export class McpConnection {
    * window that closes, whose extension host may be gone before stop() could send it.
    */
   async endHttpSession(): Promise<void> {
-    if (this._transportKind === 'http') await endSession(this.client?.transport as unknown as HttpSessionTransport | undefined);
+    if (this.client) await this.endSessionOf(this.client);
+  }
+
+  /** A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there. */
+  private async endSessionOf(client: Client): Promise<void> {
+    if (this._transportKind === 'http') await endSession(client.transport as unknown as HttpSessionTransport | undefined);
   }
 
   /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */

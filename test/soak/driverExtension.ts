@@ -63,6 +63,11 @@ exports.activate = (context) => {
     record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, rss: process.memoryUsage().rss, memory: process.memoryUsage() } });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
+  // The resident memory every 30 s, to tell a plateau (the allocator keeping what it had) from a leak.
+  const sampler = setInterval(() => {
+    if (measuring) record({ rssSample: { at: Date.now(), rss: process.memoryUsage().rss } });
+  }, 30_000);
+  context.subscriptions.push({ dispose: () => clearInterval(sampler) });
   // When the host was blocked long (a timer 100 ms late or more), for the report to set beside the faults.
   let last = Date.now();
   const lateWatch = setInterval(() => {

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { runCommand, screenshot } from '../e2e/harness/workbench';
 import { openElicitSession } from '../e2e/elicitSession';
 import { freePort } from '../support/freePort';
+import { waitUntil } from '../support/waitUntil';
 import { splitAskers, startAskers } from './askers';
 import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
@@ -63,6 +64,8 @@ export interface HostMeasures {
   heapAfterGc: number;
   rssAtStart: number;
   rssAtEnd: number;
+  /** The last host's RSS halfway through its life (sampled every 30 s): growth after it says more than growth before. */
+  rssAtHalf?: number;
   /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
   lastHostMinutes: number;
   hosts: number;
@@ -128,7 +131,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // Before the questions come: once they do, the editor shows them and the palette loses focus.
     const gateway = askers.roundNames.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
     await runCommand(page, START_SERVERS);
-    await waitFor(() => driverLines(driverRecord).some((line) => 'started' in line), 120_000, 'the servers to start');
+    await waitUntil(() => driverLines(driverRecord).some((line) => 'started' in line), 'the servers to start', 120_000, 500);
     if (gateway) agent = startAgent(gateway, askers.roundNames, serverEnv, dir);
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
     editorDone = answerInEditor(page, log, stopPhone.signal);
@@ -182,16 +185,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // No new questions; the phone answers what is still open.
     fs.writeFileSync(stopFile, '');
     log({ event: 'stopped asking', at: Date.now() });
-    await waitFor(() => openQuestions(serverLog, harnessLog) === 0, DRAIN_MS, 'the open questions to end').catch(async (error: Error) => {
-      say(`soak: ${error.message}; the editor then: ${await screenshot(page, 'soak-drain-timeout')}`);
-    });
+    await waitUntil(() => openQuestions(serverLog, harnessLog) === 0, 'the open questions to end', DRAIN_MS, 500).catch(
+      async (error: Error) => {
+        say(`soak: ${error.message}; the editor then: ${await screenshot(page, 'soak-drain-timeout')}`);
+      },
+    );
     // The agent logs the calls that failed as they end: it is judged once it has exited.
     if (agent) await Promise.race([agent.exited, sleep(30_000)]);
     fs.writeFileSync(measureFile, '');
     // The last host's measures, taken at the end (a reloaded host left its own before it went).
     const atEnd = (line: Record<string, unknown>): boolean =>
       (line.measured as { heapAfterGc?: number } | undefined)?.heapAfterGc !== undefined;
-    await waitFor(() => driverLines(driverRecord).some(atEnd), 20_000, 'the host measures').catch((error: Error) =>
+    await waitUntil(() => driverLines(driverRecord).some(atEnd), 'the host measures', 20_000, 500).catch((error: Error) =>
       say(`soak: ${error.message}`),
     );
   } finally {
@@ -235,7 +240,7 @@ export function formatResult(result: SoakResult): string {
   lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
   for (const why of result.editorTroubles.slice(0, 5)) lines.push(`  ${why}`);
   if (result.host) {
-    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc, rssAtStart, rssAtEnd, hosts, lastHostMinutes } = result.host;
+    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc, rssAtStart, rssAtEnd, rssAtHalf, hosts, lastHostMinutes } = result.host;
     lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
     // A reload starts another host: memory is measured over the last host's life.
     const over = hosts > 1 ? ` (the last of ${hosts} hosts, its ${lastHostMinutes.toFixed(1)} min)` : '';
@@ -243,7 +248,8 @@ export function formatResult(result: SoakResult): string {
       `extension host heap after a full GC${over}: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
     );
     lines.push(
-      `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth)`,
+      `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth` +
+        (rssAtHalf === undefined ? ')' : `; ${mb(rssAtEnd - rssAtHalf)} MB of it in the second half)`),
     );
   } else lines.push('extension host measures: none (the driver did not report)');
   if (result.longBlocks.length > 0) {
@@ -333,6 +339,10 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
   const last = starts.at(-1);
   if (!final || !last) return undefined;
+  const samples = lines.flatMap((line) =>
+    'rssSample' in line ? [line.rssSample as { at: number; rss: number }].filter((sample) => sample.at >= last.at) : [],
+  );
+  const half = samples.length >= 4 ? samples[Math.floor(samples.length / 2)] : undefined;
   return {
     worstBlockMs: Math.max(...measured.map((m) => m.worstBlockMs)),
     p99BlockMs: Math.max(...measured.map((m) => m.p99BlockMs)),
@@ -340,6 +350,7 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     heapAfterGc: final.heapAfterGc!,
     rssAtStart: last.rssAtStart,
     rssAtEnd: final.rss!,
+    rssAtHalf: half?.rss,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,
   };
@@ -367,14 +378,6 @@ function signal(pid: number, name: NodeJS.Signals): void {
     process.kill(pid, name);
   } catch {
     // Gone meanwhile.
-  }
-}
-
-async function waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${what}`);
-    await sleep(500);
   }
 }
 

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { waitUntil } from '../support/waitUntil';
 import type { LedgerEvent } from './ledger';
 
 export interface WindowFaultContext {
@@ -36,12 +37,17 @@ export async function reloadWindow(context: WindowFaultContext): Promise<void> {
   context.log({ event: 'fault', kind: 'Reload Window', at: Date.now() });
   const loaded = page.waitForEvent('load', { timeout: 90_000 });
   fs.writeFileSync(context.reloadFile, '');
-  await until(() => oldPids.every(({ pid }) => !alive(pid)), 30_000, "the old window's servers to end");
+  await waitUntil(() => oldPids.every(({ pid }) => !alive(pid)), "the old window's servers to end", 30_000, 200);
   const at = Date.now();
   for (const { name } of oldPids) context.log({ event: 'died', asker: name, at });
   await loaded;
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
-  await until(() => countLines(context.driverRecord, '"started"') > startsBefore, 120_000, 'the servers to start again after the reload');
+  await waitUntil(
+    () => countLines(context.driverRecord, '"started"') > startsBefore,
+    'the servers to start again after the reload',
+    120_000,
+    200,
+  );
 }
 
 /** Opens a second window on a folder of its own for `stayMs`, then closes it, as a person closes a window. */
@@ -78,13 +84,5 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function until(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

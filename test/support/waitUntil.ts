@@ -1,11 +1,17 @@
 /** Polling helpers for tests that wait on another process, a file or a UI. */
 import * as fs from 'node:fs';
 
-export async function waitUntil(condition: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 20_000): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean | Promise<boolean>,
+  what = 'condition',
+  timeoutMs = 20_000,
+  /** How often the condition is checked: longer for one that reads large files. */
+  pollMs = 100,
+): Promise<void> {
   const start = Date.now();
   while (!(await condition())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
 
