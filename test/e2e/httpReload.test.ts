@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { reloadWindow, runCommand } from './harness/workbench';
 import { openElicitSession, type ElicitSession } from './elicitSession';
 import { HttpAsker } from '../soak/httpAsker';
+import { readSoakLog } from '../soak/soakLog';
 import { repoRoot } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
 
@@ -29,14 +30,7 @@ describe('a 2025 HTTP server across Developer: Reload Window, in code-server', {
   let asker: HttpAsker;
   let session: ElicitSession;
 
-  const logged = (): Logged[] =>
-    fs.existsSync(path.join(dir, 'log.jsonl'))
-      ? fs
-          .readFileSync(path.join(dir, 'log.jsonl'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Logged)
-      : [];
+  const logged = (): Logged[] => readSoakLog<Logged>(path.join(dir, 'log.jsonl'));
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-http-reload-'));

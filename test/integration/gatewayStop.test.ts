@@ -16,6 +16,7 @@ import type { ElicitResult } from '../../src/core/request';
 import { askToolQuestion } from '../../src/core/askUser/toolQuestions';
 import { GATEWAY_STOPPED, GatewayServer } from '../../src/gateway/gatewayServer';
 import { McpConnection } from '../../src/mcp/connection';
+import { stdioServer } from '../support/mcpServers';
 import { newRecordFile } from '../support/records';
 import { REACTION_MS, scriptedBroker } from '../support/scriptedRenderer';
 import { waitUntil } from '../support/waitUntil';
@@ -33,16 +34,7 @@ describe('the gateway stopping while calls wait for the person', { timeout: 60_0
     (_q, signal) => new Promise<ElicitResult>((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }))),
   );
   const upstream = new McpConnection(
-    {
-      name: 'ask-server',
-      source: 'test',
-      transport: {
-        type: 'stdio',
-        command: process.execPath,
-        args: [join(root, 'test', 'fixtures', 'ask-server.mjs')],
-        env: { RECORD_FILE: newRecordFile() },
-      },
-    },
+    stdioServer('ask-server', join(root, 'test', 'fixtures', 'ask-server.mjs'), { RECORD_FILE: newRecordFile() }),
     { ask: (r) => broker.ask(r), log: () => undefined },
   );
   const gateway = (): GatewayServer =>

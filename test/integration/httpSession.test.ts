@@ -16,6 +16,7 @@ import type { ElicitResult } from '../../src/core/request';
 import type { McpConnection } from '../../src/mcp/connection';
 import { CrashRecovery } from '../../src/mcp/crashRecovery';
 import { HttpAsker } from '../soak/httpAsker';
+import { readSoakLog } from '../soak/soakLog';
 import { connectScripted, httpServer, repoRoot, waitFor } from '../support/mcpServers';
 
 const script = path.join(repoRoot, 'test', 'soak', 'soak-server.mjs');
@@ -40,14 +41,7 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
 
   const opened: McpConnection[] = [];
 
-  const logged = (): Logged[] =>
-    fs.existsSync(path.join(dir, 'log.jsonl'))
-      ? fs
-          .readFileSync(path.join(dir, 'log.jsonl'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as Logged)
-      : [];
+  const logged = (): Logged[] => readSoakLog<Logged>(path.join(dir, 'log.jsonl'));
   const answeredCount = (): number => logged().filter((e) => e.event === 'fate' && e.fate === 'answered').length;
 
   beforeEach(async () => {

@@ -20,6 +20,7 @@ import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
 import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
+import { readSoakLog } from './soakLog';
 import { answerInEditor, answeredInEditor } from './editor';
 import { answerOnPhone, pairPhone } from './phone';
 import { reloadWindow, secondWindow, type WindowFaultContext } from './windowFaults';
@@ -207,9 +208,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   }
   const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
   const editorTroubles = (await editorDone?.catch((error: unknown) => [`the editor stopped: ${String(error)}`])) ?? [];
-  const report = judge([...readLines(serverLog), ...readLines(harnessLog)]);
+  const report = judge([...readSoakLog(serverLog), ...readSoakLog(harnessLog)]);
   const host = hostMeasures(driverLines(driverRecord));
-  const faultsSeen = readLines(harnessLog).flatMap((e) => (e.event === 'fault' ? [e] : []));
+  const faultsSeen = readSoakLog(harnessLog).flatMap((e) => (e.event === 'fault' ? [e] : []));
   const longBlocks = driverLines(driverRecord).flatMap((line) => {
     const block = line.blocked as { at: number; ms: number } | undefined;
     if (!block) return [];
@@ -314,17 +315,8 @@ async function hang(name: string, pid: number, log: (event: LedgerEvent) => void
 
 /** Questions asked whose asker is alive and that have no fate yet. */
 function openQuestions(serverLog: string, harnessLog: string): number {
-  const report = judge([...readLines(serverLog), ...readLines(harnessLog)]);
+  const report = judge([...readSoakLog(serverLog), ...readSoakLog(harnessLog)]);
   return report.problems.filter((p) => p.kind === 'no fate').length;
-}
-
-function readLines(file: string): LedgerEvent[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as LedgerEvent);
 }
 
 /**
@@ -357,7 +349,7 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
 }
 
 function driverLines(file: string): Array<Record<string, unknown>> {
-  return readLines(file) as unknown as Array<Record<string, unknown>>;
+  return readSoakLog<Record<string, unknown>>(file);
 }
 
 /** Soak servers or agents still running (after the editor closed and the harness stopped its own). */

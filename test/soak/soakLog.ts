@@ -1,0 +1,12 @@
+/** The soak's JSON-lines logs (servers', harness's, driver's), read whole; a missing file is an empty log. */
+import * as fs from 'node:fs';
+import type { LedgerEvent } from './ledger';
+
+export function readSoakLog<T = LedgerEvent>(file: string): T[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
