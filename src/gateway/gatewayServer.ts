@@ -27,6 +27,7 @@ import type { Asker } from '../core/request';
 import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQuestions';
 import { refuseHostOrOrigin } from '../core/http/hostOrigin';
+import { waitAtMost } from '../core/time/delay';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
 
@@ -135,12 +136,7 @@ export class GatewayServer {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
     this.stopping.abort(new Error(why));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all([...this.openPosts]),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ENDED_CALLS_FLUSH_MS))),
-    ]);
-    clearTimeout(timer);
+    await waitAtMost(Promise.all([...this.openPosts]), ENDED_CALLS_FLUSH_MS);
     for (const session of this.sessions.values()) await session.transport.close().catch(() => undefined);
     this.sessions.clear();
     await this.modern?.close().catch(() => undefined);

@@ -20,6 +20,7 @@
  * No SDK import: the transport is reached through the few members used here.
  */
 
+import { waitAtMost } from '../core/time/delay';
 import { httpStatus as httpStatusOf } from './httpFallback';
 
 /** Resuming the GET stream: 0.5 s, then growing to 5 s, ten times (about 30 s in all). */
@@ -64,12 +65,7 @@ export interface HttpSessionOptions {
 /** Ends the session with DELETE when it has one; waits at most 2 s (the server may be unreachable). */
 export async function endSession(transport: HttpSessionTransport | undefined): Promise<void> {
   if (transport?.sessionId === undefined) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    transport.terminateSession().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, 2_000))),
-  ]);
-  clearTimeout(timer);
+  await waitAtMost(transport.terminateSession(), 2_000);
 }
 
 /** A request of ours: sending it twice could run a tool twice, so it is never sent again. */

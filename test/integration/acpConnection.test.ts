@@ -24,6 +24,7 @@ import { Transcript } from '../../src/acp/transcript';
 import type { Question } from '../../src/core/broker/broker';
 import { CANCELLED, type ElicitResult } from '../../src/core/request';
 import { askerKey, UrlWaits } from '../../src/core/broker/urlWaits';
+import { isAlive } from '../support/mcpServers';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { scriptedBroker } from '../support/scriptedRenderer';
 import { waitUntil } from '../support/waitUntil';
@@ -632,12 +633,3 @@ describe('AcpConnection with an agent that asks to sign in', () => {
     await connection.stop();
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

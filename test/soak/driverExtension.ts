@@ -60,7 +60,7 @@ exports.activate = (context) => {
     measuring = false;
     delay.disable();
     const heap = heapAfterGc();
-    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, rss: process.memoryUsage().rss, memory: process.memoryUsage() } });
+    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage() } });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
   // The resident memory every 30 s, to tell a plateau (the allocator keeping what it had) from a leak.
@@ -92,7 +92,7 @@ exports.activate = (context) => {
     delay.reset();
     delay.enable();
     measuring = true;
-    record({ started, heapAtStart, rssAtStart: process.memoryUsage().rss, memory: process.memoryUsage(), at: Date.now() });
+    record({ started, heapAtStart, memory: process.memoryUsage(), at: Date.now() });
   }
   const reload = process.env.SOAK_RELOAD;
   const reloadPoll = setInterval(() => {

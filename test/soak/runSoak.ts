@@ -324,8 +324,8 @@ function openQuestions(serverLog: string, harnessLog: string): number {
  * reload starts another), the heap of the last one from its start to the end.
  */
 function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
-  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; rss?: number };
-  type Started = { heapAtStart: number; rssAtStart: number; at: number };
+  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: { rss: number } };
+  type Started = { heapAtStart: number; memory: { rss: number }; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
@@ -340,8 +340,8 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     p99BlockMs: Math.max(...measured.map((m) => m.p99BlockMs)),
     heapAtStart: last.heapAtStart,
     heapAfterGc: final.heapAfterGc!,
-    rssAtStart: last.rssAtStart,
-    rssAtEnd: final.rss!,
+    rssAtStart: last.memory.rss,
+    rssAtEnd: final.memory!.rss,
     rssAtHalf: half?.rss,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { isAlive } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
 import type { LedgerEvent } from './ledger';
 
@@ -37,7 +38,7 @@ export async function reloadWindow(context: WindowFaultContext): Promise<void> {
   context.log({ event: 'fault', kind: 'Reload Window', at: Date.now() });
   const loaded = page.waitForEvent('load', { timeout: 90_000 });
   fs.writeFileSync(context.reloadFile, '');
-  await waitUntil(() => oldPids.every(({ pid }) => !alive(pid)), "the old window's servers to end", 30_000, 200);
+  await waitUntil(() => oldPids.every(({ pid }) => !isAlive(pid)), "the old window's servers to end", 30_000, 200);
   const at = Date.now();
   for (const { name } of oldPids) context.log({ event: 'died', asker: name, at });
   await loaded;
@@ -76,13 +77,4 @@ function countLines(file: string, containing: string): number {
         .split('\n')
         .filter((line) => line.includes(containing)).length
     : 0;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,7 +6,7 @@
  * window checks it again as its own, device rule included (summary.ts lists
  * its verdict, deviceQuestions.ts's answerFromOtherWindow enforces it).
  */
-import type { Question } from '../broker/broker';
+import { firstQuestionId, type Question } from '../broker/broker';
 import { Emitter, type Disposable } from '../events';
 import type { PresentationSetting } from '../form/presentation';
 import { oneLine } from '../display';
@@ -27,7 +27,7 @@ export interface OtherWindowsForDevices {
   answerFromDevice(remote: RemoteQuestion, answer: RemoteAnswer, device: string): Promise<void>;
 }
 
-/** A device's ids for other windows' questions: far above this window's own, which count up from 1. */
+/** A device's ids for other windows' questions: above this window's own, which start below 4e9 (firstQuestionId). */
 export const OTHER_WINDOW_IDS_FROM = 5_000_000_000;
 
 const NEVER = new AbortController().signal;
@@ -44,8 +44,8 @@ export function withOtherWindows(
   lane?: TurnLane,
 ): DeviceQuestions {
   const ids = new Map<string, number>();
-  // From a random place, as the broker's own ids (firstQuestionId): not the same numbers after a reload.
-  let nextId = OTHER_WINDOW_IDS_FROM + Math.floor(Math.random() * 4_000_000_000);
+  // From a random place, as the broker's own ids: not the same numbers after a reload.
+  let nextId = OTHER_WINDOW_IDS_FROM + firstQuestionId();
   /** Put off on a device: kept here, since "Later" is the device's own list order, not an answer. */
   const later = new Set<number>();
   /** Fires when a device puts one off (its window is not told), or a question waiting to be read was read. */
