@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { reloadWindow, runCommand } from './harness/workbench';
+import { reloadWindow, runCommand, waitForQuickInput } from './harness/workbench';
 import { openElicitSession, type ElicitSession } from './elicitSession';
 import { HttpAsker } from '../soak/httpAsker';
 import { readSoakLog } from '../soak/soakLog';
@@ -57,6 +57,9 @@ describe('a 2025 HTTP server across Developer: Reload Window, in code-server', {
   it('ends the old session at the reload: what the server asked there fails with an error, and it asks again in the new one', async () => {
     await startServer();
     await waitUntil(() => logged().some((e) => e.event === 'asked'), 'the server asks in the first window', 60_000);
+    // Shown before the palette opens for the reload: a question popping up while the reload command is
+    // typed would close the palette, and the harness's Escape that follows would cancel the question.
+    await waitForQuickInput(session.workbench.page, (q) => /Soak question from outliver/.test(q.message ?? q.placeholder ?? ''));
     const askedBefore = logged()
       .filter((e) => e.event === 'asked')
       .map((e) => e.question!);
