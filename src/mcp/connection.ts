@@ -44,6 +44,7 @@ import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
+import { waitAtMost } from '../core/time/delay';
 import { stampAcceptLanguage, withAcceptLanguage } from './acceptLanguage';
 import {
   currentTask,
@@ -157,6 +158,8 @@ export interface McpRoot {
 const NO_TIMEOUT_MS = 2_147_000_000;
 /** Each tasks/get, tasks/update and tasks/cancel: a server that does not answer by then has failed the poll. */
 const TASK_REQUEST_TIMEOUT_MS = 60_000;
+/** How long a stop waits for tasks/cancel requests on their way (a closing window gives its host little time). */
+const TASK_CANCELS_FLUSH_MS = 1500;
 /** A local server that has not answered the version probe by then is a 2025-era server. */
 const STDIO_PROBE_TIMEOUT_MS = 5_000;
 /** A remote server that does not answer the version probe is down, not old. */
@@ -174,6 +177,8 @@ export class McpConnection {
   private readonly runningTools = new Map<number, string>();
   /** Tool calls running as tasks (the tasks extension), by call id. */
   private readonly tasks = new Map<number, RunningTask>();
+  /** tasks/cancel requests on their way: a window that closes waits for them (cut off, the tasks would wait for ever). */
+  private readonly cancelsInFlight = new Set<Promise<void>>();
   private readonly taskChanges = new Emitter<void>();
   /** A tool call's task started, changed status or ended. */
   readonly onDidChangeTasks = this.taskChanges.event;
@@ -379,6 +384,8 @@ export class McpConnection {
     this.resultChecks?.dispose();
     this.resultChecks = undefined;
     if (client) {
+      // Closing the client would cut them off (a window that closes cancels the tasks of the calls it ends).
+      await this.taskCancelsSent();
       await this.endSessionOf(client);
       await client.close().catch(() => undefined);
     }
@@ -673,7 +680,22 @@ export class McpConnection {
       }
     }
     const logStatus = this.taskStatusLog(name);
-    return callToolAsTask(client, name, args, { signal, timeout: NO_TIMEOUT_MS, onStatus: (task) => logStatus(task.status) });
+    return callToolAsTask(client, name, args, {
+      signal,
+      timeout: NO_TIMEOUT_MS,
+      onStatus: (task) => logStatus(task.status),
+      onCancel: (sent) => this.trackCancel(sent),
+    });
+  }
+
+  private trackCancel(sent: Promise<void>): void {
+    this.cancelsInFlight.add(sent);
+    void sent.finally(() => this.cancelsInFlight.delete(sent));
+  }
+
+  /** Resolves once the tasks/cancel requests sent so far are answered or failed, or after 1.5 s. */
+  async taskCancelsSent(): Promise<void> {
+    if (this.cancelsInFlight.size > 0) await waitAtMost(Promise.all([...this.cancelsInFlight]), TASK_CANCELS_FLUSH_MS);
   }
 
   private taskRun(
@@ -689,6 +711,7 @@ export class McpConnection {
       request: { method: 'tools/call', params },
       context,
       ...(cancelledBy ? { cancelledBy } : {}),
+      onCancel: (sent) => this.trackCancel(sent),
       timeout: TASK_REQUEST_TIMEOUT_MS,
       onStatus: (task) => {
         logStatus(task.status);

@@ -124,6 +124,8 @@ export interface TaskRun {
   cancelledBy?: AbortSignal;
   /** Each status the server reports, for the progress and the Servers view. */
   onStatus?: (task: ExtensionTask) => void;
+  /** The tasks/cancel request as it goes out: a window that closes waits for it (nobody else would end the task). */
+  onCancel?: (sent: Promise<void>) => void;
   /** The SDK's per-request timeout for tasks/get, tasks/update and tasks/cancel. */
   timeout: number;
 }
@@ -151,8 +153,13 @@ export async function followTask(
   const options = { timeout: run.timeout };
   const poll = (): Promise<ExtensionTask> => getTask(run, taskId);
   // Cancelling the run cancels the task (tasks/cancel, never notifications/cancelled).
-  const cancel = (): void =>
-    void client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_RESULT, options).catch(() => undefined);
+  const cancel = (): void => {
+    const sent = client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_RESULT, options).then(
+      () => undefined,
+      () => undefined,
+    );
+    run.onCancel?.(sent);
+  };
   run.cancelledBy?.addEventListener('abort', cancel, { once: true });
   const asked = new Set(resumed.asked);
   const earlier = [...resumed.earlier];

@@ -17,6 +17,8 @@ export interface TaskCallOptions {
   timeout: number;
   /** Each status the server reports (working, input_required, …). */
   onStatus?: (task: Task) => void;
+  /** The tasks/cancel request as it goes out: a window that closes waits for it. */
+  onCancel?: (sent: Promise<void>) => void;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -39,8 +41,13 @@ export async function callToolAsTask(
   const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT, request);
   const task = readTask(created.task);
   // Cancelling the call cancels the task on the server too, not only our wait for it.
-  const cancelTask = (): void =>
-    void client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).catch(() => undefined);
+  const cancelTask = (): void => {
+    const sent = client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).then(
+      () => undefined,
+      () => undefined,
+    );
+    options.onCancel?.(sent);
+  };
   options.signal?.addEventListener('abort', cancelTask, { once: true });
   try {
     let current = task;

@@ -415,6 +415,18 @@ export class ServerRegistry implements vscode.Disposable {
     }
   }
 
+  /**
+   * As the window closes, once `callsEnded` (the gateway ending its calls) settles: the tasks of the
+   * calls that ended are cancelled at their servers (tasks/cancel), and this waits (1.5 s at most)
+   * for those requests to get there. Nobody would end those tasks afterwards, and a server would keep
+   * each waiting for input for ever. The servers are taken now: the registry is disposed right after.
+   */
+  async taskCancelsSent(callsEnded: Promise<unknown>): Promise<void> {
+    const servers = [...this.connections.values()];
+    await callsEnded.catch(() => undefined);
+    await Promise.all(servers.map((server) => server.taskCancelsSent()));
+  }
+
   dispose(): void {
     for (const recovery of this.recoveries.values()) recovery.dispose();
     this.recoveries.clear();
