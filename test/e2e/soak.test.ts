@@ -1,11 +1,12 @@
 /**
  * The one-minute soak (issue #37) in `npm test`: the soak of `npm run soak` (test/soak/runSoak.ts),
- * shorter and with faults more often. A real code-server with the built VSIX; ten askers of the
- * four kinds (2025-11-25 stdio and Streamable HTTP asking on their own, 2026-07-28 stdio and HTTP
- * asking in rounds when the soak's agent calls them through the gateway); a paired phone answering
- * through the device API; servers killed, hung and restarted, connections dropped and cut, the
- * network down, Reload Window and a second window. The ledger must find every question's fate right, no answer refused, no asker
- * silenced, nothing left running, and the driver must have measured the host.
+ * shorter and with faults more often. A real code-server with the built VSIX; ten askers
+ * (2025-11-25 stdio and Streamable HTTP asking on their own, 2026-07-28 stdio and HTTP asking in
+ * rounds or from a task of the tasks extension when the soak's agent calls them through the
+ * gateway); a paired phone answering through the device API; servers killed, hung and restarted,
+ * connections dropped and cut, the network down, Reload Window and a second window. The ledger
+ * must find every question's fate right, no answer refused, no asker silenced, nothing left
+ * running, no window's socket left behind, and the driver must have measured the host.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,6 +19,7 @@ describe('the one-minute soak', { timeout: 600_000 }, () => {
       servers: 10,
       http: 3,
       rounds: 3,
+      tasks: 2,
       meanMs: 1500,
       faultMs: 3000,
       windowFaults: 0.1,

@@ -12,7 +12,8 @@
  * Being in the same extension host, it also measures that host as the soak needs: the event loop's
  * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
- * garbage collection and the host's resident memory (RSS), at the start and when $SOAK_MEASURE appears.
+ * garbage collection, the host's resident memory (RSS) and its open descriptors (sockets, pipes,
+ * files: what a leak leaves behind), at the start and when $SOAK_MEASURE appears.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -49,6 +50,30 @@ function heapAfterGc() {
   return process.memoryUsage().heapUsed;
 }
 
+/** The host's open descriptors: sockets, pipes and the like counted by kind, files by path (Linux's /proc). */
+function openDescriptors() {
+  const kinds = {};
+  const files = [];
+  let fds = [];
+  try {
+    fds = fs.readdirSync('/proc/self/fd');
+  } catch {
+    return undefined;
+  }
+  for (const fd of fds) {
+    let target;
+    try {
+      target = fs.readlinkSync('/proc/self/fd/' + fd);
+    } catch {
+      continue; // the one readdir used, closed already
+    }
+    const kind = target.startsWith('/') ? 'file' : (/^(\\w+):/.exec(target) || [, 'other'])[1];
+    kinds[kind] = (kinds[kind] || 0) + 1;
+    if (kind === 'file') files.push(target);
+  }
+  return { kinds, files: files.sort() };
+}
+
 exports.activate = (context) => {
   // The soak's second window (a folder of its own, marked) only looks on.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -60,7 +85,9 @@ exports.activate = (context) => {
     measuring = false;
     delay.disable();
     const heap = heapAfterGc();
-    record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage() } });
+    record({
+      measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage(), descriptors: openDescriptors() },
+    });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
   // The resident memory every 30 s, to tell a plateau (the allocator keeping what it had) from a leak.
@@ -92,7 +119,7 @@ exports.activate = (context) => {
     delay.reset();
     delay.enable();
     measuring = true;
-    record({ started, heapAtStart, memory: process.memoryUsage(), at: Date.now() });
+    record({ started, heapAtStart, memory: process.memoryUsage(), descriptors: openDescriptors(), at: Date.now() });
   }
   const reload = process.env.SOAK_RELOAD;
   const reloadPoll = setInterval(() => {

@@ -1,7 +1,8 @@
 /**
  * The soak's CLI agent (soak-agent.mjs) and how it gets in: the gateway's client configuration is
  * copied with Elicit's own command and read from the clipboard, as a person pastes it into an
- * agent's config; then the agent calls the 2026-07-28 askers' tools through the gateway.
+ * agent's config; then the agent calls the 2026-07-28 askers' tools through the gateway (`tools`:
+ * the names the gateway gives them, "<server>__<tool>").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -32,15 +33,10 @@ export interface SoakAgent {
   exited: Promise<void>;
 }
 
-export function startAgent(
-  gateway: { url: string; token: string },
-  servers: string[],
-  env: Record<string, string>,
-  dir: string,
-): SoakAgent {
+export function startAgent(gateway: { url: string; token: string }, tools: string[], env: Record<string, string>, dir: string): SoakAgent {
   const stderr = fs.openSync(path.join(dir, 'agent.log'), 'a');
   const child = spawn(process.execPath, [path.join(__dirname, 'soak-agent.mjs')], {
-    env: { ...process.env, ...env, GATEWAY_URL: gateway.url, GATEWAY_TOKEN: gateway.token, SOAK_SERVERS: servers.join(',') },
+    env: { ...process.env, ...env, GATEWAY_URL: gateway.url, GATEWAY_TOKEN: gateway.token, SOAK_TOOLS: tools.join(',') },
     stdio: ['ignore', 'ignore', stderr],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -13,6 +13,9 @@
  *   person chose to have remembered for its asker;
  * - every answer an asker got is one the person gave for that question, and every answer the
  *   person gave (and Elicit took) reached its asker, unless that asker went first;
+ * - a task's question (MCP's tasks extension) gets its fate at its server: when the call that
+ *   started the task ends early, Elicit cancels the task there (a server would otherwise keep it
+ *   waiting for ever), unless the server was faulted shortly before (hung, cut off) or went;
  * - no asker fell silent: each configured asker asked within the last `silenceMs` before the
  *   askers were told to stop (the harness never kills one so often that crash recovery may
  *   rightly give up on it, so a silent asker is one Elicit stopped hearing).
@@ -28,9 +31,10 @@ export type Fate = 'answered' | 'declined' | 'cancelled' | 'withdrawn' | 'error'
 export type LedgerEvent =
   /**
    * An asker sent a question. `recurring`: the same question each time (no token), for remembered
-   * answers: its answer must be the one the person chose to have remembered for that asker.
+   * answers: its answer must be the one the person chose to have remembered for that asker. `task`:
+   * asked by a task of the tasks extension, whose server must hear its fate.
    */
-  | { event: 'asked'; asker: string; question: QuestionToken; recurring?: boolean; at: number }
+  | { event: 'asked'; asker: string; question: QuestionToken; recurring?: boolean; task?: boolean; at: number }
   /** An asker's question ended, as the asker saw it. `content`: what an answered one carried. */
   | { event: 'fate'; asker: string; question: QuestionToken; fate: Fate; content?: Record<string, unknown>; message?: string; at: number }
   /** The harness killed an asker's process: what it still waited for went with it. */
@@ -66,10 +70,13 @@ export type LedgerEvent =
   /** The askers were told to ask no more. */
   | { event: 'stopped asking'; at: number };
 
-export type ProblemKind = 'no fate' | 'two fates' | 'never asked' | 'wrong asker' | 'not given' | 'given, not delivered' | 'silenced';
+export type ProblemKind =
+  'no fate' | 'task left waiting' | 'two fates' | 'never asked' | 'wrong asker' | 'not given' | 'given, not delivered' | 'silenced';
 
 /** How long an asker may go without asking before the stop, by default (it asks every 1.5 s on average). */
 export const SILENCE_MS = 45_000;
+/** A fault to a task's server this long before its call failed may have kept the task's cancel from it. */
+export const TASK_FAULT_EXCUSE_MS = 10_000;
 
 export interface Problem {
   kind: ProblemKind;
@@ -98,14 +105,16 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
   };
   const problem = (kind: ProblemKind, question: QuestionToken, detail: string): void =>
     void report.problems.push({ kind, question, detail });
-  const asked = new Map<QuestionToken, { asker: string; at: number; recurring?: boolean }>();
+  const asked = new Map<QuestionToken, { asker: string; at: number; recurring?: boolean; task?: boolean }>();
   /** What the person chose to have remembered, per asker, and how often it was given in the editor. */
   const remembered = new Map<string, Record<string, unknown>[]>();
   const fates = new Map<QuestionToken, Extract<LedgerEvent, { event: 'fate' }>[]>();
   const deaths = new Map<string, number[]>();
   const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
   const lastAsked = new Map<string, number>();
-  const callFailed = new Set<QuestionToken>();
+  const callFailed = new Map<QuestionToken, number>();
+  /** When the harness faulted each asker (killed, hung, cut off). */
+  const faultedAt = new Map<string, number[]>();
   let startedAt: number | undefined;
   let stoppedAt: number | undefined;
   for (const e of events) {
@@ -114,10 +123,10 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       startedAt = Math.min(startedAt ?? e.at, e.at);
     } else if (e.event === 'stopped asking') stoppedAt = e.at;
     else if (e.event === 'asked') {
-      asked.set(e.question, { asker: e.asker, at: e.at, recurring: e.recurring });
+      asked.set(e.question, { asker: e.asker, at: e.at, recurring: e.recurring, task: e.task });
       lastAsked.set(e.asker, Math.max(lastAsked.get(e.asker) ?? -Infinity, e.at));
     } else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
-    else if (e.event === 'call failed') callFailed.add(e.question);
+    else if (e.event === 'call failed') callFailed.set(e.question, e.at);
     else if (e.event === 'died') deaths.set(e.asker, [...(deaths.get(e.asker) ?? []), e.at]);
     else if (e.event === 'gave') {
       gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
@@ -125,19 +134,29 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     } else if (e.event === 'remembered') {
       remembered.set(e.asker, [...(remembered.get(e.asker) ?? []), e.content]);
       report.given.editor = (report.given.editor ?? 0) + 1;
-    } else if (e.event === 'fault') report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
+    } else if (e.event === 'fault') {
+      report.faults[e.kind] = (report.faults[e.kind] ?? 0) + 1;
+      if (e.asker) faultedAt.set(e.asker, [...(faultedAt.get(e.asker) ?? []), e.at]);
+    }
   }
   report.asked = asked.size;
   let answeredRecurring = 0;
   /** Whether the asker's process was killed after the question was asked (its fate, if any, went with it). */
   const diedAfter = (asker: string, at: number): boolean => (deaths.get(asker) ?? []).some((death) => death >= at);
 
-  for (const [question, { asker, at, recurring }] of asked) {
+  /** Whether the harness faulted the asker in the moments before `at`, or killed it after `since`. */
+  const faultedBefore = (asker: string, since: number, at: number): boolean =>
+    diedAfter(asker, since) || (faultedAt.get(asker) ?? []).some((fault) => fault <= at && at - fault <= TASK_FAULT_EXCUSE_MS);
+
+  for (const [question, { asker, at, recurring, task }] of asked) {
     const ended = fates.get(question) ?? [];
     if (ended.length > 1) problem('two fates', question, ended.map((f) => f.fate).join(', '));
     const fate = ended[0];
+    const failedAt = callFailed.get(question);
     if (!fate) {
-      if (callFailed.has(question)) report.fates.error++;
+      if (failedAt !== undefined && task && !faultedBefore(asker, at, failedAt)) {
+        problem('task left waiting', question, `its call ended and ${asker} was never told: its task still waits for an answer`);
+      } else if (failedAt !== undefined) report.fates.error++;
       else if (diedAfter(asker, at)) report.fates['gone with its asker']++;
       else problem('no fate', question, `${asker} asked it and never heard of it again`);
     } else report.fates[fate.fate]++;
@@ -171,8 +190,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       const delivered =
         (g.action === 'accept' && fate?.fate === 'answered' && sameContent(g.content, fate.content)) ||
         (g.action === 'decline' && fate?.fate === 'declined');
-      const askerWent =
-        fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && (diedAfter(asker, at) || callFailed.has(question)));
+      const askerWent = fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && (diedAfter(asker, at) || failedAt !== undefined));
       if (!delivered && !askerWent && ended.length <= 1) {
         problem('given, not delivered', question, `the person's ${g.action} (${g.via}) ended as ${fate?.fate ?? 'nothing'}`);
       }

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       servers: 10,
       http: 3,
       rounds: 2,
+      tasks: 1,
       meanMs: 1500,
       faultMs: 4000,
       windowFaults: 0.1,

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand, screenshot } from '../e2e/harness/workbench';
+import { windowsMeshDirs } from '../e2e/harness/codeServer';
 import { openElicitSession } from '../e2e/elicitSession';
 import { freePort } from '../support/freePort';
 import { waitUntil } from '../support/waitUntil';
@@ -21,6 +22,7 @@ import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
 import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
 import { readSoakLog } from './soakLog';
+import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, answeredInEditor } from './editor';
 import { answerOnPhone, pairPhone } from './phone';
 import { reloadWindow, secondWindow, type WindowFaultContext } from './windowFaults';
@@ -43,6 +45,8 @@ export interface SoakOptions {
   http: number;
   /** 2026-07-28 askers, asking in rounds when the agent calls their tool (half over HTTP). */
   rounds: number;
+  /** 2026-07-28 askers with the tasks extension: the agent's call runs as a task that asks (half over HTTP). */
+  tasks: number;
   /** Mean time between one asker's questions. */
   meanMs: number;
   /** Mean time between two faults. */
@@ -70,6 +74,12 @@ export interface HostMeasures {
   /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
   lastHostMinutes: number;
   hosts: number;
+  /**
+   * The host's open descriptors: at a start (of the hosts the run had, the one with the fewest
+   * sockets and pipes: the same servers were connected then as at the end), and at the end.
+   */
+  descriptorsAtStart?: Descriptors;
+  descriptorsAtEnd?: Descriptors;
 }
 
 export interface SoakResult {
@@ -83,13 +93,37 @@ export interface SoakResult {
   editorTroubles: string[];
   /** Soak processes still running once the editor closed: each is a problem. */
   leftovers: string[];
+  /** The windows' socket files at the end, the one window left open: a stale one is a problem. */
+  windowSockets?: WindowSockets;
   dir: string;
   minutes: number;
 }
 
-/** Whether the run passed: no ledger problem, no refused answer, nothing left running. */
+/** Whether the run passed: no ledger problem, no refused answer, nothing left running or open. */
 export function passed(result: SoakResult): boolean {
-  return result.report.problems.length === 0 && result.refused.length === 0 && result.leftovers.length === 0;
+  return (
+    result.report.problems.length === 0 &&
+    result.refused.length === 0 &&
+    result.leftovers.length === 0 &&
+    (result.windowSockets?.stale.length ?? 0) === 0 &&
+    channelsLeftOpen(result.host) <= CHANNEL_SLACK
+  );
+}
+
+/**
+ * Sockets and pipes the host holds at the end beyond what it held at a start with the same servers
+ * connected. A few come and go (the phone's and the agent's connections, a server's reconnect):
+ * more than CHANNEL_SLACK is a leak, which grows with every fault and question.
+ */
+const CHANNEL_SLACK = 15;
+
+function channelsLeftOpen(host: HostMeasures | undefined): number {
+  if (!host?.descriptorsAtStart || !host.descriptorsAtEnd) return 0;
+  return channels(host.descriptorsAtEnd) - channels(host.descriptorsAtStart);
+}
+
+function channels(descriptors: Descriptors): number {
+  return (descriptors.kinds.socket ?? 0) + (descriptors.kinds.pipe ?? 0);
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakResult> {
@@ -102,7 +136,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const reloadFile = path.join(dir, 'reload');
   const driverRecord = path.join(dir, 'driver.jsonl');
   const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(options.meanMs) };
-  const counts = splitAskers(options.servers, options.http, options.rounds);
+  const counts = splitAskers(options.servers, options.http, options.rounds, options.tasks);
   const askers = await startAskers(counts, serverScript, serverEnv);
   const { names, http: httpServers } = askers;
   const gatewayPort = await freePort();
@@ -110,7 +144,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const driverVsix = await buildDriverVsix(dir);
   const started = Date.now();
   say(
-    `soak: ${options.servers} servers (2025-11-25: ${counts.stdio} stdio, ${counts.recurring} stdio asking one recurring question, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP) for ${options.minutes} min, logs in ${dir}`,
+    `soak: ${options.servers} servers (2025-11-25: ${counts.stdio} stdio, ${counts.recurring} stdio asking one recurring question, ${counts.http} HTTP; 2026-07-28 rounds: ${counts.roundsStdio} stdio, ${counts.roundsHttp} HTTP; tasks: ${counts.tasksStdio} stdio, ${counts.tasksHttp} HTTP) for ${options.minutes} min, logs in ${dir}`,
   );
   const session = await openElicitSession(
     JSON.stringify({ servers: askers.config }),
@@ -125,15 +159,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   let phoneDone: Promise<{ refused: string[] }> | undefined;
   let agent: SoakAgent | undefined;
   let editorDone: Promise<string[]> | undefined;
+  let sockets: WindowSockets | undefined;
   try {
     const { page, browser } = session.workbench;
     const phone = await pairPhone(browser, page, 'Soak phone');
     phoneDone = answerOnPhone(phone, log, stopPhone.signal, answeredInEditor);
     // Before the questions come: once they do, the editor shows them and the palette loses focus.
-    const gateway = askers.roundNames.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
+    const gateway = askers.agentTools.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
     await runCommand(page, START_SERVERS);
     await waitUntil(() => driverLines(driverRecord).some((line) => 'started' in line), 'the servers to start', 120_000, 500);
-    if (gateway) agent = startAgent(gateway, askers.roundNames, serverEnv, dir);
+    if (gateway) agent = startAgent(gateway, askers.agentTools, serverEnv, dir);
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
     editorDone = answerInEditor(page, log, stopPhone.signal);
 
@@ -200,6 +235,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await waitUntil(() => driverLines(driverRecord).some(atEnd), 'the host measures', 20_000, 500).catch((error: Error) =>
       say(`soak: ${error.message}`),
     );
+    sockets = await windowSockets(windowsMeshDirs(session.server));
   } finally {
     stopPhone.abort();
     await session.close();
@@ -227,6 +263,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     longBlocks,
     editorTroubles,
     leftovers: soakProcesses(),
+    windowSockets: sockets,
     dir,
     minutes: (Date.now() - started) / 60_000,
   };
@@ -256,6 +293,25 @@ export function formatResult(result: SoakResult): string {
   if (result.longBlocks.length > 0) {
     lines.push(`the host's blocks of 100 ms or more (the last fault before each):`);
     for (const block of result.longBlocks.slice(0, 10)) lines.push(`  ${block}`);
+  }
+  if (result.host?.descriptorsAtStart && result.host.descriptorsAtEnd) {
+    const { grew, newFiles } = descriptorGrowth(result.host.descriptorsAtStart, result.host.descriptorsAtEnd);
+    const total = (d: Descriptors): number => Object.values(d.kinds).reduce((sum, n) => sum + n, 0);
+    lines.push(
+      `extension host descriptors: ${total(result.host.descriptorsAtStart)} at a start, ${total(result.host.descriptorsAtEnd)} at the end` +
+        ` (grew: ${
+          Object.entries(grew)
+            .map(([kind, n]) => `${kind} +${n}`)
+            .join(', ') || 'none'
+        }; sockets and pipes left open: ${Math.max(0, channelsLeftOpen(result.host))}, at most ${CHANNEL_SLACK} allowed;` +
+        ` files newly open: ${newFiles.length === 0 ? 'none' : newFiles.slice(0, 5).join(', ')})`,
+    );
+  }
+  if (result.windowSockets) {
+    const { live, stale } = result.windowSockets;
+    lines.push(
+      `windows' sockets at the end: ${live} live, ${stale.length === 0 ? 'none left behind' : `left behind: ${stale.join(', ')}`}`,
+    );
   }
   lines.push(`left running after the editor closed: ${result.leftovers.length === 0 ? 'nothing' : result.leftovers.join('; ')}`);
   lines.push(`soak: ${result.minutes.toFixed(1)} min in all`);
@@ -324,8 +380,8 @@ function openQuestions(serverLog: string, harnessLog: string): number {
  * reload starts another), the heap of the last one from its start to the end.
  */
 function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
-  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: { rss: number } };
-  type Started = { heapAtStart: number; memory: { rss: number }; at: number };
+  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: { rss: number }; descriptors?: Descriptors };
+  type Started = { heapAtStart: number; memory: { rss: number }; descriptors?: Descriptors; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
@@ -345,6 +401,10 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     rssAtHalf: half?.rss,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,
+    descriptorsAtStart: starts
+      .flatMap((start) => (start.descriptors ? [start.descriptors] : []))
+      .reduce<Descriptors | undefined>((fewest, d) => (!fewest || channels(d) < channels(fewest) ? d : fewest), undefined),
+    descriptorsAtEnd: final.descriptors,
   };
 }
 

@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // The soak's CLI agent (issue #37): what an agent in a terminal does through the Elicit gateway,
-// with the official v2 client package. It calls the 2026-07-28 soak servers' `soak_round` tool
-// (forwarded by the gateway as "<server>__soak_round") at random moments, each call with an id of
-// its own; Elicit answers the server's round by asking the person. A call that ends in an error is
-// logged ("call failed"), the round's end as the agent saw it; the next call connects again.
+// with the official v2 client package. It calls the 2026-07-28 soak servers' tools as the gateway
+// forwards them ("<server>__soak_round", "<server>__soak_task") at random moments, each call with an
+// id of its own; Elicit answers the server's round, or the task's question, by asking the person. A
+// call that ends in an error is logged ("call failed"), the question's end as the agent saw it; the
+// next call connects again.
 //
-// Environment: GATEWAY_URL, GATEWAY_TOKEN, SOAK_SERVERS (names, comma-separated), SOAK_LOG,
-// SOAK_STOP, SOAK_MEAN_MS (per server, 1500), SOAK_OPEN (calls open per server, 2).
+// Environment: GATEWAY_URL, GATEWAY_TOKEN, SOAK_TOOLS (the gateway's tool names, comma-separated),
+// SOAK_LOG, SOAK_STOP, SOAK_MEAN_MS (per tool, 1500), SOAK_OPEN (calls open per tool, 2).
 import { appendFileSync, existsSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
-const servers = (process.env.SOAK_SERVERS ?? '').split(',').filter(Boolean);
+const tools = (process.env.SOAK_TOOLS ?? '').split(',').filter(Boolean);
 const meanMs = Number(process.env.SOAK_MEAN_MS ?? 1500);
 const maxOpen = Number(process.env.SOAK_OPEN ?? 2);
 const log = (entry) => appendFileSync(process.env.SOAK_LOG, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
@@ -45,15 +46,16 @@ function connected() {
 await connected();
 
 let calls = 0;
-const open = new Map(servers.map((server) => [server, 0]));
+const open = new Map(tools.map((tool) => [tool, 0]));
 const running = new Set();
 
-async function call(server) {
+async function call(tool) {
   const id = `c${++calls}`;
-  open.set(server, open.get(server) + 1);
+  const server = tool.slice(0, tool.indexOf('__'));
+  open.set(tool, open.get(tool) + 1);
   const through = await connected();
   try {
-    const result = await through.callTool({ name: `${server}__soak_round`, arguments: { call: id } }, { timeout: 3_600_000 });
+    const result = await through.callTool({ name: tool, arguments: { call: id } }, { timeout: 3_600_000 });
     if (result.isError) {
       const message = JSON.stringify(result.content);
       log({ event: 'call failed', question: `${server}-${id}`, message: message.slice(0, 200) });
@@ -72,23 +74,23 @@ async function call(server) {
       void through.close().catch(() => undefined);
     }
   } finally {
-    open.set(server, open.get(server) - 1);
+    open.set(tool, open.get(tool) - 1);
   }
 }
 
-async function callForever(server) {
+async function callForever(tool) {
   while (!stopped()) {
     await new Promise((resolve) => setTimeout(resolve, -Math.log(1 - Math.random()) * meanMs));
     if (stopped()) break;
-    if (open.get(server) < maxOpen) {
-      const done = call(server);
+    if (open.get(tool) < maxOpen) {
+      const done = call(tool);
       running.add(done);
       void done.finally(() => running.delete(done));
     }
   }
 }
 
-await Promise.all(servers.map(callForever));
+await Promise.all(tools.map(callForever));
 // The stop: the calls still open end as the person answers them.
 while (running.size > 0) await Promise.race(running);
 await client?.close();

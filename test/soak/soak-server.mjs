@@ -14,6 +14,13 @@
 //                                             round (input_required) each time an agent calls it, the
 //                                             token made from the caller's `call` id (the caller logs a
 //                                             call that failed: the round's fate as its asker saw it)
+//   node soak-server.mjs --name t03 --tasks [--http]
+//                                             2026-07-28 only, stdio or Streamable HTTP, with MCP's tasks
+//                                             extension: its tool `soak_task` runs as a task that asks one
+//                                             question (input_required, answered with tasks/update) each
+//                                             time an agent calls it, the token made from the call's id;
+//                                             a task the client cancels (tasks/cancel) is that question's
+//                                             fate 'error', one the server gives up on is 'withdrawn'
 //   node soak-server.mjs --name r01 --recurring
 //                                             2025-11-25 over stdio, asking the same question each time
 //                                             (no token: an answer remembered "always" answers it), one
@@ -29,7 +36,15 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import * as http from 'node:http';
-import { Server, WebStandardStreamableHTTPServerTransport, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  inputRequired,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { serveLegacyStdio } from '../fixtures/serveLegacyStdio.mjs';
 import { serveHttp as serveModernHttp } from '../fixtures/serveHttp.mjs';
@@ -239,12 +254,127 @@ function newRoundServer() {
   return server;
 }
 
+const TASKS = 'io.modelcontextprotocol/tasks';
+/** The tasks of this process (module level: the HTTP entry builds a server per request). */
+const tasks = new Map();
+/** How long an ended task can still be read (tasks/get) before it is forgotten. */
+const KEEP_ENDED_MS = 120_000;
+
+/** The task's life: asked after a short stretch of work; answered, declined, cancelled or given up. */
+function startTask(call) {
+  const now = new Date().toISOString();
+  const task = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, question: `${name}-${call}` };
+  tasks.set(task.taskId, task);
+  setTimeout(
+    () => {
+      if (task.status !== 'working') return;
+      setTaskStatus(task, 'input_required');
+      log({ event: 'asked', question: task.question, task: true });
+      if (Math.random() < withdrawChance) setTimeout(() => giveUp(task), 500 + Math.random() * 2500);
+    },
+    100 + Math.random() * 500,
+  );
+  return task;
+}
+
+function setTaskStatus(task, status, extra = {}) {
+  if (['completed', 'failed', 'cancelled'].includes(task.status)) return;
+  Object.assign(task, { status, lastUpdatedAt: new Date().toISOString() }, extra);
+  if (['completed', 'failed', 'cancelled'].includes(status)) setTimeout(() => tasks.delete(task.taskId), KEEP_ENDED_MS).unref();
+}
+
+function giveUp(task) {
+  if (task.status !== 'input_required') return;
+  log({ event: 'fault', kind: 'asker cancels' });
+  log({ event: 'fate', question: task.question, fate: 'withdrawn' });
+  setTaskStatus(task, 'cancelled', { statusMessage: 'the asker gave up' });
+}
+
+/** tasks/get's view of a task. */
+function taskView(task) {
+  const view = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: KEEP_ENDED_MS,
+    pollIntervalMs: 300,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+  };
+  if (task.status === 'input_required') {
+    const q = inputRequired.elicit({ message: `Soak task from ${name}: soak token ${task.question}`, requestedSchema: schema });
+    return { ...view, inputRequests: { q } };
+  }
+  if (task.status === 'completed') return { ...view, result: task.result };
+  return view;
+}
+
+function newTaskServer() {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {}, extensions: { [TASKS]: {} } } });
+  const requireExtension = (ctx) => {
+    if (ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[TASKS] === undefined) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+        'Declare the tasks extension',
+      );
+    }
+  };
+  const find = (taskId) => {
+    const task = tasks.get(taskId);
+    if (!task) throw new ProtocolError(-32602, 'Task not found');
+    return task;
+  };
+  server.setRequestHandler('tools/list', () => ({
+    tools: [
+      {
+        name: 'soak_task',
+        description: 'Runs as a task that asks the person one question.',
+        inputSchema: { type: 'object', properties: { call: { type: 'string' } }, required: ['call'] },
+      },
+    ],
+  }));
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    requireExtension(ctx);
+    return { resultType: 'task', ...taskView(startTask(String(request.params.arguments?.call ?? 'nocall'))) };
+  });
+  const byId = { params: z.object({ taskId: z.string() }).passthrough() };
+  server.setRequestHandler('tasks/get', byId, (params, ctx) => {
+    requireExtension(ctx);
+    return taskView(find(params.taskId));
+  });
+  server.setRequestHandler('tasks/update', byId, (params, ctx) => {
+    requireExtension(ctx);
+    const task = find(params.taskId);
+    const answer = ctx.mcpReq.inputResponses?.q;
+    // A key not outstanding is ignored, as the extension says.
+    if (answer === undefined || task.status !== 'input_required') return {};
+    const fate = answer.action === 'accept' ? 'answered' : answer.action === 'decline' ? 'declined' : 'cancelled';
+    log({ event: 'fate', question: task.question, fate, ...(answer.content ? { content: answer.content } : {}) });
+    setTaskStatus(task, 'working');
+    setTimeout(() => setTaskStatus(task, 'completed', { result: { content: [{ type: 'text', text: `${task.question}: ${fate}` }] } }), 100);
+    return {};
+  });
+  server.setRequestHandler('tasks/cancel', byId, (params, ctx) => {
+    requireExtension(ctx);
+    const task = find(params.taskId);
+    // The client gave up the call (its caller went): the question's fate as this asker hears it.
+    if (task.status === 'input_required') {
+      log({ event: 'fate', question: task.question, fate: 'error', message: 'the client cancelled the task' });
+    }
+    setTaskStatus(task, 'cancelled');
+    return {};
+  });
+  return server;
+}
+
 const modern = process.argv.includes('--modern');
-if (modern && process.argv.includes('--http'))
+const withTasks = process.argv.includes('--tasks');
+if ((modern || withTasks) && process.argv.includes('--http'))
   serveModernHttp(
-    createMcpHandler(() => newRoundServer(), { legacy: 'reject' }),
+    createMcpHandler(() => (withTasks ? newTaskServer() : newRoundServer()), { legacy: 'reject' }),
     { name },
   );
+else if (withTasks) serveStdio(() => newTaskServer(), { legacy: 'reject' });
 else if (modern) serveStdio(() => newRoundServer(), { legacy: 'reject' });
 else if (process.argv.includes('--http')) serveHttp();
 else await serveLegacyStdio(newServer(), () => undefined);

@@ -3,7 +3,8 @@
  *
  *   npm run soak                                    2 minutes, 12 servers
  *   npm run soak -- --minutes 10 --servers 50       the release soak (CONTRIBUTING has its figures)
- *   -- --http N --rounds N --mean-ms N --fault-ms N  askers per kind, question and fault rates
+ *   -- --http N --rounds N --tasks N                askers per kind
+ *   -- --mean-ms N --fault-ms N                     question and fault rates
  *   -- --window-faults 0.05 --reload-faults 0.05   the share of faults that open a second window, that reload
  *   SOAK_KEEP=1                                     keeps the logs (the path is printed)
  */
@@ -16,12 +17,14 @@ const option = (name: string, fallback: number): number => {
 };
 const servers = option('servers', 12);
 const http = Math.min(servers, option('http', Math.ceil(servers / 4)));
+const rounds = Math.min(servers - http, option('rounds', Math.ceil(servers / 5)));
 
 runSoak({
   minutes: option('minutes', 2),
   servers,
   http,
-  rounds: Math.min(servers - http, option('rounds', Math.ceil(servers / 5))),
+  rounds,
+  tasks: Math.min(servers - http - rounds, option('tasks', Math.ceil(servers / 10))),
   meanMs: option('mean-ms', 1500),
   faultMs: option('fault-ms', 6000),
   windowFaults: option('window-faults', 0.05),

@@ -169,6 +169,39 @@ describe('soak ledger', () => {
     assert.equal(report.asked, 1);
   });
 
+  it("finds a task's question left waiting at its server when its call ended and nothing kept the cancel from it", () => {
+    const events: LedgerEvent[] = [
+      // Cancelled at its server as its call ended: a fate there.
+      { event: 'asked', asker: 'v01', question: 'v01-c1', task: true, at: 1 },
+      { event: 'fate', asker: 'v01', question: 'v01-c1', fate: 'error', message: 'the client cancelled the task', at: 3 },
+      { event: 'call failed', question: 'v01-c1', at: 3 },
+      // Its server never heard.
+      { event: 'asked', asker: 'v01', question: 'v01-c2', task: true, at: 4 },
+      { event: 'call failed', question: 'v01-c2', at: 20_000 },
+      // Its server hung 4 s before: the cancel may not have got through.
+      { event: 'asked', asker: 'v02', question: 'v02-c3', task: true, at: 5 },
+      { event: 'fault', kind: 'server hung', asker: 'v02', at: 16_000 },
+      { event: 'call failed', question: 'v02-c3', at: 20_000 },
+      // Its server was killed meanwhile.
+      { event: 'asked', asker: 't01', question: 't01-c4', task: true, at: 6 },
+      { event: 'died', asker: 't01', at: 7 },
+      { event: 'call failed', question: 't01-c4', at: 8 },
+      // A hang long before is no excuse.
+      { event: 'asked', asker: 'v03', question: 'v03-c5', task: true, at: 9 },
+      { event: 'fault', kind: 'server hung', asker: 'v03', at: 10 },
+      { event: 'call failed', question: 'v03-c5', at: 30_000 },
+    ];
+    const report = judge(events);
+    assert.deepEqual(
+      report.problems.map((p) => [p.kind, p.question]),
+      [
+        ['task left waiting', 'v01-c2'],
+        ['task left waiting', 'v03-c5'],
+      ],
+    );
+    assert.equal(report.fates.error, 3);
+  });
+
   it('takes an answer sent as the phone went away as maybe given: it may reach its asker, and need not', () => {
     const sent: LedgerEvent = {
       event: 'gave',

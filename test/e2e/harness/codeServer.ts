@@ -194,6 +194,17 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 const keepDirs = (): boolean => process.env.ELICIT_E2E_KEEP === '1';
 
 /**
+ * The folders where the session's windows meet (meshDir in src/vscode/windows/otherWindows.ts): in
+ * the session's TMPDIR, or the fallback below. Each window listens on a socket file there.
+ */
+export function windowsMeshDirs(server: Pick<CodeServer, 'userDataDir'>): string[] {
+  const tmpDir = path.join(server.userDataDir, 'tmp');
+  const inTmp = fs.existsSync(tmpDir) ? fs.readdirSync(tmpDir).filter((name) => /^elicit-[0-9a-f]+$/.test(name)) : [];
+  const fallback = windowsMeshFallback(server.userDataDir);
+  return [...inTmp.map((name) => path.join(tmpDir, name)), ...(fallback && fs.existsSync(fallback) ? [fallback] : [])];
+}
+
+/**
  * Where the session's windows meet (meshDir in src/vscode/windows/otherWindows.ts) when the session
  * folder's path is too long for a socket: /tmp/elicit-<the random name kept in the extension's global
  * storage>, or none when no window made one.
