@@ -4,7 +4,8 @@
  * (2025-11-25 stdio and Streamable HTTP asking on their own, 2026-07-28 stdio and HTTP asking in
  * rounds or from a task of the tasks extension when the soak's agent calls them through the
  * gateway); a paired phone answering through the device API; servers killed, hung and restarted,
- * connections dropped and cut, the network down, Reload Window and a second window. The ledger
+ * connections dropped and cut, the network down, Reload Window (the first while a round of a tool
+ * the person ran waits, answered in the editor after it) and a second window. The ledger
  * must find every question's fate right, no answer refused, no asker silenced, nothing left
  * running, no window's socket left behind, and the driver must have measured the host.
  */
@@ -34,5 +35,8 @@ describe('the one-minute soak', { timeout: 600_000 }, () => {
     const faults = Object.values(result.report.faults).reduce((sum, n) => sum + n, 0);
     assert.ok(faults >= 5, `only ${faults} faults\n${printed}`);
     assert.ok(result.host, `the driver did not measure the host\n${printed}`);
+    // The first reload comes while a round of a tool the person ran waits; the person answers it after.
+    assert.equal(result.report.keptRounds.kept, 1, printed);
+    assert.equal(result.report.keptRounds.answered, 1, printed);
   });
 });

@@ -9,6 +9,10 @@
  * The driver of the reloaded window finds the file renamed to "<file>.reloading" and starts the
  * servers again, as a person would after a reload.
  *
+ * When $SOAK_DRIVER_DO appears, holding {command, args}, it runs that Elicit command with those
+ * arguments, as a keybinding with arguments does (Run MCP Tool on a given tool, Show Pending
+ * Questions), and removes the file.
+ *
  * Being in the same extension host, it also measures that host as the soak needs: the event loop's
  * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
@@ -130,6 +134,17 @@ exports.activate = (context) => {
     void vscode.commands.executeCommand('workbench.action.reloadWindow');
   }, 250);
   context.subscriptions.push({ dispose: () => clearInterval(reloadPoll) });
+  const todo = process.env.SOAK_DRIVER_DO;
+  const doPoll = setInterval(() => {
+    if (!todo || !fs.existsSync(todo)) return;
+    const { command, args } = JSON.parse(fs.readFileSync(todo, 'utf8'));
+    fs.rmSync(todo);
+    if (!/^elicit\\./.test(command)) return record({ did: command, error: 'not an Elicit command' });
+    record({ did: command });
+    // Run Tool ends when its tool does (after the reload, for a kept round: never in this window).
+    vscode.commands.executeCommand(command, ...(args || [])).then(undefined, (error) => record({ did: command, error: String(error) }));
+  }, 250);
+  context.subscriptions.push({ dispose: () => clearInterval(doPoll) });
   if (reload && fs.existsSync(reload + '.reloading')) {
     fs.rmSync(reload + '.reloading');
     void startServers();

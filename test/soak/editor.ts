@@ -1,7 +1,8 @@
 /**
  * The person at the editor (issue #37): answers a share of the questions in VS Code's own quick
- * input, with Playwright, at a person's pace: the questions of one asker (the phone leaves those to
- * the editor). A soak question is three quick-input steps (its token, a pick, a number); each step
+ * input, with Playwright, at a person's pace: the questions of one asker, and the round of a tool the
+ * person ran with Run MCP Tool once it is back after Reload Window (the phone leaves those to the
+ * editor). A soak question is three quick-input steps (its token, a pick, a number); each step
  * is checked to still belong to the same question before anything is typed, since a question its
  * asker gives up closes and the next one takes its place.
  */
@@ -13,10 +14,28 @@ import { contentFor, tokenIn } from './phone';
 /** The asker whose questions are answered in the editor. */
 export const EDITOR_ASKER = 's01';
 
-export const answeredInEditor = (token: string): boolean => token.startsWith(`${EDITOR_ASKER}-`);
+/** A round of a tool the person ran (its call id "p<n>"), kept across a reload and answered after it. */
+export const personRun = (token: string): boolean => /-p\d+$/.test(token);
 
-/** Answers the editor's share until `stop` is aborted; returns what went wrong on the way (for the report). */
-export async function answerInEditor(page: Page, log: (event: LedgerEvent) => void, stop: AbortSignal): Promise<string[]> {
+export const answeredInEditor = (token: string): boolean => token.startsWith(`${EDITOR_ASKER}-`) || personRun(token);
+
+/**
+ * What the phone leaves to the editor: the editor's asker's questions asked alone, and any form with a
+ * person-run round in it (a round is a form of its own, or a section of one that came with others).
+ */
+export const leftToEditor = (tokens: readonly string[], alone: boolean): boolean =>
+  tokens.some(personRun) || (alone && tokens.some(answeredInEditor));
+
+/**
+ * Answers the editor's share until `stop` is aborted; returns what went wrong on the way (for the
+ * report). A person-run round is answered once it is in `kept` (back after the reload), not before.
+ */
+export async function answerInEditor(
+  page: Page,
+  log: (event: LedgerEvent) => void,
+  stop: AbortSignal,
+  kept: ReadonlySet<string>,
+): Promise<string[]> {
   const troubles: string[] = [];
   while (!stop.aborted) {
     const shown = await readQuickInput(page).catch(() => undefined);
@@ -34,7 +53,7 @@ export async function answerInEditor(page: Page, log: (event: LedgerEvent) => vo
     }
     const token = tokenIn(shown?.message);
     const from = /^([1-3])\/3$/.exec(shown?.step ?? '')?.[1];
-    if (!shown || !token || !answeredInEditor(token) || !from) {
+    if (!shown || !token || !answeredInEditor(token) || (personRun(token) && !kept.has(token)) || !from) {
       await pause(200);
       continue;
     }
@@ -93,6 +112,17 @@ async function answerRemembering(page: Page, message: string): Promise<boolean> 
   if (!/: always/.test((await pin.getAttribute('aria-label', { timeout: 2_000 })) ?? '')) return false;
   await pickQuickPickItem(page, REMEMBERED.colour, 5_000);
   return true;
+}
+
+/**
+ * Opens a round kept across the reload from Pending Questions (the view, shown by the driver as a
+ * keybinding would), with a click on its row, as a person does; answerInEditor then answers it.
+ */
+export async function openKeptRound(page: Page, token: string): Promise<void> {
+  const row = page.locator('.pane-body .monaco-list-row', { hasText: token });
+  await row.waitFor({ timeout: 30_000 });
+  await pause(300 + Math.random() * 700);
+  await row.click();
 }
 
 function pause(ms: number): Promise<void> {

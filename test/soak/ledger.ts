@@ -16,6 +16,8 @@
  * - a task's question (MCP's tasks extension) gets its fate at its server: when the call that
  *   started the task ends early, Elicit cancels the task there (a server would otherwise keep it
  *   waiting for ever), unless the server was faulted shortly before (hung, cut off) or went;
+ * - a round kept across Reload Window (of a tool the person ran) gets its fate at its asker, even
+ *   though the reload ended the asker's process: the restarted server finishes the round;
  * - no asker fell silent: each configured asker asked within the last `silenceMs` before the
  *   askers were told to stop (the harness never kills one so often that crash recovery may
  *   rightly give up on it, so a silent asker is one Elicit stopped hearing).
@@ -65,6 +67,8 @@ export type LedgerEvent =
    * round's fate as its asker saw it, when the server never heard of an answer.
    */
   | { event: 'call failed'; question: QuestionToken; message?: string; at: number }
+  /** A round of a tool the person ran was open at Reload Window: it is kept, and must be finished after it. */
+  | { event: 'kept round'; question: QuestionToken; at: number }
   /** An asker the run configured (it should ask until the end). */
   | { event: 'asker'; asker: string; at: number }
   /** The askers were told to ask no more. */
@@ -92,6 +96,8 @@ export interface LedgerReport {
   faults: Record<string, number>;
   /** Answers the person gave, by the way they were given. */
   given: Record<string, number>;
+  /** Rounds kept across a reload, and how many of them were answered after it. */
+  keptRounds: { kept: number; answered: number };
   problems: Problem[];
 }
 
@@ -101,6 +107,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     fates: { answered: 0, declined: 0, cancelled: 0, withdrawn: 0, error: 0, 'gone with its asker': 0 },
     faults: {},
     given: {},
+    keptRounds: { kept: 0, answered: 0 },
     problems: [],
   };
   const problem = (kind: ProblemKind, question: QuestionToken, detail: string): void =>
@@ -113,6 +120,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
   const gave = new Map<QuestionToken, Extract<LedgerEvent, { event: 'gave' }>[]>();
   const lastAsked = new Map<string, number>();
   const callFailed = new Map<QuestionToken, number>();
+  const keptRounds = new Set<QuestionToken>();
   /** When the harness faulted each asker (killed, hung, cut off). */
   const faultedAt = new Map<string, number[]>();
   let startedAt: number | undefined;
@@ -127,6 +135,7 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       lastAsked.set(e.asker, Math.max(lastAsked.get(e.asker) ?? -Infinity, e.at));
     } else if (e.event === 'fate') fates.set(e.question, [...(fates.get(e.question) ?? []), e]);
     else if (e.event === 'call failed') callFailed.set(e.question, e.at);
+    else if (e.event === 'kept round') keptRounds.add(e.question);
     else if (e.event === 'died') deaths.set(e.asker, [...(deaths.get(e.asker) ?? []), e.at]);
     else if (e.event === 'gave') {
       gave.set(e.question, [...(gave.get(e.question) ?? []), e]);
@@ -153,8 +162,14 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
     if (ended.length > 1) problem('two fates', question, ended.map((f) => f.fate).join(', '));
     const fate = ended[0];
     const failedAt = callFailed.get(question);
+    const kept = keptRounds.has(question);
+    if (kept) {
+      report.keptRounds.kept++;
+      if (fate?.fate === 'answered') report.keptRounds.answered++;
+    }
     if (!fate) {
-      if (failedAt !== undefined && task && !faultedBefore(asker, at, failedAt)) {
+      if (kept) problem('no fate', question, `a round kept across the reload, never finished at ${asker}`);
+      else if (failedAt !== undefined && task && !faultedBefore(asker, at, failedAt)) {
         problem('task left waiting', question, `its call ended and ${asker} was never told: its task still waits for an answer`);
       } else if (failedAt !== undefined) report.fates.error++;
       else if (diedAfter(asker, at)) report.fates['gone with its asker']++;
@@ -190,7 +205,8 @@ export function judge(events: readonly LedgerEvent[], silenceMs = SILENCE_MS): L
       const delivered =
         (g.action === 'accept' && fate?.fate === 'answered' && sameContent(g.content, fate.content)) ||
         (g.action === 'decline' && fate?.fate === 'declined');
-      const askerWent = fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && (diedAfter(asker, at) || failedAt !== undefined));
+      const askerWent =
+        fate?.fate === 'withdrawn' || fate?.fate === 'error' || (!fate && !kept && (diedAfter(asker, at) || failedAt !== undefined));
       if (!delivered && !askerWent && ended.length <= 1) {
         problem('given, not delivered', question, `the person's ${g.action} (${g.via}) ended as ${fate?.fate ?? 'nothing'}`);
       }
@@ -243,6 +259,7 @@ export function formatReport(report: LedgerReport): string {
     `fates: ${counts(report.fates)}`,
     `faults injected: ${counts(report.faults)}`,
     `answers given: ${counts(report.given)}`,
+    `rounds kept across a reload: ${report.keptRounds.kept}, answered after it: ${report.keptRounds.answered}`,
     report.problems.length === 0 ? 'problems: none' : `problems: ${report.problems.length}`,
     ...report.problems.slice(0, 50).map((p) => `  ${p.kind}: ${p.question}: ${p.detail}`),
   ];

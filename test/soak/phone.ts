@@ -69,7 +69,7 @@ export function declines(token: string): boolean {
  * The phone's answer to a listed form: one soak question, or several that arrived together (one
  * form, a section each). A group is declined or answered as a whole, as its first question says.
  */
-function answerForm(question: PhoneQuestionView): { body: Record<string, unknown>; gave: LedgerEvent[] } | undefined {
+function answerForm(question: PhoneQuestionView): { body: Record<string, unknown>; gave: LedgerEvent[]; tokens: string[] } | undefined {
   const sections = question.form?.sections ?? [];
   // A round's questions, and questions that came together, are sections ("<section>:<name>"), even one alone.
   const sectioned = sections.length > 0;
@@ -81,6 +81,7 @@ function answerForm(question: PhoneQuestionView): { body: Record<string, unknown
     return {
       body: { action: 'decline' },
       gave: known.map((token) => ({ event: 'gave', question: token, via: 'phone', action: 'decline', at })),
+      tokens: known,
     };
   }
   const contents = known.map(contentFor);
@@ -92,6 +93,7 @@ function answerForm(question: PhoneQuestionView): { body: Record<string, unknown
   return {
     body: { action: 'accept', content },
     gave: known.map((token, i) => ({ event: 'gave', question: token, via: 'phone', action: 'accept', content: contents[i], at })),
+    tokens: known,
   };
 }
 
@@ -104,8 +106,8 @@ export async function answerOnPhone(
   phone: SoakPhone,
   log: (event: LedgerEvent) => void,
   stop: AbortSignal,
-  /** A question asked alone that the phone leaves to the editor. */
-  leave: (token: string) => boolean = () => false,
+  /** The questions the phone leaves to the editor, by their tokens; `alone`: one question, not a form of several. */
+  leave: (tokens: readonly string[], alone: boolean) => boolean = () => false,
 ): Promise<{ refused: string[] }> {
   // Keyed by id and message: a question id of one window's life may come again after a reload.
   const keyOf = (question: PhoneQuestionView): string => `${question.id} ${question.message ?? ''}`;
@@ -136,8 +138,7 @@ export async function answerOnPhone(
       if (due.get(key)! > Date.now()) continue;
       const answer = answerForm(question);
       if (!answer) continue;
-      const alone = tokenIn(question.message);
-      if (!question.form?.sections?.length && alone !== undefined && leave(alone)) continue;
+      if (leave(answer.tokens, !question.form?.sections?.length)) continue;
       answered.add(key);
       // Now and then the phone goes away (a tunnel, a lock screen) while its answer is on the way.
       const goesAway = Math.random() < GOES_AWAY;

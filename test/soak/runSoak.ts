@@ -23,9 +23,9 @@ import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
 import { readSoakLog } from './soakLog';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
-import { answerInEditor, answeredInEditor } from './editor';
+import { answerInEditor, leftToEditor } from './editor';
 import { answerOnPhone, pairPhone } from './phone';
-import { reloadWindow, secondWindow, type WindowFaultContext } from './windowFaults';
+import { reloadWindow, reloadWithKeptRound, secondWindow, type WindowFaultContext } from './windowFaults';
 
 /** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
 const KILL_GAP_MS = 70_000;
@@ -134,6 +134,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const stopFile = path.join(dir, 'stop');
   const measureFile = path.join(dir, 'measure');
   const reloadFile = path.join(dir, 'reload');
+  const driverDo = path.join(dir, 'driver-do.json');
   const driverRecord = path.join(dir, 'driver.jsonl');
   const serverEnv = { SOAK_LOG: serverLog, SOAK_STOP: stopFile, SOAK_MEAN_MS: String(options.meanMs) };
   const counts = splitAskers(options.servers, options.http, options.rounds, options.tasks);
@@ -149,7 +150,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const session = await openElicitSession(
     JSON.stringify({ servers: askers.config }),
     { 'elicit.devices.address': '127.0.0.1', 'elicit.gateway.enabled': true, 'elicit.gateway.port': gatewayPort },
-    { SOAK_SERVERS: names.join(','), SOAK_DRIVER_RECORD: driverRecord, SOAK_MEASURE: measureFile, SOAK_RELOAD: reloadFile },
+    {
+      SOAK_SERVERS: names.join(','),
+      SOAK_DRIVER_RECORD: driverRecord,
+      SOAK_MEASURE: measureFile,
+      SOAK_RELOAD: reloadFile,
+      SOAK_DRIVER_DO: driverDo,
+    },
     [driverVsix],
   ).catch(async (error: unknown) => {
     await Promise.all(httpServers.map((asker) => asker.stop()));
@@ -159,18 +166,21 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   let phoneDone: Promise<{ refused: string[] }> | undefined;
   let agent: SoakAgent | undefined;
   let editorDone: Promise<string[]> | undefined;
+  /** Rounds of a tool the person ran, back after the reload: the editor answers them. */
+  const kept = new Set<string>();
+  const keptTroubles: string[] = [];
   let sockets: WindowSockets | undefined;
   try {
     const { page, browser } = session.workbench;
     const phone = await pairPhone(browser, page, 'Soak phone');
-    phoneDone = answerOnPhone(phone, log, stopPhone.signal, answeredInEditor);
+    phoneDone = answerOnPhone(phone, log, stopPhone.signal, leftToEditor);
     // Before the questions come: once they do, the editor shows them and the palette loses focus.
     const gateway = askers.agentTools.length > 0 ? await copyGatewayConfig(page, session.server.url) : undefined;
     await runCommand(page, START_SERVERS);
     await waitUntil(() => driverLines(driverRecord).some((line) => 'started' in line), 'the servers to start', 120_000, 500);
     if (gateway) agent = startAgent(gateway, askers.agentTools, serverEnv, dir);
     for (const name of names) log({ event: 'asker', asker: name, at: Date.now() });
-    editorDone = answerInEditor(page, log, stopPhone.signal);
+    editorDone = answerInEditor(page, log, stopPhone.signal, kept);
 
     // Faults at random moments until the time is up.
     const windows: WindowFaultContext = {
@@ -182,7 +192,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       stdioAskers: names.filter((name) => !httpServers.some((h) => h.name === name)),
       pidOf: serverPid,
       log,
+      serverLog,
+      driverDo,
     };
+    // The person's own run of a round asker's tool, kept across the first reload (a stdio one's process ends with the window).
+    const personRunServer = askers.agentTools.find((tool) => tool.endsWith('__soak_round'))?.split('__')[0];
     const lastKilled = new Map<string, number>();
     let lastReload = Date.now() - RELOAD_GAP_MS + FIRST_RELOAD_MS;
     let otherWindow: Promise<void> | undefined;
@@ -198,7 +212,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       // When reloads are on, a run has at least one: by half time, whatever the rolls said.
       const reloadDue = options.reloadFaults > 0 && reloads === 0 && Date.now() > halfTime;
       if ((roll < options.reloadFaults || reloadDue) && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS) {
-        await reloadWindow(windows);
+        if (reloads === 0 && personRunServer) {
+          const trouble = await reloadWithKeptRound(windows, personRunServer, 'p1', kept);
+          if (trouble) keptTroubles.push(trouble);
+        } else await reloadWindow(windows);
         lastReload = Date.now();
         reloads++;
         continue;
@@ -243,7 +260,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await Promise.all(httpServers.map((asker) => asker.stop()));
   }
   const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
-  const editorTroubles = (await editorDone?.catch((error: unknown) => [`the editor stopped: ${String(error)}`])) ?? [];
+  const editorTroubles = [
+    ...keptTroubles,
+    ...((await editorDone?.catch((error: unknown) => [`the editor stopped: ${String(error)}`])) ?? []),
+  ];
   const report = judge([...readSoakLog(serverLog), ...readSoakLog(harnessLog)]);
   const host = hostMeasures(driverLines(driverRecord));
   const faultsSeen = readSoakLog(harnessLog).flatMap((e) => (e.event === 'fault' ? [e] : []));

@@ -1,6 +1,7 @@
 /**
- * The soak's faults of the editor itself (issue #37): Reload Window while questions are open, and a
- * second window opened and closed while the first one works.
+ * The soak's faults of the editor itself (issue #37): Reload Window while questions are open (and,
+ * once a run, while a round of a tool the person ran is kept), and a second window opened and closed
+ * while the first one works.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,7 +9,9 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { isAlive } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
+import { openKeptRound } from './editor';
 import type { LedgerEvent } from './ledger';
+import { readSoakLog } from './soakLog';
 
 export interface WindowFaultContext {
   page: Page;
@@ -21,6 +24,10 @@ export interface WindowFaultContext {
   stdioAskers: string[];
   pidOf(name: string): number | undefined;
   log(event: LedgerEvent): void;
+  /** The askers' log, to see a question asked. */
+  serverLog: string;
+  /** The file the driver extension watches for a command to run ({command, args}). */
+  driverDo: string;
 }
 
 /**
@@ -49,6 +56,43 @@ export async function reloadWindow(context: WindowFaultContext): Promise<void> {
     120_000,
     200,
   );
+}
+
+/**
+ * Reload Window while a round of a tool the person ran waits (the issue's "Reload Window while rounds
+ * are kept"): the person runs `server`'s soak_round with Run MCP Tool (through the driver, as a
+ * keybinding with arguments does), sees its question, and reloads. After the reload the person opens
+ * the kept round from Pending Questions; answerInEditor answers it once it is in `kept`. Returns what
+ * went wrong, if anything (the ledger then finds the round without a fate).
+ */
+export async function reloadWithKeptRound(
+  context: WindowFaultContext,
+  server: string,
+  call: string,
+  kept: Set<string>,
+): Promise<string | undefined> {
+  const question = `${server}-${call}`;
+  fs.writeFileSync(context.driverDo, JSON.stringify({ command: 'elicit.runTool', args: [server, 'soak_round', { call }] }));
+  const asked = (): boolean => readSoakLog<LedgerEvent>(context.serverLog).some((e) => e.event === 'asked' && e.question === question);
+  let trouble: string | undefined;
+  try {
+    await waitUntil(asked, `${question} to be asked`, 20_000, 200);
+    context.log({ event: 'kept round', question, at: Date.now() });
+    // The person reads it, and reloads instead of answering.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  } catch (error) {
+    trouble = `the person's run of ${server}'s tool: ${String(error)}`;
+  }
+  await reloadWindow(context);
+  if (trouble) return trouble;
+  kept.add(question);
+  fs.writeFileSync(context.driverDo, JSON.stringify({ command: 'elicit.showPendingQuestions' }));
+  try {
+    await openKeptRound(context.page, question);
+  } catch (error) {
+    return `opening ${question} from Pending Questions after the reload: ${String(error).slice(0, 200)}`;
+  }
+  return undefined;
 }
 
 /** Opens a second window on a folder of its own for `stayMs`, then closes it, as a person closes a window. */

@@ -202,6 +202,30 @@ describe('soak ledger', () => {
     assert.equal(report.fates.error, 3);
   });
 
+  it('holds a round kept across the reload to a fate at its asker, though the reload ended its process', () => {
+    const events: LedgerEvent[] = [
+      { event: 'asked', asker: 'm01', question: 'm01-p1', at: 1 },
+      { event: 'kept round', question: 'm01-p1', at: 2 },
+      { event: 'died', asker: 'm01', at: 3 },
+      { event: 'gave', question: 'm01-p1', via: 'editor', action: 'accept', content: { token: 'm01-p1', n: 4 }, at: 4 },
+      { event: 'fate', asker: 'm01', question: 'm01-p1', fate: 'answered', content: { token: 'm01-p1', n: 4 }, at: 5 },
+    ];
+    const finished = judge(events);
+    assert.deepEqual(finished.problems, []);
+    assert.deepEqual(finished.keptRounds, { kept: 1, answered: 1 });
+    assert.match(formatReport(finished), /rounds kept across a reload: 1, answered after it: 1/);
+    // The same round never finished: lost with the reload, which a kept round must not be.
+    const lost = judge(events.slice(0, 4));
+    assert.deepEqual(
+      lost.problems.map((p) => [p.kind, p.question]),
+      [
+        ['no fate', 'm01-p1'],
+        ['given, not delivered', 'm01-p1'],
+      ],
+    );
+    assert.deepEqual(lost.keptRounds, { kept: 1, answered: 0 });
+  });
+
   it('takes an answer sent as the phone went away as maybe given: it may reach its asker, and need not', () => {
     const sent: LedgerEvent = {
       event: 'gave',
