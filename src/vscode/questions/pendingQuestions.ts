@@ -3,7 +3,7 @@
  * age; Answer, Decline, Later), a status bar item while anything is pending,
  * and a notification with Answer when a question arrives while the window is
  * not focused. Nothing is ever queued out of sight. After a window reload it
- * also lists the MCP 2026-07-28 questions kept across it (Answer retries the
+ * also lists, first, the MCP 2026-07-28 questions kept across it (Answer retries the
  * original request) and the questions the reload ended (Dismiss).
  */
 import * as vscode from 'vscode';
@@ -119,7 +119,9 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   getChildren(element?: PendingItem): PendingItem[] {
-    return element ? [] : [...this.broker.pending(), ...this.fromOthers(), ...this.fromBefore()];
+    // What came from before the reload first: it waits for the person here only, while the questions
+    // being asked now also show on their own (many servers asking would push it out of sight).
+    return element ? [] : [...this.fromBefore(), ...this.broker.pending(), ...this.fromOthers()];
   }
 
   private fromOthers(): Remote[] {
