@@ -5,6 +5,7 @@
  * one (`session/close`) and signing out (`logout`). Each is used only when the
  * agent declared it in `initialize`. No vscode import.
  */
+import { waitAtMost } from '../core/time/delay';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AcpConnection } from './connection';
 
@@ -86,11 +87,12 @@ export async function reopenSession(
 /** `session/close` when offered; never waits long or throws: the agent is stopped next anyway. */
 export async function closeSession(connection: AcpConnection, sessionId: string): Promise<boolean> {
   if (connection.status !== 'running' || !offersOf(connection.initializeResponse).close) return false;
-  const closed = connection.request('session/close', { sessionId }).then(
-    () => true,
-    () => false,
+  let closed = false;
+  await waitAtMost(
+    connection.request('session/close', { sessionId }).then(() => (closed = true)),
+    CLOSE_WAIT_MS,
   );
-  return Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CLOSE_WAIT_MS).unref?.())]);
+  return closed;
 }
 
 /** `logout` when offered; rejects with the agent's reason. Returns whether it was sent. */

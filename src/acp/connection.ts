@@ -6,6 +6,7 @@
  * handed to callbacks; everything the panel shows is reported as events. No
  * vscode import: integration tests drive it against a real agent process.
  */
+import { waitAtMost } from '../core/time/delay';
 import type * as acp from '@agentclientprotocol/sdk';
 import { loadAcpSdk, type AcpSdk } from './loadSdk';
 import { errorText } from '../core/errors';
@@ -366,7 +367,7 @@ export class AcpConnection {
     } catch (error) {
       // The agent's output usually ends a moment before its exit is reported: prefer the exit's message.
       if (this.connection?.signal.aborted && this._exitMessage === undefined) {
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 1000))]);
+        await waitAtMost(exited, 1000);
       }
       if (this._exitMessage !== undefined) throw new Error(this._exitMessage);
       throw withDetails(error);
