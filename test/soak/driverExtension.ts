@@ -17,7 +17,8 @@
  * worst delay (perf_hooks' monitorEventLoopDelay, from the servers' start on: every extension's
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
  * garbage collection, the host's resident memory (RSS) and its open descriptors (sockets, pipes,
- * files: what a leak leaves behind), at the start and when $SOAK_MEASURE appears.
+ * files: what a leak leaves behind), at the start and when $SOAK_MEASURE appears; and the long
+ * blocks and garbage collections as they happen.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,7 +44,7 @@ const vscode = require('vscode');
 const fs = require('fs');
 const v8 = require('v8');
 const vm = require('vm');
-const { monitorEventLoopDelay } = require('perf_hooks');
+const { monitorEventLoopDelay, PerformanceObserver, constants, performance } = require('perf_hooks');
 
 const record = (entry) => fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify(entry) + '\\n');
 
@@ -108,6 +109,21 @@ exports.activate = (context) => {
     if (measuring && late >= 100) record({ blocked: { at: now - late, ms: late } });
   }, 20);
   context.subscriptions.push({ dispose: () => clearInterval(lateWatch) });
+  // Garbage collections of 20 ms or more: the report tells the blocks they explain from the others.
+  const gcKinds = {
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  const gcWatch = new PerformanceObserver((list) => {
+    if (!measuring) return;
+    for (const entry of list.getEntries()) {
+      if (entry.duration >= 20) record({ gc: { at: performance.timeOrigin + entry.startTime, ms: entry.duration, kind: gcKinds[entry.detail && entry.detail.kind] || 'other' } });
+    }
+  });
+  gcWatch.observe({ entryTypes: ['gc'] });
+  context.subscriptions.push({ dispose: () => gcWatch.disconnect() });
   async function startServers() {
     const names = (process.env.SOAK_SERVERS || '').split(',').filter(Boolean);
     let started = 0;

@@ -49,6 +49,16 @@ interface PhoneQuestionView {
   form?: { fields: Array<{ name: string; section?: number }>; sections?: Array<{ message: string }> };
 }
 
+/** Whether the phone's list shows the question of `token` (alone, or a section of a form): the person can see it. */
+export async function phoneLists(phone: SoakPhone, token: string): Promise<boolean> {
+  const listed = await phone.page.request
+    .get(`${phone.origin}/api/questions`, { failOnStatusCode: false, timeout: 10_000 })
+    .catch(() => undefined);
+  if (!listed?.ok()) return false;
+  const { questions } = (await listed.json()) as { questions: PhoneQuestionView[] };
+  return questions.some((q) => [q.message, ...(q.form?.sections ?? []).map((s) => s.message)].some((m) => tokenIn(m) === token));
+}
+
 /** The token a soak question carries in its message. */
 export function tokenIn(message: string | undefined): string | undefined {
   return /soak token (\S+)/.exec(message ?? '')?.[1];

@@ -24,7 +24,7 @@ import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledg
 import { readSoakLog } from './soakLog';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, leftToEditor } from './editor';
-import { answerOnPhone, pairPhone } from './phone';
+import { answerOnPhone, pairPhone, phoneLists } from './phone';
 import { reloadWindow, reloadWithKeptRound, secondWindow, type WindowFaultContext } from './windowFaults';
 
 /** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
@@ -69,6 +69,9 @@ export interface HostMeasures {
   heapAfterGc: number;
   rssAtStart: number;
   rssAtEnd: number;
+  /** Memory outside the JavaScript heap (buffers, TLS, native objects), after a full GC at the start and at the end. */
+  externalAtStart: number;
+  externalAtEnd: number;
   /** The last host's RSS halfway through its life (sampled every 30 s): growth after it says more than growth before. */
   rssAtHalf?: number;
   /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
@@ -87,8 +90,10 @@ export interface SoakResult {
   /** Answers Elicit refused from the phone, and why. */
   refused: string[];
   host?: HostMeasures;
-  /** The host's blocks of 100 ms or more, each with the fault that came last before it. */
+  /** The host's blocks of 100 ms or more, each with the fault that came last before it and the garbage collection in it. */
   longBlocks: string[];
+  /** How many of them were garbage collection for half their time or more. */
+  mostlyGc: number;
   /** What went wrong answering in the editor (a step that failed): for the report. */
   editorTroubles: string[];
   /** Soak processes still running once the editor closed: each is a problem. */
@@ -194,6 +199,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       log,
       serverLog,
       driverDo,
+      shows: (token) => phoneLists(phone, token),
     };
     // The person's own run of a round asker's tool, kept across the first reload (a stdio one's process ends with the window).
     const personRunServer = askers.agentTools.find((tool) => tool.endsWith('__soak_round'))?.split('__')[0];
@@ -267,20 +273,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const report = judge([...readSoakLog(serverLog), ...readSoakLog(harnessLog)]);
   const host = hostMeasures(driverLines(driverRecord));
   const faultsSeen = readSoakLog(harnessLog).flatMap((e) => (e.event === 'fault' ? [e] : []));
-  const longBlocks = driverLines(driverRecord).flatMap((line) => {
-    const block = line.blocked as { at: number; ms: number } | undefined;
-    if (!block) return [];
-    const before = faultsSeen.filter((f) => f.at <= block.at).at(-1);
-    const what = before
-      ? `${before.kind}${before.asker ? ` (${before.asker})` : ''} ${((block.at - before.at) / 1000).toFixed(1)} s before`
-      : 'no fault before';
-    return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}`];
-  });
+  const { longBlocks, mostlyGc } = describeBlocks(driverLines(driverRecord), faultsSeen, started);
   const result: SoakResult = {
     report,
     refused: phone?.refused ?? ['the phone never started'],
     host,
     longBlocks,
+    mostlyGc,
     editorTroubles,
     leftovers: soakProcesses(),
     windowSockets: sockets,
@@ -309,9 +308,15 @@ export function formatResult(result: SoakResult): string {
       `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth` +
         (rssAtHalf === undefined ? ')' : `; ${mb(rssAtEnd - rssAtHalf)} MB of it in the second half)`),
     );
+    const { externalAtStart, externalAtEnd } = result.host;
+    lines.push(
+      `extension host memory outside the heap after a full GC (buffers, TLS, native objects)${over}: ${mb(externalAtStart)} MB at the start, ${mb(externalAtEnd)} MB at the end (${mb(externalAtEnd - externalAtStart)} MB growth)`,
+    );
   } else lines.push('extension host measures: none (the driver did not report)');
   if (result.longBlocks.length > 0) {
-    lines.push(`the host's blocks of 100 ms or more (the last fault before each):`);
+    lines.push(
+      `the host's blocks of 100 ms or more: ${result.longBlocks.length}, ${result.mostlyGc} of them garbage collection for half their time or more (the first ten, each with the last fault before it):`,
+    );
     for (const block of result.longBlocks.slice(0, 10)) lines.push(`  ${block}`);
   }
   if (result.host?.descriptorsAtStart && result.host.descriptorsAtEnd) {
@@ -336,6 +341,35 @@ export function formatResult(result: SoakResult): string {
   lines.push(`left running after the editor closed: ${result.leftovers.length === 0 ? 'nothing' : result.leftovers.join('; ')}`);
   lines.push(`soak: ${result.minutes.toFixed(1)} min in all`);
   return lines.join('\n');
+}
+
+/**
+ * The host's blocks of 100 ms or more, each with the fault that came last before it and the garbage
+ * collection inside it (the driver records collections of 20 ms or more).
+ */
+function describeBlocks(
+  lines: Array<Record<string, unknown>>,
+  faults: Array<{ kind: string; asker?: string; at: number }>,
+  started: number,
+): { longBlocks: string[]; mostlyGc: number } {
+  type Timed = { at: number; ms: number };
+  const gcs = lines.flatMap((line) => ('gc' in line ? [line.gc as Timed & { kind: string }] : []));
+  let mostlyGc = 0;
+  const longBlocks = lines.flatMap((line) => {
+    const block = line.blocked as Timed | undefined;
+    if (!block) return [];
+    const before = faults.filter((f) => f.at <= block.at).at(-1);
+    const what = before
+      ? `${before.kind}${before.asker ? ` (${before.asker})` : ''} ${((block.at - before.at) / 1000).toFixed(1)} s before`
+      : 'no fault before';
+    const inside = gcs.filter((gc) => gc.at < block.at + block.ms && gc.at + gc.ms > block.at);
+    const gcMs = inside.reduce((sum, gc) => sum + Math.min(gc.at + gc.ms, block.at + block.ms) - Math.max(gc.at, block.at), 0);
+    const kinds = [...new Set(inside.map((gc) => gc.kind))].join(', ');
+    const collected = gcMs > 0 ? `; garbage collection ${Math.round(gcMs)} ms of it (${kinds})` : '; no garbage collection in it';
+    if (gcMs * 2 >= block.ms) mostlyGc++;
+    return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}${collected}`];
+  });
+  return { longBlocks, mostlyGc };
 }
 
 /** A fault for a stdio server, which Elicit started: killed (Elicit restarts it) or hung for a while. True if killed. */
@@ -400,8 +434,9 @@ function openQuestions(serverLog: string, harnessLog: string): number {
  * reload starts another), the heap of the last one from its start to the end.
  */
 function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
-  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: { rss: number }; descriptors?: Descriptors };
-  type Started = { heapAtStart: number; memory: { rss: number }; descriptors?: Descriptors; at: number };
+  type Memory = { rss: number; external: number };
+  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: Memory; descriptors?: Descriptors };
+  type Started = { heapAtStart: number; memory: Memory; descriptors?: Descriptors; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
@@ -418,6 +453,8 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     heapAfterGc: final.heapAfterGc!,
     rssAtStart: last.memory.rss,
     rssAtEnd: final.memory!.rss,
+    externalAtStart: last.memory.external,
+    externalAtEnd: final.memory!.external,
     rssAtHalf: half?.rss,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,

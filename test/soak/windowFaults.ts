@@ -28,6 +28,8 @@ export interface WindowFaultContext {
   serverLog: string;
   /** The file the driver extension watches for a command to run ({command, args}). */
   driverDo: string;
+  /** Whether the person can see the question of a token (the phone lists it). */
+  shows(token: string): Promise<boolean>;
 }
 
 /**
@@ -78,8 +80,9 @@ export async function reloadWithKeptRound(
   try {
     await waitUntil(asked, `${question} to be asked`, 20_000, 200);
     context.log({ event: 'kept round', question, at: Date.now() });
+    await waitUntil(() => context.shows(question), `${question} to show`, 20_000, 200);
     // The person reads it, and reloads instead of answering.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, 1000 + Math.random() * 2000));
   } catch (error) {
     trouble = `the person's run of ${server}'s tool: ${String(error)}`;
   }
