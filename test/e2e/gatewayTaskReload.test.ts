@@ -15,18 +15,10 @@ import { reloadWindow, runCommand, waitForQuickInput } from './harness/workbench
 import { openElicitSession, type ElicitSession } from './elicitSession';
 import { copyGatewayConfig } from '../soak/gatewayAgent';
 import { HttpAsker } from '../soak/httpAsker';
-import { readSoakLog } from '../soak/soakLog';
+import { readSoakLog, type SoakLogLine } from '../soak/soakLog';
 import { freePort } from '../support/freePort';
 import { repoRoot } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
-
-interface Logged {
-  event: string;
-  question?: string;
-  fate?: string;
-  message?: string;
-  at: number;
-}
 
 describe('a task an agent started through the gateway, at Developer: Reload Window, in code-server', { timeout: 300_000 }, () => {
   let dir: string;
@@ -34,7 +26,7 @@ describe('a task an agent started through the gateway, at Developer: Reload Wind
   let session: ElicitSession;
   let agent: Client | undefined;
 
-  const logged = (): Logged[] => readSoakLog<Logged>(path.join(dir, 'log.jsonl'));
+  const logged = (): SoakLogLine[] => readSoakLog<SoakLogLine>(path.join(dir, 'log.jsonl'));
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-task-reload-'));

@@ -13,24 +13,16 @@ import { after, before, describe, it } from 'node:test';
 import { reloadWindow, runCommand, waitForQuickInput } from './harness/workbench';
 import { openElicitSession, type ElicitSession } from './elicitSession';
 import { HttpAsker } from '../soak/httpAsker';
-import { readSoakLog } from '../soak/soakLog';
+import { readSoakLog, type SoakLogLine } from '../soak/soakLog';
 import { repoRoot } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
-
-interface Logged {
-  event: string;
-  question?: string;
-  fate?: string;
-  message?: string;
-  at: number;
-}
 
 describe('a 2025 HTTP server across Developer: Reload Window, in code-server', { timeout: 300_000 }, () => {
   let dir: string;
   let asker: HttpAsker;
   let session: ElicitSession;
 
-  const logged = (): Logged[] => readSoakLog<Logged>(path.join(dir, 'log.jsonl'));
+  const logged = (): SoakLogLine[] => readSoakLog<SoakLogLine>(path.join(dir, 'log.jsonl'));
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-http-reload-'));

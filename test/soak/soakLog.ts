@@ -2,6 +2,15 @@
 import * as fs from 'node:fs';
 import type { LedgerEvent } from './ledger';
 
+/** A soak server's log line, loosely: what the e2e tests that run one look at. */
+export interface SoakLogLine {
+  event: string;
+  question?: string;
+  fate?: string;
+  message?: string;
+  at: number;
+}
+
 export function readSoakLog<T = LedgerEvent>(file: string): T[] {
   if (!fs.existsSync(file)) return [];
   return fs
