@@ -130,13 +130,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
           { cause: err },
         );
       }
-      // Escape closes the palette only: a question that popped up meanwhile and took its place is the
-      // person's to answer, and Escape there would cancel it (seen under the soak's load).
-      const typed = await page
-        .locator(widgetInput)
-        .inputValue({ timeout: 1000 })
-        .catch(() => '');
-      if (typed.startsWith('>')) await page.keyboard.press('Escape');
+      await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
     }
   }
