@@ -81,6 +81,43 @@ describe('KeptRounds (over the vscode stand-in)', () => {
     log = vscode.window.createOutputChannel('Elicit', { log: true }) as unknown as vscode.LogOutputChannel;
   });
 
+  it("sends a kept round's writes to the window at once, not one round trip after another (the soak, issue #37)", async () => {
+    // A window that takes its time: each write waits until the test lets it through.
+    const started: string[] = [];
+    const held: Array<() => void> = [];
+    const hold = (what: string): Promise<void> => {
+      started.push(what);
+      return new Promise((resolve) => held.push(resolve));
+    };
+    const slowSecrets = {
+      store: (key: string) => hold(`secret ${key.split(':')[0]}`),
+      get: async () => undefined,
+      delete: async () => undefined,
+    };
+    const slowState = (name: string): MemoryState => {
+      const state = new MemoryState();
+      const update = state.update.bind(state);
+      state.update = async (key, value) => {
+        await update(key, value);
+        await hold(`${name} ${key}`);
+      };
+      return state;
+    };
+    const workspaceState = slowState('workspace');
+    const kept = new KeptRounds(
+      slowSecrets as unknown as vscode.SecretStorage,
+      workspaceState as unknown as vscode.Memento,
+      slowState('global') as unknown as vscode.Memento,
+      log,
+      Date.now,
+    );
+    kept.keep(round('Which song?'));
+    await waitUntil(() => started.length === 3, 'the three writes to start', 2_000);
+    assert.deepEqual(started.sort(), ['global elicit.keptRoundRecords', 'secret elicit.round', 'workspace elicit.keptRounds']);
+    assert.equal(held.length, 3, 'none had to come back before the next went out');
+    for (const release of held) release();
+  });
+
   it('does not keep a round over the size cap, and tells the person it cannot survive a reload (finding 7)', async () => {
     const state = new MemoryState();
     const kept = window(state);

@@ -184,13 +184,18 @@ export class KeptRounds implements RoundKeeper, DraftKeeper, vscode.Disposable {
   }
 
   private async writeRound(id: string, record: string, draft: RawValues | undefined, summary: KeptRoundSummary): Promise<void> {
-    // Listed in the ledger first: a record is never in SecretStorage without a way to sweep it.
-    await this.ledger.add(id, summary.keptAt);
-    await this.secrets.store(roundKey(id), record);
-    if (draft) await this.writeDraft(id, draft);
+    // All at once: each write is a round trip to the window, which takes seconds when many servers ask,
+    // and nothing can be written once the window closes. One after another, a reload seconds after the
+    // question showed lost the round (the soak, issue #37). The ledger entry goes out with the record,
+    // so a record is unlisted, and out of the sweep's reach, only if the window dies between the two.
+    await Promise.all([
+      this.ledger.add(id, summary.keptAt),
+      this.secrets.store(roundKey(id), record),
+      draft ? this.writeDraft(id, draft) : undefined,
+      this.state.update(INDEX_KEY, [...this.index().filter((r) => r.id !== id), summary]),
+    ]);
     // Released while it was being written: it stays out.
     if (!this.live.has(id)) return this.forget(id);
-    await this.state.update(INDEX_KEY, [...this.index().filter((r) => r.id !== id), summary]);
   }
 
   private async writeDraft(id: string, draft: RawValues): Promise<void> {
