@@ -207,17 +207,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     let lastReload = Date.now() - RELOAD_GAP_MS + FIRST_RELOAD_MS;
     let otherWindow: Promise<void> | undefined;
     const end = Date.now() + options.minutes * 60_000;
-    const halfTime = Date.now() + options.minutes * 30_000;
+    // Reloads come in the first half only, so the last host (the one whose memory is measured) runs for
+    // the second half at least. When reloads are on, a run has one by 40 % of its time, whatever the rolls said.
+    const reloadsUntil = Date.now() + options.minutes * 30_000;
+    const firstReloadBy = Date.now() + Math.max(FIRST_RELOAD_MS, options.minutes * 24_000);
     let reloads = 0;
     while (Date.now() < end) {
-      await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * options.faultMs));
+      const untilDue = options.reloadFaults > 0 && reloads === 0 ? Math.max(0, firstReloadBy - Date.now()) : Infinity;
+      await sleep(Math.min(end - Date.now(), -Math.log(1 - Math.random()) * options.faultMs, untilDue));
       if (Date.now() >= end) break;
       const roll = Math.random();
+      const reloadDue = options.reloadFaults > 0 && reloads === 0 && Date.now() >= firstReloadBy;
       // Not while a second window is open: that window would take the gateway's port from the
       // reloading one and serve the agent without the first window's servers (a known fault, not yet fixed).
-      // When reloads are on, a run has at least one: by half time, whatever the rolls said.
-      const reloadDue = options.reloadFaults > 0 && reloads === 0 && Date.now() > halfTime;
-      if ((roll < options.reloadFaults || reloadDue) && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS) {
+      if (reloadDue && otherWindow) await otherWindow;
+      const mayReload = (reloadDue || Date.now() < reloadsUntil) && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS;
+      if ((roll < options.reloadFaults || reloadDue) && mayReload) {
         if (reloads === 0 && personRunServer) {
           const trouble = await reloadWithKeptRound(windows, personRunServer, 'p1', kept);
           if (trouble) keptTroubles.push(trouble);
