@@ -96,6 +96,17 @@ export function taskOf(error: unknown, server: string): ExtensionTask | undefine
   return readTask(data.task, server);
 }
 
+/**
+ * tasks/cancel, for both task kinds (this extension, and 2025-11-25's tool tasks). Never rejects: the
+ * task is given up either way; the promise says when the request is answered or failed.
+ */
+export function sendTaskCancel(client: Pick<Client, 'request'>, taskId: string, options?: { timeout: number }): Promise<void> {
+  return client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_RESULT, options).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /** -32021 as a sentence: what the server needs that Elicit does not offer, then the server's own words. */
 export function missingCapabilityText(server: string, data: unknown, message: string): string {
   const required = (data as { requiredCapabilities?: unknown } | null)?.requiredCapabilities;
@@ -154,10 +165,8 @@ export async function followTask(
   const poll = (): Promise<ExtensionTask> => getTask(run, taskId);
   // Cancelling the run cancels the task (tasks/cancel, never notifications/cancelled).
   const cancel = (): void => {
-    const sent = client.request({ method: 'tasks/cancel', params: { taskId } }, ANY_RESULT, options).then(
-      () => undefined,
-      () => undefined,
-    );
+    // Sent whether or not anyone waits for it (an optional call would skip its argument).
+    const sent = sendTaskCancel(client, taskId, options);
     run.onCancel?.(sent);
   };
   run.cancelledBy?.addEventListener('abort', cancel, { once: true });

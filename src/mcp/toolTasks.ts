@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ANY_RESULT } from './anyResult';
 import type { CallToolResult, Task, Tool } from './types';
 import { delay } from '../core/time/delay';
+import { sendTaskCancel } from './taskExtension';
 
 export interface TaskCallOptions {
   signal?: AbortSignal;
@@ -42,10 +43,7 @@ export async function callToolAsTask(
   const task = readTask(created.task);
   // Cancelling the call cancels the task on the server too, not only our wait for it.
   const cancelTask = (): void => {
-    const sent = client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, ANY_RESULT).then(
-      () => undefined,
-      () => undefined,
-    );
+    const sent = sendTaskCancel(client, task.taskId);
     options.onCancel?.(sent);
   };
   options.signal?.addEventListener('abort', cancelTask, { once: true });
