@@ -13,7 +13,18 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as http from 'node:http';
-import { pickQuickPickItem, runCommand, screenshot, typeAndSubmit, waitForNotification, waitForQuickInput } from './harness/workbench';
+import type { Page } from 'playwright-core';
+import {
+  focusEditorArea,
+  notificationCenter,
+  pickQuickPickItem,
+  reloadWindow,
+  runCommand,
+  screenshot,
+  typeAndSubmit,
+  waitForNotification,
+  waitForQuickInput,
+} from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { findInFiles } from '../support/leakScan';
 import { newRecordFile } from '../support/records';
@@ -106,8 +117,7 @@ describe('Elicit gateway in code-server', { timeout: 600_000 }, () => {
 });
 
 /** Copies the Claude Code configuration through the real command and reads its address and token. */
-async function copiedConfig(session: ElicitSession): Promise<{ url: string; port: number; token: string }> {
-  const { page } = session.workbench;
+async function copiedConfig(session: ElicitSession, page = session.workbench.page): Promise<{ url: string; port: number; token: string }> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.server.url).origin });
   await page.evaluate(() => navigator.clipboard.writeText('')).catch(() => undefined);
   await runCommand(page, 'Elicit: Copy Gateway Config');
@@ -182,5 +192,157 @@ describe('Elicit gateway whose remembered port another program took', { timeout:
     );
     assert.ok((await client.listTools()).tools.some((t) => t.name === 'ask_user'));
     await client.close();
+  });
+});
+
+// Issue #37, finding B: each window serves its own servers' tools, but every window shared one
+// remembered port. A window opened while the first one reloaded took that port, and the CLI agent set
+// up for the first window reached a window without its servers; the reloaded first window moved.
+describe('Elicit gateways of two windows on two folders', { timeout: 600_000 }, () => {
+  const otherFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-gw-other-'));
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: newRecordFile() }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.gateway.enabled': true });
+  });
+
+  after(async () => {
+    await session?.close();
+    fs.rmSync(otherFolder, { recursive: true, force: true });
+  });
+
+  const gatewayItem = (page: Page): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: 'Elicit gateway' }).first();
+
+  it('each keeps its own address: a window opened while the first is down does not take it', async () => {
+    const first = session.workbench.page;
+    await gatewayItem(first).waitFor({ timeout: 30_000 });
+    const firstConfig = await copiedConfig(session, first);
+    // A reload keeps the address (and has the window write what it keeps: a browser tab writes its state late).
+    await reloadWindow(first);
+    await gatewayItem(first).waitFor({ timeout: 30_000 });
+    await focusEditorArea(first);
+    assert.equal((await copiedConfig(session, first)).port, firstConfig.port);
+
+    // The first window's gateway is down, as while it reloads; the person opens another folder meanwhile.
+    await runCommand(first, 'Elicit: Stop Gateway');
+    await gatewayItem(first).waitFor({ state: 'detached', timeout: 30_000 });
+    // A window of the same browser profile, as a person's second window shares the first one's storage.
+    const other = await first.context().newPage();
+    const url = new URL(session.server.url);
+    url.searchParams.set('folder', otherFolder);
+    await other.goto(url.toString());
+    await gatewayItem(other).waitFor({ timeout: 60_000 });
+    await focusEditorArea(other);
+    const otherConfig = await copiedConfig(session, other);
+    assert.notEqual(otherConfig.port, firstConfig.port, 'the other window took the first window’s address');
+
+    // The other window's address stays across a reload, so a configuration pasted for its folder stays valid.
+    await other.bringToFront();
+    await reloadWindow(other);
+    await gatewayItem(other).waitFor({ timeout: 30_000 });
+    await focusEditorArea(other);
+    assert.equal((await copiedConfig(session, other)).port, otherConfig.port);
+
+    // The first window comes back (Reload Window starts its gateway again) at the address its agents have,
+    // though the other window wrote what it keeps meanwhile.
+    await first.bringToFront();
+    await reloadWindow(first);
+    await gatewayItem(first).waitFor({ timeout: 30_000 });
+    await focusEditorArea(first);
+    assert.equal((await copiedConfig(session, first)).port, firstConfig.port);
+    const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(firstConfig.url), {
+        requestInit: { headers: { Authorization: `Bearer ${firstConfig.token}` } },
+      }),
+    );
+    const { tools } = await agent.listTools();
+    await agent.close();
+    assert.ok(
+      tools.some((t) => t.name === 'ask-server__ask_name'),
+      `the agent reaches the first window's servers: ${tools.map((t) => t.name).join(', ')}`,
+    );
+
+    await other.close({ runBeforeUnload: true });
+  });
+});
+
+// Issue #37, finding B, with elicit.gateway.port set (as the soak has it): every window tried that one
+// port. A second window showed "could not start" each time it opened, and one that opened while the
+// serving window reloaded took the port, so the agents reached a window without their servers.
+describe('Elicit gateway on a configured port with two windows', { timeout: 600_000 }, () => {
+  const otherFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-gw-other-'));
+  let session: ElicitSession;
+  let port: number;
+
+  before(async () => {
+    port = await freePort();
+    fs.mkdirSync(path.join(otherFolder, '.vscode'));
+    fs.writeFileSync(
+      path.join(otherFolder, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { 'other-server': fixtureServer('ask-server.mjs', { RECORD_FILE: newRecordFile() }) } }),
+    );
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: newRecordFile() }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson), { 'elicit.gateway.enabled': true, 'elicit.gateway.port': port });
+  });
+
+  after(async () => {
+    await session?.close();
+    fs.rmSync(otherFolder, { recursive: true, force: true });
+  });
+
+  const statusItem = (page: Page, text: string): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: text }).first();
+
+  /** The tools an agent set up with the configured address sees. */
+  async function toolsAtPort(token: string): Promise<string[]> {
+    const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    const { tools } = await agent.listTools();
+    await agent.close();
+    return tools.map((t) => t.name);
+  }
+
+  it('one window serves it; the other stands by without an error, through a reload, and takes over when that window closes', async () => {
+    const first = session.workbench.page;
+    await statusItem(first, 'Elicit gateway').waitFor({ timeout: 30_000 });
+    const { token } = await copiedConfig(session, first);
+
+    const other = await first.context().newPage();
+    const url = new URL(session.server.url);
+    url.searchParams.set('folder', otherFolder);
+    await other.goto(url.toString());
+    await statusItem(other, 'Elicit gateway in another window').waitFor({ timeout: 60_000 });
+    await focusEditorArea(other);
+    assert.deepEqual(
+      (await notificationCenter(other)).filter((n) => /gateway/i.test(n)),
+      [],
+      'the standby window shows no error about the gateway',
+    );
+    // Its configuration is the served address, with the same token.
+    const fromOther = await copiedConfig(session, other);
+    assert.deepEqual([fromOther.port, fromOther.token], [port, token]);
+
+    // The serving window reloads while the other stands by: it comes back at the port, with its servers.
+    await first.bringToFront();
+    await reloadWindow(first);
+    await statusItem(first, 'Elicit gateway').waitFor({ timeout: 30_000 });
+    assert.equal(await statusItem(first, 'in another window').count(), 0, 'the reloaded window serves the port again');
+    assert.ok((await toolsAtPort(token)).includes('ask-server__ask_name'));
+
+    // The serving window closes for good: the other window takes the port over, with its own servers.
+    await first.close({ runBeforeUnload: true });
+    await other.bringToFront();
+    await waitUntil(
+      async () => (await statusItem(other, 'Elicit gateway').count()) > 0 && (await statusItem(other, 'in another window').count()) === 0,
+      'the other window to take the gateway over',
+      90_000,
+    );
+    const tools = await toolsAtPort(token);
+    assert.ok(tools.includes('other-server__ask_name') && !tools.includes('ask-server__ask_name'), tools.join(', '));
   });
 });

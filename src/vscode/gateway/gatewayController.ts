@@ -12,12 +12,21 @@ import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { clipboardAccess } from '../questions/clipboardApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
+import { afterStart, choosePort, standsBy, type Holder, type ServedBy } from '../../gateway/portChoice';
+import { PortWatch } from '../../gateway/portWatch';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
 import { errorText } from '../../core/errors';
 
 const TOKEN_KEY = 'elicit.gateway.token';
-const PORT_KEY = 'elicit.gateway.lastPort';
+/** The port this workspace's gateway ran on last (workspace state; see gateway/portChoice.ts). */
+const WORKSPACE_PORT_KEY = 'elicit.gateway.workspacePort';
+/** The one port every window shared before each workspace kept its own (global state). */
+const SHARED_PORT_KEY = 'elicit.gateway.lastPort';
+/** Which workspace's window served the configured port last (global state, a ServedBy). */
+const SERVED_BY_KEY = 'elicit.gateway.servedBy';
+/** This workspace's id for SERVED_BY_KEY (workspace state; random, so it says nothing of the folder). */
+const WORKSPACE_ID_KEY = 'elicit.gateway.workspaceId';
 
 /** What an agent's call still running at Reload Window (or as the window closes) ends with. */
 export const WINDOW_CLOSED =
@@ -25,6 +34,8 @@ export const WINDOW_CLOSED =
 
 export class GatewayController implements vscode.Disposable {
   private server: GatewayServer | undefined;
+  /** Set while another window serves the configured port and this one stands by (portWatch.ts). */
+  private standby: { watch: PortWatch; port: number } | undefined;
   private token = '';
   private readonly status = vscode.window.createStatusBarItem('elicit.gateway', vscode.StatusBarAlignment.Right, 100);
   private readonly definitionsChanged = new vscode.EventEmitter<void>();
@@ -49,7 +60,11 @@ export class GatewayController implements vscode.Disposable {
     this.registerWithVsCode();
   }
 
-  async start(interactive: boolean): Promise<void> {
+  /**
+   * `interactive`: the person ran Start Gateway (they are told how it went, and it takes a free
+   * configured port at once). `takeOver`: the configured port stayed free while this window stood by.
+   */
+  async start(interactive: boolean, takeOver = false): Promise<void> {
     if (this.server?.running) {
       if (interactive)
         void vscode.window.showInformationMessage(inertText(vscode.l10n.t('The Elicit gateway is running at {0}.', this.server.url)));
@@ -59,47 +74,64 @@ export class GatewayController implements vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('The Elicit gateway stays off in an untrusted workspace.'));
       return;
     }
+    this.endStandby();
     this.token = await this.currentToken();
-    const configured = settings.gatewayPort();
     // Keep the same port across restarts when possible, so pasted configurations stay valid.
-    const preferred = configured || this.services.globalState.get<number>(PORT_KEY, 0);
+    const tried = choosePort({
+      configured: settings.gatewayPort(),
+      workspace: this.context.workspaceState.get<number>(WORKSPACE_PORT_KEY, 0),
+      shared: this.services.globalState.get<number>(SHARED_PORT_KEY, 0),
+    });
+    const preferred = tried.port;
+    if (!interactive && !takeOver && standsBy(tried, this.services.globalState.get<ServedBy>(SERVED_BY_KEY), await this.workspaceId())) {
+      this.standBy(preferred);
+      return;
+    }
     // The server package is loaded when the gateway first starts (dist/gateway.js, see esbuild.mjs), not at activation.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
     const { GatewayServer } = require('../../gateway/gatewayServer') as typeof import('../../gateway/gatewayServer');
     let server = this.create(GatewayServer, preferred);
-    let squatted = false;
-    let remember = true;
+    let holder: Holder | undefined;
     try {
       await server.start();
     } catch (error) {
       // Clients keep the address they were given: whoever holds it now would get their token.
-      const holder = preferred ? await portHolder(preferred, this.token) : 'free';
-      if (holder === 'other') {
-        squatted = true;
-        await this.newToken();
+      holder = preferred ? await portHolder(preferred, this.token) : 'free';
+      if (holder === 'other') await this.newToken();
+      if (tried.source === 'setting' && holder === 'elicit') {
+        // Another window serves the configured port: its agents stay with it.
+        this.standBy(preferred);
+        if (interactive)
+          void vscode.window.showInformationMessage(
+            inertText(vscode.l10n.t('The Elicit gateway at {0} is served by another VS Code window.', this.standbyUrl(preferred))),
+          );
+        return;
       }
-      if (configured || !preferred) {
-        const why = squatted
-          ? vscode.l10n.t(
-              'Port {0} is held by a program that did not prove it is Elicit. The gateway token was replaced, so a client that sends it the old one gives away nothing.',
-              preferred,
-            )
-          : errorText(error);
+      if (tried.source === 'setting' || !preferred) {
+        const why =
+          holder === 'other'
+            ? vscode.l10n.t(
+                'Port {0} is held by a program that did not prove it is Elicit. The gateway token was replaced, so a client that sends it the old one gives away nothing.',
+                preferred,
+              )
+            : errorText(error);
         void vscode.window.showErrorMessage(inertText(vscode.l10n.t('Elicit gateway could not start: {0}', why)));
         return;
       }
-      // Another window of this person serves the remembered address: its clients stay valid, so it stays remembered.
-      remember = holder !== 'elicit';
       server = this.create(GatewayServer, 0);
       await server.start();
     }
     this.server = server;
-    if (remember) await this.services.globalState.update(PORT_KEY, server.port);
+    const keep = afterStart(tried, server.port, holder);
+    if (keep.keepForWorkspace) await this.context.workspaceState.update(WORKSPACE_PORT_KEY, server.port);
+    if (keep.forgetShared) await this.services.globalState.update(SHARED_PORT_KEY, undefined);
+    if (tried.source === 'setting')
+      await this.services.globalState.update(SERVED_BY_KEY, { workspace: await this.workspaceId(), port: server.port } satisfies ServedBy);
     this.status.text = `$(broadcast) ${vscode.l10n.t('Elicit gateway')}`;
     this.status.tooltip = inertText(vscode.l10n.t('Elicit gateway on {0} — click to copy a client configuration', server.url));
     this.status.show();
     this.definitionsChanged.fire();
-    if (squatted) {
+    if (holder === 'other') {
       const choice = await vscode.window.showWarningMessage(
         inertText(
           vscode.l10n.t(
@@ -122,6 +154,7 @@ export class GatewayController implements vscode.Disposable {
 
   /** `why` is what each call still running gets as its error result (the agent's model reads it). */
   async stop(why?: string): Promise<void> {
+    this.endStandby();
     const server = this.server;
     this.server = undefined;
     this.status.hide();
@@ -135,7 +168,11 @@ export class GatewayController implements vscode.Disposable {
   }
 
   async copyConfig(): Promise<void> {
-    if (!this.server?.running) {
+    const url = this.server?.running ? this.server.url : this.standby ? this.standbyUrl(this.standby.port) : undefined;
+    if (url && !this.server?.running) {
+      // The other window serves it with the token both windows keep; it may have been replaced since.
+      this.token = await this.currentToken();
+    } else if (!url) {
       const choice = await vscode.window.showInformationMessage(
         vscode.l10n.t('The Elicit gateway is not running.'),
         vscode.l10n.t('Start Gateway'),
@@ -143,9 +180,10 @@ export class GatewayController implements vscode.Disposable {
       if (!choice) return;
       await this.start(false);
       if (!this.server?.running) return;
+      return this.copyConfig();
     }
     const picked = await vscode.window.showQuickPick(
-      gatewaySnippets(this.server.url, this.token).map((snippet) => ({
+      gatewaySnippets(url, this.token).map((snippet) => ({
         label: inertText(snippet.label),
         detail: inertText(snippet.detail),
         snippet,
@@ -166,6 +204,62 @@ export class GatewayController implements vscode.Disposable {
       vscode.l10n.t('Copy Config'),
     );
     if (choice) await this.copyConfig();
+  }
+
+  /** Another window serves the configured port: this one shows so, and takes the port over if that window closes. */
+  private standBy(port: number): void {
+    this.endStandby();
+    const watch = new PortWatch({
+      port,
+      token: () => this.token,
+      // start() ends this watch; it stands by again with a new one if another window was quicker.
+      onFree: async () => {
+        await this.start(false, true);
+        return this.server?.running === true;
+      },
+      // As at a start (see start()): the token clients send there is replaced, so it opens nothing.
+      onStranger: () => void this.strangerHolds(port),
+    });
+    this.standby = { watch, port };
+    this.status.text = `$(broadcast) ${vscode.l10n.t('Elicit gateway in another window')}`;
+    this.status.tooltip = inertText(
+      vscode.l10n.t(
+        'The Elicit gateway at {0} is served by another VS Code window, with its servers. This window serves it if that window closes. Click to copy a client configuration.',
+        this.standbyUrl(port),
+      ),
+    );
+    this.status.show();
+  }
+
+  private async strangerHolds(port: number): Promise<void> {
+    await this.newToken();
+    void vscode.window.showWarningMessage(
+      inertText(
+        vscode.l10n.t(
+          'Port {0} of the Elicit gateway is held by a program that did not prove it is Elicit, since the window that served it closed. The gateway token was replaced, so a client that sends it the old one gives away nothing. Check what runs there, or set another port.',
+          port,
+        ),
+      ),
+    );
+  }
+
+  private endStandby(): void {
+    this.standby?.watch.dispose();
+    this.standby = undefined;
+  }
+
+  private standbyUrl(port: number): string {
+    return `http://127.0.0.1:${port}/mcp`;
+  }
+
+  /** A random id for this workspace, made once (SERVED_BY_KEY). */
+  private async workspaceId(): Promise<string> {
+    let id = this.context.workspaceState.get<string>(WORKSPACE_ID_KEY);
+    if (!id) {
+      id = randomBytes(16).toString('hex');
+      await this.context.workspaceState.update(WORKSPACE_ID_KEY, id);
+    }
+    return id;
   }
 
   /** Replaces the token: clients holding the old one are refused from now on. */

@@ -46,7 +46,10 @@ export async function openWorkbench(url: string): Promise<Workbench> {
     ],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A context of its own (not browser.newPage's), so page.context().newPage() opens another window of
+    // the same browser profile, sharing its storage as a person's windows do.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     // The status bar fills in once the remote extension host has connected.

@@ -1,0 +1,135 @@
+/**
+ * A window standing by for the configured gateway port (src/gateway/portWatch.ts), against real
+ * gateways and real sockets: it takes the port over only once it has stayed free long enough (not in
+ * a reload's gap), never while another Elicit window serves it, and says once when a stranger holds it.
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import { after, describe, it } from 'node:test';
+import { GatewayServer } from '../../src/gateway/gatewayServer';
+import { PortWatch } from '../../src/gateway/portWatch';
+import { freePort } from '../support/freePort';
+
+const TOKEN = 'watch-token';
+const EVERY_MS = 100;
+const FREE_FOR_MS = 2_000;
+
+function gatewayOn(port: number): GatewayServer {
+  return new GatewayServer({
+    token: () => TOKEN,
+    port,
+    version: 'test',
+    log: () => undefined,
+    ask: async () => ({ action: 'cancel' }),
+    upstream: { list: async () => [], call: async () => ({ content: [] }) },
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Watches `port` as a standby window does; `takes` says whether onFree's start succeeds. */
+function watch(
+  port: number,
+  takes: () => Promise<boolean>,
+): { watch: PortWatch; started: number; freeCalls: number[]; strangers: number[] } {
+  const started = Date.now();
+  const seen = { started, freeCalls: [] as number[], strangers: [] as number[] };
+  const w = new PortWatch({
+    port,
+    token: () => TOKEN,
+    everyMs: EVERY_MS,
+    freeForMs: FREE_FOR_MS,
+    onFree: async () => {
+      seen.freeCalls.push(Date.now() - started);
+      return takes();
+    },
+    onStranger: () => seen.strangers.push(Date.now() - started),
+  });
+  return { watch: w, ...seen };
+}
+
+describe('a window standing by for the configured gateway port', () => {
+  const toStop: Array<{ stop(): Promise<unknown> }> = [];
+  const watches: PortWatch[] = [];
+  after(async () => {
+    for (const w of watches) w.dispose();
+    for (const s of toStop) await s.stop();
+  });
+
+  it('leaves the port to the window that serves it, through a gap shorter than a reload', async () => {
+    const port = await freePort();
+    let serving = gatewayOn(port);
+    await serving.start();
+    const seen = watch(port, async () => true);
+    watches.push(seen.watch);
+    await sleep(FREE_FOR_MS * 1.5);
+    // The serving window reloads: its port is free for a moment, then it is back.
+    await serving.stop();
+    await sleep(300);
+    serving = gatewayOn(port);
+    await serving.start();
+    toStop.push(serving);
+    await sleep(FREE_FOR_MS * 1.5);
+    assert.deepEqual(seen.freeCalls, [], 'the standby window took the port of a window that was only reloading');
+    assert.deepEqual(seen.strangers, []);
+  });
+
+  it('takes the port over once it has stayed free long enough (the serving window closed)', async () => {
+    const port = await freePort();
+    const serving = gatewayOn(port);
+    await serving.start();
+    let taker: GatewayServer | undefined;
+    const seen = watch(port, async () => {
+      taker = gatewayOn(port);
+      await taker.start();
+      toStop.push(taker);
+      return true;
+    });
+    watches.push(seen.watch);
+    await sleep(EVERY_MS * 3);
+    await serving.stop();
+    const closedAfter = Date.now() - seen.started;
+    await sleep(FREE_FOR_MS + EVERY_MS * 10);
+    assert.equal(seen.freeCalls.length, 1, 'taken over once');
+    assert.ok(taker?.running, 'the standby window serves the port now');
+    assert.ok(seen.freeCalls[0]! - closedAfter >= FREE_FOR_MS, `taken ${seen.freeCalls[0]! - closedAfter} ms after the port was freed`);
+    await sleep(EVERY_MS * 3);
+    assert.equal(seen.freeCalls.length, 1, 'the watch ended once it took the port');
+  });
+
+  it('watches on when another standby window was quicker, and leaves the port to it', async () => {
+    const port = await freePort();
+    const quicker = gatewayOn(port);
+    const seen = watch(port, async () => {
+      // Another window bound it first: this start fails.
+      await quicker.start().catch(() => undefined);
+      toStop.push(quicker);
+      const mine = gatewayOn(port);
+      return mine.start().then(
+        () => true,
+        () => false,
+      );
+    });
+    watches.push(seen.watch);
+    await sleep(FREE_FOR_MS + EVERY_MS * 10);
+    assert.equal(seen.freeCalls.length, 1);
+    assert.ok(quicker.running);
+    await sleep(FREE_FOR_MS);
+    assert.equal(seen.freeCalls.length, 1, 'no second try while the quicker window serves it');
+  });
+
+  it('says once that a stranger holds the port, and only when it has held it long enough', async () => {
+    const port = await freePort();
+    const stranger = http.createServer((_req, res) => res.end('{"proof":"00"}'));
+    await new Promise<void>((resolve) => stranger.listen(port, '127.0.0.1', () => resolve()));
+    toStop.push({ stop: () => new Promise((resolve) => stranger.close(resolve)) });
+    const seen = watch(port, async () => true);
+    watches.push(seen.watch);
+    await sleep(FREE_FOR_MS / 2);
+    assert.deepEqual(seen.strangers, [], 'not at the first look');
+    await sleep(FREE_FOR_MS * 2);
+    assert.equal(seen.strangers.length, 1);
+    assert.ok(seen.strangers[0]! >= FREE_FOR_MS);
+    assert.deepEqual(seen.freeCalls, []);
+  });
+});
