@@ -190,7 +190,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     // Faults at random moments until the time is up.
     const windows: WindowFaultContext = {
       page,
-      browser,
       workbenchUrl: session.server.url,
       reloadFile,
       driverRecord,
@@ -218,10 +217,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       if (Date.now() >= end) break;
       const roll = Math.random();
       const reloadDue = options.reloadFaults > 0 && reloads === 0 && Date.now() >= firstReloadBy;
-      // Not while a second window is open: that window would take the gateway's port from the
-      // reloading one and serve the agent without the first window's servers (a known fault, not yet fixed).
-      if (reloadDue && otherWindow) await otherWindow;
-      const mayReload = (reloadDue || Date.now() < reloadsUntil) && !otherWindow && Date.now() - lastReload > RELOAD_GAP_MS;
+      // A second window may be open: the reloading window's gateway comes back at its own address.
+      const mayReload = (reloadDue || Date.now() < reloadsUntil) && Date.now() - lastReload > RELOAD_GAP_MS;
       if ((roll < options.reloadFaults || reloadDue) && mayReload) {
         if (reloads === 0 && personRunServer) {
           const trouble = await reloadWithKeptRound(windows, personRunServer, 'p1', kept);

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { isAlive } from '../support/mcpServers';
 import { waitUntil } from '../support/waitUntil';
 import { openKeptRound } from './editor';
@@ -15,7 +15,6 @@ import { readSoakLog } from './soakLog';
 
 export interface WindowFaultContext {
   page: Page;
-  browser: Browser;
   workbenchUrl: string;
   /** The file the driver extension watches to reload its window. */
   reloadFile: string;
@@ -104,7 +103,8 @@ export async function secondWindow(context: WindowFaultContext, stayMs: number):
   // The driver extension only looks on in this window.
   fs.writeFileSync(path.join(folder, '.soak-second-window'), '');
   context.log({ event: 'fault', kind: 'second window', at: Date.now() });
-  const page = await context.browser.newPage({ viewport: { width: 1200, height: 800 } });
+  // Of the same browser profile as the first window, sharing its storage, as a person's windows do.
+  const page = await context.page.context().newPage();
   try {
     const url = new URL(context.workbenchUrl);
     url.searchParams.set('folder', folder);
