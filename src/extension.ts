@@ -30,7 +30,7 @@ import { loadOriginKey } from './vscode/secrets/originKey';
 import { SecretVault } from './vscode/secrets/secretVault';
 import { SerialMemento } from './vscode/secrets/serialMemento';
 import type { Services } from './vscode/services';
-import { settings } from './vscode/settings';
+import { readOnChange, SETTING, settings } from './vscode/settings';
 import { registerElicitTool } from './vscode/tool/register';
 import { acceptsFiles, registerFileFields } from './vscode/files/register';
 import { registerAppQuestions } from './vscode/apps/appQuestions';
@@ -46,11 +46,16 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const keptRounds = new KeptRounds(context.secrets, workspaceState, globalState, log);
   void keptRounds.sweepOrphans();
   const urlWaits = new UrlWaits();
-  const timeoutMs = settings.timeoutMs;
+  // Read on every question's path: read again only after they change.
+  const timeoutMs = readOnChange(SETTING.timeoutSeconds, settings.timeoutMs);
+  const rememberAnswers = readOnChange(SETTING.rememberAnswers, settings.rememberAnswers);
+  const maxPendingPerAsker = readOnChange(SETTING.maxPendingPerAsker, settings.maxPendingPerAsker);
+  const presentation = readOnChange(SETTING.presentation, settings.presentation);
+  context.subscriptions.push(timeoutMs, rememberAnswers, maxPendingPerAsker, presentation);
   // Remembered answers: "always" ones in SecretStorage only, read before the first question can use them.
   const memory = new AnswerMemory(
     secretMemoryVault(context.secrets),
-    settings.rememberAnswers,
+    rememberAnswers,
     Date.now,
     secretMemoryVault(context.secrets, ASKER_RULES_KEY),
   );
@@ -59,8 +64,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   const renderers = createRenderers(context.extensionUri, { vault, keptRounds, urlWaits, timeoutMs, log, memory });
   const broker = new Broker(renderers.router, {
     timeoutMs,
-    maxPendingPerAsker: settings.maxPendingPerAsker,
-    presentation: settings.presentation,
+    maxPendingPerAsker,
+    presentation,
     memory,
     readingLane,
     acceptsFiles,

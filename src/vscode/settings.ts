@@ -171,3 +171,23 @@ export const settings = {
     return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535 ? value : 0;
   },
 };
+
+/** A setting's reader that reads VS Code's configuration again only after that setting changed. */
+export interface ReadOnChange<T> extends vscode.Disposable {
+  (): T;
+}
+
+/**
+ * For settings read on every question's path (the broker's, the answer memory's): with many servers
+ * asking, a burst of questions read the configuration thousands of times a second, and each read walks
+ * every scope (the soak's CPU profile found it in the host's long blocks).
+ */
+export function readOnChange<T>(id: SettingId, readValue: () => T): ReadOnChange<T> {
+  let cached: { value: T } | undefined;
+  const listener = vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(id)) cached = undefined;
+  });
+  const reader = (() => (cached ??= { value: readValue() }).value) as ReadOnChange<T>;
+  reader.dispose = () => listener.dispose();
+  return reader;
+}

@@ -49,7 +49,7 @@ export function trackWalkthrough(services: Pick<Services, 'broker' | 'vault' | '
   };
   const { broker, vault, registry } = services;
   const secrets = (): void => {
-    if (vault.list().length > 0) mark(WALKTHROUGH_CONTEXT.secretKept);
+    if (!set.has(WALKTHROUGH_CONTEXT.secretKept) && vault.list().length > 0) mark(WALKTHROUGH_CONTEXT.secretKept);
   };
   secrets();
   const listeners = [
@@ -58,11 +58,15 @@ export function trackWalkthrough(services: Pick<Services, 'broker' | 'vault' | '
       if (reason !== undefined || asksOnBehalf(question.request)) return;
       if (result.action === 'accept' || result.action === 'decline') mark(WALKTHROUGH_CONTEXT.answered);
     }),
+    // Both fire on every question and server change: once their step is checked off they look no further
+    // (listing every pending question on each change made long blocks under many servers).
     broker.onDidChange(() => {
+      if (set.has(WALKTHROUGH_CONTEXT.putOff)) return;
       if (broker.pending().some((q) => q.state === 'later')) mark(WALKTHROUGH_CONTEXT.putOff);
     }),
     vault.onDidChange(secrets),
     registry.onDidChange(() => {
+      if (set.has(WALKTHROUGH_CONTEXT.serverConnected)) return;
       void registry.servers().then((servers) => {
         if (servers.some((s) => s.status === 'running')) mark(WALKTHROUGH_CONTEXT.serverConnected);
       });

@@ -46,6 +46,8 @@ export class WindowMesh {
   private readonly peers = new Set<Peer>();
   private readonly dialing = new Set<string>();
   private own: QuestionSummary[] = [];
+  /** This window's questions, changed while no other window listened: summarized when one connects or answers. */
+  private ownLater: (() => QuestionSummary[]) | undefined;
   private readonly changes = new Emitter<void>();
   /** Fires when another window's questions change, or a window comes or goes. */
   readonly onDidChange = this.changes.event;
@@ -86,10 +88,26 @@ export class WindowMesh {
     return mesh;
   }
 
-  /** This window's questions, listed to every other window now and to each that connects later. */
-  publish(questions: QuestionSummary[]): void {
-    this.own = questions;
-    for (const peer of this.peers) peer.list(questions);
+  /**
+   * This window's questions, listed to every other window now and to each that connects later. Given
+   * as a function, they are summarized only once another window is there to read them.
+   */
+  publish(questions: QuestionSummary[] | (() => QuestionSummary[])): void {
+    if (typeof questions === 'function' && this.peers.size === 0) {
+      this.ownLater = questions;
+      return;
+    }
+    this.ownLater = undefined;
+    this.own = typeof questions === 'function' ? questions() : questions;
+    for (const peer of this.peers) peer.list(this.own);
+  }
+
+  private ownNow(): QuestionSummary[] {
+    if (this.ownLater) {
+      this.own = this.ownLater();
+      this.ownLater = undefined;
+    }
+    return this.own;
   }
 
   /** The other windows' questions, window by window. */
@@ -194,13 +212,13 @@ export class WindowMesh {
     // Both windows found each other: both keep the connection the smaller id opened.
     if (twin && opener(twin, this.self.id, id) <= opener(peer, this.self.id, id)) return peer.close();
     twin?.close();
-    peer.list(this.own);
+    peer.list(this.ownNow());
     this.changes.fire();
   }
 
   /** Only a question this window listed, and listed as answerable elsewhere, can be answered from another window. */
   private async answerForPeer(peer: Peer, questionId: number, answer: RemoteAnswer, device?: string): Promise<string | undefined> {
-    const listed = this.own.find((q) => q.id === questionId);
+    const listed = this.ownNow().find((q) => q.id === questionId);
     if (!listed) return 'This question is no longer waiting.';
     if (!listed.answerable) return 'This question can only be answered in the window that asked it.';
     return this.options.answer(questionId, answer, peer.window!, device);

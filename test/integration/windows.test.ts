@@ -196,6 +196,36 @@ describe('window mesh', posixOnly, () => {
     }
   });
 
+  it('summarizes a window’s questions only once another window is there to read them', async () => {
+    const dir = freshDir();
+    const alone = await openWindow(dir, 'alone');
+    let summarized = 0;
+    const questions = (): QuestionSummary[] => (summarized++, [cityQuestion]);
+    try {
+      // Many servers asking change the list hundreds of times a second; nobody else reads it yet.
+      for (let i = 0; i < 100; i++) alone.mesh.publish(questions);
+      assert.equal(summarized, 0);
+      const other = await openWindow(dir, 'other');
+      try {
+        await until('the other window to list the question', () => other.mesh.remote().length === 1);
+        assert.equal(summarized, 1);
+        // Then the list goes out as it changes.
+        alone.mesh.publish(questions);
+        assert.equal(summarized, 2);
+        // An answer from the other window is checked against the list as it is now.
+        await other.mesh.answer(alone.mesh.self.id, 1, { action: 'accept', content: { city: 'Oslo' } });
+        assert.deepEqual(
+          alone.answers.map((a) => a.questionId),
+          [1],
+        );
+      } finally {
+        await other.mesh.dispose();
+      }
+    } finally {
+      await alone.mesh.dispose();
+    }
+  });
+
   it('passes the owner’s refusal back as the error', async () => {
     const dir = freshDir();
     const owner = await openWindow(dir, 'songs', 'city: must match the pattern');

@@ -11,7 +11,7 @@ import type * as vscode from 'vscode';
 import type { AgentConfig } from '../../src/acp/config';
 import { MemorySecretStore } from '../../src/mcp/oauthStore';
 import { AgentKeys } from '../../src/vscode/acp/agentKeys';
-import { settings } from '../../src/vscode/settings';
+import { readOnChange, SETTING, settings } from '../../src/vscode/settings';
 import { readRawManifest } from '../support/manifest';
 import { standIn } from './vscodeStandIn/vscode';
 
@@ -97,5 +97,27 @@ describe('agent keys are bound to the whole agent destination', () => {
     assert.deepEqual(await keys.for({ ...codex, gateway: 'https://elsewhere.example/v1' }).load(), {});
     const { gateway: _none, ...withoutGateway } = codex;
     assert.deepEqual(await keys.for(withoutGateway).load(), {});
+  });
+});
+
+describe('settings read on every question', () => {
+  beforeEach(() => standIn.reset());
+
+  it('are read from the configuration again only after they change', () => {
+    let reads = 0;
+    standIn.settings.set('elicit.rememberAnswers', 'session');
+    const remember = readOnChange(SETTING.rememberAnswers, () => {
+      reads++;
+      return settings.rememberAnswers();
+    });
+    for (let i = 0; i < 1000; i++) assert.equal(remember(), 'session');
+    assert.equal(reads, 1);
+    standIn.changeSetting('elicit.timeoutSeconds', 30);
+    assert.equal(remember(), 'session');
+    assert.equal(reads, 1, 'another setting changed: no new read');
+    standIn.changeSetting('elicit.rememberAnswers', 'off');
+    assert.equal(remember(), 'off');
+    assert.equal(reads, 2);
+    remember.dispose();
   });
 });

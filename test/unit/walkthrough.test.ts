@@ -84,11 +84,19 @@ describe('the walkthrough progress', () => {
     const vault = { changed: new Emitter<void>(), saved: 0 };
     const registry = { changed: new Emitter<void>(), statuses: [] as string[] };
     const services = {
-      broker: { onDidAnswer: broker.answered.event, onDidChange: broker.changed.event, pending: () => broker.pending },
-      vault: { onDidChange: vault.changed.event, list: () => Array.from({ length: vault.saved }) },
-      registry: { onDidChange: registry.changed.event, servers: async () => registry.statuses.map((status) => ({ status })) },
+      broker: {
+        onDidAnswer: broker.answered.event,
+        onDidChange: broker.changed.event,
+        pending: () => (reads.pending++, broker.pending),
+      },
+      vault: { onDidChange: vault.changed.event, list: () => (reads.secrets++, Array.from({ length: vault.saved })) },
+      registry: {
+        onDidChange: registry.changed.event,
+        servers: async () => (reads.servers++, registry.statuses.map((status) => ({ status }))),
+      },
     } as unknown as Parameters<typeof trackWalkthrough>[0];
-    return { broker, vault, registry, services };
+    const reads = { pending: 0, secrets: 0, servers: 0 };
+    return { broker, vault, registry, services, reads };
   }
 
   const contextsSet = (): unknown[] => standIn.commands.filter((c) => c[0] === 'setContext' && c[2] === true).map((c) => c[1]);
@@ -128,6 +136,32 @@ describe('the walkthrough progress', () => {
       assert.equal(contextsSet().at(-1), WALKTHROUGH_CONTEXT.serverConnected);
       // VS Code's walkthrough service starts only with the Welcome page and misses what came before: each step is checked off directly too.
       assert.deepEqual(stepsCheckedOff(), ['answer', 'pending', 'secrets', 'servers']);
+    } finally {
+      tracking.dispose();
+    }
+  });
+
+  it('once a step is checked off, looks no more at what every question and server change brings', async () => {
+    const { broker, vault, registry, services, reads } = fakes();
+    const tracking = trackWalkthrough(services);
+    try {
+      broker.pending.push({ state: 'later' });
+      broker.changed.fire();
+      vault.saved = 1;
+      vault.changed.fire();
+      registry.statuses.push('running');
+      registry.changed.fire();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(stepsCheckedOff(), ['pending', 'secrets', 'servers']);
+      const before = { ...reads };
+      // A burst of questions and server changes, as many servers asking make.
+      for (let i = 0; i < 100; i++) {
+        broker.changed.fire();
+        vault.changed.fire();
+        registry.changed.fire();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(reads, before);
     } finally {
       tracking.dispose();
     }

@@ -25,6 +25,12 @@ import { SETTING, settings } from '../settings';
 const REMOTE_IDS_FROM = 1_000_000_000;
 /** Unix socket paths are limited to 107 bytes on Linux, 103 on macOS. */
 const MAX_SOCKET_PATH = 103;
+/**
+ * The other windows get this window's list at most this often: many servers asking change it hundreds
+ * of times a second, and each listing summarizes every question (the soak's CPU profile found it in the
+ * host's long blocks).
+ */
+const PUBLISH_EVERY_MS = 100;
 
 export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   private mesh: WindowMesh | undefined;
@@ -36,6 +42,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   private readonly drawn = new Map<string, { question: Question; closer: AbortController }>();
   private nextId = REMOTE_IDS_FROM;
   private readonly disposables: vscode.Disposable[] = [];
+  private publishTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly broker: Broker,
@@ -46,7 +53,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   ) {
     this.disposables.push(
       this.changes,
-      broker.onDidChange(() => this.mesh?.publish(summarize(broker.pending()))),
+      broker.onDidChange(() => this.publishSoon()),
       vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration(SETTING.allWindows) && this.apply()),
     );
     this.apply();
@@ -128,7 +135,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
         if (!settings.allWindows()) return void (await mesh.dispose());
         this.mesh = mesh;
         mesh.onDidChange(() => this.remoteChanged());
-        mesh.publish(summarize(this.broker.pending()));
+        mesh.publish(() => summarize(this.broker.pending()));
         this.log.info(`[windows] this window joined the others in ${dir}`);
       } catch (error) {
         this.log.warn(`[windows] questions of other windows are not shown: ${String(error)}`);
@@ -147,6 +154,14 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
     await mesh?.dispose();
   }
 
+  private publishSoon(): void {
+    if (this.publishTimer || !this.mesh) return;
+    this.publishTimer = setTimeout(() => {
+      this.publishTimer = undefined;
+      this.mesh?.publish(() => summarize(this.broker.pending()));
+    }, PUBLISH_EVERY_MS);
+  }
+
   /** A question answered elsewhere, or whose window closed, leaves this window's UI too. */
   private remoteChanged(): void {
     const listed = new Set(this.remote().map(keyOf));
@@ -155,6 +170,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   }
 
   dispose(): void {
+    clearTimeout(this.publishTimer);
     void this.stop();
     for (const d of this.disposables) d.dispose();
   }
