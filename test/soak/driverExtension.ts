@@ -18,7 +18,7 @@
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
  * garbage collection, the host's resident memory (RSS) and its open descriptors (sockets, pipes,
  * files: what a leak leaves behind), at the start and when $SOAK_MEASURE appears; and the long
- * blocks and garbage collections as they happen.
+ * blocks and garbage collections as they happen. With $SOAK_PROFILE, a CPU profile of each host.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -44,6 +44,7 @@ const vscode = require('vscode');
 const fs = require('fs');
 const v8 = require('v8');
 const vm = require('vm');
+const inspector = require('inspector');
 const { monitorEventLoopDelay, PerformanceObserver, constants, performance } = require('perf_hooks');
 
 const record = (entry) => fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify(entry) + '\\n');
@@ -53,6 +54,24 @@ function heapAfterGc() {
   v8.setFlagsFromString('--expose-gc');
   vm.runInNewContext('gc')();
   return process.memoryUsage().heapUsed;
+}
+
+/**
+ * What the resident memory is made of: the kernel's split (anonymous, file-backed, shared) and the
+ * physical size of each of V8's heap spaces (its code among them), so a growth can be told apart.
+ */
+function rssParts() {
+  const parts = {};
+  try {
+    for (const line of fs.readFileSync('/proc/self/status', 'utf8').split('\\n')) {
+      const match = /^(RssAnon|RssFile|RssShmem):\\s+(\\d+) kB/.exec(line);
+      if (match) parts[match[1]] = Number(match[2]) * 1024;
+    }
+  } catch {
+    // Not Linux: V8's part only.
+  }
+  for (const space of v8.getHeapSpaceStatistics()) parts['V8 ' + space.space_name] = space.physical_space_size;
+  return parts;
 }
 
 /** The host's open descriptors: sockets, pipes and the like counted by kind, files by path (Linux's /proc). */
@@ -79,19 +98,46 @@ function openDescriptors() {
   return { kinds, files: files.sort() };
 }
 
+/**
+ * With $SOAK_PROFILE (a folder), a CPU profile of the host from its servers' start to its end (the
+ * measure, or a reload): the report names whose JavaScript each long block ran. Opt-in: it slows the host.
+ */
+function startProfile() {
+  const folder = process.env.SOAK_PROFILE;
+  if (!folder) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 2000 });
+  const startedAt = Date.now();
+  session.post('Profiler.start');
+  return () => {
+    session.post('Profiler.stop', (error, result) => {
+      if (error) return record({ profileError: String(error) });
+      const file = folder + '/host-' + startedAt + '.cpuprofile';
+      fs.writeFileSync(file, JSON.stringify(result.profile));
+      record({ profile: file, startedAt });
+      session.disconnect();
+    });
+  };
+}
+
 exports.activate = (context) => {
   // The soak's second window (a folder of its own, marked) only looks on.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (folder && fs.existsSync(folder + '/.soak-second-window')) return;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   let measuring = false;
+  let stopProfile;
   const poll = setInterval(() => {
     if (!measuring || !process.env.SOAK_MEASURE || !fs.existsSync(process.env.SOAK_MEASURE)) return;
     measuring = false;
     delay.disable();
+    stopProfile?.();
+    stopProfile = undefined;
     const heap = heapAfterGc();
     record({
-      measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage(), descriptors: openDescriptors() },
+      measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage(), rssParts: rssParts(), descriptors: openDescriptors() },
     });
   }, 500);
   context.subscriptions.push({ dispose: () => clearInterval(poll) });
@@ -138,8 +184,9 @@ exports.activate = (context) => {
     const heapAtStart = heapAfterGc();
     delay.reset();
     delay.enable();
+    stopProfile = startProfile();
     measuring = true;
-    record({ started, heapAtStart, memory: process.memoryUsage(), descriptors: openDescriptors(), at: Date.now() });
+    record({ started, heapAtStart, memory: process.memoryUsage(), rssParts: rssParts(), descriptors: openDescriptors(), at: Date.now() });
   }
   const reload = process.env.SOAK_RELOAD;
   const reloadPoll = setInterval(() => {
@@ -147,6 +194,8 @@ exports.activate = (context) => {
     fs.renameSync(reload, reload + '.reloading');
     // What this host saw until now, before it goes.
     if (measuring) record({ measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6 }, before: 'reload' });
+    stopProfile?.();
+    stopProfile = undefined;
     void vscode.commands.executeCommand('workbench.action.reloadWindow');
   }, 250);
   context.subscriptions.push({ dispose: () => clearInterval(reloadPoll) });

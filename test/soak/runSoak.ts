@@ -21,6 +21,7 @@ import { buildDriverVsix, START_SERVERS } from './driverExtension';
 import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
 import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
+import { formatShares, readProfile, whoRan } from './blockProfile';
 import { readSoakLog } from './soakLog';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, leftToEditor } from './editor';
@@ -57,6 +58,8 @@ export interface SoakOptions {
   reloadFaults: number;
   /** Keep the logs' folder. */
   keep?: boolean;
+  /** A CPU profile of each host, to name whose JavaScript ran in each long block (it slows the host). */
+  profile?: boolean;
   /** Progress lines. */
   say?: (line: string) => void;
 }
@@ -72,6 +75,9 @@ export interface HostMeasures {
   /** Memory outside the JavaScript heap (buffers, TLS, native objects), after a full GC at the start and at the end. */
   externalAtStart: number;
   externalAtEnd: number;
+  /** What the last host's RSS was made of at its start and at the end (the driver's rssParts: the kernel's split, V8's spaces). */
+  rssPartsAtStart?: Record<string, number>;
+  rssPartsAtEnd?: Record<string, number>;
   /** The last host's RSS halfway through its life (sampled every 30 s): growth after it says more than growth before. */
   rssAtHalf?: number;
   /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
@@ -161,6 +167,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       SOAK_MEASURE: measureFile,
       SOAK_RELOAD: reloadFile,
       SOAK_DRIVER_DO: driverDo,
+      ...(options.profile ? { SOAK_PROFILE: dir } : {}),
     },
     [driverVsix],
   ).catch(async (error: unknown) => {
@@ -310,6 +317,8 @@ export function formatResult(result: SoakResult): string {
       `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth` +
         (rssAtHalf === undefined ? ')' : `; ${mb(rssAtEnd - rssAtHalf)} MB of it in the second half)`),
     );
+    const parts = rssGrowth(result.host);
+    if (parts) lines.push(`  of which (growth of 1 MB or more): ${parts}`);
     const { externalAtStart, externalAtEnd } = result.host;
     lines.push(
       `extension host memory outside the heap after a full GC (buffers, TLS, native objects)${over}: ${mb(externalAtStart)} MB at the start, ${mb(externalAtEnd)} MB at the end (${mb(externalAtEnd - externalAtStart)} MB growth)`,
@@ -356,6 +365,9 @@ function describeBlocks(
 ): { longBlocks: string[]; mostlyGc: number } {
   type Timed = { at: number; ms: number };
   const gcs = lines.flatMap((line) => ('gc' in line ? [line.gc as Timed & { kind: string }] : []));
+  const profiles = lines
+    .flatMap((line) => (typeof line.profile === 'string' ? [readProfile(line.profile, line.startedAt as number)] : []))
+    .sort((a, b) => a.startedAt - b.startedAt);
   let mostlyGc = 0;
   const longBlocks = lines.flatMap((line) => {
     const block = line.blocked as Timed | undefined;
@@ -369,7 +381,9 @@ function describeBlocks(
     const kinds = [...new Set(inside.map((gc) => gc.kind))].join(', ');
     const collected = gcMs > 0 ? `; garbage collection ${Math.round(gcMs)} ms of it (${kinds})` : '; no garbage collection in it';
     if (gcMs * 2 >= block.ms) mostlyGc++;
-    return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}${collected}`];
+    const profile = profiles.filter((p) => p.startedAt <= block.at).at(-1);
+    const ran = profile ? `; ran: ${formatShares(whoRan(profile, block.at, block.at + block.ms))}` : '';
+    return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}${collected}${ran}`];
   });
   return { longBlocks, mostlyGc };
 }
@@ -431,14 +445,33 @@ function openQuestions(serverLog: string, harnessLog: string): number {
   return report.problems.filter((p) => p.kind === 'no fate').length;
 }
 
+/** The parts of the last host's RSS that grew by 1 MB or more, most first ("RssAnon +80.1 MB, V8 code_space +3.2 MB"). */
+export function rssGrowth(host: Pick<HostMeasures, 'rssPartsAtStart' | 'rssPartsAtEnd'>): string | undefined {
+  const { rssPartsAtStart: before, rssPartsAtEnd: after } = host;
+  if (!before || !after) return undefined;
+  const grown = Object.entries(after)
+    .map(([part, bytes]) => [part, bytes - (before[part] ?? 0)] as const)
+    .filter(([, growth]) => Math.abs(growth) >= 1024 * 1024)
+    .sort((a, b) => b[1] - a[1]);
+  return grown.length === 0 ? 'no part' : grown.map(([part, growth]) => `${part} ${growth > 0 ? '+' : ''}${mb(growth)} MB`).join(', ');
+}
+
 /**
  * The host's measures from the driver's lines: the worst block of every host the run had (a
  * reload starts another), the heap of the last one from its start to the end.
  */
 function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
   type Memory = { rss: number; external: number };
-  type Measured = { worstBlockMs: number; p99BlockMs: number; heapAfterGc?: number; memory?: Memory; descriptors?: Descriptors };
-  type Started = { heapAtStart: number; memory: Memory; descriptors?: Descriptors; at: number };
+  type Parts = Record<string, number>;
+  type Measured = {
+    worstBlockMs: number;
+    p99BlockMs: number;
+    heapAfterGc?: number;
+    memory?: Memory;
+    rssParts?: Parts;
+    descriptors?: Descriptors;
+  };
+  type Started = { heapAtStart: number; memory: Memory; rssParts?: Parts; descriptors?: Descriptors; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
@@ -458,6 +491,8 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     externalAtStart: last.memory.external,
     externalAtEnd: final.memory!.external,
     rssAtHalf: half?.rss,
+    rssPartsAtStart: last.rssParts,
+    rssPartsAtEnd: final.rssParts,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,
     descriptorsAtStart: starts

@@ -6,6 +6,7 @@
  *   -- --http N --rounds N --tasks N                askers per kind
  *   -- --mean-ms N --fault-ms N                     question and fault rates
  *   -- --window-faults 0.05 --reload-faults 0.05   the share of faults that open a second window, that reload
+ *   -- --profile                                    a CPU profile of the host: whose JavaScript each long block ran
  *   SOAK_KEEP=1                                     keeps the logs (the path is printed)
  */
 import { formatResult, passed, runSoak } from './runSoak';
@@ -30,6 +31,7 @@ runSoak({
   windowFaults: option('window-faults', 0.05),
   reloadFaults: option('reload-faults', 0.05),
   keep: process.env.SOAK_KEEP === '1',
+  profile: args.includes('--profile'),
 }).then(
   (result) => {
     console.log(formatResult(result));
