@@ -13,8 +13,8 @@ export const WATCH_EVERY_MS = 5_000;
 
 export interface PortWatchOptions {
   port: number;
-  /** The gateway token: the holder proves it is Elicit with it. */
-  token(): string;
+  /** The gateway token as it is now (another window may have replaced it): the holder proves it is Elicit with it. */
+  token(): string | Promise<string>;
   freeForMs?: number;
   everyMs?: number;
   /** The port has been free long enough: take it. True when taken (the watch then ends). */
@@ -45,7 +45,7 @@ export class PortWatch {
   }
 
   private async look(): Promise<void> {
-    const holder = await portHolder(this.options.port, this.options.token());
+    const holder = await portHolder(this.options.port, await this.options.token());
     if (this.ended) return;
     const now = Date.now();
     const longEnough = this.options.freeForMs ?? TAKE_OVER_AFTER_MS;

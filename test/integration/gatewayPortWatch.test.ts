@@ -14,9 +14,9 @@ const TOKEN = 'watch-token';
 const EVERY_MS = 100;
 const FREE_FOR_MS = 2_000;
 
-function gatewayOn(port: number): GatewayServer {
+function gatewayOn(port: number, token = (): string => TOKEN): GatewayServer {
   return new GatewayServer({
-    token: () => TOKEN,
+    token,
     port,
     version: 'test',
     log: () => undefined,
@@ -116,6 +116,29 @@ describe('a window standing by for the configured gateway port', () => {
     assert.ok(quicker.running);
     await sleep(FREE_FOR_MS);
     assert.equal(seen.freeCalls.length, 1, 'no second try while the quicker window serves it');
+  });
+
+  it('asks for the token as it is now at each look: a token replaced in the serving window is no stranger', async () => {
+    const port = await freePort();
+    let token = 'first-token';
+    const serving = gatewayOn(port, () => token);
+    await serving.start();
+    toStop.push(serving);
+    const strangers: number[] = [];
+    const w = new PortWatch({
+      port,
+      token: async () => token,
+      everyMs: EVERY_MS,
+      freeForMs: FREE_FOR_MS,
+      onFree: async () => true,
+      onStranger: () => strangers.push(Date.now()),
+    });
+    watches.push(w);
+    await sleep(EVERY_MS * 3);
+    // Rotate Token in the serving window: both windows keep the one token (SecretStorage).
+    token = 'rotated-token';
+    await sleep(FREE_FOR_MS * 1.5);
+    assert.deepEqual(strangers, []);
   });
 
   it('says once that a stranger holds the port, and only when it has held it long enough', async () => {

@@ -179,7 +179,8 @@ export class GatewayController implements vscode.Disposable {
       );
       if (!choice) return;
       await this.start(false);
-      if (!this.server?.running) return;
+      // Running here, or standing by for another window that serves the configured port: its address then.
+      if (!this.server?.running && !this.standby) return;
       return this.copyConfig();
     }
     const picked = await vscode.window.showQuickPick(
@@ -211,7 +212,8 @@ export class GatewayController implements vscode.Disposable {
     this.endStandby();
     const watch = new PortWatch({
       port,
-      token: () => this.token,
+      // Read each time: Rotate Token in the serving window replaces the token both windows keep.
+      token: () => this.currentToken(),
       // start() ends this watch; it stands by again with a new one if another window was quicker.
       onFree: async () => {
         await this.start(false, true);
@@ -244,8 +246,10 @@ export class GatewayController implements vscode.Disposable {
   }
 
   private endStandby(): void {
-    this.standby?.watch.dispose();
+    if (!this.standby) return;
+    this.standby.watch.dispose();
     this.standby = undefined;
+    this.status.hide();
   }
 
   private standbyUrl(port: number): string {
