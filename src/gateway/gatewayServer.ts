@@ -30,6 +30,7 @@ import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { waitAtMost } from '../core/time/delay';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
+import { gatewayUrl } from './portChoice';
 
 export const ASK_USER = 'ask_user';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -94,7 +95,7 @@ export class GatewayServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this._port}/mcp`;
+    return gatewayUrl(this._port);
   }
 
   get running(): boolean {

@@ -5,6 +5,11 @@
  * another folder never takes it (issue #37, finding B). No vscode import.
  */
 
+/** The gateway's address at `port`: what clients are given, whichever window serves it. */
+export function gatewayUrl(port: number): string {
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
 /** Where the port tried first came from. */
 export type PortSource = 'setting' | 'workspace' | 'shared' | 'none';
 

@@ -195,6 +195,27 @@ describe('Elicit gateway whose remembered port another program took', { timeout:
   });
 });
 
+/** The tools an agent set up with this address and token sees. */
+async function toolNamesAt(url: string, token: string): Promise<string[]> {
+  const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
+  await agent.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  const { tools } = await agent.listTools();
+  await agent.close();
+  return tools.map((t) => t.name);
+}
+
+/** A status bar item by its text. */
+const statusItem = (page: Page, text: string): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: text }).first();
+
+/** Another window on `folder`, of the same browser profile as `first`, as a person's second window shares the first one's storage. */
+async function openFolderWindow(session: ElicitSession, first: Page, folder: string): Promise<Page> {
+  const other = await first.context().newPage();
+  const url = new URL(session.server.url);
+  url.searchParams.set('folder', folder);
+  await other.goto(url.toString());
+  return other;
+}
+
 // Issue #37, finding B: each window serves its own servers' tools, but every window shared one
 // remembered port. A window opened while the first one reloaded took that port, and the CLI agent set
 // up for the first window reached a window without its servers; the reloaded first window moved.
@@ -212,7 +233,7 @@ describe('Elicit gateways of two windows on two folders', { timeout: 600_000 }, 
     fs.rmSync(otherFolder, { recursive: true, force: true });
   });
 
-  const gatewayItem = (page: Page): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: 'Elicit gateway' }).first();
+  const gatewayItem = (page: Page): ReturnType<Page['locator']> => statusItem(page, 'Elicit gateway');
 
   it('each keeps its own address: a window opened while the first is down does not take it', async () => {
     const first = session.workbench.page;
@@ -227,11 +248,7 @@ describe('Elicit gateways of two windows on two folders', { timeout: 600_000 }, 
     // The first window's gateway is down, as while it reloads; the person opens another folder meanwhile.
     await runCommand(first, 'Elicit: Stop Gateway');
     await gatewayItem(first).waitFor({ state: 'detached', timeout: 30_000 });
-    // A window of the same browser profile, as a person's second window shares the first one's storage.
-    const other = await first.context().newPage();
-    const url = new URL(session.server.url);
-    url.searchParams.set('folder', otherFolder);
-    await other.goto(url.toString());
+    const other = await openFolderWindow(session, first, otherFolder);
     await gatewayItem(other).waitFor({ timeout: 60_000 });
     await focusEditorArea(other);
     const otherConfig = await copiedConfig(session, other);
@@ -251,18 +268,8 @@ describe('Elicit gateways of two windows on two folders', { timeout: 600_000 }, 
     await gatewayItem(first).waitFor({ timeout: 30_000 });
     await focusEditorArea(first);
     assert.equal((await copiedConfig(session, first)).port, firstConfig.port);
-    const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await agent.connect(
-      new StreamableHTTPClientTransport(new URL(firstConfig.url), {
-        requestInit: { headers: { Authorization: `Bearer ${firstConfig.token}` } },
-      }),
-    );
-    const { tools } = await agent.listTools();
-    await agent.close();
-    assert.ok(
-      tools.some((t) => t.name === 'ask-server__ask_name'),
-      `the agent reaches the first window's servers: ${tools.map((t) => t.name).join(', ')}`,
-    );
+    const tools = await toolNamesAt(firstConfig.url, firstConfig.token);
+    assert.ok(tools.includes('ask-server__ask_name'), `the agent reaches the first window's servers: ${tools.join(', ')}`);
 
     await other.close({ runBeforeUnload: true });
   });
@@ -292,30 +299,14 @@ describe('Elicit gateway on a configured port with two windows', { timeout: 600_
     fs.rmSync(otherFolder, { recursive: true, force: true });
   });
 
-  const statusItem = (page: Page, text: string): ReturnType<Page['locator']> => page.locator('.statusbar-item', { hasText: text }).first();
-
-  /** The tools an agent set up with the configured address sees. */
-  async function toolsAtPort(token: string): Promise<string[]> {
-    const agent = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await agent.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      }),
-    );
-    const { tools } = await agent.listTools();
-    await agent.close();
-    return tools.map((t) => t.name);
-  }
+  const toolsAtPort = (token: string): Promise<string[]> => toolNamesAt(`http://127.0.0.1:${port}/mcp`, token);
 
   it('one window serves it; the other stands by without an error, through a reload, and takes over when that window closes', async () => {
     const first = session.workbench.page;
     await statusItem(first, 'Elicit gateway').waitFor({ timeout: 30_000 });
     const { token } = await copiedConfig(session, first);
 
-    const other = await first.context().newPage();
-    const url = new URL(session.server.url);
-    url.searchParams.set('folder', otherFolder);
-    await other.goto(url.toString());
+    const other = await openFolderWindow(session, first, otherFolder);
     await statusItem(other, 'Elicit gateway in another window').waitFor({ timeout: 60_000 });
     await focusEditorArea(other);
     assert.deepEqual(

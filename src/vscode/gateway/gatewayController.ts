@@ -12,7 +12,7 @@ import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { clipboardAccess } from '../questions/clipboardApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
-import { afterStart, choosePort, standsBy, type Holder, type ServedBy } from '../../gateway/portChoice';
+import { afterStart, choosePort, gatewayUrl, standsBy, type Holder, type ServedBy } from '../../gateway/portChoice';
 import { PortWatch } from '../../gateway/portWatch';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
@@ -103,7 +103,7 @@ export class GatewayController implements vscode.Disposable {
         this.standBy(preferred);
         if (interactive)
           void vscode.window.showInformationMessage(
-            inertText(vscode.l10n.t('The Elicit gateway at {0} is served by another VS Code window.', this.standbyUrl(preferred))),
+            inertText(vscode.l10n.t('The Elicit gateway at {0} is served by another VS Code window.', gatewayUrl(preferred))),
           );
         return;
       }
@@ -168,7 +168,7 @@ export class GatewayController implements vscode.Disposable {
   }
 
   async copyConfig(): Promise<void> {
-    const url = this.server?.running ? this.server.url : this.standby ? this.standbyUrl(this.standby.port) : undefined;
+    const url = this.server?.running ? this.server.url : this.standby ? gatewayUrl(this.standby.port) : undefined;
     if (url && !this.server?.running) {
       // The other window serves it with the token both windows keep; it may have been replaced since.
       this.token = await this.currentToken();
@@ -227,7 +227,7 @@ export class GatewayController implements vscode.Disposable {
     this.status.tooltip = inertText(
       vscode.l10n.t(
         'The Elicit gateway at {0} is served by another VS Code window, with its servers. This window serves it if that window closes. Click to copy a client configuration.',
-        this.standbyUrl(port),
+        gatewayUrl(port),
       ),
     );
     this.status.show();
@@ -250,10 +250,6 @@ export class GatewayController implements vscode.Disposable {
     this.standby.watch.dispose();
     this.standby = undefined;
     this.status.hide();
-  }
-
-  private standbyUrl(port: number): string {
-    return `http://127.0.0.1:${port}/mcp`;
   }
 
   /** A random id for this workspace, made once (SERVED_BY_KEY). */

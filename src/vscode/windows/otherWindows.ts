@@ -16,8 +16,7 @@ import { inertText, oneLine } from '../../core/display';
 import { answerFromOtherWindow } from '../../core/device/devicePolicy';
 import type { OtherWindowsForDevices } from '../../core/windows/otherWindowQuestions';
 import { WindowMesh } from '../../windows/mesh';
-import type { RemoteQuestion } from '../../core/windows/protocol';
-import type { RemoteAnswer } from '../../core/windows/protocol';
+import type { QuestionSummary, RemoteAnswer, RemoteQuestion } from '../../core/windows/protocol';
 import { summarize, remoteQuestion } from '../../core/windows/summary';
 import { SETTING, settings } from '../settings';
 
@@ -43,6 +42,8 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
   private nextId = REMOTE_IDS_FROM;
   private readonly disposables: vscode.Disposable[] = [];
   private publishTimer: NodeJS.Timeout | undefined;
+  /** This window's questions as the mesh lists them, summarized only when another window reads them. */
+  private readonly ownQuestions = (): QuestionSummary[] => summarize(this.broker.pending());
 
   constructor(
     private readonly broker: Broker,
@@ -135,7 +136,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
         if (!settings.allWindows()) return void (await mesh.dispose());
         this.mesh = mesh;
         mesh.onDidChange(() => this.remoteChanged());
-        mesh.publish(() => summarize(this.broker.pending()));
+        mesh.publish(this.ownQuestions);
         this.log.info(`[windows] this window joined the others in ${dir}`);
       } catch (error) {
         this.log.warn(`[windows] questions of other windows are not shown: ${String(error)}`);
@@ -158,7 +159,7 @@ export class OtherWindows implements vscode.Disposable, OtherWindowsForDevices {
     if (this.publishTimer || !this.mesh) return;
     this.publishTimer = setTimeout(() => {
       this.publishTimer = undefined;
-      this.mesh?.publish(() => summarize(this.broker.pending()));
+      this.mesh?.publish(this.ownQuestions);
     }, PUBLISH_EVERY_MS);
   }
 
