@@ -75,7 +75,6 @@ export class GatewayController implements vscode.Disposable {
       return;
     }
     this.endStandby();
-    this.token = await this.currentToken();
     // Keep the same port across restarts when possible, so pasted configurations stay valid.
     const tried = choosePort({
       configured: settings.gatewayPort(),
@@ -84,9 +83,11 @@ export class GatewayController implements vscode.Disposable {
     });
     const preferred = tried.port;
     if (!interactive && !takeOver && standsBy(tried, this.services.globalState.get<ServedBy>(SERVED_BY_KEY), await this.workspaceId())) {
+      this.token = await this.sharedToken();
       this.standBy(preferred);
       return;
     }
+    this.token = await this.currentToken();
     // The server package is loaded when the gateway first starts (dist/gateway.js, see esbuild.mjs), not at activation.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
     const { GatewayServer } = require('../../gateway/gatewayServer') as typeof import('../../gateway/gatewayServer');
@@ -171,7 +172,7 @@ export class GatewayController implements vscode.Disposable {
     const url = this.server?.running ? this.server.url : this.standby ? gatewayUrl(this.standby.port) : undefined;
     if (url && !this.server?.running) {
       // The other window serves it with the token both windows keep; it may have been replaced since.
-      this.token = await this.currentToken();
+      this.token = await this.sharedToken();
     } else if (!url) {
       const choice = await vscode.window.showInformationMessage(
         vscode.l10n.t('The Elicit gateway is not running.'),
@@ -213,7 +214,7 @@ export class GatewayController implements vscode.Disposable {
     const watch = new PortWatch({
       port,
       // Read each time: Rotate Token in the serving window replaces the token both windows keep.
-      token: () => this.currentToken(),
+      token: () => this.sharedToken(),
       // start() ends this watch; it stands by again with a new one if another window was quicker.
       onFree: async () => {
         await this.start(false, true);
@@ -304,6 +305,14 @@ export class GatewayController implements vscode.Disposable {
         },
       },
     });
+  }
+
+  /**
+   * The token the serving window keeps, as a standby window reads it: never a new one. A window
+   * standing by that made one when its read came back empty would replace the serving window's.
+   */
+  private async sharedToken(): Promise<string> {
+    return (await this.context.secrets.get(TOKEN_KEY)) ?? this.token;
   }
 
   private async currentToken(): Promise<string> {
