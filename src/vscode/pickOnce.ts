@@ -1,9 +1,11 @@
 /**
  * Shows a prepared single-choice QuickPick until the person picks a row, or
  * it hides (Escape) or `signal` aborts, which resolve to `closed`. Always
- * disposes the pick and its listeners.
+ * disposes the pick and its listeners. It appears on its own (an agent asks):
+ * a pick in its first moments was meant for something else and is not taken.
  */
 import * as vscode from 'vscode';
+import { arrivalGuard } from '../core/time/arrivalGuard';
 
 export function pickOnce<T extends vscode.QuickPickItem, R>(
   pick: vscode.QuickPick<T>,
@@ -26,8 +28,10 @@ export function pickOnce<T extends vscode.QuickPickItem, R>(
       resolve(result);
     };
     const onAbort = (): void => finish(closed);
+    const tooSoon = arrivalGuard();
     const disposables = [
       pick.onDidAccept(() => {
+        if (tooSoon()) return;
         const item = pick.selectedItems[0] ?? pick.activeItems[0];
         if (item) finish(chosen(item));
       }),

@@ -13,9 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   clickAtPersonsPace,
+  glimpseQuickInput,
   pressAtPersonsPace,
   pickQuickPickItem,
   pressKey,
+  readFirst,
   readQuickInput,
   runCommand,
   runMcpTool,
@@ -195,6 +197,43 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Yes'));
     await pickQuickPickItem(page, 'Yes');
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { publish: true } });
+  });
+
+  it("takes no Enter in a question's first moments: keys meant for what was on screen before never answer it", async () => {
+    const { page } = session.workbench;
+    const twoQueued = (): Array<Record<string, unknown>> => readRecords(record).filter((r) => r.tool === 'ask_two_queued');
+    await runAskTool('ask_two_queued');
+    // The person was typing when the question appeared: the text lands in it, the Enter does not answer it.
+    await glimpseQuickInput(page, (q) => q.message?.startsWith('First: the title') === true);
+    await typeText(page, 'typed at once');
+    await pressKey(page, 'Enter');
+    await page.waitForTimeout(400);
+    const still = await readQuickInput(page);
+    assert.equal(still?.message?.startsWith('First: the title'), true, `the first question is still asked: ${JSON.stringify(still)}`);
+    assert.equal(still?.value, 'typed at once', 'with what was typed in it');
+    assert.deepEqual(await twoQueued(), [], 'nothing was sent');
+    // Read, then answered.
+    await readFirst(page);
+    await pressKey(page, 'Enter');
+    await waitUntil(async () => twoQueued().length === 1, 'the first answer to reach the server');
+    recorded++;
+    assert.deepEqual(twoQueued()[0], {
+      server: 'ask-server',
+      tool: 'ask_two_queued',
+      index: 0,
+      result: { action: 'accept', content: { title: 'typed at once' } },
+    });
+    // The queued question takes the first one's place at once: an Enter meant for the first does not pick for it.
+    const second = await glimpseQuickInput(page, (q) => q.message?.startsWith('Second: the colour') === true);
+    assert.equal(second.items[0]?.label, 'red', 'Enter would pick red');
+    await pressKey(page, 'Enter');
+    await page.waitForTimeout(400);
+    assert.equal((await readQuickInput(page))?.message?.startsWith('Second: the colour'), true, 'the second question is still asked');
+    assert.equal(twoQueued().length, 1, 'nothing more was sent');
+    await pickQuickPickItem(page, 'green');
+    await waitUntil(async () => twoQueued().length === 2, 'the second answer to reach the server');
+    recorded++;
+    assert.deepEqual(twoQueued()[1]?.result, { action: 'accept', content: { colour: 'green' } });
   });
 
   it('enforces minItems/maxItems in a multi-select QuickPick', async () => {

@@ -7,7 +7,7 @@
  * asker gives up closes and the next one takes its place.
  */
 import type { Page } from 'playwright-core';
-import { pickQuickPickItem, readQuickInput, typeAndSubmit, type QuickInputState } from '../e2e/harness/workbench';
+import { pickQuickPickItem, pressKey, readFirst, readQuickInput, typeText, type QuickInputState } from '../e2e/harness/workbench';
 import type { LedgerEvent } from './ledger';
 import { contentFor, tokenIn } from './phone';
 
@@ -74,18 +74,27 @@ export async function answerInEditor(
  */
 async function answerSteps(page: Page, token: string, from: number): Promise<boolean> {
   const content = contentFor(token);
-  const steps: Array<(state: QuickInputState) => Promise<void>> = [
-    () => typeAndSubmit(page, token),
-    () => pickQuickPickItem(page, String(content.pick), 5_000),
-    () => typeAndSubmit(page, String(content.n)),
+  const ours = (state: QuickInputState | undefined, i: number): boolean =>
+    tokenIn(state?.message) === token && state?.step === `${i + 1}/3`;
+  /** Types, then looks again before Enter: the screen may have moved on meanwhile (it lags under load). */
+  const typeAndSubmit = async (text: string, i: number): Promise<boolean> => {
+    await typeText(page, text);
+    await readFirst(page);
+    if (!ours(await readQuickInput(page).catch(() => undefined), i)) return false;
+    await pressKey(page, 'Enter');
+    return true;
+  };
+  const steps: Array<(i: number) => Promise<boolean>> = [
+    (i) => typeAndSubmit(token, i),
+    () => pickQuickPickItem(page, String(content.pick), 5_000).then(() => true),
+    (i) => typeAndSubmit(String(content.n), i),
   ];
   for (const [i, step] of steps.entries()) {
     if (i < from) continue;
     // A person reads the step first.
     await pause(300 + Math.random() * 700);
-    const state = await readQuickInput(page).catch(() => undefined);
-    if (!state || tokenIn(state.message) !== token || state.step !== `${i + 1}/3`) return false;
-    await step(state);
+    if (!ours(await readQuickInput(page).catch(() => undefined), i)) return false;
+    if (!(await step(i))) return false;
   }
   return true;
 }

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
+import { arrivalGuard } from '../../core/time/arrivalGuard';
 
 /** The typed values by variable name, or undefined when the person closed a box. */
 export function askVariables(
@@ -99,11 +100,14 @@ function askOne(
       resolve(value);
     };
     const onAbort = (): void => finish(undefined);
+    // The agent asks on its own: an Enter in the box's first moments was meant for something else.
+    const tooSoon = arrivalGuard();
     const disposables = [
       box.onDidChangeValue(() => {
         if (reason) box.validationMessage = undefined; // the reason was about the old value
       }),
       box.onDidAccept(() => {
+        if (tooSoon()) return;
         const value = box.value.trim();
         if (value === '' && !variable.optional) {
           box.validationMessage = inertText(

@@ -23,6 +23,7 @@ import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
 import { rememberButtons, nextRememberChoice, type RememberChoice } from './rememberButton';
+import { arrivalGuard } from '../../core/time/arrivalGuard';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =
@@ -73,6 +74,11 @@ interface StepContext {
   dismissOnly?: boolean;
   /** "Remember this answer", shared by every step of the question; absent when it is never remembered. */
   remember?: RememberChoice;
+  /**
+   * The question has just appeared (its first step shown, not one the person moved to): its first
+   * moments take no answer (core/time/arrivalGuard). Used up by the first quick input shown.
+   */
+  arrived?: boolean;
 }
 
 /** Decline and Later, made once (a clicked button is told apart by identity), when first drawn: translated by then. */
@@ -131,6 +137,7 @@ export class QuickInputRenderer {
     const remember: RememberChoice | undefined = question.rememberOffer ? { offer: question.rememberOffer } : undefined;
     // An agent's "Other…" text is asked inside its question's step, not as a step of its own.
     const steps = questionFields(form);
+    let arrived = true;
     for (let i = draft?.step ?? 0; i < steps.length;) {
       const field = steps[i]!;
       const partial = draft && i === draft.step ? draft.partial : undefined;
@@ -160,9 +167,11 @@ export class QuickInputRenderer {
           autoResolvesAt: question.request.autoResolvesAt,
           onPartial: keptRound === undefined ? undefined : (held) => saveDraft({ name: field.name, partial: held }),
           remember,
+          arrived,
         },
         otherText,
       );
+      arrived = false;
       if (outcome.kind === 'cancel' && turnEnded?.aborted && !signal.aborted) return dismissOnly(question, signal, this.escape);
       if (outcome.kind === 'cancel') return CANCELLED;
       if (outcome.kind === 'decline') return DECLINED;
@@ -566,13 +575,19 @@ function runStep(
     };
     /** Escape (through QuickInputEscape) or the asker aborting. */
     const cancel = (): void => settle({ kind: 'cancel' });
+    // The person's own choices (not Escape, a hide or the asker's abort) wait out a new question's first moments.
+    const tooSoon = ctx.arrived ? arrivalGuard() : () => false;
+    ctx.arrived = false;
+    const choose = (outcome: StepOutcome): void => {
+      if (!tooSoon()) settle(outcome);
+    };
     disposables.push(
-      ...wire(settle),
+      ...wire(choose),
       ...(ctx.onPartial ? [partialChanges(input, () => ctx.onPartial!(partial()))] : []),
       input.onDidTriggerButton((button) => {
-        if (button === vscode.QuickInputButtons.Back) settle({ kind: 'back' });
-        else if (button === buttons().decline) settle({ kind: 'decline' });
-        else if (button === buttons().later) settle({ kind: 'later', partial: partial() });
+        if (button === vscode.QuickInputButtons.Back) choose({ kind: 'back' });
+        else if (button === buttons().decline) choose({ kind: 'decline' });
+        else if (button === buttons().later) choose({ kind: 'later', partial: partial() });
         else if (ctx.remember && Object.values(rememberButtons()).includes(button)) {
           ctx.remember.choice = nextRememberChoice(ctx.remember);
           setSteps(input, ctx);
@@ -646,6 +661,7 @@ async function dismissOnly(question: Question, signal: AbortSignal, escape?: Qui
     signal,
     escape,
     dismissOnly: true,
+    arrived: true,
     promptOverride: vscode.l10n.t(
       'Turn ended: {0} no longer takes an answer to “{1}”. Dismiss it, or send your answer as a new message.',
       oneLine(question.request.asker.name, 60),
@@ -667,7 +683,7 @@ async function confirmOnly(
   submitLabel = vscode.l10n.t('Submit'),
 ): Promise<RenderOutcome> {
   const field: BooleanField = { kind: 'boolean', name: '', label: vscode.l10n.t('Continue?'), required: true };
-  const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape };
+  const ctx: StepContext = { asker, title, message, step: 1, totalSteps: 1, current: true, signal, escape, arrived: true };
   const outcome = await askOne(field, ctx, [{ label: `$(check) ${inertText(oneLine(submitLabel, 80))}`, value: true }], true);
   if (outcome.kind === 'value') return { action: 'accept', content: {} };
   if (outcome.kind === 'later') return LATER;

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { failureShotDir, screenshotDir } from './runFolders';
+import { ARRIVAL_GUARD_MS } from '../../../src/core/time/arrivalGuard';
 
 export interface Workbench {
   browser: Browser;
@@ -234,12 +235,61 @@ export async function readQuickInput(page: Page): Promise<QuickInputState | unde
     },
     widget,
   );
+  noteSeen(page, state);
   // Drop undefined fields so tests can deepStrictEqual against plain literals.
   return state && (JSON.parse(JSON.stringify(state)) as QuickInputState);
 }
 
-/** Polls until a quick input is visible and `predicate` holds; returns its state. */
+/**
+ * A person answers what they have read: no sooner than this after a question first showed (Elicit
+ * takes no answer in a question's first moments, src/core/time/arrivalGuard.ts).
+ */
+const READ_MS = ARRIVAL_GUARD_MS + 250;
+
+/** What each page's quick input showed when last looked at, and since when. */
+const seen = new WeakMap<Page, { question: string; since: number }>();
+
+/**
+ * Which question a quick input shows: its title (a countdown's figures left out), step, placeholder
+ * and prompt (a refusal of what was typed left out: that changes as the person types).
+ */
+function questionShown(state: QuickInputState): string {
+  const prompt = (state.message ?? '').split(' · ⚠')[0];
+  return [(state.title ?? '').replace(/\d+:\d\d/g, ''), state.step, state.placeholder, prompt].join('\n');
+}
+
+function noteSeen(page: Page, state: QuickInputState | undefined): void {
+  if (!state) return void seen.delete(page);
+  const question = questionShown(state);
+  if (seen.get(page)?.question !== question) seen.set(page, { question, since: Date.now() });
+}
+
+/** Waits until the quick input shown has been on screen long enough for a person to have read it. */
+export async function readFirst(page: Page): Promise<void> {
+  for (;;) {
+    if (!(await readQuickInput(page))) return;
+    const left = seen.get(page)!.since + READ_MS - Date.now();
+    if (left <= 0) return;
+    await page.waitForTimeout(Math.min(left, 100));
+  }
+}
+
+/**
+ * Polls until a quick input is visible and `predicate` holds, and it has been on screen long enough
+ * for a person to have read it (readFirst); returns its state.
+ */
 export async function waitForQuickInput(
+  page: Page,
+  predicate: (q: QuickInputState) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<QuickInputState> {
+  const state = await glimpseQuickInput(page, predicate, timeoutMs);
+  await readFirst(page);
+  return state;
+}
+
+/** As waitForQuickInput, but returns as soon as the quick input shows: before a person could have read it. */
+export async function glimpseQuickInput(
   page: Page,
   predicate: (q: QuickInputState) => boolean = () => true,
   timeoutMs = 20_000,
@@ -305,6 +355,7 @@ export async function waitForNoQuickInput(page: Page, what = 'no quick input to 
 /** Replaces the quick input's text and presses Enter. */
 export async function typeAndSubmit(page: Page, text: string): Promise<void> {
   await typeText(page, text);
+  await readFirst(page);
   await page.locator(widgetInput).press('Enter');
 }
 
@@ -313,7 +364,11 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
   await page.locator(widgetInput).waitFor({ state: 'visible', timeout: timeoutMs });
   const row = rowByLabel(page, label);
   if ((await row.count()) === 0) await page.locator(widgetInput).fill(label);
-  await (await waitForRow(page, label, timeoutMs)).click();
+  const found = await waitForRow(page, label, timeoutMs);
+  // The pointer rests away while the person reads: resting on a row, it opens a hover over the rows.
+  await page.mouse.move(0, 0);
+  await readFirst(page);
+  await found.click();
 }
 
 /**
