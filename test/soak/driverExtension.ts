@@ -18,7 +18,8 @@
  * work on the host's thread shows in it, Elicit's included) and the JavaScript heap after a full
  * garbage collection, the host's resident memory (RSS) and its open descriptors (sockets, pipes,
  * files: what a leak leaves behind), at the start and when $SOAK_MEASURE appears; and the long
- * blocks and garbage collections as they happen. With $SOAK_PROFILE, a CPU profile of each host.
+ * blocks and garbage collections as they happen. With $SOAK_PROFILE, a CPU profile of each host;
+ * with $SOAK_HEAP, the last host's sampling heap profile at the end (heapSites.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -122,6 +123,29 @@ function startProfile() {
   };
 }
 
+/**
+ * With $SOAK_HEAP (a folder), V8's sampling heap profiler from the servers' start; at the measure,
+ * after a full collection, its profile (what was allocated since and is still alive) goes to a file.
+ */
+function startHeapSampling() {
+  const folder = process.env.SOAK_HEAP;
+  if (!folder) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  session.post('HeapProfiler.enable');
+  session.post('HeapProfiler.startSampling', { samplingInterval: 32768 });
+  const startedAt = Date.now();
+  return () => {
+    session.post('HeapProfiler.getSamplingProfile', (error, result) => {
+      if (error) return record({ heapProfileError: String(error) });
+      const file = folder + '/host-' + startedAt + '.heapprofile';
+      fs.writeFileSync(file, JSON.stringify(result.profile));
+      record({ heapProfile: file, startedAt });
+      session.post('HeapProfiler.stopSampling', () => session.disconnect());
+    });
+  };
+}
+
 exports.activate = (context) => {
   // The soak's second window (a folder of its own, marked) only looks on.
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -129,6 +153,7 @@ exports.activate = (context) => {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   let measuring = false;
   let stopProfile;
+  let takeHeapProfile;
   const poll = setInterval(() => {
     if (!measuring || !process.env.SOAK_MEASURE || !fs.existsSync(process.env.SOAK_MEASURE)) return;
     measuring = false;
@@ -136,6 +161,8 @@ exports.activate = (context) => {
     stopProfile?.();
     stopProfile = undefined;
     const heap = heapAfterGc();
+    takeHeapProfile?.();
+    takeHeapProfile = undefined;
     record({
       measured: { worstBlockMs: delay.max / 1e6, p99BlockMs: delay.percentile(99) / 1e6, heapAfterGc: heap, memory: process.memoryUsage(), rssParts: rssParts(), descriptors: openDescriptors() },
     });
@@ -185,6 +212,7 @@ exports.activate = (context) => {
     delay.reset();
     delay.enable();
     stopProfile = startProfile();
+    takeHeapProfile = startHeapSampling();
     measuring = true;
     record({ started, heapAtStart, memory: process.memoryUsage(), rssParts: rssParts(), descriptors: openDescriptors(), at: Date.now() });
   }

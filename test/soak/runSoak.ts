@@ -22,6 +22,7 @@ import { copyGatewayConfig, startAgent, type SoakAgent } from './gatewayAgent';
 import type { HttpAsker } from './httpAsker';
 import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledger';
 import { formatShares, readProfile, whoRan } from './blockProfile';
+import { liveOwners, liveSites, readHeapProfile } from './heapSites';
 import { readSoakLog } from './soakLog';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, leftToEditor } from './editor';
@@ -60,6 +61,8 @@ export interface SoakOptions {
   keep?: boolean;
   /** A CPU profile of each host, to name whose JavaScript ran in each long block (it slows the host). */
   profile?: boolean;
+  /** A sampling heap profile of the last host: where what it kept was allocated (heapSites.ts). */
+  heap?: boolean;
   /** Progress lines. */
   say?: (line: string) => void;
 }
@@ -100,6 +103,8 @@ export interface SoakResult {
   longBlocks: string[];
   /** How many of them were garbage collection for half their time or more. */
   mostlyGc: number;
+  /** With `heap`: what the last host allocated during the run and still held at the end, by owner and by site. */
+  heapKept?: string[];
   /** What went wrong answering in the editor (a step that failed): for the report. */
   editorTroubles: string[];
   /** Soak processes still running once the editor closed: each is a problem. */
@@ -168,6 +173,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       SOAK_RELOAD: reloadFile,
       SOAK_DRIVER_DO: driverDo,
       ...(options.profile ? { SOAK_PROFILE: dir } : {}),
+      ...(options.heap ? { SOAK_HEAP: dir } : {}),
     },
     [driverVsix],
   ).catch(async (error: unknown) => {
@@ -289,6 +295,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     host,
     longBlocks,
     mostlyGc,
+    heapKept: describeHeapKept(driverLines(driverRecord)),
     editorTroubles,
     leftovers: soakProcesses(),
     windowSockets: sockets,
@@ -330,6 +337,7 @@ export function formatResult(result: SoakResult): string {
     );
     for (const block of result.longBlocks.slice(0, 10)) lines.push(`  ${block}`);
   }
+  for (const line of result.heapKept ?? []) lines.push(line);
   if (result.host?.descriptorsAtStart && result.host.descriptorsAtEnd) {
     const { grew, newFiles } = descriptorGrowth(result.host.descriptorsAtStart, result.host.descriptorsAtEnd);
     const total = (d: Descriptors): number => Object.values(d.kinds).reduce((sum, n) => sum + n, 0);
@@ -386,6 +394,24 @@ function describeBlocks(
     return [`${block.ms} ms at +${((block.at - started) / 1000).toFixed(1)} s: ${what}${collected}${ran}`];
   });
   return { longBlocks, mostlyGc };
+}
+
+/** The last host's sampling heap profile (`--heap`), if it took one: what it allocated and kept, by owner, and the top sites. */
+function describeHeapKept(lines: Array<Record<string, unknown>>): string[] | undefined {
+  const file = lines.flatMap((line) => (typeof line.heapProfile === 'string' ? [line.heapProfile] : [])).at(-1);
+  if (!file) return undefined;
+  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+  const sites = liveSites(readHeapProfile(file));
+  const owners = liveOwners(sites);
+  const total = owners.reduce((sum, o) => sum + o.bytes, 0);
+  return [
+    `the last host's heap allocated during the run and kept to its end (sampled): ${mb(total)}; by owner: ${owners
+      .slice(0, 6)
+      .map((o) => `${o.owner} ${mb(o.bytes)}`)
+      .join(', ')}`,
+    '  the sites that keep the most:',
+    ...sites.slice(0, 15).map((site) => `    ${mb(site.bytes)} ${site.site} [${site.owner}]`),
+  ];
 }
 
 /** A fault for a stdio server, which Elicit started: killed (Elicit restarts it) or hung for a while. True if killed. */

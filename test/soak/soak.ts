@@ -7,6 +7,7 @@
  *   -- --mean-ms N --fault-ms N                     question and fault rates
  *   -- --window-faults 0.05 --reload-faults 0.05   the share of faults that open a second window, that reload
  *   -- --profile                                    a CPU profile of the host: whose JavaScript each long block ran
+ *   -- --heap                                       a sampling heap profile of the last host: where what it kept was allocated
  *   SOAK_KEEP=1                                     keeps the logs (the path is printed)
  */
 import { formatResult, passed, runSoak } from './runSoak';
@@ -32,6 +33,7 @@ runSoak({
   reloadFaults: option('reload-faults', 0.05),
   keep: process.env.SOAK_KEEP === '1',
   profile: args.includes('--profile'),
+  heap: args.includes('--heap'),
 }).then(
   (result) => {
     console.log(formatResult(result));
