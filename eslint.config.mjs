@@ -89,6 +89,20 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts', 'webview/**/*.ts'], rules: boundedPatternsOnly },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'AbortSignal',
+          property: 'any',
+          message:
+            'Node keeps something of every AbortSignal.any in its sources until they end: use joinSignals() and dispose it (src/core/joinSignals.ts).',
+        },
+      ],
+    },
+  },
   { files: ['src/process/**/*.ts', 'src/device/**/*.ts', 'src/windows/**/*.ts'], rules: noVscodeNoDom(undefined) },
   {
     files: ['src/core/**/*.ts'],

@@ -11,6 +11,7 @@ import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '..
 import { askerKey } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
 import { autoResolutionMs } from '../core/time/countdown';
+import { joinSignals } from '../core/joinSignals';
 import { commandOf } from './permissionDetails';
 import {
   PERMISSION_CANCELLED,
@@ -143,7 +144,8 @@ export class AgentQuestions {
     info.nonBlocking = true;
     const id = this.parts.nextId();
     const tracked = this.parts.track(sessionId, new AbortController().signal);
-    const turnEnded = AbortSignal.any([this.parts.turnSignal(sessionId) ?? AbortSignal.abort(), withdrawn]);
+    const turnOrWithdrawn = joinSignals([this.parts.turnSignal(sessionId) ?? AbortSignal.abort(), withdrawn]);
+    const turnEnded = turnOrWithdrawn.signal;
     const onTurnEnded = (): void => {
       if (!tracked.signal.aborted) this.parts.emit({ kind: 'questionTurnEnded', id, sessionId });
     };
@@ -162,6 +164,7 @@ export class AgentQuestions {
       answered = this.parts.options.ask(request);
     } catch (error) {
       tracked.done();
+      turnOrWithdrawn.dispose();
       return this.refused(method, id, sessionId, info, error);
     }
     const closed = answered.then(
@@ -182,6 +185,7 @@ export class AgentQuestions {
       .catch(() => undefined)
       .finally(() => {
         turnEnded.removeEventListener('abort', onTurnEnded);
+        turnOrWithdrawn.dispose();
         tracked.done();
       });
     const result = await Promise.race([closed, untilAborted(withdrawn).then(() => CANCELLED)]);

@@ -28,6 +28,7 @@ import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
 import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQuestions';
 import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { waitAtMost } from '../core/time/delay';
+import { joinSignals } from '../core/joinSignals';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
 import { gatewayUrl } from './portChoice';
@@ -301,8 +302,8 @@ export class GatewayServer {
     server.setRequestHandler('tools/list', async () => ({ tools: await this.listTools() }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const stopping = this.stopping.signal;
-      const signals = [ctx.mcpReq.signal, requestScope.getStore(), stopping].filter((s): s is AbortSignal => s !== undefined);
-      const signal = AbortSignal.any(signals);
+      const ends = joinSignals([ctx.mcpReq.signal, requestScope.getStore(), stopping]);
+      const signal = ends.signal;
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
       // Ended by the gateway stopping (the window closing): said as a tool error, which the agent's model reads.
       const stopped = (): CallToolResult => ({ content: [{ type: 'text', text: errorText(stopping.reason) }], isError: true });
@@ -314,6 +315,8 @@ export class GatewayServer {
       } catch (error) {
         if (stopping.aborted) return stopped();
         throw error;
+      } finally {
+        ends.dispose();
       }
     });
     return server;

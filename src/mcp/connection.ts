@@ -23,6 +23,7 @@ import { BurstGrouper } from '../core/broker/burst';
 import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { INVALID_PARAMS, InvalidRequestError, METHOD_NOT_FOUND, errorText } from '../core/errors';
 import { Emitter } from '../core/events';
+import { joinSignals } from '../core/joinSignals';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey, type UrlWaits } from '../core/broker/urlWaits';
 import { socketEndpoint, socketFetch } from './socketFetch';
@@ -345,28 +346,32 @@ export class McpConnection {
     const client = await this.connect();
     if (round.task && round.method === 'tools/call') {
       // A task's round: the task as the server has it now, its kept keys asked again if it still wants them.
-      const run = this.taskRun(client, round.params, this.roundContext(taskSubject(round), signal), signal, undefined);
-      const keys = new Set(Object.keys(round.inputRequests));
-      return followTask(run, await currentTask(run, round.task.taskId), {
-        asked: round.task.asked.filter((key) => !keys.has(key)),
-        round: round.round - 1,
-        earlier: round.earlier,
-        draft: round.draft,
+      const task = round.task;
+      return this.inRoundContext(taskSubject(round), signal, true, async (context) => {
+        const run = this.taskRun(client, round.params, context, signal, undefined);
+        const keys = new Set(Object.keys(round.inputRequests));
+        return followTask(run, await currentTask(run, task.taskId), {
+          asked: task.asked.filter((key) => !keys.has(key)),
+          round: round.round - 1,
+          earlier: round.earlier,
+          draft: round.draft,
+        });
       });
     }
     const leg = this.legFor(client, round.method, round.params, signal);
-    const context = this.roundContext(subjectOf(round), signal);
     // The kept round, as the server sent it: answered (and kept again) like any other round.
     const kept = {
       resultType: 'input_required',
       inputRequests: round.inputRequests,
       ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
     };
-    return completeRounds(kept, leg, { method: round.method, params: round.params }, context, {
-      round: round.round - 1,
-      earlier: round.earlier,
-      draft: round.draft,
-    });
+    return this.inRoundContext(subjectOf(round), signal, true, (context) =>
+      completeRounds(kept, leg, { method: round.method, params: round.params }, context, {
+        round: round.round - 1,
+        earlier: round.earlier,
+        draft: round.draft,
+      }),
+    );
   }
 
   /** Whether a kept round was asked by this server, as configured now. */
@@ -674,9 +679,12 @@ export class McpConnection {
         // The tasks extension: the server runs the call as a task (maybe after rounds of its own).
         const task = taskOf(error, this.name);
         if (!task) throw this.readableFailure(error);
-        const context = this.roundContext(taskSubject({ method: 'tools/call', params }), signal, call.keepRounds);
-        const run = this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t));
-        return followTask(run, task);
+        return this.inRoundContext(taskSubject({ method: 'tools/call', params }), signal, call.keepRounds, (context) =>
+          followTask(
+            this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t)),
+            task,
+          ),
+        );
       }
     }
     const logStatus = this.taskStatusLog(name);
@@ -778,21 +786,33 @@ export class McpConnection {
     keep = true,
   ): Promise<Record<string, unknown>> {
     const first = await leg({});
-    return completeRounds(first, leg, { method, params }, this.roundContext(subjectOf({ method, params }), signal, keep));
+    return this.inRoundContext(subjectOf({ method, params }), signal, keep, (context) =>
+      completeRounds(first, leg, { method, params }, context),
+    );
   }
 
-  private roundContext(detail: string, signal?: AbortSignal, keep = true): RoundContext {
-    const signals = [this.lifetime.signal, ...(signal ? [signal] : [])];
-    return {
-      server: this.name,
-      origin: serverOrigin(this.config),
-      asker: { kind: 'mcp', name: this.askerName, detail },
-      ask: this.options.ask,
-      roots: this.options.roots,
-      keeper: keep ? this.options.rounds : undefined,
-      signal: AbortSignal.any(signals),
-      appFor: (params) => this.appFor(params),
-    };
+  /** Runs `work` with the context its rounds are asked in, which ends with the call or with this connection. */
+  private async inRoundContext<T>(
+    detail: string,
+    signal: AbortSignal | undefined,
+    keep: boolean,
+    work: (context: RoundContext) => Promise<T>,
+  ): Promise<T> {
+    const ends = joinSignals([this.lifetime.signal, signal]);
+    try {
+      return await work({
+        server: this.name,
+        origin: serverOrigin(this.config),
+        asker: { kind: 'mcp', name: this.askerName, detail },
+        ask: this.options.ask,
+        roots: this.options.roots,
+        keeper: keep ? this.options.rounds : undefined,
+        signal: ends.signal,
+        appFor: (params) => this.appFor(params),
+      });
+    } finally {
+      ends.dispose();
+    }
   }
 
   private async onElicitation(request: JSONRPCRequest, tasks: ElicitationTasks, signal: AbortSignal): Promise<Result> {
@@ -816,19 +836,23 @@ export class McpConnection {
   }
 
   private async answerElicitation(params: unknown, signal: AbortSignal): Promise<ElicitResult & Result> {
+    // The question ends when its request does, or when this connection does.
+    const ends = joinSignals([signal, this.lifetime.signal]);
     try {
-      const request = this.toElicitRequest(params, signal);
+      const request = this.toElicitRequest(params, ends.signal);
       // Form questions that arrive together are asked together.
       const result = request.mode === 'form' ? await this.bursts.add(request) : await this.options.ask(request);
       return { ...result };
     } catch (error) {
       if (error instanceof InvalidRequestError) throw invalidParams(error);
       throw error;
+    } finally {
+      ends.dispose();
     }
   }
 
   private toElicitRequest(params: unknown, signal: AbortSignal): ElicitRequest {
-    const request = elicitRequestFrom('elicitation/create', params, this.asker(), AbortSignal.any([signal, this.lifetime.signal]));
+    const request = elicitRequestFrom('elicitation/create', params, this.asker(), signal);
     const app = request.mode === 'form' ? this.appFor(params as Record<string, unknown>) : undefined;
     return app ? { ...request, app } : request;
   }

@@ -23,6 +23,7 @@ import { contentLanguageIn } from '../core/language';
 import type { CallToolResult } from './types';
 import type { EarlierAnswer } from '../core/request';
 import type { RawValues } from '../core/form/formState';
+import { joinSignals } from '../core/joinSignals';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** JSON-RPC: the server needs a capability the client did not declare (2026-07-28). */
@@ -232,7 +233,7 @@ async function askWhileWatching(
   intervalMs: number,
 ): Promise<{ responses: Record<string, unknown> } | { ended: ExtensionTask }> {
   const asking = new AbortController();
-  const signal = context.signal ? AbortSignal.any([context.signal, asking.signal]) : asking.signal;
+  const ends = joinSignals([context.signal, asking.signal]);
   let endedTask: ExtensionTask | undefined;
   const watching = (async () => {
     while (!asking.signal.aborted) {
@@ -246,7 +247,7 @@ async function askWhileWatching(
   })().catch(() => undefined);
   const kept = context.keeper?.keep(open);
   try {
-    const responses = await answerRound(open, { ...context, signal }, earlier, kept?.id);
+    const responses = await answerRound(open, { ...context, signal: ends.signal }, earlier, kept?.id);
     return { responses };
   } catch (error) {
     if (endedTask) return { ended: endedTask };
@@ -254,6 +255,7 @@ async function askWhileWatching(
   } finally {
     kept?.release();
     asking.abort();
+    ends.dispose();
     await watching;
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { Disposable } from '../core/events';
 import type { Asker, ElicitRequest, ElicitResult, UrlRequest } from '../core/request';
+import { joinSignals } from '../core/joinSignals';
 
 export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
 
@@ -53,13 +54,16 @@ export async function satisfyUrlElicitations(errorData: unknown, options: UrlEli
     if (allDone.signal.aborted || (await settlesWithin(allDone.signal, options.graceMs ?? 1500, options.signal))) return;
     if (options.signal?.aborted) throw new UrlElicitationNotCompleted(`${options.what} was cancelled`);
     const hosts = [...new Set(elicitations.map((e) => hostOf(e.url)))].join(', ');
-    const ready = await options.ask({
-      mode: 'form',
-      asker: options.asker,
-      message: `Finish in your browser (${hosts}), then choose Submit to run ${options.what} again. Elicit retries by itself as soon as the server reports it is done.`,
-      requestedSchema: { type: 'object', properties: {} },
-      signal: anySignal(allDone.signal, options.signal),
-    });
+    const waiting = joinSignals([allDone.signal, options.signal]);
+    const ready = await options
+      .ask({
+        mode: 'form',
+        asker: options.asker,
+        message: `Finish in your browser (${hosts}), then choose Submit to run ${options.what} again. Elicit retries by itself as soon as the server reports it is done.`,
+        requestedSchema: { type: 'object', properties: {} },
+        signal: waiting.signal,
+      })
+      .finally(waiting.dispose);
     if (allDone.signal.aborted || ready.action === 'accept') return;
     throw new UrlElicitationNotCompleted(`${options.what} was not run again: you chose ${ready.action} while waiting for ${hosts}`);
   } finally {
@@ -109,8 +113,4 @@ function settlesWithin(done: AbortSignal, ms: number, cancel?: AbortSignal): Pro
     done.addEventListener('abort', onDone, { once: true });
     cancel?.addEventListener('abort', onCancel, { once: true });
   });
-}
-
-function anySignal(...signals: Array<AbortSignal | undefined>): AbortSignal {
-  return AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
 }

@@ -10,6 +10,7 @@ import { validateAnswer } from '../form/ajvAnswerCheck';
 import { InvalidRequestError } from '../errors';
 import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
+import { joinSignals } from '../joinSignals';
 import { answeredOnlyHere, hasFileField, hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
@@ -353,8 +354,13 @@ export class Broker {
       if (entry.elsewhere) return entry.elsewhere;
       const attempt = new AbortController();
       entry.attempt = attempt;
-      const signal = AbortSignal.any([closer, attempt.signal]);
-      const outcome = await this.show(entry.question, signal, resumed);
+      const shown = joinSignals([closer, attempt.signal]);
+      let outcome: RenderOutcome;
+      try {
+        outcome = await this.show(entry.question, shown.signal, resumed);
+      } finally {
+        shown.dispose();
+      }
       entry.attempt = undefined;
       if (closer.aborted) return CANCELLED;
       if (attempt.signal.reason === DECLINE) return DECLINED;

@@ -14,6 +14,7 @@
  */
 import { splitGroupAnswer, composeGroup, groupMessage, MAX_GROUP_SECTIONS } from '../form/group';
 import { alreadyRead, LIMITS, tryNormalize } from '../form/normalize';
+import { joinSignals } from '../joinSignals';
 import type { TurnLane } from '../time/turnLane';
 import { CANCELLED, WITHDRAWN, type ElicitRequest, type ElicitResult, type FormRequest, type GroupRequest } from '../request';
 
@@ -116,17 +117,19 @@ export class BurstGrouper {
 
   private askAlone(member: Member): void {
     const withdraw = new AbortController();
-    const signal = member.request.signal ? AbortSignal.any([member.request.signal, withdraw.signal]) : withdraw.signal;
+    const ends = joinSignals([member.request.signal, withdraw.signal]);
     const fresh: Fresh = { member, askedAt: this.now(), expired: false, withdraw };
     this.fresh = fresh;
     setTimeout(() => (fresh.expired = true), FRESH_MS).unref?.();
-    this.ask({ ...member.request, signal }).then(
+    this.ask({ ...member.request, signal: ends.signal }).then(
       (result) => {
+        ends.dispose();
         if (withdraw.signal.aborted) return; // asked again, with the burst
         member.settled = true;
         member.resolve(result);
       },
       (error: unknown) => {
+        ends.dispose();
         if (withdraw.signal.aborted) return;
         member.settled = true;
         member.reject(error);

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { formatCountdown } from '../../core/time/countdown';
 import { LATER, type Question, type RenderOutcome } from '../../core/broker/broker';
 import { inertText, oneLine, questionTitle } from '../../core/display';
+import { joinSignals } from '../../core/joinSignals';
 import type { BooleanField, ChoiceField, Field, FileField, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
 import { fileRule, fileValueText } from '../../core/form/fileFields';
 import { chooseFiles } from '../files/chooseFiles';
@@ -117,8 +118,6 @@ export class QuickInputRenderer {
     const onBehalf = asksOnBehalf(question.request);
     const turnEnded = question.request.mode === 'form' ? question.request.nonBlocking?.turnEnded : undefined;
     if (turnEnded?.aborted) return dismissOnly(question, signal, this.escape);
-    // Its turn ending closes the step on screen: an answer would be dropped, so it turns into Dismiss.
-    const stepSignal = turnEnded ? AbortSignal.any([signal, turnEnded]) : signal;
     if (form.fields.length === 0) {
       const submit = question.request.mode === 'form' ? question.request.submitLabel : undefined;
       return confirmOnly(question.request.asker, title, message, signal, this.escape, submit);
@@ -150,6 +149,8 @@ export class QuickInputRenderer {
       const currentOther = typeof otherBefore === 'string' ? otherBefore : undefined;
       // In a group each field belongs to one of the asker's questions: its message is the prompt.
       const section = field.section === undefined ? undefined : form.sections?.[field.section];
+      // Its turn ending closes the step on screen: an answer would be dropped, so it turns into Dismiss.
+      const stepEnds = joinSignals([signal, turnEnded]);
       const outcome = await askField(
         field,
         {
@@ -161,7 +162,7 @@ export class QuickInputRenderer {
           totalSteps: steps.length,
           current,
           currentOther,
-          signal: stepSignal,
+          signal: stepEnds.signal,
           escape: this.escape,
           onBehalf,
           autoResolvesAt: question.request.autoResolvesAt,
@@ -170,7 +171,7 @@ export class QuickInputRenderer {
           arrived,
         },
         otherText,
-      );
+      ).finally(stepEnds.dispose);
       arrived = false;
       if (outcome.kind === 'cancel' && turnEnded?.aborted && !signal.aborted) return dismissOnly(question, signal, this.escape);
       if (outcome.kind === 'cancel') return CANCELLED;
