@@ -15,6 +15,7 @@ import { statusWord } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 import { errorText } from '../../core/errors';
+import { treeRedraw } from '../treeRedraw';
 
 export const SERVERS_VIEW = 'elicit.servers';
 
@@ -36,6 +37,11 @@ interface Catalog {
 
 export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<ServersViewNode | undefined>();
+  /** Servers' changes come in bursts (fifty starting, a task's status). */
+  private readonly redraw = treeRedraw(
+    () => this.changes.fire(undefined),
+    () => this.serverNodes.size,
+  );
   readonly onDidChangeTreeData = this.changes.event;
   private readonly catalogs = new Map<string, Promise<Catalog>>();
   /** Servers the person stopped: expanding the view must not start them again behind their back. */
@@ -60,7 +66,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       const status = this.statusOf(name);
       if (status !== 'running' && status !== 'starting') this.catalogs.delete(name);
     }
-    this.changes.fire(undefined);
+    this.redraw.request();
     this.updateCountdown();
   }
 
@@ -131,6 +137,7 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
   }
 
   dispose(): void {
+    this.redraw.dispose();
     if (this.countdown) clearInterval(this.countdown);
     for (const d of this.disposables) d.dispose();
   }

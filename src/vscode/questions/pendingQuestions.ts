@@ -12,6 +12,7 @@ import { askerTitle, inertText, oneLine, questionTitle } from '../../core/displa
 import { asksOnBehalf, turnHasEnded } from '../../core/request';
 import { formSummary } from '../../core/form/questionSummary';
 import { formatCountdown } from '../../core/time/countdown';
+import { treeRedraw } from '../treeRedraw';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 import type { RemoteQuestion } from '../../core/windows/protocol';
@@ -47,6 +48,12 @@ const RESUME_GRACE_MS = 1_500;
 export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<PendingItem | undefined>();
   readonly onDidChangeTreeData = this.changes.event;
+  /** Rows in the list as last drawn: a long list is drawn again less often. */
+  private rowsDrawn = 0;
+  private readonly redraw = treeRedraw(
+    () => this.changes.fire(undefined),
+    () => this.rowsDrawn,
+  );
   private readonly statusItem = vscode.window.createStatusBarItem('elicit.pending', vscode.StatusBarAlignment.Left, 100);
   private readonly disposables: vscode.Disposable[] = [];
   private readonly announced = new Set<number>();
@@ -121,7 +128,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   getChildren(element?: PendingItem): PendingItem[] {
     // What came from before the reload first: it waits for the person here only, while the questions
     // being asked now also show on their own (many servers asking would push it out of sight).
-    return element ? [] : [...this.fromBefore(), ...this.broker.pending(), ...this.fromOthers()];
+    if (element) return [];
+    const rows = [...this.fromBefore(), ...this.broker.pending(), ...this.fromOthers()];
+    this.rowsDrawn = rows.length;
+    return rows;
   }
 
   private fromOthers(): Remote[] {
@@ -179,7 +189,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
 
   private update(): void {
     const pending = this.broker.pending();
-    this.changes.fire(undefined);
+    this.redraw.request();
     const kept = this.before.kept.keptBeforeReload().length;
     const remote = this.others?.remote() ?? [];
     const count = pending.length + kept + remote.length;
@@ -205,7 +215,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     const listed = new Set(remote.map(remoteId));
     for (const id of this.announcedRemote) if (!listed.has(id)) this.announcedRemote.delete(id);
     // Ages in the view only move while something is pending.
-    if (count > 0 && !this.ageTimer) this.ageTimer = setInterval(() => this.changes.fire(undefined), 30_000);
+    if (count > 0 && !this.ageTimer) this.ageTimer = setInterval(() => this.redraw.request(), 30_000);
     if (count === 0 && this.ageTimer) {
       clearInterval(this.ageTimer);
       this.ageTimer = undefined;
@@ -264,6 +274,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   }
 
   dispose(): void {
+    this.redraw.dispose();
     if (this.ageTimer) clearInterval(this.ageTimer);
     if (this.countdownTimer) clearInterval(this.countdownTimer);
     for (const d of this.disposables) d.dispose();
