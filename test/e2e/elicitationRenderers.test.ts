@@ -18,6 +18,7 @@ import {
   pickQuickPickItem,
   pressKey,
   readFirst,
+  readForm,
   readQuickInput,
   runCommand,
   runMcpTool,
@@ -64,6 +65,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_everything');
     const frame = await webviewFrame(session.workbench.page, 'ask-server asks · tool ask_everything');
     await frame.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
+    // A person reads the form before answering it (its buttons take no answer in its first moment).
+    await readForm(frame);
     return frame;
   }
 
@@ -152,6 +155,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     );
     await page.keyboard.type('Typed at once');
     assert.equal(await name.inputValue(), 'Typed at once');
+    await readForm(form);
     await page.keyboard.press('Escape');
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });

@@ -28,6 +28,7 @@ import { createControl, dropdown, pushButton, type ChangeKind, type Control } fr
 import { adoptStyles, el } from '../shared/dom';
 import { CountdownLine } from '../shared/countdown';
 import { connectToHost } from '../shared/host';
+import { ARRIVAL_GUARD_MS } from '../../src/core/time/arrivalGuard';
 import theme from '../shared/theme.css';
 import buttons from '../shared/buttons.css';
 import controls from '../shared/controls.css';
@@ -63,9 +64,23 @@ class FormPage {
   private remember: HTMLSelectElement | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly countdown: CountdownLine | undefined;
+  /** Submit, Decline, Later and Cancel: held while the form has only just appeared. */
+  private answerButtons: HTMLButtonElement[] = [];
+  private holding = true;
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly startHold = (): void => this.holdWhileArriving();
 
   get questionId(): number {
     return this.view.questionId;
+  }
+
+  /**
+   * Whether an answer given now counts. A form that just appeared takes none (core/time/arrivalGuard):
+   * a click, Ctrl+Enter or Escape in that moment was meant for what was on screen before, and a form
+   * with no fields has Submit focused, so even a plain Enter would answer it.
+   */
+  get takesAnswers(): boolean {
+    return !this.holding;
   }
 
   constructor(private readonly view: FormView) {
@@ -137,6 +152,35 @@ class FormPage {
     this.syncOtherAnswers(undefined);
     this.saveDraft();
     if (view.turnEnded !== undefined) this.turnEnded(view.turnEnded);
+    this.holdAnswers();
+  }
+
+  /**
+   * The buttons look unavailable (and are, to a screen reader and to a click) for the guard's
+   * moment from when the page is first seen: VS Code may load a tab's page before showing it.
+   */
+  private holdAnswers(): void {
+    for (const b of this.answerButtons) b.setAttribute('aria-disabled', 'true');
+    if (document.visibilityState === 'visible') this.holdWhileArriving();
+    else document.addEventListener('visibilitychange', this.startHold);
+  }
+
+  private holdWhileArriving(): void {
+    if (document.visibilityState !== 'visible' || this.holdTimer !== undefined) return;
+    document.removeEventListener('visibilitychange', this.startHold);
+    this.holdTimer = setTimeout(() => {
+      this.holding = false;
+      for (const b of this.answerButtons) b.removeAttribute('aria-disabled');
+    }, ARRIVAL_GUARD_MS);
+  }
+
+  /** A button's action, once the form takes answers. */
+  private answerButton(label: string, secondary: boolean, onClick: () => void): HTMLButtonElement {
+    const b = button(label, secondary, () => {
+      if (this.takesAnswers) onClick();
+    });
+    this.answerButtons.push(b);
+    return b;
   }
 
   /**
@@ -172,16 +216,16 @@ class FormPage {
   }
 
   private footer(): HTMLElement {
-    const submit = (this.submitButton = button(this.view.submitLabel ?? 'Submit', false, () => this.submit()));
-    const decline = button('Decline', true, () => post({ type: 'decline' }));
+    const submit = (this.submitButton = this.answerButton(this.view.submitLabel ?? 'Submit', false, () => this.submit()));
+    const decline = this.answerButton('Decline', true, () => post({ type: 'decline' }));
     this.refuseButtons = [decline];
     decline.title = 'Tell the asker you will not answer';
     // What is typed comes back with the question (secrets never: makeDraft leaves them out).
-    const later = button('Later', true, () =>
+    const later = this.answerButton('Later', true, () =>
       post({ type: 'later', values: makeDraft(this.view.form, this.view.questionId, this.raws()).values }),
     );
     later.title = 'Put this question off; answer it from Pending Questions';
-    const cancel = button('Cancel', true, () => post({ type: 'cancel' }));
+    const cancel = this.answerButton('Cancel', true, () => post({ type: 'cancel' }));
     cancel.title = 'Close without answering';
     this.refuseButtons.push(cancel);
     const keys = el('span', { className: 'keys', text: `${isMac ? '⌘' : 'Ctrl'}+Enter to submit · Escape to cancel` });
@@ -318,6 +362,8 @@ class FormPage {
   /** Stops the timers of a page that is being replaced. */
   close(): void {
     this.countdown?.dispose();
+    clearTimeout(this.holdTimer);
+    document.removeEventListener('visibilitychange', this.startHold);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     clearTimeout(this.draftTimer);
@@ -478,10 +524,10 @@ window.addEventListener(
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       event.stopPropagation();
-      page.submit();
+      if (page.takesAnswers) page.submit();
     } else if (event.key === 'Escape' && !escapeBelongsToWidget(event)) {
       event.preventDefault();
-      post({ type: 'cancel' });
+      if (page.takesAnswers) post({ type: 'cancel' });
     }
   },
   true,

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { failureShotDir, screenshotDir } from './runFolders';
 import { ARRIVAL_GUARD_MS } from '../../../src/core/time/arrivalGuard';
+import { waitUntil } from '../../support/waitUntil';
 
 export interface Workbench {
   browser: Browser;
@@ -448,10 +449,11 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
     await outer.waitFor({ state: 'visible' });
     return outer.contentFrame().frameLocator('iframe#active-frame');
   }
-  const tab = page
-    .locator('.tabs-container .tab')
-    .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) })
-    .first();
+  const tabs = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
+  // An answered form's tab waits a moment for the asker's next form, then closes: the same title may
+  // show twice while it goes. A person looks at the tab that stays.
+  await waitUntil(async () => (await tabs.count()) === 1, `one tab "${title}"`, 5_000, 50).catch(() => undefined);
+  const tab = tabs.first();
   try {
     await tab.click();
   } catch (error) {
@@ -485,6 +487,17 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
     if (Date.now() > deadline) throw new Error(`no webview shown in the group of the tab "${title}"`);
     await page.waitForTimeout(100);
   }
+}
+
+/**
+ * Until the form in `frame` takes answers: its buttons are drawn unavailable for a moment after
+ * it appears (the arrival guard), and a person reads it before a key answers it. A click waits by
+ * itself (Playwright clicks only an enabled button); a key pressed in the form does not.
+ */
+export async function readForm(frame: FrameLocator, timeoutMs = 10_000): Promise<void> {
+  await frame.locator('.actions .buttons button').first().waitFor({ timeout: 30_000 });
+  const held = frame.locator('.actions .buttons button[aria-disabled="true"]');
+  await waitUntil(async () => (await held.count()) === 0, 'the form to take answers', timeoutMs, 50);
 }
 
 /**
@@ -577,6 +590,8 @@ function exactText(s: string): RegExp {
  * releases at once, where the widget has no time to change between the two.
  */
 export async function clickAtPersonsPace(page: Page, target: Locator): Promise<void> {
+  // A person does not click a button drawn unavailable (a form's, for its first moment): they wait for it.
+  await (await target.elementHandle())?.waitForElementState('enabled');
   await target.scrollIntoViewIfNeeded();
   const box = await target.boundingBox();
   if (!box) throw new Error('nothing to click: the target is not on screen');
