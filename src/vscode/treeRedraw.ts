@@ -18,3 +18,18 @@ export function redrawPeriod(rows: number): number {
 export function treeRedraw(fire: () => void, rows: () => number): Pacer {
   return new Pacer(fire, () => redrawPeriod(rows()));
 }
+
+/**
+ * Rows VS Code's host may keep for one of Elicit's tree views (about 300 bytes each, measured by the
+ * soak's heap profile) before the view is made anew, which lets go of them all: about 6 MB.
+ */
+export const RENEW_AFTER_ROWS = 20_000;
+
+/**
+ * Whether a tree view is made anew now, having had `rowsMade` rows made for it: out of sight as soon
+ * as it is over its budget; in sight (its list is drawn afresh, its selection and scroll lost) only
+ * once it is twice over, which takes many minutes of fifty servers asking at once.
+ */
+export function renewalDue(rowsMade: number, visible: boolean, budget = RENEW_AFTER_ROWS): boolean {
+  return rowsMade >= (visible ? 2 * budget : budget);
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Pacer, type PacerClock } from '../../src/core/time/pacer';
-import { REDRAW_EVERY_MS, redrawPeriod } from '../../src/vscode/treeRedraw';
+import { REDRAW_EVERY_MS, RENEW_AFTER_ROWS, redrawPeriod, renewalDue } from '../../src/vscode/treeRedraw';
 
 /** A clock the test moves by hand; its timers run when their time comes. */
 function manualClock(): PacerClock & { advance(ms: number): void } {
@@ -88,5 +88,21 @@ describe('redrawPeriod', () => {
     assert.equal(redrawPeriod(12), 1000);
     assert.equal(redrawPeriod(200), 2000);
     for (const rows of [1, 50, 100, 150, 400, 5000]) assert.ok(rows / (redrawPeriod(rows) / 1000) <= 100, String(rows));
+  });
+});
+
+describe('renewalDue', () => {
+  it('makes a view anew out of sight once over its budget, in sight only once twice over', () => {
+    assert.equal(renewalDue(RENEW_AFTER_ROWS - 1, false), false);
+    assert.equal(renewalDue(RENEW_AFTER_ROWS, false), true);
+    assert.equal(renewalDue(RENEW_AFTER_ROWS, true), false, 'a view in sight is not redrawn from scratch at the first chance');
+    assert.equal(renewalDue(2 * RENEW_AFTER_ROWS - 1, true), false);
+    assert.equal(renewalDue(2 * RENEW_AFTER_ROWS, true), true);
+    assert.equal(renewalDue(5, false, 5), true);
+  });
+
+  it('keeps what the host holds for a view to a few megabytes', () => {
+    // About 300 bytes a row (the soak's heap profile): at most twice the budget is held at once.
+    assert.ok(2 * RENEW_AFTER_ROWS * 300 <= 15 * 1024 * 1024, String(RENEW_AFTER_ROWS));
   });
 });

@@ -16,6 +16,7 @@ import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 import { errorText } from '../../core/errors';
 import { treeRedraw } from '../treeRedraw';
+import { RenewedTreeView } from '../renewedTreeView';
 
 export const SERVERS_VIEW = 'elicit.servers';
 
@@ -36,12 +37,15 @@ interface Catalog {
 }
 
 export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vscode.Disposable {
-  private readonly changes = new vscode.EventEmitter<ServersViewNode | undefined>();
+  private readonly changes = new vscode.EventEmitter<ServersViewNode | ServersViewNode[] | undefined>();
   /** Servers' changes come in bursts (fifty starting, a task's status). */
   private readonly redraw = treeRedraw(
-    () => this.changes.fire(undefined),
+    () => this.redrawChanged(),
     () => this.serverNodes.size,
   );
+  /** The top of the list as last drawn (problems, notices, server names) and each server's row: a redraw sends only what changed. */
+  private drawnRoots: string | undefined;
+  private readonly drawnRows = new Map<string, string>();
   readonly onDidChangeTreeData = this.changes.event;
   private readonly catalogs = new Map<string, Promise<Catalog>>();
   /** Servers the person stopped: expanding the view must not start them again behind their back. */
@@ -49,10 +53,10 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
   private readonly serverNodes = new Map<string, ServerNode>();
   private readonly disposables: vscode.Disposable[] = [];
   private countdown: ReturnType<typeof setInterval> | undefined;
-  readonly view: vscode.TreeView<ServersViewNode>;
+  readonly view: RenewedTreeView<ServersViewNode>;
 
   constructor(private readonly registry: ServerRegistry) {
-    this.view = vscode.window.createTreeView(SERVERS_VIEW, { treeDataProvider: this, showCollapseAll: true });
+    this.view = new RenewedTreeView(SERVERS_VIEW, { treeDataProvider: this, showCollapseAll: true });
     this.disposables.push(
       this.changes,
       this.view,
@@ -70,6 +74,27 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
     this.updateCountdown();
   }
 
+  /**
+   * Draws again what changed since the last drawing: the whole list when its top changed (a server
+   * added or gone, a problem), else only the servers whose row reads differently (with what is
+   * under them). VS Code's host keeps part of every row it is given (renewedTreeView.ts), and at
+   * fifty servers one restarting counts down every second.
+   */
+  private redrawChanged(): void {
+    this.view.renewIfDue();
+    if (this.rootsKey(this.registryConnections().map((c) => c.name)) !== this.drawnRoots) {
+      this.changes.fire(undefined);
+      return;
+    }
+    const changed = [...this.serverNodes.values()].filter((node) => this.drawnRows.get(node.name) !== rowKey(this.serverItem(node.name)));
+    if (changed.length > 0) this.changes.fire(changed);
+  }
+
+  private rootsKey(names: readonly string[]): string {
+    const problems = this.registry.problems.map((p) => `${p.server ?? ''}:${p.message}`);
+    return JSON.stringify([problems, this.registry.untrustedSources, names]);
+  }
+
   /** Drops every cached list: the next expand lists again. */
   reload(): void {
     this.catalogs.clear();
@@ -84,6 +109,12 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
   }
 
   async getChildren(node?: ServersViewNode): Promise<ServersViewNode[]> {
+    const children = await this.childrenOf(node);
+    this.view.made(children.length);
+    return children;
+  }
+
+  private async childrenOf(node?: ServersViewNode): Promise<ServersViewNode[]> {
     if (!node) return this.roots();
     if (node.kind === 'server') return this.serverChildren(node.name);
     if (node.kind === 'group') {
@@ -102,8 +133,11 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
 
   getTreeItem(node: ServersViewNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'server':
-        return this.serverItem(node.name);
+      case 'server': {
+        const item = this.serverItem(node.name);
+        this.drawnRows.set(node.name, rowKey(item));
+        return item;
+      }
       case 'group':
         return groupItem(node);
       case 'tool':
@@ -151,9 +185,11 @@ export class ServersView implements vscode.TreeDataProvider<ServersViewNode>, vs
       icon: 'shield',
       command: { command: 'workbench.trust.manage', title: vscode.l10n.t('Manage Workspace Trust') },
     }));
+    this.drawnRoots = this.rootsKey(servers.map((s) => s.name));
     // Stable node objects per name keep the tree's expansion state across refreshes.
     const names = new Set(servers.map((s) => s.name));
     for (const name of this.serverNodes.keys()) if (!names.has(name)) this.serverNodes.delete(name);
+    for (const name of this.drawnRows.keys()) if (!names.has(name)) this.drawnRows.delete(name);
     const nodes = servers.map((server) => {
       let node = this.serverNodes.get(server.name);
       if (!node) this.serverNodes.set(server.name, (node = { kind: 'server', name: server.name }));
@@ -256,6 +292,13 @@ async function loadCatalog(server: McpConnection): Promise<Catalog> {
     prompts,
     resources: [...resources.map((resource) => ({ resource })), ...templates.map((template) => ({ template }))],
   };
+}
+
+/** What a server's row shows, to tell whether it changed since it was drawn. */
+function rowKey(item: vscode.TreeItem): string {
+  const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : '';
+  const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : (item.tooltip ?? '');
+  return JSON.stringify([item.description, icon, item.contextValue, tooltip]);
 }
 
 function statusIcon(status: McpConnection['status']): vscode.ThemeIcon {

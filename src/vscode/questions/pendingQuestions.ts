@@ -13,6 +13,7 @@ import { asksOnBehalf, turnHasEnded } from '../../core/request';
 import { formSummary } from '../../core/form/questionSummary';
 import { formatCountdown } from '../../core/time/countdown';
 import { treeRedraw } from '../treeRedraw';
+import { RenewedTreeView } from '../renewedTreeView';
 import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestion, LostQuestions } from './lostQuestions';
 import type { RemoteQuestion } from '../../core/windows/protocol';
@@ -51,7 +52,10 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   /** Rows in the list as last drawn: a long list is drawn again less often. */
   private rowsDrawn = 0;
   private readonly redraw = treeRedraw(
-    () => this.changes.fire(undefined),
+    () => {
+      this.view.renewIfDue();
+      this.changes.fire(undefined);
+    },
     () => this.rowsDrawn,
   );
   private readonly statusItem = vscode.window.createStatusBarItem('elicit.pending', vscode.StatusBarAlignment.Left, 100);
@@ -62,7 +66,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   /** Moves the rows of questions with an asker's own timer every second, while the view shows. */
   private countdownTimer: NodeJS.Timeout | undefined;
   private lastResumed: { id: number; at: number } | undefined;
-  private readonly view: vscode.TreeView<PendingItem>;
+  private readonly view: RenewedTreeView<PendingItem>;
   /** Questions answered from memory in this window (issue #22): said in the view's header. */
   private automatic = 0;
 
@@ -74,7 +78,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   ) {
     this.statusItem.name = vscode.l10n.t('Elicit: Pending Questions');
     this.statusItem.command = 'elicit.showPendingQuestions';
-    this.view = vscode.window.createTreeView(PENDING_VIEW, { treeDataProvider: this });
+    this.view = new RenewedTreeView(PENDING_VIEW, { treeDataProvider: this });
     this.disposables.push(
       this.changes,
       this.statusItem,
@@ -131,6 +135,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     if (element) return [];
     const rows = [...this.fromBefore(), ...this.broker.pending(), ...this.fromOthers()];
     this.rowsDrawn = rows.length;
+    this.view.made(rows.length);
     return rows;
   }
 
@@ -233,6 +238,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     }
     this.countdownTimer ??= setInterval(() => {
       const now = this.broker.pending().filter((q) => timerLeft(q) !== undefined);
+      this.view.made(now.length);
       for (const question of now) this.changes.fire(question);
       // A timer that ran out shows "time up" once more, then the tick stops until the next change.
       if (!now.some(timerRuns)) this.keepCountdowns();
