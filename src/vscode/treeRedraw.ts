@@ -21,9 +21,9 @@ export function treeRedraw(fire: () => void, rows: () => number): Pacer {
 
 /**
  * Rows VS Code's host may keep for one of Elicit's tree views (about 300 bytes each, measured by the
- * soak's heap profile) before the view is made anew, which lets go of them all: about 6 MB.
+ * soak's heap profile) before the view is made anew, which lets go of them all: about 3 MB (6 MB for a view in sight).
  */
-export const RENEW_AFTER_ROWS = 20_000;
+export const RENEW_AFTER_ROWS = 10_000;
 
 /**
  * Whether a tree view is made anew now, having had `rowsMade` rows made for it: out of sight as soon
