@@ -81,6 +81,12 @@ export interface HostMeasures {
   /** What the last host's RSS was made of at its start and at the end (the driver's rssParts: the kernel's split, V8's spaces). */
   rssPartsAtStart?: Record<string, number>;
   rssPartsAtEnd?: Record<string, number>;
+  /**
+   * The last host's RSS at its start and at the end once V8 gave back the free pages it keeps (the
+   * driver's trimmedMemory): what the host still holds, where RSS says how high its heap ever went.
+   */
+  trimmedAtStart?: { rss: number; rssParts?: Record<string, number> };
+  trimmedAtEnd?: { rss: number; rssParts?: Record<string, number> };
   /** The last host's RSS halfway through its life (sampled every 30 s): growth after it says more than growth before. */
   rssAtHalf?: number;
   /** How long the last host (the one measured) ran, from its servers' start to the end: a reload starts another. */
@@ -312,25 +318,8 @@ export function formatResult(result: SoakResult): string {
   for (const why of result.refused.slice(0, 10)) lines.push(`  ${why}`);
   lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
   for (const why of result.editorTroubles.slice(0, 5)) lines.push(`  ${why}`);
-  if (result.host) {
-    const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc, rssAtStart, rssAtEnd, rssAtHalf, hosts, lastHostMinutes } = result.host;
-    lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
-    // A reload starts another host: memory is measured over the last host's life.
-    const over = hosts > 1 ? ` (the last of ${hosts} hosts, its ${lastHostMinutes.toFixed(1)} min)` : '';
-    lines.push(
-      `extension host heap after a full GC${over}: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
-    );
-    lines.push(
-      `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth` +
-        (rssAtHalf === undefined ? ')' : `; ${mb(rssAtEnd - rssAtHalf)} MB of it in the second half)`),
-    );
-    const parts = rssGrowth(result.host);
-    if (parts) lines.push(`  of which (growth of 1 MB or more): ${parts}`);
-    const { externalAtStart, externalAtEnd } = result.host;
-    lines.push(
-      `extension host memory outside the heap after a full GC (buffers, TLS, native objects)${over}: ${mb(externalAtStart)} MB at the start, ${mb(externalAtEnd)} MB at the end (${mb(externalAtEnd - externalAtStart)} MB growth)`,
-    );
-  } else lines.push('extension host measures: none (the driver did not report)');
+  if (result.host) lines.push(...hostLines(result.host));
+  else lines.push('extension host measures: none (the driver did not report)');
   if (result.longBlocks.length > 0) {
     lines.push(
       `the host's blocks of 100 ms or more: ${result.longBlocks.length}, ${result.mostlyGc} of them garbage collection for half their time or more (the first ten, each with the last fault before it):`,
@@ -471,6 +460,42 @@ function openQuestions(serverLog: string, harnessLog: string): number {
   return report.problems.filter((p) => p.kind === 'no fate').length;
 }
 
+/** The host's event loop and memory, as the soak prints them. */
+export function hostLines(host: HostMeasures): string[] {
+  const lines: string[] = [];
+  const { worstBlockMs, p99BlockMs, heapAtStart, heapAfterGc, rssAtStart, rssAtEnd, rssAtHalf, hosts, lastHostMinutes } = host;
+  lines.push(`extension host event loop: worst block ${worstBlockMs.toFixed(1)} ms, 99th percentile ${p99BlockMs.toFixed(1)} ms`);
+  // A reload starts another host: memory is measured over the last host's life.
+  const over = hosts > 1 ? ` (the last of ${hosts} hosts, its ${lastHostMinutes.toFixed(1)} min)` : '';
+  lines.push(
+    `extension host heap after a full GC${over}: ${mb(heapAtStart)} MB at the start, ${mb(heapAfterGc)} MB at the end (${mb(heapAfterGc - heapAtStart)} MB growth)`,
+  );
+  lines.push(
+    `extension host RSS${over}: ${mb(rssAtStart)} MB at the start, ${mb(rssAtEnd)} MB at the end (${mb(rssAtEnd - rssAtStart)} MB growth` +
+      (rssAtHalf === undefined ? ')' : `; ${mb(rssAtEnd - rssAtHalf)} MB of it in the second half)`),
+  );
+  const parts = rssGrowth(host);
+  if (parts) lines.push(`  of which (growth of 1 MB or more): ${parts}`);
+  const { trimmedAtStart, trimmedAtEnd } = host;
+  if (trimmedAtStart && trimmedAtEnd) {
+    const growth = trimmedAtEnd.rss - trimmedAtStart.rss;
+    lines.push(
+      `extension host RSS once V8 gave back its free pages${over}: ${mb(trimmedAtStart.rss)} MB at the start, ${mb(trimmedAtEnd.rss)} MB at the end ` +
+        `(${mb(growth)} MB growth; goal at most ${mb(RSS_GROWTH_GOAL)} MB: ${growth <= RSS_GROWTH_GOAL ? 'met' : 'NOT met'})`,
+    );
+    const trimmedParts = rssGrowth({ rssPartsAtStart: trimmedAtStart.rssParts, rssPartsAtEnd: trimmedAtEnd.rssParts });
+    if (trimmedParts) lines.push(`  of which (growth of 1 MB or more): ${trimmedParts}`);
+  }
+  const { externalAtStart, externalAtEnd } = host;
+  lines.push(
+    `extension host memory outside the heap after a full GC (buffers, TLS, native objects)${over}: ${mb(externalAtStart)} MB at the start, ${mb(externalAtEnd)} MB at the end (${mb(externalAtEnd - externalAtStart)} MB growth)`,
+  );
+  return lines;
+}
+
+/** The issue's goal for the host's memory growth over a soak (#37). */
+export const RSS_GROWTH_GOAL = 50 * 1024 * 1024;
+
 /** The parts of the last host's RSS that grew by 1 MB or more, most first ("RssAnon +80.1 MB, V8 code_space +3.2 MB"). */
 export function rssGrowth(host: Pick<HostMeasures, 'rssPartsAtStart' | 'rssPartsAtEnd'>): string | undefined {
   const { rssPartsAtStart: before, rssPartsAtEnd: after } = host;
@@ -486,18 +511,20 @@ export function rssGrowth(host: Pick<HostMeasures, 'rssPartsAtStart' | 'rssParts
  * The host's measures from the driver's lines: the worst block of every host the run had (a
  * reload starts another), the heap of the last one from its start to the end.
  */
-function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
+export function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | undefined {
   type Memory = { rss: number; external: number };
   type Parts = Record<string, number>;
+  type Trimmed = { rss: number; rssParts?: Parts };
   type Measured = {
     worstBlockMs: number;
     p99BlockMs: number;
     heapAfterGc?: number;
     memory?: Memory;
     rssParts?: Parts;
+    trimmed?: Trimmed;
     descriptors?: Descriptors;
   };
-  type Started = { heapAtStart: number; memory: Memory; rssParts?: Parts; descriptors?: Descriptors; at: number };
+  type Started = { heapAtStart: number; memory: Memory; rssParts?: Parts; trimmed?: Trimmed; descriptors?: Descriptors; at: number };
   const measured = lines.flatMap((line) => ('measured' in line ? [line.measured as Measured] : []));
   const final = measured.find((m) => m.heapAfterGc !== undefined);
   const starts = lines.flatMap((line) => (typeof line.heapAtStart === 'number' ? [line as unknown as Started] : []));
@@ -519,6 +546,8 @@ function hostMeasures(lines: Array<Record<string, unknown>>): HostMeasures | und
     rssAtHalf: half?.rss,
     rssPartsAtStart: last.rssParts,
     rssPartsAtEnd: final.rssParts,
+    trimmedAtStart: last.trimmed,
+    trimmedAtEnd: final.trimmed,
     lastHostMinutes: (Date.now() - last.at) / 60_000,
     hosts: starts.length,
     descriptorsAtStart: starts
