@@ -6,6 +6,7 @@
  * so VS Code keeps the view in place and only draws its rows afresh.
  */
 import * as vscode from 'vscode';
+import { inertText } from '../core/display';
 import { RENEW_AFTER_ROWS, renewalDue } from './treeRedraw';
 
 export class RenewedTreeView<T> implements vscode.Disposable {
@@ -34,7 +35,7 @@ export class RenewedTreeView<T> implements vscode.Disposable {
 
   set description(text: string | undefined) {
     this.descriptionText = text;
-    this.current.description = text;
+    this.current.description = text === undefined ? undefined : inertText(text);
   }
 
   /** Counts rows handed to VS Code: each list getChildren returns, each row redrawn alone. */
@@ -61,7 +62,7 @@ export class RenewedTreeView<T> implements vscode.Disposable {
 
   private create(): vscode.TreeView<T> {
     const view = vscode.window.createTreeView(this.viewId, this.options);
-    if (this.descriptionText !== undefined) view.description = this.descriptionText;
+    if (this.descriptionText !== undefined) view.description = inertText(this.descriptionText);
     this.currentListener = view.onDidChangeVisibility((event) => {
       this.visibility.fire(event);
       // Just out of sight: the cheapest moment to let go of the old rows.
