@@ -50,23 +50,27 @@ const { monitorEventLoopDelay, PerformanceObserver, constants, performance } = r
 
 const record = (entry) => fs.appendFileSync(process.env.SOAK_DRIVER_RECORD, JSON.stringify(entry) + '\\n');
 
+/** A garbage collection, with V8's options for it (gc() of --expose-gc, taken without restarting the host). */
+function collectGarbage(options) {
+  v8.setFlagsFromString('--expose-gc');
+  vm.runInNewContext('gc')(options);
+}
+
 /** The heap in use after a full collection: what stays, not what waits to be collected. */
 function heapAfterGc() {
-  v8.setFlagsFromString('--expose-gc');
-  vm.runInNewContext('gc')();
+  collectGarbage();
   return process.memoryUsage().heapUsed;
 }
 
 /**
  * The resident memory once V8 has given back the free pages it keeps: after a collection V8 holds
  * on to the 256 KB pages it emptied (for its next allocations) until a memory-reducing collection,
- * which it runs under memory pressure. Measured in plain Node 24: a heap that peaked at 940 MB left
+ * which Node does not run by itself. Measured in plain Node 24: a heap that peaked at 943 MB left
  * RSS at 785 MB after gc() with 135 MB in V8's spaces, and at 82 MB after this collection. So RSS
  * alone says how high the heap ever went; this says what the host still holds.
  */
 function trimmedMemory() {
-  v8.setFlagsFromString('--expose-gc');
-  vm.runInNewContext('gc')({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  collectGarbage({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return { rss: process.memoryUsage().rss, rssParts: rssParts() };
 }
 
