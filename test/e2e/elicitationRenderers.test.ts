@@ -203,12 +203,14 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { publish: true } });
   });
 
-  it("takes no Enter in a question's first moments: keys meant for what was on screen before never answer it", async () => {
+  it("takes no Enter or Escape in a question's first moments: keys meant for what was on screen before never answer it", async () => {
     const { page } = session.workbench;
     const twoQueued = (): Array<Record<string, unknown>> => readRecords(record).filter((r) => r.tool === 'ask_two_queued');
     await runAskTool('ask_two_queued');
-    // The person was typing when the question appeared: the text lands in it, the Enter does not answer it.
+    // The person was closing the editor's find box and typing when the question appeared: the Escape does
+    // not cancel it, the text lands in it, the Enter does not answer it.
     await glimpseQuickInput(page, (q) => q.message?.startsWith('First: the title') === true);
+    await pressKey(page, 'Escape');
     await typeText(page, 'typed at once');
     await pressKey(page, 'Enter');
     await page.waitForTimeout(400);

@@ -568,20 +568,23 @@ function runStep(
     const settle = (outcome: StepOutcome): void => {
       if (settled) return;
       settled = true;
-      ctx.escape?.end(cancel);
+      ctx.escape?.end(escaped);
       ctx.signal.removeEventListener('abort', cancel);
       for (const d of disposables) d.dispose();
       input.dispose();
       resolve(outcome);
     };
-    /** Escape (through QuickInputEscape) or the asker aborting. */
+    /** The asker aborting, or Escape once the question has been on screen a moment. */
     const cancel = (): void => settle({ kind: 'cancel' });
-    // The person's own choices (not Escape, a hide or the asker's abort) wait out a new question's first moments.
+    // The person's own choices, Escape among them (not a hide or the asker's abort), wait out a new
+    // question's first moments: an Escape meant for the editor (closing its find box) would cancel it unread.
     const tooSoon = ctx.arrived ? arrivalGuard() : () => false;
     ctx.arrived = false;
     const choose = (outcome: StepOutcome): void => {
       if (!tooSoon()) settle(outcome);
     };
+    /** Escape, through QuickInputEscape: the question stays on screen when it comes too soon. */
+    const escaped = (): void => choose({ kind: 'cancel' });
     disposables.push(
       ...wire(choose),
       ...(ctx.onPartial ? [partialChanges(input, () => ctx.onPartial!(partial()))] : []),
@@ -607,7 +610,7 @@ function runStep(
     );
     if (ctx.signal.aborted) return settle({ kind: 'cancel' });
     ctx.signal.addEventListener('abort', cancel, { once: true });
-    ctx.escape?.begin(cancel);
+    ctx.escape?.begin(escaped);
     if (ctx.autoResolvesAt !== undefined) disposables.push(showCountdown(input, ctx.asker.name, ctx.autoResolvesAt));
     input.show();
   });
