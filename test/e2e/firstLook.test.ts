@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { extensionHostOf } from './harness/processes';
-import { pressKey, readQuickInput, runCommand, screenshot, typeText, waitForQuickInput } from './harness/workbench';
+import type { Locator, Page } from 'playwright-core';
+import { clickAtPersonsPace, pressKey, readQuickInput, runCommand, screenshot, typeText, waitForQuickInput } from './harness/workbench';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
@@ -82,14 +83,7 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
 
   it('explains the values of the Presentation setting in the Settings editor', async () => {
     const { page } = session.workbench;
-    await runCommand(page, 'Preferences: Open Settings (UI)');
-    // The search box is a small editor: type into it as a person would.
-    const search = page.locator('.settings-editor .suggest-input-container .monaco-editor').first();
-    await search.waitFor({ timeout: 20_000 });
-    await search.click();
-    await page.keyboard.type('elicit.presentation');
-    const item = page.locator('.settings-editor .setting-item-contents', { hasText: 'Presentation' }).first();
-    await item.waitFor({ timeout: 20_000 });
+    const item = await openSetting(page, 'elicit.presentation', 'Presentation');
     const description = ((await item.locator('.setting-item-description').textContent()) ?? '').replace(/\s+/g, ' ');
     for (const value of ['Auto: up to three fields', 'Quick input: always steps', 'Form: always a form'])
       assert.ok(description.includes(value), description);
@@ -100,11 +94,7 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
       ['Auto', 'Quick input', 'Form'],
     );
     await screenshot(page, 'settings-presentation');
-    // Settings opens over the workbench here: close it, so the next test can reach the editor area.
-    await search.click();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
-    await page.locator('.settings-editor').waitFor({ state: 'hidden', timeout: 10_000 });
+    await closeSettings(page);
   });
 
   it("shows Elicit's own icon in the activity bar", async () => {
@@ -166,10 +156,27 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     );
     await pressKey(page, 'Escape');
     await waitForRecords(mine, 1, (r) => r.started !== undefined);
-    // Leave them all to VS Code: the MCP Servers view says so instead of "no servers configured".
+    // Leave them all to VS Code, as a person does: remove both entries of the list in the Settings editor.
+    // (A settings.json written from outside was sometimes not taken on two busy cores.)
+    const list = await openSetting(page, 'elicit.mcpJsonServers', 'Mcp Json Servers');
+    const rows = list.locator('.setting-list-row');
+    assert.deepEqual(
+      (await rows.allTextContents()).map((t) => t.trim()),
+      ['*', '!for-chat'],
+    );
+    for (let left = 2; left > 0; left--) {
+      await clickAtPersonsPace(page, rows.first());
+      await clickAtPersonsPace(page, rows.first().getByRole('button', { name: 'Remove Item' }));
+      await waitUntil(async () => (await rows.count()) === left - 1, `${left - 1} entries in the list`, 10_000);
+    }
     const settingsFile = path.join(session.server.userDataDir, 'User', 'settings.json');
-    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, 'elicit.mcpJsonServers': [] }, null, 2));
+    await waitUntil(
+      () => /"elicit\.mcpJsonServers":\s*\[\s*\]/.test(fs.readFileSync(settingsFile, 'utf8')),
+      'VS Code to save the emptied list',
+      10_000,
+    );
+    await closeSettings(page);
+    // The MCP Servers view says so instead of "no servers configured".
     await runCommand(page, 'Elicit: Focus on MCP Servers View');
     await page
       .getByText("The servers VS Code's own MCP support reads (mcp.json, .mcp.json, Copilot CLI's mcp-config.json) are left to it")
@@ -192,3 +199,24 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
     assert.equal(fs.existsSync(workspaceDir), false, `${workspaceDir} is left behind`);
   });
 });
+
+/** Opens the Settings editor on one setting, searched for as a person types it; returns its item. */
+async function openSetting(page: Page, key: string, title: string): Promise<Locator> {
+  await runCommand(page, 'Preferences: Open Settings (UI)');
+  // The search box is a small editor: type into it as a person would.
+  const search = page.locator('.settings-editor .suggest-input-container .monaco-editor').first();
+  await search.waitFor({ timeout: 20_000 });
+  await search.click();
+  await page.keyboard.type(key);
+  const item = page.locator('.settings-editor .setting-item-contents', { hasText: title }).first();
+  await item.waitFor({ timeout: 20_000 });
+  return item;
+}
+
+/** Settings opens over the workbench here: close it, so the next step can reach the editor area. */
+async function closeSettings(page: Page): Promise<void> {
+  await page.locator('.settings-editor .suggest-input-container .monaco-editor').first().click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.locator('.settings-editor').waitFor({ state: 'hidden', timeout: 10_000 });
+}
