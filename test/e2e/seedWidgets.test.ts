@@ -11,10 +11,12 @@ import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
   clickAtPersonsPace,
+  expectKeyboardInQuickInput,
   pressAtPersonsPace,
   runMcpTool,
   screenshot,
   waitForQuickInput,
+  waitForRenderedText,
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
@@ -64,9 +66,12 @@ describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
     await screenshot(page, 'rating-quick-pick');
     await clickAtPersonsPace(page, page.locator('.quick-input-list .monaco-list-row', { hasText: '★★★★☆' }));
     assert.deepEqual(await nextResult(), { action: 'accept', content: { rating: 4 } });
+    // The person sees the run's result before running the tool again.
+    await waitForRenderedText(page, 'ask-server › ask_rating');
 
     await runMcpTool(page, 'ask_rating');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === '★★★★★'));
+    await expectKeyboardInQuickInput(page);
     for (const key of ['ArrowDown', 'ArrowDown', 'Enter']) await pressAtPersonsPace(page, key);
     assert.deepEqual(await nextResult(), { action: 'accept', content: { rating: 3 } });
   });
