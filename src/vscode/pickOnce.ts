@@ -2,7 +2,8 @@
  * Shows a prepared single-choice QuickPick until the person picks a row, or
  * it hides (Escape) or `signal` aborts, which resolve to `closed`. Always
  * disposes the pick and its listeners. It appears on its own (an agent asks):
- * a pick in its first moments was meant for something else and is not taken.
+ * a pick or an Escape in its first moments was meant for something else and is
+ * not taken (the pick is shown again).
  */
 import * as vscode from 'vscode';
 import { arrivalGuard } from '../core/time/arrivalGuard';
@@ -35,7 +36,7 @@ export function pickOnce<T extends vscode.QuickPickItem, R>(
         const item = pick.selectedItems[0] ?? pick.activeItems[0];
         if (item) finish(chosen(item));
       }),
-      pick.onDidHide(() => finish(closed)),
+      pick.onDidHide(() => (tooSoon() ? pick.show() : finish(closed))),
     ];
     signal.addEventListener('abort', onAbort, { once: true });
     pick.show();

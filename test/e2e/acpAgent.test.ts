@@ -14,7 +14,10 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
+  glimpseQuickInput,
   pickQuickPickItem,
+  pressKey,
+  readQuickInput,
   runCommand,
   screenshot,
   typeAndSubmit,
@@ -238,11 +241,20 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     });
   });
 
-  it('Stop sends session/cancel and closes the pending permission prompt as cancelled', async () => {
+  it('keeps a permission prompt through an Escape in its first moment; Stop sends session/cancel and closes it as cancelled', async () => {
     const { page } = session.workbench;
     const panel = await agentPanel();
+    const permissions = (): number => readRecords(record).filter((r) => r.kind === 'permission').length;
+    const before = permissions();
     await send(panel, 'permission-wait');
-    await waitForQuickInput(page, (q) => q.title === 'fixture wants permission · Delete the build folder');
+    // An Escape meant for what was on screen before (the panel) as the prompt appears does not cancel it.
+    const title = 'fixture wants permission · Delete the build folder';
+    await glimpseQuickInput(page, (q) => q.title === title);
+    await pressKey(page, 'Escape');
+    await page.waitForTimeout(1_000);
+    assert.equal((await readQuickInput(page))?.title, title, 'the prompt is still shown');
+    assert.equal(permissions(), before, 'nothing was answered');
+    await waitForQuickInput(page, (q) => q.title === title);
     await panel.locator('button.stop').click();
     const records = await waitForRecords(record, 2, (r) => r.kind === 'permission');
     assert.deepEqual(records.at(-1)!.result, { outcome: { outcome: 'cancelled' } });

@@ -100,7 +100,8 @@ function askOne(
       resolve(value);
     };
     const onAbort = (): void => finish(undefined);
-    // The agent asks on its own: an Enter in the box's first moments was meant for something else.
+    // The agent asks on its own: an Enter or an Escape in the box's first moments was meant for something
+    // else (an Escape hides it: it is shown again, with what was typed).
     const tooSoon = arrivalGuard();
     const disposables = [
       box.onDidChangeValue(() => {
@@ -120,7 +121,7 @@ function askOne(
         }
         finish(value);
       }),
-      box.onDidHide(() => finish(undefined)),
+      box.onDidHide(() => (tooSoon() ? box.show() : finish(undefined))),
     ];
     if (signal.aborted) return finish(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
