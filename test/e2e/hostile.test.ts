@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import {
   pickQuickPickItem,
   pressKey,
+  readFirst,
   readQuickInput,
   runMcpTool,
   screenshot,
@@ -266,7 +267,8 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
         // Up to three questions are asked as the steps of one quick input; Escape cancels them all.
         shownPerPrompt.push(box.step ? Number(box.step.split('/')[1]) : 1);
         // Escape pressed in the quick input itself: a form opened a moment before it may have
-        // been given the keyboard after it showed.
+        // been given the keyboard after it showed. Once read: an Escape in its first moment is not taken.
+        await readFirst(page);
         await page.locator('.quick-input-widget .quick-input-box input').press('Escape');
         // It closes a moment after it answered; the next question may reuse the widget.
         const gone = Date.now() + 10_000;
