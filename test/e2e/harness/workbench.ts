@@ -481,21 +481,42 @@ export async function webviewFrame(page: Page, title?: string): Promise<FrameLoc
   const group = await tab
     .locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " editor-group-container ")][1]')
     .boundingBox();
+  // Another editor's webview in that group (a result's Markdown preview) can stay "visible" beneath
+  // the active one: take the one on top, as a person sees it; after a while, the first in the group.
   const deadline = Date.now() + 10_000;
+  const anyOnTop = Date.now() + 3_000;
   for (;;) {
     const frames = page.locator('iframe.webview:visible');
+    let inGroup: number | undefined;
     for (let i = 0; i < (await frames.count()); i++) {
       const box = await frames.nth(i).boundingBox();
       if (!box || !group) continue;
       const x = box.x + box.width / 2;
       const y = box.y + box.height / 2;
-      if (x >= group.x && x <= group.x + group.width && y >= group.y && y <= group.y + group.height) {
-        return frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
-      }
+      if (x < group.x || x > group.x + group.width || y < group.y || y > group.y + group.height) continue;
+      inGroup ??= i;
+      if (await onTop(frames.nth(i))) return frames.nth(i).contentFrame().frameLocator('iframe#active-frame');
     }
+    if (inGroup !== undefined && Date.now() > anyOnTop) return frames.nth(inGroup).contentFrame().frameLocator('iframe#active-frame');
     if (Date.now() > deadline) throw new Error(`no webview shown in the group of the tab "${title}"`);
     await page.waitForTimeout(100);
   }
+}
+
+/** Whether `element` is what shows at one of a few points inside it (a toast or a menu may cover one). */
+function onTop(element: Locator): Promise<boolean> {
+  return element
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const points = [
+        [r.x + r.width / 2, r.y + r.height / 2],
+        [r.x + 20, r.y + 20],
+        [r.x + r.width - 20, r.y + 20],
+        [r.x + 20, r.y + r.height - 20],
+      ];
+      return points.some(([x, y]) => document.elementFromPoint(x!, y!) === el);
+    })
+    .catch(() => false);
 }
 
 /**
