@@ -132,6 +132,19 @@ export async function openKeptRound(page: Page, token: string): Promise<void> {
   await row.waitFor({ timeout: 30_000 });
   await pause(300 + Math.random() * 700);
   await row.click();
+  // It shows in a quick input (answerInEditor answers it there, a step at a time). When it does not,
+  // say what the person saw instead: once, in a CI run, it was never answered and no form was open.
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (tokenIn((await readQuickInput(page).catch(() => undefined))?.message) === token) return;
+    await pause(200);
+  }
+  const selected = await page.locator('.pane-body .monaco-list-row.selected').allTextContents();
+  const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
+  throw new Error(
+    `it did not show in 15 s after a click on its row; selected rows: ${JSON.stringify(selected)}; tabs: ${JSON.stringify(tabs)}; ` +
+      `quick input: ${JSON.stringify(await readQuickInput(page).catch(() => undefined))}`,
+  );
 }
 
 function pause(ms: number): Promise<void> {

@@ -92,7 +92,7 @@ export async function reloadWithKeptRound(
   try {
     await openKeptRound(context.page, question);
   } catch (error) {
-    return `opening ${question} from Pending Questions after the reload: ${String(error).slice(0, 200)}`;
+    return `opening ${question} from Pending Questions after the reload: ${String(error).slice(0, 1000)}`;
   }
   return undefined;
 }
