@@ -200,11 +200,14 @@ describe('a fresh window with Elicit', { timeout: 300_000 }, () => {
   });
 });
 
+/** The Settings editor's search box. */
+const SETTINGS_SEARCH = '.settings-editor .suggest-input-container .monaco-editor';
+
 /** Opens the Settings editor on one setting, searched for as a person types it; returns its item. */
 async function openSetting(page: Page, key: string, title: string): Promise<Locator> {
   await runCommand(page, 'Preferences: Open Settings (UI)');
   // The search box is a small editor: type into it as a person would.
-  const search = page.locator('.settings-editor .suggest-input-container .monaco-editor').first();
+  const search = page.locator(SETTINGS_SEARCH).first();
   await search.waitFor({ timeout: 20_000 });
   await search.click();
   await page.keyboard.type(key);
@@ -215,7 +218,7 @@ async function openSetting(page: Page, key: string, title: string): Promise<Loca
 
 /** Settings opens over the workbench here: close it, so the next step can reach the editor area. */
 async function closeSettings(page: Page): Promise<void> {
-  await page.locator('.settings-editor .suggest-input-container .monaco-editor').first().click();
+  await page.locator(SETTINGS_SEARCH).first().click();
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   await page.locator('.settings-editor').waitFor({ state: 'hidden', timeout: 10_000 });

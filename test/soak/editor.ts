@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { pickQuickPickItem, pressKey, readFirst, readQuickInput, typeText, type QuickInputState } from '../e2e/harness/workbench';
 import type { LedgerEvent } from './ledger';
 import { contentFor, tokenIn } from './phone';
+import { waitUntil } from '../support/waitUntil';
 
 /** The asker whose questions are answered in the editor. */
 export const EDITOR_ASKER = 's01';
@@ -134,11 +135,12 @@ export async function openKeptRound(page: Page, token: string): Promise<void> {
   await row.click();
   // It shows in a quick input (answerInEditor answers it there, a step at a time). When it does not,
   // say what the person saw instead: once, in a CI run, it was never answered and no form was open.
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (tokenIn((await readQuickInput(page).catch(() => undefined))?.message) === token) return;
-    await pause(200);
-  }
+  const shown = async (): Promise<boolean> => tokenIn((await readQuickInput(page).catch(() => undefined))?.message) === token;
+  const didShow = await waitUntil(shown, `${token} to show`, 15_000, 200).then(
+    () => true,
+    () => false,
+  );
+  if (didShow) return;
   const selected = await page.locator('.pane-body .monaco-list-row.selected').allTextContents();
   const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
   throw new Error(
