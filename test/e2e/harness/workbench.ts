@@ -184,13 +184,27 @@ async function openCommandPalette(page: Page): Promise<void> {
  * The list is virtualised: `items` holds the rendered rows only (about 15-20).
  */
 export async function readQuickInput(page: Page): Promise<QuickInputState | undefined> {
-  const state = await evaluate(
+  const { state, shows } = await evaluate(
     page,
-    (sel: string): QuickInputState | undefined => {
+    (sel: string): { state: QuickInputState | undefined; shows: number } => {
       const root = document.querySelector<HTMLElement>(sel);
-      if (!root || root.style.display === 'none' || root.offsetParent === null) return undefined;
-      // While the close animation runs the widget stays displayed with this class.
-      if (root.classList.contains('quick-input-widget-closing')) return undefined;
+      // Counted in the page as it happens: a question hidden (Later) and shown again between two
+      // looks is shown anew, and a person reads it again.
+      const win = window as unknown as { elicitQuickInput?: { root: Element; shows: number } };
+      if (root && win.elicitQuickInput?.root !== root) {
+        // While the close animation runs the widget stays displayed with this class.
+        const shown = (): boolean => root.style.display !== 'none' && !root.classList.contains('quick-input-widget-closing');
+        const watch = { root, shows: shown() ? 1 : 0 };
+        win.elicitQuickInput = watch;
+        let was = shown();
+        new MutationObserver(() => {
+          if (shown() && !was) watch.shows++;
+          was = shown();
+        }).observe(root, { attributes: true, attributeFilter: ['style', 'class'] });
+      }
+      const shows = win.elicitQuickInput?.shows ?? 0;
+      if (!root || root.style.display === 'none' || root.offsetParent === null) return { state: undefined, shows };
+      if (root.classList.contains('quick-input-widget-closing')) return { state: undefined, shows };
       const text = (el: Element | null | undefined): string | undefined => {
         const t = el?.textContent?.trim();
         return t ? t : undefined;
@@ -223,20 +237,23 @@ export async function readQuickInput(page: Page): Promise<QuickInputState | unde
           };
         });
       return {
-        title,
-        step,
-        placeholder: input?.placeholder || undefined,
-        // InputBox prompts get VS Code's fixed hint appended; strip it so tests can compare the prompt.
-        message: visible(messageEl)
-          ? text(messageEl)?.replace(/\s*\(Press 'Enter' to confirm or 'Escape' to cancel\)$/, '') || undefined
-          : undefined,
-        value: input?.value ?? '',
-        items,
+        state: {
+          title,
+          step,
+          placeholder: input?.placeholder || undefined,
+          // InputBox prompts get VS Code's fixed hint appended; strip it so tests can compare the prompt.
+          message: visible(messageEl)
+            ? text(messageEl)?.replace(/\s*\(Press 'Enter' to confirm or 'Escape' to cancel\)$/, '') || undefined
+            : undefined,
+          value: input?.value ?? '',
+          items,
+        },
+        shows,
       };
     },
     widget,
   );
-  noteSeen(page, state);
+  noteSeen(page, state, shows);
   // Drop undefined fields so tests can deepStrictEqual against plain literals.
   return state && (JSON.parse(JSON.stringify(state)) as QuickInputState);
 }
@@ -259,9 +276,9 @@ function questionShown(state: QuickInputState): string {
   return [(state.title ?? '').replace(/\d+:\d\d/g, ''), state.step, state.placeholder, prompt].join('\n');
 }
 
-function noteSeen(page: Page, state: QuickInputState | undefined): void {
+function noteSeen(page: Page, state: QuickInputState | undefined, shows: number): void {
   if (!state) return void seen.delete(page);
-  const question = questionShown(state);
+  const question = `${shows}\n${questionShown(state)}`;
   if (seen.get(page)?.question !== question) seen.set(page, { question, since: Date.now() });
 }
 
