@@ -110,7 +110,8 @@ function answerForm(question: PhoneQuestionView): { body: Record<string, unknown
 /**
  * Answers every soak question the phone lists, each a few seconds after it showed (the asker may
  * give up or die meanwhile), until `stop` is aborted; each answer Elicit took is
- * handed to `log`. Returns the answers Elicit refused, and why (a question gone meanwhile is not one).
+ * handed to `log`. Returns the answers Elicit refused, and why (a question gone meanwhile is not one),
+ * and what kept the phone from answering: its list not read, and answers to questions already gone.
  */
 export async function answerOnPhone(
   phone: SoakPhone,
@@ -118,7 +119,7 @@ export async function answerOnPhone(
   stop: AbortSignal,
   /** The questions the phone leaves to the editor, by their tokens; `alone`: one question, not a form of several. */
   leave: (tokens: readonly string[], alone: boolean) => boolean = () => false,
-): Promise<{ refused: string[] }> {
+): Promise<PhoneOutcome> {
   // Keyed by id and message: a question id of one window's life may come again after a reload.
   const keyOf = (question: PhoneQuestionView): string => `${question.id} ${question.message ?? ''}`;
   const answered = new Set<string>();
@@ -127,6 +128,8 @@ export async function answerOnPhone(
   const refused: string[] = [];
   /** Why the list could not be read, and how often. */
   const unlisted = new Map<string, number>();
+  /** Answers Elicit said came too late (404): a question still listed afterwards is tapped again, as a person would. */
+  let gone = 0;
   while (!stop.aborted) {
     let questions: PhoneQuestionView[] = [];
     try {
@@ -174,8 +177,22 @@ export async function answerOnPhone(
       const body = (await sent.json().catch(() => ({}))) as { ok?: boolean; errors?: Record<string, string> };
       if (sent.ok() && body.ok) for (const gave of answer.gave) log(gave);
       else if (sent.status() !== 404) refused.push(`${sent.status()} ${JSON.stringify(body.errors ?? body)}`);
+      else {
+        gone++;
+        answered.delete(key);
+        due.set(key, Date.now() + 2_000);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
-  return { refused };
+  return { refused, unlisted: [...unlisted].map(([why, times]) => `${times} × ${why}`), gone };
+}
+
+export interface PhoneOutcome {
+  /** Answers Elicit refused, and why: each is a problem. */
+  refused: string[];
+  /** Why the phone's list could not be read, with how often: for the report. */
+  unlisted: string[];
+  /** Answers Elicit took no more (the question was gone): for the report. */
+  gone: number;
 }

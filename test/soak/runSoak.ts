@@ -26,7 +26,7 @@ import { liveOwners, liveSites, readHeapProfile } from './heapSites';
 import { readSoakLog } from './soakLog';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, leftToEditor } from './editor';
-import { answerOnPhone, pairPhone, phoneLists } from './phone';
+import { answerOnPhone, pairPhone, phoneLists, type PhoneOutcome } from './phone';
 import { reloadWindow, reloadWithKeptRound, secondWindow, type WindowFaultContext } from './windowFaults';
 
 /** A server is killed at most once in this long: crash recovery forgives a crash after a 60-s run. */
@@ -104,6 +104,8 @@ export interface SoakResult {
   report: LedgerReport;
   /** Answers Elicit refused from the phone, and why. */
   refused: string[];
+  /** What kept the phone from answering, for the report (a stall shows here). */
+  phone?: Omit<PhoneOutcome, 'refused'>;
   host?: HostMeasures;
   /** The host's blocks of 100 ms or more, each with the fault that came last before it and the garbage collection in it. */
   longBlocks: string[];
@@ -187,7 +189,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     throw error;
   });
   const stopPhone = new AbortController();
-  let phoneDone: Promise<{ refused: string[] }> | undefined;
+  let phoneDone: Promise<PhoneOutcome> | undefined;
   let agent: SoakAgent | undefined;
   let editorDone: Promise<string[]> | undefined;
   /** Rounds of a tool the person ran, back after the reload: the editor answers them. */
@@ -286,7 +288,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     agent?.process.kill();
     await Promise.all(httpServers.map((asker) => asker.stop()));
   }
-  const phone = await phoneDone?.catch((error: unknown) => ({ refused: [`the phone stopped: ${String(error)}`] }));
+  const phone = await phoneDone?.catch((error: unknown): PhoneOutcome => ({
+    refused: [`the phone stopped: ${String(error)}`],
+    unlisted: [],
+    gone: 0,
+  }));
   const editorTroubles = [
     ...keptTroubles,
     ...((await editorDone?.catch((error: unknown) => [`the editor stopped: ${String(error)}`])) ?? []),
@@ -298,6 +304,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const result: SoakResult = {
     report,
     refused: phone?.refused ?? ['the phone never started'],
+    phone: phone && { unlisted: phone.unlisted, gone: phone.gone },
     host,
     longBlocks,
     mostlyGc,
@@ -316,6 +323,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 export function formatResult(result: SoakResult): string {
   const lines = [formatReport(result.report), `answers Elicit refused from the phone: ${result.refused.length}`];
   for (const why of result.refused.slice(0, 10)) lines.push(`  ${why}`);
+  if (result.phone) {
+    lines.push(
+      `phone's answers to questions already gone: ${result.phone.gone}; its list not read: ${result.phone.unlisted.length ? '' : 'never'}`,
+    );
+    for (const why of result.phone.unlisted.slice(0, 5)) lines.push(`  ${why}`);
+  }
   lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
   for (const why of result.editorTroubles.slice(0, 5)) lines.push(`  ${why}`);
   if (result.host) lines.push(...hostLines(result.host));
