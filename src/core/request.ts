@@ -55,6 +55,12 @@ interface RequestBase {
   /** The language the asker says its text is in (a BCP 47 tag, core/language.ts): the form's `lang`. */
   language?: string;
   /**
+   * The person asked for it just now (a round kept across a reload, opened from Pending Questions):
+   * it goes next in line for the quick input, as a question brought back from Later does, not
+   * behind every question that arrived meanwhile.
+   */
+  nextInLine?: true;
+  /**
    * The asker's own app for this form question (draft SEP-3118, core/apps/appQuestion.ts), read
    * from the server that asked: shown in place of Elicit's form, which stays one click away.
    */

@@ -62,6 +62,7 @@ import { serverOrigin } from './serverOrigin';
 import { endSession, GetStreamWatch, keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
 import {
   completeRounds,
+  firstNextInLine,
   isRoundOf,
   RoundOfAnotherServer,
   subjectOf,
@@ -348,7 +349,7 @@ export class McpConnection {
       // A task's round: the task as the server has it now, its kept keys asked again if it still wants them.
       const task = round.task;
       return this.inRoundContext(taskSubject(round), signal, true, async (context) => {
-        const run = this.taskRun(client, round.params, context, signal, undefined);
+        const run = this.taskRun(client, round.params, firstNextInLine(context), signal, undefined);
         const keys = new Set(Object.keys(round.inputRequests));
         return followTask(run, await currentTask(run, task.taskId), {
           asked: task.asked.filter((key) => !keys.has(key)),
@@ -366,7 +367,7 @@ export class McpConnection {
       ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
     };
     return this.inRoundContext(subjectOf(round), signal, true, (context) =>
-      completeRounds(kept, leg, { method: round.method, params: round.params }, context, {
+      completeRounds(kept, leg, { method: round.method, params: round.params }, firstNextInLine(context), {
         round: round.round - 1,
         earlier: round.earlier,
         draft: round.draft,

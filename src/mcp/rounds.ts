@@ -82,6 +82,22 @@ export interface RoundContext {
   appFor?: (params: Record<string, unknown>) => AppRef | undefined;
 }
 
+/**
+ * The person opened a kept round: the first question of its flow goes next in line
+ * (ElicitRequest.nextInLine), not behind every question that arrived since. Later ones wait their turn.
+ */
+export function firstNextInLine(context: RoundContext): RoundContext {
+  let first = true;
+  return {
+    ...context,
+    ask: (request) => {
+      const asked = first ? { ...request, nextInLine: true as const } : request;
+      first = false;
+      return context.ask(asked);
+    },
+  };
+}
+
 /** One leg of the request: the original params plus this round's answers and state. */
 export type Leg = (extra: { inputResponses?: Record<string, unknown>; requestState?: string }) => Promise<Record<string, unknown>>;
 

@@ -14,12 +14,13 @@ import type { FrameLocator, Page } from 'playwright-core';
 import {
   chooseInDropdown,
   notifications,
-  pressKey,
+  readQuickInput,
   reloadWindow,
   runCommand,
   runMcpTool,
   screenshot,
   typeAndSubmit,
+  waitForNotification,
   waitForQuickInput,
   waitForRenderedText,
   webviewFrame,
@@ -244,7 +245,16 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await runCommand(page(), 'Elicit: Show Pending Questions');
     const kept = page().locator('.pane-body .monaco-list-row', { hasText: 'Which parts should the arrangement have?' });
     await kept.waitFor({ timeout: 30_000 });
+    // Another question holds the quick input: the kept round, opened, says it comes next and waits for it.
+    const namesAsked = readRecords(asks).filter((r) => r.tool === 'ask_name').length;
+    await runTool('ask-server', 'ask_name');
+    await waitForQuickInput(page(), (q) => q.title === 'ask-server asks · tool ask_name');
     await kept.click();
+    await waitForNotification(page(), 'This question shows as soon as the one on screen is answered or put off.');
+    assert.equal((await readQuickInput(page()))?.title, 'ask-server asks · tool ask_name', 'the question on screen stays');
+    await typeAndSubmit(page(), 'Ada');
+    const names = await waitForRecords(asks, namesAsked + 1, (r) => r.tool === 'ask_name');
+    assert.deepEqual(names.at(-1)!.result, { action: 'accept', content: { name: 'Ada' } });
     const back = await waitForQuickInput(
       page(),
       (q) => q.title === 'songs asks · tool pick_parts' && q.items.some((i) => i.label === 'keys'),
@@ -254,7 +264,8 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       ['bass', 'strings'],
       'the ticks came back',
     );
-    await pressKey(page(), 'Enter');
+    // With the mouse: the result just opened may still be loading, and take the keyboard once it has (CONTRIBUTING).
+    await page().locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
     const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'pick_parts');
     assert.deepEqual(legs.at(-1)!.inputResponses, { parts: { action: 'accept', content: { parts: ['bass', 'strings'] } } });
     await resultShows('parts: bass, strings');

@@ -242,12 +242,17 @@ describe('a round kept across a reload (finding 5 of issue #21)', () => {
     const keeper = new KeptAcrossReload();
     const real = stdioServer('songs', serverFile, { RECORD_FILE: realRecord });
     // Before the reload: round 1 answered, round 2 (with its state) open when the window goes.
-    const { broker } = scriptedBroker((q) =>
+    const { broker, renderer: beforeRenderer } = scriptedBroker((q) =>
       q.form!.fields[0]!.property === 'title' ? answerGroup(q, { title: 'Nocturne' }) : { action: 'cancel' },
     );
     const before = new McpConnection(real, { ask: (r) => broker.ask(r), log: () => undefined, rounds: keeper });
     opened.push(before);
     await before.callTool('two_rounds', {});
+    assert.deepEqual(
+      beforeRenderer.seen.map((q) => q.request.nextInLine),
+      [undefined, undefined],
+      'a call waits its turn',
+    );
     const kept = keeper.rounds.at(-1)!;
     assert.equal(kept.round, 2);
     assert.match(kept.requestState ?? '', /^round-2:/);
@@ -265,6 +270,8 @@ describe('a round kept across a reload (finding 5 of issue #21)', () => {
     const after = connect(real, (q) => answerGroup(q, { tempo: 72 }));
     const result = await after.connection.resumeRound(kept);
     assert.equal(textOf(result), '"Nocturne" at 72');
+    // The person opened it: it goes next in line, not behind every question asked meanwhile (issue #37).
+    assert.equal(after.seen[0]!.request.nextInLine, true);
     assert.equal(readRecords(realRecord).at(-1)!.requestState, kept.requestState);
   });
 });

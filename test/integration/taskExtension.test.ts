@@ -183,6 +183,7 @@ describe("a task's round kept across a reload", () => {
       [['details'], ['format']],
     );
     assert.equal(afterReload.seen.length, 1, 'only the open question is asked again');
+    assert.equal(afterReload.seen[0]!.request.nextInLine, true, 'the person opened it: it goes next in line');
   });
 });
 

@@ -565,6 +565,23 @@ describe('Broker: Later, resume and decline from the pending list', () => {
     await Promise.all([a, b, c]);
   });
 
+  it('a question the person asked for (a kept round opened after a reload) goes before others waiting in line', async () => {
+    // Issue #37 (the soak): opened from Pending Questions while fifty servers asked, it came after all of them.
+    const { broker, renderer } = setup();
+    const a = broker.ask(quick('a'));
+    const b = broker.ask(quick('b'));
+    const showingA = await renderer.rendered(1);
+    const kept = broker.ask(quick('kept', { nextInLine: true }));
+    showingA.answer({ action: 'decline' });
+    const second = await renderer.rendered(2);
+    assert.equal(second.question.request.message, 'kept', 'the question the person asked for is next, before b');
+    second.answer({ action: 'decline' });
+    const third = await renderer.rendered(3);
+    assert.equal(third.question.request.message, 'b');
+    third.answer({ action: 'decline' });
+    await Promise.all([a, b, kept]);
+  });
+
   it('a question put off still times out, and decline() answers one that is showing', async () => {
     const { broker, renderer } = setup({ timeoutMs: 40 });
     const parked = broker.ask(quick('parked'));

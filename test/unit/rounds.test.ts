@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Broker } from '../../src/core/broker/broker';
 import type { ElicitRequest, ElicitResult } from '../../src/core/request';
-import { answerRound, completeRounds, FlowCancelled, MAX_INPUT_REQUESTS, type OpenRound, type RoundContext } from '../../src/mcp/rounds';
+import {
+  answerRound,
+  completeRounds,
+  firstNextInLine,
+  FlowCancelled,
+  MAX_INPUT_REQUESTS,
+  type OpenRound,
+  type RoundContext,
+} from '../../src/mcp/rounds';
 
 const asker = { kind: 'mcp' as const, name: 'songs', detail: 'tool sketch' };
 const form = (message: string, properties: Record<string, unknown>) => ({
@@ -205,6 +213,27 @@ describe('completeRounds', () => {
     );
     assert.equal(released, 2);
     assert.deepEqual(kept[1]!.earlier, [{ message: 'A?', lines: ['a: x'] }], 'the second round knows what the first answered');
+  });
+
+  it('asks the first question of a kept round the person opened next in line, and the rounds after it in their turn', async () => {
+    const ctx = context((request) => ({
+      action: 'accept',
+      content: request.mode === 'group' ? { [`0:${request.sections[0]!.key}`]: 'x' } : {},
+    }));
+    const results = [{ resultType: 'input_required', inputRequests: { b: form('B?', { b: { type: 'string' } }) } }, { content: [] }];
+    await completeRounds(
+      { resultType: 'input_required', inputRequests: { a: form('A?', { a: { type: 'string' } }) } },
+      async () => results.shift()!,
+      { method: 'tools/call', params: { name: 'sketch', arguments: {} } },
+      firstNextInLine(ctx),
+    );
+    assert.deepEqual(
+      ctx.asked.map((r) => [r.message, r.nextInLine]),
+      [
+        ['A?', true],
+        ['B?', undefined],
+      ],
+    );
   });
 
   it('retries a state-only round after a short pause, without asking', async () => {

@@ -348,7 +348,8 @@ export class Broker {
 
   /** Shows the question until it is answered; "Later" parks it until resumed or declined. */
   private async settle(entry: Entry, closer: AbortSignal): Promise<ElicitResult> {
-    let resumed = false;
+    // Next in line: a question the person asked for, or brought back from Later.
+    let atFront = entry.question.request.nextInLine === true;
     for (;;) {
       if (closer.aborted) return CANCELLED;
       if (entry.elsewhere) return entry.elsewhere;
@@ -357,7 +358,7 @@ export class Broker {
       const shown = joinSignals([closer, attempt.signal]);
       let outcome: RenderOutcome;
       try {
-        outcome = await this.show(entry.question, shown.signal, resumed);
+        outcome = await this.show(entry.question, shown.signal, atFront);
       } finally {
         shown.dispose();
       }
@@ -373,7 +374,7 @@ export class Broker {
       if (next === 'dismiss') return CANCELLED;
       if (next === 'closed') return CANCELLED;
       if (next === 'elsewhere') return entry.elsewhere ?? CANCELLED;
-      resumed = true;
+      atFront = true;
     }
   }
 
@@ -471,7 +472,7 @@ export class Broker {
         }
       };
       signal.addEventListener('abort', aborted, { once: true });
-      // A question the person resumed goes next; everything else in arrival order.
+      // A question the person resumed or asked for goes next; everything else in arrival order.
       if (atFront) this.nativeQueue.unshift(job);
       else this.nativeQueue.push(job);
       const showing = this.nativeShowing;

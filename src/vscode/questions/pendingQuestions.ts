@@ -66,6 +66,8 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   /** Moves the rows of questions with an asker's own timer every second, while the view shows. */
   private countdownTimer: NodeJS.Timeout | undefined;
   private lastResumed: { id: number; at: number } | undefined;
+  /** Watches for the kept round last opened to be asked (sayWhenItWaits). */
+  private waitNotice: vscode.Disposable | undefined;
   private readonly view: RenewedTreeView<PendingItem>;
   /** Questions answered from memory in this window (issue #22): said in the view's header. */
   private automatic = 0;
@@ -157,6 +159,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       return;
     }
     if (item.kind === 'kept') {
+      this.sayWhenItWaits();
       void this.before.answer(item.round);
       return;
     }
@@ -183,6 +186,34 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     // A double-click runs the row's command twice: the second finds the question just resumed, on its way to the screen.
     else if (this.lastResumed?.id !== question.id || Date.now() - this.lastResumed.at > RESUME_GRACE_MS)
       void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
+  }
+
+  /**
+   * A kept round the person opened is asked again as a new question, next in line: when another
+   * question holds the quick input it waits for that one, and the person is told so, as for a row
+   * of a question waiting its turn.
+   */
+  private sayWhenItWaits(): void {
+    this.waitNotice?.dispose();
+    const before = new Set(this.broker.pending().map((q) => q.id));
+    const done = (): void => {
+      clearTimeout(timer);
+      subscription.dispose();
+    };
+    const subscription = this.broker.onDidChange(() => {
+      const pending = this.broker.pending();
+      const asked = pending.find((q) => !before.has(q.id) && q.request.nextInLine);
+      if (!asked) return;
+      done();
+      const waits = asked.presentation !== 'form' && pending.some((q) => q.state === 'showing' && q.presentation !== 'form');
+      if (waits)
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'),
+        );
+    });
+    // Its server may take a while to start; past this, the question has long been asked or failed.
+    const timer = setTimeout(done, 60_000);
+    this.waitNotice = { dispose: done };
   }
 
   private countAutomatic(): void {
@@ -283,6 +314,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     this.redraw.dispose();
     if (this.ageTimer) clearInterval(this.ageTimer);
     if (this.countdownTimer) clearInterval(this.countdownTimer);
+    this.waitNotice?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
