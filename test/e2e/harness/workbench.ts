@@ -386,7 +386,7 @@ export async function typeAndSubmit(page: Page, text: string): Promise<void> {
   await page.locator(widgetInput).press('Enter');
 }
 
-/** Accepts the quick pick row whose label is exactly `label` (filters first if it is not rendered). */
+/** Accepts the quick pick row whose label is exactly `label` (filters first if it is not rendered); gives up after `timeoutMs` at each step. */
 export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
   await page.locator(widgetInput).waitFor({ state: 'visible', timeout: timeoutMs });
   const row = rowByLabel(page, label);
@@ -395,7 +395,7 @@ export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 2
   // The pointer rests away while the person reads: resting on a row, it opens a hover over the rows.
   await page.mouse.move(0, 0);
   await readFirst(page);
-  await found.click();
+  await found.click({ timeout: timeoutMs });
 }
 
 /**
