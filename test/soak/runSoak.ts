@@ -324,9 +324,8 @@ export function formatResult(result: SoakResult): string {
   const lines = [formatReport(result.report), `answers Elicit refused from the phone: ${result.refused.length}`];
   for (const why of result.refused.slice(0, 10)) lines.push(`  ${why}`);
   if (result.phone) {
-    lines.push(
-      `phone's answers to questions already gone: ${result.phone.gone}; its list not read: ${result.phone.unlisted.length ? '' : 'never'}`,
-    );
+    const when = result.phone.unlisted.length > 0 ? ', when:' : ': never';
+    lines.push(`phone's answers to questions already gone: ${result.phone.gone}; its list could not be read${when}`);
     for (const why of result.phone.unlisted.slice(0, 5)) lines.push(`  ${why}`);
   }
   lines.push(`trouble answering in the editor: ${result.editorTroubles.length}`);
