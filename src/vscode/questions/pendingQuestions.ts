@@ -184,8 +184,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       this.lastResumed = { id: question.id, at: Date.now() };
     } else if (question.state === 'showing') this.reveal(question);
     // A double-click runs the row's command twice: the second finds the question just resumed, on its way to the screen.
-    else if (this.lastResumed?.id !== question.id || Date.now() - this.lastResumed.at > RESUME_GRACE_MS)
-      void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
+    else if (this.lastResumed?.id !== question.id || Date.now() - this.lastResumed.at > RESUME_GRACE_MS) sayItComesNext();
   }
 
   /**
@@ -206,10 +205,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       if (!asked) return;
       done();
       const waits = asked.presentation !== 'form' && pending.some((q) => q.state === 'showing' && q.presentation !== 'form');
-      if (waits)
-        void vscode.window.showInformationMessage(
-          vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'),
-        );
+      if (waits) sayItComesNext();
     });
     // Its server may take a while to start; past this, the question has long been asked or failed.
     const timer = setTimeout(done, 60_000);
@@ -317,6 +313,11 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     this.waitNotice?.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A question the person asked for waits for the one on screen: said, so the click does not look lost. */
+function sayItComesNext(): void {
+  void vscode.window.showInformationMessage(vscode.l10n.t('This question shows as soon as the one on screen is answered or put off.'));
 }
 
 function isLive(item: PendingItem): item is Question {
