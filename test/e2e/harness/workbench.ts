@@ -188,23 +188,23 @@ export async function readQuickInput(page: Page): Promise<QuickInputState | unde
     page,
     (sel: string): { state: QuickInputState | undefined; shows: number } => {
       const root = document.querySelector<HTMLElement>(sel);
+      // While the close animation runs the widget stays displayed with this class.
+      const shown = (el: HTMLElement): boolean => el.style.display !== 'none' && !el.classList.contains('quick-input-widget-closing');
       // Counted in the page as it happens: a question hidden (Later) and shown again between two
       // looks is shown anew, and a person reads it again.
       const win = window as unknown as { elicitQuickInput?: { root: Element; shows: number } };
       if (root && win.elicitQuickInput?.root !== root) {
-        // While the close animation runs the widget stays displayed with this class.
-        const shown = (): boolean => root.style.display !== 'none' && !root.classList.contains('quick-input-widget-closing');
-        const watch = { root, shows: shown() ? 1 : 0 };
+        let was = shown(root);
+        const watch = { root, shows: was ? 1 : 0 };
         win.elicitQuickInput = watch;
-        let was = shown();
         new MutationObserver(() => {
-          if (shown() && !was) watch.shows++;
-          was = shown();
+          const now = shown(root);
+          if (now && !was) watch.shows++;
+          was = now;
         }).observe(root, { attributes: true, attributeFilter: ['style', 'class'] });
       }
       const shows = win.elicitQuickInput?.shows ?? 0;
-      if (!root || root.style.display === 'none' || root.offsetParent === null) return { state: undefined, shows };
-      if (root.classList.contains('quick-input-widget-closing')) return { state: undefined, shows };
+      if (!root || !shown(root) || root.offsetParent === null) return { state: undefined, shows };
       const text = (el: Element | null | undefined): string | undefined => {
         const t = el?.textContent?.trim();
         return t ? t : undefined;
@@ -612,6 +612,11 @@ export async function waitForNotification(page: Page, substring: string, timeout
  */
 async function evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
   return page.evaluate(`(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`) as Promise<R>;
+}
+
+/** The OK button of a multi-select quick pick. */
+export function quickPickOk(page: Page): Locator {
+  return page.locator(`${widget} .quick-input-action .monaco-button`, { hasText: 'OK' });
 }
 
 function rowByLabel(page: Page, label: string) {
