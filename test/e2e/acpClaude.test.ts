@@ -19,6 +19,7 @@ import {
   clickAtPersonsPace,
   pickQuickPickItem,
   pressAtPersonsPace,
+  quickPickOk,
   screenshot,
   typeAndSubmit,
   waitForNoQuickInput,
@@ -139,7 +140,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
     await pickQuickPickItem(page, 'SQLite');
     await waitForQuickInput(page, (q) => q.step === '2/2' && q.items.some((i) => i.label === 'Export'));
     await clickAtPersonsPace(page, featureBox('Search'));
-    await clickAtPersonsPace(page, page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }));
+    await clickAtPersonsPace(page, quickPickOk(page));
     await panel.locator('.item.agent', { hasText: 'Search it is.' }).waitFor({ timeout: 120_000 });
     assert.deepEqual(elicitationAnswers().at(-1)!.message!.result, {
       action: 'accept',

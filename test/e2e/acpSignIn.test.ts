@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
   pickQuickPickItem,
+  quickPickOk,
   readQuickInput,
   runCommand,
   screenshot,
@@ -149,7 +150,7 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     const list = await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'FIXTURE_API_KEY'));
     assert.equal(list.items.find((i) => i.label === 'FIXTURE_API_KEY')!.description, 'sign-in key of the agent keyed');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'FIXTURE_API_KEY' }).locator('[role="checkbox"]').click();
-    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await quickPickOk(page).click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 20_000 });
     await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Forget' }).click();

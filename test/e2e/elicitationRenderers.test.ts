@@ -14,9 +14,10 @@ import type { FrameLocator } from 'playwright-core';
 import {
   clickAtPersonsPace,
   glimpseQuickInput,
-  pressAtPersonsPace,
   pickQuickPickItem,
+  pressAtPersonsPace,
   pressKey,
+  quickPickOk,
   readFirst,
   readForm,
   readQuickInput,
@@ -261,7 +262,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       page,
       (q) => q.message === 'Which instruments play the intro? · Choose 1 to 2 · ⚠ Choose at most 2 options (3 chosen)',
     );
-    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    const ok = quickPickOk(page);
     await ok.click();
     await page.waitForTimeout(300);
     assert.equal(readRecords(record).length, recorded, 'three of at most two were not sent');
@@ -277,7 +278,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await runAskTool('ask_two_instruments');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
     const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
-    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    const ok = quickPickOk(page);
     await row('Guitar').click();
     await waitForQuickInput(
       page,
@@ -297,7 +298,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   it("submits a multi-select with OK clicked at a person's pace, after a refusal and at once", async () => {
     const { page } = session.workbench;
     const row = (label: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
-    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    const ok = quickPickOk(page);
     await runAskTool('ask_two_instruments');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Bass'));
     await clickAtPersonsPace(page, row('Guitar'));
@@ -373,7 +374,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       ['Bass'],
     );
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
-    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await quickPickOk(page).click();
     assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { instruments: ['Piano', 'Bass'] } });
 
     await runAskTool('ask_api_key');
@@ -395,7 +396,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     assert.equal(first.message, 'How should the song be arranged? — Instruments · Choose at least 1 · 1 chosen');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
     await waitForQuickInput(page, (q) => q.message === 'How should the song be arranged? — Instruments · Choose at least 1 · 0 chosen');
-    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' });
+    const ok = quickPickOk(page);
     await ok.click();
     await waitForQuickInput(
       page,

@@ -14,6 +14,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import {
   chooseInDropdown,
   notifications,
+  quickPickOk,
   readQuickInput,
   reloadWindow,
   runCommand,
@@ -265,7 +266,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
       'the ticks came back',
     );
     // With the mouse: the result just opened may still be loading, and take the keyboard once it has (CONTRIBUTING).
-    await page().locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await quickPickOk(page()).click();
     const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'pick_parts');
     assert.deepEqual(legs.at(-1)!.inputResponses, { parts: { action: 'accept', content: { parts: ['bass', 'strings'] } } });
     await resultShows('parts: bass, strings');

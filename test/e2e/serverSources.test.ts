@@ -18,6 +18,7 @@ import type { Locator, Page } from 'playwright-core';
 import {
   pickQuickPickItem,
   pressKey,
+  quickPickOk,
   runCommand,
   runMcpTool,
   screenshot,
@@ -247,7 +248,7 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     await screenshot(page, 'other-tools-list');
     // As a person does: tick the row's box with the mouse, then OK.
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Claude Desktop' }).locator('[role="checkbox"]').click();
-    await page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).click();
+    await quickPickOk(page).click();
     await waitForNoQuickInput(page, 'OK to close the list');
     await waitForRows(page, (shown) => shown.includes('desk-server — stopped'), 'Claude Desktop turned on');
     const settings = JSON.parse(fs.readFileSync(path.join(session.server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<
