@@ -1,32 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Pacer, type PacerClock } from '../../src/core/time/pacer';
+import { Pacer } from '../../src/core/time/pacer';
+import { manualClock } from './manualClock';
 import { REDRAW_EVERY_MS, RENEW_AFTER_ROWS, redrawPeriod, renewalDue } from '../../src/vscode/treeRedraw';
-
-/** A clock the test moves by hand; its timers run when their time comes. */
-function manualClock(): PacerClock & { advance(ms: number): void } {
-  let now = 0;
-  let timers: Array<{ at: number; run: () => void; handle: number }> = [];
-  let next = 1;
-  return {
-    now: () => now,
-    setTimeout: (run, ms) => {
-      const handle = next++;
-      timers.push({ at: now + ms, run, handle });
-      return handle;
-    },
-    clearTimeout: (handle) => {
-      timers = timers.filter((t) => t.handle !== handle);
-    },
-    advance(ms) {
-      now += ms;
-      for (const due of timers.filter((t) => t.at <= now)) {
-        timers = timers.filter((t) => t !== due);
-        due.run();
-      }
-    },
-  };
-}
 
 describe('Pacer', () => {
   it('runs at once when it has been quiet, then at most once per period, the last request served at the period’s end', () => {

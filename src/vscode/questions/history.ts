@@ -1,11 +1,13 @@
 /**
  * Elicit: Show History — past questions with asker, outcome and answers, newest
  * first, in a read-only editor. Kept in global state, at most MAX_ENTRIES,
- * secrets masked before they are stored (see core/history.ts).
+ * secrets masked before they are stored (see core/history.ts), written at most
+ * once a second (core/broker/historyLog.ts).
  */
 import * as vscode from 'vscode';
 import type { Broker } from '../../core/broker/broker';
 import { toHistoryEntry, type HistoryEntry } from '../../core/broker/history';
+import { HistoryLog } from '../../core/broker/historyLog';
 import type { ResultDocuments } from '../resultDocuments';
 
 const STATE_KEY = 'elicit.history';
@@ -13,14 +15,15 @@ const MAX_ENTRIES = 200;
 
 export class QuestionHistory implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly log: HistoryLog;
 
-  constructor(
-    private readonly state: vscode.Memento,
-    broker: Broker,
-    results: ResultDocuments,
-  ) {
+  constructor(state: vscode.Memento, broker: Broker, results: ResultDocuments) {
+    this.log = new HistoryLog(
+      { read: () => state.get<HistoryEntry[]>(STATE_KEY, []), write: (entries) => Promise.resolve(state.update(STATE_KEY, entries)) },
+      MAX_ENTRIES,
+    );
     this.disposables.push(
-      broker.onDidAnswer((answered) => void this.add(toHistoryEntry(answered))),
+      broker.onDidAnswer((answered) => this.log.add(toHistoryEntry(answered))),
       // The document's name stays as it is: it is a file name in the editor's tab, not a sentence.
       vscode.commands.registerCommand('elicit.showHistory', () => results.show('Elicit-history', this.markdown())),
       vscode.commands.registerCommand('elicit.clearHistory', () => this.clear()),
@@ -28,11 +31,7 @@ export class QuestionHistory implements vscode.Disposable {
   }
 
   entries(): HistoryEntry[] {
-    return this.state.get<HistoryEntry[]>(STATE_KEY, []);
-  }
-
-  private async add(entry: HistoryEntry): Promise<void> {
-    await this.state.update(STATE_KEY, [entry, ...this.entries()].slice(0, MAX_ENTRIES));
+    return this.log.entries();
   }
 
   private async clear(): Promise<void> {
@@ -48,7 +47,7 @@ export class QuestionHistory implements vscode.Disposable {
       },
       forget,
     );
-    if (choice === forget) await this.state.update(STATE_KEY, []);
+    if (choice === forget) await this.log.clear();
   }
 
   private markdown(): string {
@@ -70,6 +69,7 @@ export class QuestionHistory implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+    void this.log.dispose();
   }
 }
 

@@ -13,8 +13,11 @@ import type { Asker } from '../../core/request';
 
 const OPEN_KEY = 'elicit.openQuestions';
 const LOST_KEY = 'elicit.lostQuestions';
-/** Open questions are written at most this often. */
-const WRITE_MS = 100;
+/**
+ * Open questions are written at most this often: each write sends the workspace's whole state. A
+ * window that closes writes them at once (freeze); this only matters when its host dies unannounced.
+ */
+const WRITE_MS = 1_000;
 
 export interface LostQuestion {
   id: string;
