@@ -104,4 +104,19 @@ describe('SerialMemento', () => {
     assert.equal(inner.read('good'), 2);
     assert.equal(failing.get('bad'), undefined, 'a failed value is not kept as pending');
   });
+
+  it('a value that cannot be copied fails its own write at once, and the writes after it still go', async () => {
+    const inner = new SlowMemento();
+    const copying = new SerialMemento({
+      keys: () => inner.keys(),
+      get: inner.get.bind(inner),
+      // VS Code copies an object value with JSON at once, so a cycle throws before any promise.
+      update: (key: string, value: unknown) => inner.update(key, JSON.parse(JSON.stringify(value))),
+    } as vscode.Memento);
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    await assert.rejects(copying.update('bad', cyclic), /circular/i);
+    await copying.update('good', 3);
+    assert.equal(inner.read('good'), 3);
+  });
 });

@@ -59,7 +59,10 @@ export class SerialMemento implements vscode.Memento {
     this.writing = new Map(this.waiting);
     this.waiting.clear();
     this.onItsWay = true;
-    const landed = Promise.all([...this.writing].map(([key, value]) => this.inner.update(key, value))).then(() => undefined);
+    // A value VS Code cannot copy throws at once: it fails its write, not every write after it.
+    const landed = Promise.all(
+      [...this.writing].map(([key, value]) => new Promise<void>((resolve, reject) => this.inner.update(key, value).then(resolve, reject))),
+    ).then(() => undefined);
     const after = (): void => {
       this.writing = new Map();
       this.onItsWay = false;
