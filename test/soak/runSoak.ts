@@ -24,6 +24,7 @@ import { formatReport, judge, type LedgerEvent, type LedgerReport } from './ledg
 import { formatShares, readProfile, whoRan } from './blockProfile';
 import { liveOwners, liveSites, readHeapProfile } from './heapSites';
 import { readSoakLog } from './soakLog';
+import { keepElicitLogs } from './elicitLogs';
 import { descriptorGrowth, windowSockets, type Descriptors, type WindowSockets } from './leftBehind';
 import { answerInEditor, leftToEditor } from './editor';
 import { answerOnPhone, pairPhone, phoneLists, type PhoneOutcome } from './phone';
@@ -284,6 +285,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     sockets = await windowSockets(windowsMeshDirs(session.server));
   } finally {
     stopPhone.abort();
+    if (options.keep) keepElicitLogs(session.server.userDataDir, path.join(dir, 'elicit-logs'));
     await session.close();
     agent?.process.kill();
     await Promise.all(httpServers.map((asker) => asker.stop()));
