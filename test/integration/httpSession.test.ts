@@ -139,6 +139,22 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
     await everyQuestionAnswered();
   });
 
+  it('delivers answers given while the network is down, once it is back (the soak: two answers never arrived)', async () => {
+    await waitFor(() => answeredCount() >= 2, 'two questions answered');
+    let downs = 0;
+    beforeAnswer = () => {
+      // The person answers just as the network goes: the answer waits for it to come back.
+      if (downs++ === 0) asker.proxy.down(5_000);
+    };
+    const before = answeredCount();
+    await waitFor(() => downs > 0 && answeredCount() >= before + 5, 'five more answered after the network came back', 40_000).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${logs.join('\n')}\n${JSON.stringify(logged().slice(-8))}`);
+      },
+    );
+    await everyQuestionAnswered();
+  });
+
   it('opens a new session when the server restarted and lost the old one (404), and answers what it asks then', async () => {
     await waitFor(() => answeredCount() >= 2, 'two questions answered');
     await asker.restart();
