@@ -40,6 +40,8 @@ static char *const *with_perf_map(char *const argv[]) {
   traced_argv[n++] = argv[0];
   traced_argv[n++] = "--perf-basic-prof";
   traced_argv[n++] = "--interpreted-frames-native-stack";
+  // The perf map makes V8 write its own log too, by default into the host's working directory.
+  traced_argv[n++] = "--logfile=/dev/null";
   for (int i = 1; argv[i] && n < 1023; i++) traced_argv[n++] = argv[i];
   traced_argv[n] = 0;
   return traced_argv;
