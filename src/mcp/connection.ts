@@ -497,6 +497,7 @@ export class McpConnection {
       const transport = client.transport as unknown as HttpSessionTransport;
       const stopKeeping = keepHttpSession(transport, {
         onLost: (why) => void this.sessionLost(client, transport, why),
+        log: (line) => this.options.log(`[elicit] ${this.name}: ${line}`),
         stream: this.getStream,
       });
       lifetime.signal.addEventListener('abort', stopKeeping, { once: true });

@@ -53,6 +53,8 @@ export interface HttpSessionTransport {
 export interface HttpSessionOptions {
   /** Called once, when the session cannot go on. */
   onLost(why: string): void;
+  /** What happens to the session on the way: an answer sent again, for the server's log. */
+  log?: (line: string) => void;
   /** The GET stream's watch, whose fetch the transport was given. */
   stream?: GetStreamWatch;
   /** How often the GET stream is looked at, 5 s. */
@@ -102,6 +104,7 @@ export function keepHttpSession(transport: HttpSessionTransport, options: HttpSe
           if (unanswered) lost('an answer could not be sent to the server');
           throw error;
         }
+        options.log?.(`a message got no reply from the server; sending it again in ${delays[attempt]} ms`);
         await sleep(delays[attempt]!);
       }
     }

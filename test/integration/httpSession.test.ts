@@ -152,6 +152,12 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
         throw new Error(`${error.message}\n${logs.join('\n')}\n${JSON.stringify(logged().slice(-8))}`);
       },
     );
+    // The server's log says the answer was sent again, and that the session went on.
+    assert.ok(
+      logs.some((l) => l.includes('h1: a message got no reply from the server; sending it again')),
+      logs.join('\n'),
+    );
+    assert.ok(!logs.some((l) => l.includes('starting a new session')), logs.join('\n'));
     await everyQuestionAnswered();
   });
 
