@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nameFrames, readPerfMap } from '../../test/soak/nativeHeap/frames';
+import { nameFrames, readPerfMap } from '../soak/nativeHeap/frames';
 
 describe('the soak native heap trace: JavaScript frames named from the perf map', () => {
   const map = readPerfMap(
