@@ -60,6 +60,7 @@ import {
 } from './taskExtension';
 import { serverOrigin } from './serverOrigin';
 import { endSession, GetStreamWatch, keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
+import { SessionParting } from './sessionParting';
 import {
   completeRounds,
   firstNextInLine,
@@ -206,6 +207,8 @@ export class McpConnection {
   private lifetime = new AbortController();
   /** The GET stream of the HTTP transport made last. */
   private getStream: GetStreamWatch | undefined;
+  /** Each Streamable HTTP transport's end (sessionParting.ts), carried out even after it closed. */
+  private readonly partings = new WeakMap<object, SessionParting>();
   /** Why the HTTP session ended, for the status once the connection has closed. */
   private sessionLostWhy: string | undefined;
   /** 2025-era questions that arrive together are shown together. */
@@ -408,7 +411,9 @@ export class McpConnection {
 
   /** A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there. */
   private async endSessionOf(client: Client): Promise<void> {
-    if (this._transportKind === 'http') await endSession(client.transport as unknown as HttpSessionTransport | undefined);
+    if (this._transportKind !== 'http') return;
+    const transport = client.transport as unknown as HttpSessionTransport | undefined;
+    await endSession(transport, transport && this.partings.get(transport));
   }
 
   /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */
@@ -499,6 +504,7 @@ export class McpConnection {
         onLost: (why) => void this.sessionLost(client, transport, why),
         log: (line) => this.options.log(`[elicit] ${this.name}: ${line}`),
         stream: this.getStream,
+        parting: this.partings.get(transport),
       });
       lifetime.signal.addEventListener('abort', stopKeeping, { once: true });
     }
@@ -580,12 +586,16 @@ export class McpConnection {
     const auth = socket ? { fetch: socketFetch(socket.socketPath) } : oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
     // The GET stream of a 2025-era session, watched so that one that never reopens ends the session (httpSession.ts).
     this.getStream = new GetStreamWatch();
-    const watchedFetch = this.getStream.wrap(auth.fetch ?? ((input, init) => fetch(input, init)));
+    const plainFetch = auth.fetch ?? ((input, init) => fetch(input, init));
+    // Its end is sent through the same fetch, as the session's last request was (sessionParting.ts).
+    const parting = new SessionParting(plainFetch, { log: (line) => this.options.log(`[elicit] ${this.name}: ${line}`) });
+    const watchedFetch = parting.noting(this.getStream.wrap(plainFetch));
     const url = new URL(socket?.url ?? transport.url);
     const http =
       transport.type === 'sse'
         ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
         : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth, fetch: watchedFetch });
+    if (transport.type !== 'sse') this.partings.set(http, parting);
     if (language.value !== undefined) stampAcceptLanguage(http, language.value);
     this.authTransport = http;
     return http;
@@ -894,7 +904,7 @@ export class McpConnection {
     if (this.client !== client) return;
     this.options.log(`[elicit] ${this.name}: ${why}; starting a new session`);
     this.sessionLostWhy = why;
-    await endSession(transport);
+    await endSession(transport, this.partings.get(transport));
     if (this.client === client) await client.close().catch(() => undefined);
   }
 

@@ -7,12 +7,13 @@
  *
  * - the GET stream is resumed more patiently (RECONNECTION, Last-Event-ID as the SDK sends it);
  * - an answer or a notification whose POST got no HTTP reply (a dropped connection) is sent again
- *   a few times; a server ignores a response to a request it no longer waits for, so a POST that
- *   did land and is sent twice costs nothing;
+ *   for about as long as the GET stream is resumed; a server ignores a response to a request it no
+ *   longer waits for, so a POST that did land and is sent twice costs nothing;
  * - a 404 to the session, a GET stream that could not be resumed, or an answer that could not be
  *   sent at all ends the connection with a reason (`onLost`), so crash recovery starts a new
- *   session; the old one is ended with DELETE first when the server can still be reached, so its
- *   questions end there with an error instead of waiting for ever;
+ *   session; the old one is ended (`SessionParting`: the answers still on their way, then DELETE,
+ *   tried until the server can be reached again), so its questions end there instead of waiting
+ *   for ever;
  * - a session left without its GET stream for longer than the resuming lasts ends the same way
  *   (`GetStreamWatch`): the SDK opens the stream once after `initialized` and never tries again if
  *   that one request fails, so the server's questions would wait for ever.
@@ -22,6 +23,7 @@
 
 import { waitAtMost } from '../core/time/delay';
 import { httpStatus as httpStatusOf } from './httpFallback';
+import type { SessionParting } from './sessionParting';
 
 /** Resuming the GET stream: 0.5 s, then growing to 5 s, ten times (about 30 s in all). */
 export const RECONNECTION = Object.freeze({
@@ -34,8 +36,8 @@ export const RECONNECTION = Object.freeze({
 /** A session with no GET stream for this long (longer than RECONNECTION's tries) has lost it. */
 export const STREAMLESS_MS = 40_000;
 
-/** Gaps before sending an answer again after its POST got no reply. */
-export const RESEND_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000];
+/** Gaps before sending an answer again after its POST got no reply: about 28 s in all, as long as the GET stream is resumed. */
+export const RESEND_DELAYS_MS: readonly number[] = [250, 500, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000, 5_000];
 
 interface JsonRpcMessageLike {
   method?: unknown;
@@ -57,6 +59,8 @@ export interface HttpSessionOptions {
   log?: (line: string) => void;
   /** The GET stream's watch, whose fetch the transport was given. */
   stream?: GetStreamWatch;
+  /** The session's end, whose fetch the transport was given: it sends what got no reply before DELETE. */
+  parting?: SessionParting;
   /** How often the GET stream is looked at, 5 s. */
   checkEveryMs?: number;
   now?: () => number;
@@ -64,10 +68,13 @@ export interface HttpSessionOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Ends the session with DELETE when it has one; waits at most 2 s (the server may be unreachable). */
-export async function endSession(transport: HttpSessionTransport | undefined): Promise<void> {
-  if (transport?.sessionId === undefined) return;
-  await waitAtMost(transport.terminateSession(), 2_000);
+/**
+ * Ends the session: waits at most 2 s, while its end goes on being tried (the server may be
+ * unreachable for now). Without a `parting` (no Streamable HTTP fetch to note), DELETE is tried once.
+ */
+export async function endSession(transport: HttpSessionTransport | undefined, parting?: SessionParting): Promise<void> {
+  if (parting) await waitAtMost(parting.end(), 2_000);
+  else if (transport?.sessionId !== undefined) await waitAtMost(transport.terminateSession(), 2_000);
 }
 
 /** A request of ours: sending it twice could run a tool twice, so it is never sent again. */
@@ -92,16 +99,22 @@ export function keepHttpSession(transport: HttpSessionTransport, options: HttpSe
   const sessionUnknown = (error: unknown): boolean => httpStatusOf(error) === 404 && transport.sessionId !== undefined;
 
   const send = transport.send.bind(transport);
+  const parting = options.parting;
   transport.send = async (message, sendOptions) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await send(message, sendOptions);
+        await send(message, sendOptions);
+        parting?.release(message);
+        return;
       } catch (error) {
         if (sessionUnknown(error)) lost('the server no longer knows this session (HTTP 404)');
         // Only what got no HTTP reply at all is sent again; a status is the server's answer.
-        const unanswered = watching && !isRequest(message) && httpStatusOf(error) === undefined;
-        if (!unanswered || attempt >= delays.length) {
-          if (unanswered) lost('an answer could not be sent to the server');
+        const unanswered = !isRequest(message) && httpStatusOf(error) === undefined;
+        // Held until it lands: a session that ends meanwhile sends it before its DELETE.
+        if (unanswered) parting?.hold(message);
+        else parting?.release(message);
+        if (!unanswered || !watching || attempt >= delays.length) {
+          if (unanswered && watching) lost('an answer could not be sent to the server');
           throw error;
         }
         options.log?.(`a message got no reply from the server; sending it again in ${delays[attempt]} ms`);

@@ -30,7 +30,7 @@ interface Logged {
   asker: string;
 }
 
-describe('a 2025 Streamable HTTP session through a failing network', { timeout: 120_000 }, () => {
+describe('a 2025 Streamable HTTP session through a failing network', { timeout: 240_000 }, () => {
   let dir: string;
   let asker: HttpAsker;
   let connection: McpConnection;
@@ -158,6 +158,27 @@ describe('a 2025 Streamable HTTP session through a failing network', { timeout: 
       logs.join('\n'),
     );
     assert.ok(!logs.some((l) => l.includes('starting a new session')), logs.join('\n'));
+    await everyQuestionAnswered();
+  });
+
+  it('ends a session given up while the network is down once it is back: the answer given there reaches its server', async () => {
+    await waitFor(() => answeredCount() >= 2, 'two questions answered');
+    let answered: string | undefined;
+    beforeAnswer = () => {
+      if (answered !== undefined) return;
+      // Longer than an answer is sent again (about 28 s) and the stream of questions resumed (about 33 s).
+      asker.proxy.down(36_000);
+      answered = logged()
+        .filter((e) => e.event === 'asked')
+        .at(-1)?.question;
+    };
+    await waitFor(() => logs.some((l) => l.includes('starting a new session')), 'the session to be given up', 60_000);
+    // The server still waits for that answer: it arrives once the network is back, before the old session's DELETE.
+    await waitFor(() => logged().some((e) => e.event === 'fate' && e.question === answered), `the fate of ${answered}`, 30_000).catch(
+      (error: Error) => {
+        throw new Error(`${error.message}\n${logs.join('\n')}\n${JSON.stringify(logged().slice(-6))}`);
+      },
+    );
     await everyQuestionAnswered();
   });
 
