@@ -89,7 +89,8 @@ export class SessionParting {
       headers.set('content-type', 'application/json');
       headers.set('accept', 'application/json, text/event-stream');
     }
-    return this.fetch(address.url, { method, headers, body, signal: AbortSignal.timeout(TRY_MS) });
+    // A redirect is the server's reply: followed, it could carry the session's headers to another origin.
+    return this.fetch(address.url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(TRY_MS) });
   }
 
   /** Tries `request` until the server replies with any status (true) or `deadline` passes (false). */

@@ -7,6 +7,7 @@ interface Sent {
   url: string;
   method: string;
   headers: Record<string, string>;
+  redirect?: RequestRedirect;
   body?: unknown;
 }
 
@@ -31,6 +32,7 @@ function network(status = 200) {
         url: String(input),
         method: init?.method ?? 'GET',
         headers,
+        ...(init?.redirect ? { redirect: init.redirect } : {}),
         ...(typeof init?.body === 'string' ? { body: JSON.parse(init.body) } : {}),
       });
       return new Response(null, { status: status === 200 && init?.method === 'POST' ? 202 : status });
@@ -80,6 +82,7 @@ describe('SessionParting', () => {
     const deleted = net.sent.at(-1)!;
     assert.equal(deleted.method, 'DELETE');
     assert.equal(deleted.url, 'https://mcp.example/mcp');
+    assert.equal(deleted.redirect, 'manual');
     assert.deepEqual(deleted.headers, {
       'mcp-session-id': 'session-1',
       'mcp-protocol-version': '2025-11-25',
