@@ -96,7 +96,8 @@ export class SessionParting {
   /** Tries `request` until the server replies with any status (true) or `deadline` passes (false). */
   private async untilReplied(deadline: number, request: () => Promise<Response>): Promise<boolean> {
     const now = this.options.now ?? Date.now;
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    // Unref'd: ending an old session never keeps a process alive (a test's, or a host shutting down).
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await request();
