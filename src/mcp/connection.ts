@@ -209,6 +209,8 @@ export class McpConnection {
   private getStream: GetStreamWatch | undefined;
   /** Each Streamable HTTP transport's end (sessionParting.ts), carried out even after it closed. */
   private readonly partings = new WeakMap<object, SessionParting>();
+  /** A line of this server's log, named as Elicit's. */
+  private readonly logLine = (line: string): void => this.options.log(`[elicit] ${this.name}: ${line}`);
   /** Why the HTTP session ended, for the status once the connection has closed. */
   private sessionLostWhy: string | undefined;
   /** 2025-era questions that arrive together are shown together. */
@@ -411,9 +413,8 @@ export class McpConnection {
 
   /** A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there. */
   private async endSessionOf(client: Client): Promise<void> {
-    if (this._transportKind !== 'http') return;
-    const transport = client.transport as unknown as HttpSessionTransport | undefined;
-    await endSession(transport, transport && this.partings.get(transport));
+    // Only a Streamable HTTP transport has a session to end (a parting).
+    await endSession(client.transport && this.partings.get(client.transport));
   }
 
   /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */
@@ -502,7 +503,7 @@ export class McpConnection {
       const transport = client.transport as unknown as HttpSessionTransport;
       const stopKeeping = keepHttpSession(transport, {
         onLost: (why) => void this.sessionLost(client, transport, why),
-        log: (line) => this.options.log(`[elicit] ${this.name}: ${line}`),
+        log: this.logLine,
         stream: this.getStream,
         parting: this.partings.get(transport),
       });
@@ -510,7 +511,7 @@ export class McpConnection {
     }
     this.lifetime = lifetime;
     this.client = client;
-    this.options.log(`[elicit] ${this.name}: connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
+    this.logLine(`connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
     this.setStatus('running');
     return client;
   }
@@ -536,9 +537,7 @@ export class McpConnection {
     } catch (error) {
       if (error instanceof UnauthorizedError) throw error;
       if (stdio && transport instanceof GroupStdioTransport && transport.exitedEarly) {
-        this.options.log(
-          `[elicit] ${this.name}: the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25`,
-        );
+        this.logLine('the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25');
         await client.close().catch(() => undefined);
         transport = this.createTransport(launch);
         await client.connect(transport, { prior: { kind: 'legacy' } });
@@ -546,7 +545,7 @@ export class McpConnection {
       }
       if (launch.type !== 'http' || !shouldFallBackToSse(error)) throw error;
       const reason = fallbackReason(error);
-      this.options.log(`[elicit] ${this.name}: the Streamable HTTP endpoint answered ${reason}; trying the legacy SSE transport`);
+      this.logLine(`the Streamable HTTP endpoint answered ${reason}; trying the legacy SSE transport`);
       await client.close().catch(() => undefined);
       this._transportKind = 'sse';
       try {
@@ -588,7 +587,7 @@ export class McpConnection {
     this.getStream = new GetStreamWatch();
     const plainFetch = auth.fetch ?? ((input, init) => fetch(input, init));
     // Its end is sent through the same fetch, as the session's last request was (sessionParting.ts).
-    const parting = new SessionParting(plainFetch, { log: (line) => this.options.log(`[elicit] ${this.name}: ${line}`) });
+    const parting = new SessionParting(plainFetch, { log: this.logLine });
     const watchedFetch = parting.noting(this.getStream.wrap(plainFetch));
     const url = new URL(socket?.url ?? transport.url);
     const http =
@@ -747,7 +746,7 @@ export class McpConnection {
   private taskStatusLog(tool: string): (status: string) => void {
     let last = '';
     return (status) => {
-      if (status !== last) this.options.log(`[elicit] ${this.name}: tool ${tool} task: ${status}`);
+      if (status !== last) this.logLine(`tool ${tool} task: ${status}`);
       last = status;
     };
   }
@@ -902,16 +901,16 @@ export class McpConnection {
    */
   private async sessionLost(client: Client, transport: HttpSessionTransport, why: string): Promise<void> {
     if (this.client !== client) return;
-    this.options.log(`[elicit] ${this.name}: ${why}; starting a new session`);
+    this.logLine(`${why}; starting a new session`);
     this.sessionLostWhy = why;
-    await endSession(transport, this.partings.get(transport));
+    await endSession(this.partings.get(transport));
     if (this.client === client) await client.close().catch(() => undefined);
   }
 
   private fail(message: string): void {
     this._error = message;
     this.setStatus('error');
-    this.options.log(`[elicit] ${this.name}: ${message}`);
+    this.logLine(message);
   }
 
   private setStatus(status: ServerStatus): void {

@@ -49,7 +49,6 @@ export interface HttpSessionTransport {
   send(message: JsonRpcMessageLike, options?: unknown): Promise<void>;
   onerror?: (error: Error) => void;
   readonly sessionId?: string;
-  terminateSession(): Promise<void>;
 }
 
 export interface HttpSessionOptions {
@@ -69,12 +68,11 @@ export interface HttpSessionOptions {
 }
 
 /**
- * Ends the session: waits at most 2 s, while its end goes on being tried (the server may be
- * unreachable for now). Without a `parting` (no Streamable HTTP fetch to note), DELETE is tried once.
+ * Ends a Streamable HTTP transport's session (`parting`; none for other transports): waits at most
+ * 2 s, while its end goes on being tried (the server may be unreachable for now).
  */
-export async function endSession(transport: HttpSessionTransport | undefined, parting?: SessionParting): Promise<void> {
+export async function endSession(parting: SessionParting | undefined): Promise<void> {
   if (parting) await waitAtMost(parting.end(), 2_000);
-  else if (transport?.sessionId !== undefined) await waitAtMost(transport.terminateSession(), 2_000);
 }
 
 /** A request of ours: sending it twice could run a tool twice, so it is never sent again. */

@@ -36,11 +36,17 @@ export class SessionParting {
   private readonly held = new Set<unknown>();
   private ending: Promise<void> | undefined;
   private deleting = false;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
     private readonly fetch: Fetch,
     private readonly options: SessionPartingOptions = {},
-  ) {}
+  ) {
+    this.now = options.now ?? Date.now;
+    // Unref'd: ending an old session never keeps a process alive (a test's, or a host shutting down).
+    this.sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  }
 
   /** `fetch` for the transport, noting where and with which headers it reaches its session. */
   noting(fetch: Fetch): Fetch {
@@ -72,9 +78,9 @@ export class SessionParting {
   private async part(): Promise<void> {
     const address = this.address;
     if (!address) return;
-    const now = this.options.now ?? Date.now;
-    const deadline = now() + PARTING_FOR_MS;
-    for (let message = first(this.held); message !== undefined; message = first(this.held)) {
+    const deadline = this.now() + PARTING_FOR_MS;
+    // The oldest held first; each is let go once tried, so the loop ends.
+    for (let message = this.oldestHeld(); message !== undefined; message = this.oldestHeld()) {
       const replied = await this.untilReplied(deadline, () => this.send(address, 'POST', JSON.stringify(message)));
       this.held.delete(message);
       if (!replied) return;
@@ -95,26 +101,22 @@ export class SessionParting {
 
   /** Tries `request` until the server replies with any status (true) or `deadline` passes (false). */
   private async untilReplied(deadline: number, request: () => Promise<Response>): Promise<boolean> {
-    const now = this.options.now ?? Date.now;
-    // Unref'd: ending an old session never keeps a process alive (a test's, or a host shutting down).
-    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await request();
         await response.body?.cancel().catch(() => undefined);
         return true;
       } catch {
-        if (now() >= deadline) {
+        if (this.now() >= deadline) {
           this.options.log?.('the server could not be reached to end the old session; its questions may wait there');
           return false;
         }
-        await sleep(PARTING_DELAYS_MS[Math.min(attempt, PARTING_DELAYS_MS.length - 1)]!);
+        await this.sleep(PARTING_DELAYS_MS[Math.min(attempt, PARTING_DELAYS_MS.length - 1)]!);
       }
     }
   }
-}
 
-function first(set: Set<unknown>): unknown {
-  for (const value of set) return value;
-  return undefined;
+  private oldestHeld(): unknown {
+    return this.held.values().next().value;
+  }
 }

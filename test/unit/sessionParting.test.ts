@@ -181,12 +181,11 @@ describe('SessionParting', () => {
   });
 });
 
-/** The members of the SDK's transport keepHttpSession uses, sending through `fetch`'s network. */
+/** The members of the SDK's transport keepHttpSession uses, each message sent through `send`. */
 function transportOn(send: (message: unknown) => Promise<void>): HttpSessionTransport {
   return {
     sessionId: 'session-1',
     send: (message) => send(message),
-    terminateSession: async () => undefined,
   };
 }
 
