@@ -52,6 +52,7 @@ import {
   followTask,
   missingCapabilityText,
   MISSING_CLIENT_CAPABILITY,
+  sendTaskCancel,
   surfaceTaskResults,
   taskOf,
   TASKS_EXTENSION,
@@ -61,6 +62,7 @@ import {
 import { serverOrigin } from './serverOrigin';
 import { endSession, GetStreamWatch, keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
 import { SessionParting } from './sessionParting';
+import { sendStartingTask } from './taskStart';
 import {
   completeRounds,
   firstNextInLine,
@@ -163,6 +165,8 @@ const NO_TIMEOUT_MS = 2_147_000_000;
 const TASK_REQUEST_TIMEOUT_MS = 60_000;
 /** How long a stop waits for tasks/cancel requests on their way (a closing window gives its host little time). */
 const TASK_CANCELS_FLUSH_MS = 1500;
+/** How long a tools/call given up on its way may still be answered with a task to cancel (taskStart.ts). */
+const TASK_ANSWER_GRACE_MS = 1000;
 /** A local server that has not answered the version probe by then is a 2025-era server. */
 const STDIO_PROBE_TIMEOUT_MS = 5_000;
 /** A remote server that does not answer the version probe is down, not old. */
@@ -702,6 +706,8 @@ export class McpConnection {
     return callToolAsTask(client, name, args, {
       signal,
       timeout: NO_TIMEOUT_MS,
+      startGraceMs: TASK_ANSWER_GRACE_MS,
+      cancelUnfollowed: (taskId) => this.cancelUnfollowedTask(client, name, taskId),
       onStatus: (task) => logStatus(task.status),
       onCancel: (sent) => this.trackCancel(sent),
     });
@@ -779,7 +785,7 @@ export class McpConnection {
         const merged = { ...params, ...extra };
         switch (method) {
           case 'tools/call':
-            return (await client.callTool(merged as { name: string }, options)) as Record<string, unknown>;
+            return (await this.callMayStartTask(client, merged as { name: string }, options)) as Record<string, unknown>;
           case 'prompts/get':
             return (await client.getPrompt(merged as { name: string }, options)) as Record<string, unknown>;
           case 'resources/read':
@@ -787,6 +793,32 @@ export class McpConnection {
             return (await client.readResource(merged as { uri: string }, { ...options, cacheMode: 'bypass' })) as Record<string, unknown>;
         }
       });
+  }
+
+  /**
+   * A 2026 tools/call, which the server may answer with a task: given up on its way, it is let
+   * finish for a moment so that a task it started can be cancelled (taskStart.ts).
+   */
+  private callMayStartTask(
+    client: Client,
+    params: { name: string },
+    options: { signal: AbortSignal | undefined; timeout: number; allowInputRequired: boolean },
+  ): Promise<unknown> {
+    const call = (signal: AbortSignal | undefined): Promise<unknown> => client.callTool(params, { ...options, signal });
+    if (client.getProtocolEra() !== 'modern') return call(options.signal);
+    return sendStartingTask(call, {
+      signal: options.signal,
+      graceMs: TASK_ANSWER_GRACE_MS,
+      taskIn: (answer) => ('error' in answer ? taskOf(answer.error, this.name)?.taskId : undefined),
+      cancelTask: (taskId) => this.cancelUnfollowedTask(client, params.name, taskId),
+      onGivenUp: (settled) => this.trackCancel(settled),
+    });
+  }
+
+  /** tasks/cancel for a task whose call was given up before the server's answer named it. */
+  private cancelUnfollowedTask(client: Pick<Client, 'request'>, tool: string, taskId: string): Promise<void> {
+    this.logLine(`tool ${tool}: the call ended as the server started a task; cancelling the task`);
+    return sendTaskCancel(client, taskId, { timeout: TASK_REQUEST_TIMEOUT_MS });
   }
 
   private async withRounds(

@@ -171,6 +171,8 @@ export async function followTask(
     run.onCancel?.(sent);
   };
   run.cancelledBy?.addEventListener('abort', cancel, { once: true });
+  // Given up between the answer that named the task and now: no abort event is left to hear.
+  if (run.cancelledBy?.aborted) cancel();
   const asked = new Set(resumed.asked);
   const earlier = [...resumed.earlier];
   let round = resumed.round;

@@ -11,6 +11,7 @@ import { ANY_RESULT } from './anyResult';
 import type { CallToolResult, Task, Tool } from './types';
 import { delay } from '../core/time/delay';
 import { sendTaskCancel } from './taskExtension';
+import { sendStartingTask } from './taskStart';
 
 export interface TaskCallOptions {
   signal?: AbortSignal;
@@ -20,6 +21,10 @@ export interface TaskCallOptions {
   onStatus?: (task: Task) => void;
   /** The tasks/cancel request as it goes out: a window that closes waits for it. */
   onCancel?: (sent: Promise<void>) => void;
+  /** How long the creating call, given up on its way, may still be answered with a task to cancel. */
+  startGraceMs: number;
+  /** tasks/cancel for the task of a call given up before its answer named it. */
+  cancelUnfollowed: (taskId: string) => Promise<void>;
 }
 
 const DEFAULT_POLL_MS = 1000;
@@ -39,7 +44,16 @@ export async function callToolAsTask(
   options: TaskCallOptions,
 ): Promise<CallToolResult> {
   const request = { signal: options.signal, timeout: options.timeout };
-  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT, request);
+  const created = await sendStartingTask(
+    (signal) => client.request({ method: 'tools/call', params: { name, arguments: args, task: {} } }, ANY_RESULT, { ...request, signal }),
+    {
+      signal: options.signal,
+      graceMs: options.startGraceMs,
+      taskIn: (answer) => ('value' in answer ? readTask(answer.value.task).taskId : undefined),
+      cancelTask: options.cancelUnfollowed,
+      ...(options.onCancel ? { onGivenUp: options.onCancel } : {}),
+    },
+  );
   const task = readTask(created.task);
   // Cancelling the call cancels the task on the server too, not only our wait for it.
   const cancelTask = (): void => {
@@ -47,6 +61,8 @@ export async function callToolAsTask(
     options.onCancel?.(sent);
   };
   options.signal?.addEventListener('abort', cancelTask, { once: true });
+  // Given up between the answer that named the task and now: no abort event is left to hear.
+  if (options.signal?.aborted) cancelTask();
   try {
     let current = task;
     options.onStatus?.(current);

@@ -116,6 +116,30 @@ for (const transport of ['stdio', 'Streamable HTTP'] as const) {
       assert.equal(of('tasks/get', cancelled as string).length >= 1, true);
     });
 
+    it('cancels the task of a call given up before the answer naming it came back, before a closing window lets go', async () => {
+      const { connection, logs } = connect(config, () => assert.fail('nothing is asked'));
+      const controller = new AbortController();
+      const call = connection.callTool('slow_answer', {}, controller.signal);
+      const startedTask = (): string | undefined =>
+        readRecords(record)
+          .filter((r) => r.tool === 'slow_answer' && typeof r.started === 'string')
+          .at(-1)?.started as string | undefined;
+      const before = startedTask();
+      await waitFor(() => startedTask() !== before, 'the task to start');
+      // The server answers 500 ms after it started the task: the gateway's calls end now (a window closing).
+      controller.abort(new Error('the window closed'));
+      await assert.rejects(call, /the window closed/);
+      const taskId = startedTask()!;
+      assert.deepEqual(of('tasks/cancel', taskId), [], 'not cancelled before its answer came');
+      // What a closing window waits for before its host goes.
+      await connection.taskCancelsSent();
+      assert.equal(of('tasks/cancel', taskId).length, 1, 'the task the answer named was cancelled');
+      assert.ok(
+        logs.some((l) => l.includes('tool slow_answer: the call ended as the server started a task; cancelling the task')),
+        logs.join('\n'),
+      );
+    });
+
     it("reports a failed task with the server's reason", async () => {
       const { connection } = connect(config, () => assert.fail('nothing is asked'));
       await assert.rejects(connection.callTool('failing_job', {}), /reports's task failed: the disk is full/);

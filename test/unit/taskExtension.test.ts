@@ -136,6 +136,22 @@ const question = (key: string): Record<string, unknown> => ({
   },
 });
 
+describe('followTask given a run already cancelled', () => {
+  it('cancels the task at once: the abort came before it could listen (between the answer naming the task and now)', async () => {
+    const { client, sent } = scriptedServer([]);
+    const why = new Error('the window closed');
+    const run: TaskRun = {
+      client,
+      request: { method: 'tools/call', params: { name: 'export' } },
+      context: { ...context(() => assert.fail('nothing is asked')), signal: AbortSignal.abort(why) },
+      cancelledBy: AbortSignal.abort(why),
+      timeout: 1000,
+    };
+    await assert.rejects(followTask(run, readTask({ taskId: 't4', status: 'working' }, 'reports')), /the window closed/);
+    assert.deepEqual(sent, [{ method: 'tasks/cancel', params: { taskId: 't4' } }]);
+  });
+});
+
 describe('followTask against a server that misbehaves', () => {
   it('stops a task that keeps asking new questions after the cap', async () => {
     const polls = Array.from({ length: MAX_TASK_ROUNDS + 5 }, (_, i) => ({
