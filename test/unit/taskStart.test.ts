@@ -40,132 +40,103 @@ function pendingRequest<T>(): {
 const taskNamed = (answer: TaskStartAnswer<{ taskId?: string }>): string | undefined =>
   'value' in answer ? answer.value.taskId : undefined;
 
-function recorder(): { cancelled: string[]; cancelTask: (id: string) => Promise<void>; givenUp: Array<Promise<void>> } {
+/** A call with a signal the test gives up with; what it cancelled, and what went on after it was given up. */
+function startCall<T>(
+  request: { send: (signal: AbortSignal | undefined) => Promise<T> },
+  taskIn: (answer: TaskStartAnswer<T>) => string | undefined,
+  graceMs = 5_000,
+): { call: Promise<T>; controller: AbortController; cancelled: string[]; givenUp: Array<Promise<void>> } {
   const cancelled: string[] = [];
-  return { cancelled, cancelTask: async (id) => void cancelled.push(id), givenUp: [] };
+  const givenUp: Array<Promise<void>> = [];
+  const controller = new AbortController();
+  const call = sendStartingTask(request.send, {
+    signal: controller.signal,
+    graceMs,
+    taskIn,
+    cancelTask: async (id) => void cancelled.push(id),
+    onGivenUp: (settled) => givenUp.push(settled),
+  });
+  return { call, controller, cancelled, givenUp };
 }
+
+const refuse = (): Promise<void> => assert.fail('nothing is cancelled');
 
 describe('a request that may start a task', () => {
   it('without a signal is sent as it is and answered as it is', async () => {
     const request = pendingRequest<{ taskId?: string }>();
-    const seen = recorder();
-    const call = sendStartingTask(request.send, { signal: undefined, graceMs: 50, taskIn: taskNamed, cancelTask: seen.cancelTask });
+    const call = sendStartingTask(request.send, { signal: undefined, graceMs: 50, taskIn: taskNamed, cancelTask: refuse });
     assert.equal(request.signal(), undefined);
     request.answer({ taskId: 't1' });
     assert.deepEqual(await call, { taskId: 't1' });
-    assert.deepEqual(seen.cancelled, []);
   });
 
   it('given up before it is sent is not sent at all', async () => {
     const request = pendingRequest<{ taskId?: string }>();
-    const seen = recorder();
-    const options = { signal: AbortSignal.abort(new Error('gone')), graceMs: 50, taskIn: taskNamed, cancelTask: seen.cancelTask };
+    const options = { signal: AbortSignal.abort(new Error('gone')), graceMs: 50, taskIn: taskNamed, cancelTask: refuse };
     await assert.rejects(sendStartingTask(request.send, options), /gone/);
     assert.equal(request.sent(), 0);
   });
 
   it('answered before it is given up is the caller’s, and giving up afterwards cancels nothing', async () => {
     const request = pendingRequest<{ taskId?: string }>();
-    const seen = recorder();
-    const controller = new AbortController();
-    const call = sendStartingTask(request.send, {
-      signal: controller.signal,
-      graceMs: 50,
-      taskIn: taskNamed,
-      cancelTask: seen.cancelTask,
-      onGivenUp: (settled) => seen.givenUp.push(settled),
-    });
+    const started = startCall(request, taskNamed);
     request.answer({ taskId: 't1' });
-    assert.deepEqual(await call, { taskId: 't1' });
-    controller.abort(new Error('later'));
-    assert.deepEqual(seen.givenUp, []);
-    assert.deepEqual(seen.cancelled, []);
+    assert.deepEqual(await started.call, { taskId: 't1' });
+    started.controller.abort(new Error('later'));
+    assert.deepEqual(started.givenUp, []);
+    assert.deepEqual(started.cancelled, []);
   });
 
   it('given up on its way lets the caller go at once and cancels the task its later answer names', async () => {
     const request = pendingRequest<{ taskId?: string }>();
-    const seen = recorder();
-    const controller = new AbortController();
-    const call = sendStartingTask(request.send, {
-      signal: controller.signal,
-      graceMs: 5_000,
-      taskIn: taskNamed,
-      cancelTask: seen.cancelTask,
-      onGivenUp: (settled) => seen.givenUp.push(settled),
-    });
-    controller.abort(new Error('the window closed'));
+    const started = startCall(request, taskNamed);
+    started.controller.abort(new Error('the window closed'));
     // Rejected while the request is still unanswered.
-    await assert.rejects(call, /the window closed/);
-    assert.equal(seen.givenUp.length, 1);
+    await assert.rejects(started.call, /the window closed/);
+    assert.equal(started.givenUp.length, 1);
     assert.equal(request.signal()!.aborted, false, 'the request itself goes on within the grace');
     request.answer({ taskId: 't7' });
-    await seen.givenUp[0];
-    assert.deepEqual(seen.cancelled, ['t7']);
+    await started.givenUp[0];
+    assert.deepEqual(started.cancelled, ['t7']);
   });
 
   it('reads a task from an answer that arrived as an error (how the tasks extension’s answer reaches Elicit)', async () => {
     const request = pendingRequest<unknown>();
-    const seen = recorder();
-    const controller = new AbortController();
-    const call = sendStartingTask(request.send, {
-      signal: controller.signal,
-      graceMs: 5_000,
-      taskIn: (answer) => ('error' in answer ? (answer.error as { task?: string }).task : undefined),
-      cancelTask: seen.cancelTask,
-      onGivenUp: (settled) => seen.givenUp.push(settled),
-    });
-    controller.abort(new Error('stopped'));
-    await assert.rejects(call, /stopped/);
+    const started = startCall(request, (answer) => ('error' in answer ? (answer.error as { task?: string }).task : undefined));
+    started.controller.abort(new Error('stopped'));
+    await assert.rejects(started.call, /stopped/);
     request.fail({ task: 't9' });
-    await seen.givenUp[0];
-    assert.deepEqual(seen.cancelled, ['t9']);
+    await started.givenUp[0];
+    assert.deepEqual(started.cancelled, ['t9']);
   });
 
   it('cuts off a request still unanswered after the grace, with the reason it was given up', async () => {
     const request = pendingRequest<{ taskId?: string }>();
-    const seen = recorder();
-    const controller = new AbortController();
-    const call = sendStartingTask(request.send, {
-      signal: controller.signal,
-      graceMs: 30,
-      taskIn: taskNamed,
-      cancelTask: seen.cancelTask,
-      onGivenUp: (settled) => seen.givenUp.push(settled),
-    });
+    const started = startCall(request, taskNamed, 30);
     const why = new Error('cancelled by the person');
-    controller.abort(why);
-    await assert.rejects(call, /cancelled by the person/);
-    await seen.givenUp[0];
+    started.controller.abort(why);
+    await assert.rejects(started.call, /cancelled by the person/);
+    await started.givenUp[0];
     assert.equal(request.signal()!.aborted, true);
     assert.equal(request.signal()!.reason, why);
-    assert.deepEqual(seen.cancelled, []);
+    assert.deepEqual(started.cancelled, []);
   });
 
   it('cancels nothing when the answer names no task, or names one that cannot be read', async () => {
+    const unreadable = (): string => {
+      throw new Error('not a task');
+    };
     for (const [answer, taskIn] of [
       [{}, taskNamed],
-      [
-        { taskId: 't1' },
-        (): string => {
-          throw new Error('not a task');
-        },
-      ],
+      [{ taskId: 't1' }, unreadable],
     ] as const) {
       const request = pendingRequest<{ taskId?: string }>();
-      const seen = recorder();
-      const controller = new AbortController();
-      const call = sendStartingTask(request.send, {
-        signal: controller.signal,
-        graceMs: 5_000,
-        taskIn,
-        cancelTask: seen.cancelTask,
-        onGivenUp: (settled) => seen.givenUp.push(settled),
-      });
-      controller.abort(new Error('gone'));
-      await assert.rejects(call, /gone/);
+      const started = startCall(request, taskIn);
+      started.controller.abort(new Error('gone'));
+      await assert.rejects(started.call, /gone/);
       request.answer(answer);
-      await seen.givenUp[0];
-      assert.deepEqual(seen.cancelled, []);
+      await started.givenUp[0];
+      assert.deepEqual(started.cancelled, []);
     }
   });
 });
