@@ -225,6 +225,8 @@ exports.activate = (context) => {
   context.subscriptions.push({ dispose: () => clearInterval(sampler) });
   // When the host was blocked long (a timer 100 ms late or more), for the report to set beside the faults.
   let last = Date.now();
+  // From when the servers are started and measured: the driver's own collections before it are not the host's.
+  let measuringSince = Infinity;
   const lateWatch = setInterval(() => {
     const now = Date.now();
     const late = now - last - 20;
@@ -242,7 +244,7 @@ exports.activate = (context) => {
   const gcWatch = new PerformanceObserver((list) => {
     if (!measuring) return;
     for (const entry of list.getEntries()) {
-      if (entry.duration >= 20) record({ gc: { at: performance.timeOrigin + entry.startTime, ms: entry.duration, kind: gcKinds[entry.detail && entry.detail.kind] || 'other' } });
+      if (entry.duration >= 20 && performance.timeOrigin + entry.startTime >= measuringSince) record({ gc: { at: performance.timeOrigin + entry.startTime, ms: entry.duration, kind: gcKinds[entry.detail && entry.detail.kind] || 'other' } });
     }
   });
   gcWatch.observe({ entryTypes: ['gc'] });
@@ -266,6 +268,9 @@ exports.activate = (context) => {
     delay.enable();
     stopProfile = startProfile();
     takeHeapProfile = startHeapSampling();
+    // The measures above block the host (full collections): a block they make is not the host's.
+    last = Date.now();
+    measuringSince = last;
     measuring = true;
     record({ started, heapAtStart, memory, rssParts: parts, trimmed, descriptors: openDescriptors(), at: Date.now() });
   }
