@@ -5,8 +5,10 @@
  * VSIX. The run passes when every planted bug made its soak fail, and prints the problems found.
  *
  *   phone-answer-dropped.patch         one answer in 20 from the phone is acknowledged and goes nowhere
- *   http-session-kept-at-reload.patch  the bug the soak found (finding A): at Reload Window the HTTP
+ *   http-session-kept-at-reload.patch  the bug the soak found (finding 3): at Reload Window the HTTP
  *                                      sessions are not ended, so what their servers asked waits for ever
+ *                                      (planted where sessions are ended now: since finding 14 the DELETE
+ *                                      no longer reads the sign-in, where the bug first was)
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
