@@ -817,13 +817,8 @@ export class McpConnection {
 
   /** tasks/cancel for a task whose call was given up before the server's answer named it. */
   private cancelUnfollowedTask(client: Pick<Client, 'request'>, tool: string, taskId: string): Promise<void> {
-    const sent = sendTaskCancel(client, taskId, { timeout: TASK_REQUEST_TIMEOUT_MS });
-    try {
-      this.logLine(`tool ${tool}: the call ended as the server started a task; cancelling the task`);
-    } catch {
-      // A window that closes may have closed the server's output channel already.
-    }
-    return sent;
+    this.logLine(`tool ${tool}: the call ended as the server started a task; cancelling the task`);
+    return sendTaskCancel(client, taskId, { timeout: TASK_REQUEST_TIMEOUT_MS });
   }
 
   private async withRounds(

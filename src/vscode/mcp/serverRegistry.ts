@@ -286,7 +286,13 @@ export class ServerRegistry implements vscode.Disposable {
     }
     for (const config of configs) {
       if (this.connections.has(config.name)) continue;
-      const serverLog = (line: string): void => this.serverLog(config.name).info(line);
+      const serverLog = (line: string): void => {
+        try {
+          this.serverLog(config.name).info(line);
+        } catch {
+          // A closing window may have closed the channel ("Channel has been closed"); what the server does then must go on.
+        }
+      };
       const connection = new McpConnection(config, {
         // The asker's origin, not its name, decides which saved answers it is offered (its envFile read now).
         ask: (request) => this.ask(withOrigin(request, serverOrigin(config))),
