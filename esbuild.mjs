@@ -88,6 +88,8 @@ const builds = [
       ...Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])),
       // Started as a worker thread by src/mcp/resultCheck/resultChecker.ts.
       'result-check-worker': 'src/mcp/resultCheck/worker.ts',
+      // Run by an agent without MCP over HTTP, as each of its servers (src/gateway/stdioBridge.ts).
+      'mcp-bridge': 'src/gateway/stdioBridge.ts',
     },
     plugins: [boundedSdkValidator],
   },

@@ -116,8 +116,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   // One line per feature.
   const otherWindows = registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
   registerMcp(context, services);
-  const agentKeys = registerAcp(context, services);
-  registerSecrets(context, services, agentKeys);
+  const agents = registerAcp(context, services);
+  registerSecrets(context, services, agents.keys);
   const gateway = registerGateway(context, services);
   registerElicitTool(context, services);
   registerMemory(context, services);
@@ -128,14 +128,15 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   // Before anything else is disposed as the window closes: questions ending with it stay kept or listed as lost.
   // HTTP sessions are ended too, at once (the host may be given little time; dispose() cannot wait for their DELETE).
   // Settled, not all: one failing (VS Code has already cut the host's channels) must not end the wait for the others.
-  // The gateway's agents are told after the freeze, so the questions their calls leave are listed as lost;
+  // The gateway's agents (and the agent sessions' calls to the person's servers) are told after the freeze,
+  // so the questions their calls leave are listed as lost or kept;
   // the tasks their calls ran are cancelled at the servers, which nobody would do after the window.
   closing = async () => {
     await Promise.allSettled([
       keptRounds.freeze(),
       lostQuestions.freeze(),
       registry.endHttpSessions(),
-      registry.taskCancelsSent(gateway.closeWithWindow()),
+      registry.taskCancelsSent(Promise.allSettled([gateway.closeWithWindow(), agents.servers.closeWithWindow()])),
     ]);
   };
 

@@ -3,7 +3,8 @@
  * past sessions (`session/list`, paged), resuming one (`session/load` replays
  * the conversation, `session/resume` continues it without a replay), closing
  * one (`session/close`) and signing out (`logout`). Each is used only when the
- * agent declared it in `initialize`. No vscode import.
+ * agent declared it in `initialize`; a reopened session is given its MCP servers
+ * again, as a new one is. No vscode import.
  */
 import { waitAtMost } from '../core/time/delay';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -77,10 +78,11 @@ export async function reopenSession(
   connection: AcpConnection,
   sessionId: string,
   cwd: string,
+  mcpServers: acp.McpServer[] = [],
 ): Promise<{ replayed: boolean; response: acp.LoadSessionResponse | acp.ResumeSessionResponse }> {
   const offers = offersOf(connection.initializeResponse);
-  if (offers.load) return { replayed: true, response: await connection.loadSession(sessionId, cwd) };
-  if (offers.resume) return { replayed: false, response: await connection.request('session/resume', { sessionId, cwd, mcpServers: [] }) };
+  if (offers.load) return { replayed: true, response: await connection.loadSession(sessionId, cwd, mcpServers) };
+  if (offers.resume) return { replayed: false, response: await connection.request('session/resume', { sessionId, cwd, mcpServers }) };
   throw new Error(`${connection.name} cannot resume sessions`);
 }
 

@@ -175,11 +175,12 @@ export class AcpConnection {
 
   /**
    * `session/new` in `cwd` (absolute): the session id, and the session's modes
-   * when the agent has them. Rejects with AuthRequiredError when the agent wants
+   * when the agent has them. `mcpServers`: the person's servers as Elicit offers
+   * them (agentServers.ts). Rejects with AuthRequiredError when the agent wants
    * the person to sign in first.
    */
-  async newSession(cwd: string): Promise<acp.NewSessionResponse> {
-    return this.request('session/new', { cwd, mcpServers: [] });
+  async newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.request('session/new', { cwd, mcpServers });
   }
 
   /** Whether the agent can resume a session it started before (`loadSession` in `initialize`). */
@@ -192,8 +193,8 @@ export class AcpConnection {
    * transcript fills in from them) and answers once it has. Rejects with
    * AuthRequiredError as newSession does.
    */
-  async loadSession(sessionId: string, cwd: string): Promise<acp.LoadSessionResponse> {
-    return this.request('session/load', { sessionId, cwd, mcpServers: [] });
+  async loadSession(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.LoadSessionResponse> {
+    return this.request('session/load', { sessionId, cwd, mcpServers });
   }
 
   /**

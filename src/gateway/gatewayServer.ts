@@ -10,12 +10,10 @@
  * No vscode import: integration tests run it directly.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   Server,
-  WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   isLegacyRequest,
   type CallToolResult,
@@ -31,15 +29,17 @@ import { waitAtMost } from '../core/time/delay';
 import { joinSignals } from '../core/joinSignals';
 import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
+import { BodyError, LegacySessions, bearerToken, clientName, parseJson, readBody, reply, sameSecret } from './httpFront';
 import { gatewayUrl } from './portChoice';
 
+// The agent sessions' endpoints share this bundle (dist/gateway.js) and its server package: loaded with it.
+export { AgentEndpoints } from './agentEndpoints';
+
 export const ASK_USER = 'ask_user';
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** 2025-era sessions kept at once; the least recently used idle one makes room for a new one. */
 export const MAX_SESSIONS = 32;
 /** A 2025-era session nobody used for this long is closed. */
 export const SESSION_IDLE_MS = 30 * 60_000;
-const SWEEP_MS = 60_000;
 /** How long stopping waits for the ended calls' results to reach their clients. */
 const ENDED_CALLS_FLUSH_MS = 1_500;
 /** Why a call still running ended, when the gateway stops without a reason of its own. */
@@ -65,23 +65,14 @@ export interface GatewayOptions {
   maxSessions?: number;
 }
 
-/** A 2025-era client's session. */
-interface LegacySession {
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
-  /** Requests being served right now: a session answering a question is never idle. */
-  busy: number;
-}
-
 /** The abort signal of the HTTP request a message arrived on: it aborts when the client goes away. */
 const requestScope = new AsyncLocalStorage<AbortSignal>();
 
 export class GatewayServer {
   private httpServer: http.Server | undefined;
   private modern: McpHttpHandler | undefined;
-  private readonly sessions = new Map<string, LegacySession>();
-  private sweeper: NodeJS.Timeout | undefined;
+  /** 2025-era clients' sessions, while the gateway runs. */
+  private sessions: LegacySessions | undefined;
   private forwarded = new Map<string, { server: string; tool: string }>();
   private _port = 0;
   /** Aborted as the gateway stops: each call still running ends with an error result saying why. */
@@ -105,7 +96,7 @@ export class GatewayServer {
 
   /** Open 2025-era sessions (2026-07-28 clients hold none). */
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.sessions?.size ?? 0;
   }
 
   async start(): Promise<void> {
@@ -124,8 +115,12 @@ export class GatewayServer {
     });
     this.httpServer = server;
     this._port = (server.address() as AddressInfo).port;
-    this.sweeper = setInterval(() => this.closeIdleSessions(), Math.min(SWEEP_MS, this.idleMs));
-    this.sweeper.unref();
+    this.sessions = new LegacySessions({
+      max: this.options.maxSessions ?? MAX_SESSIONS,
+      idleMs: this.options.sessionIdleMs ?? SESSION_IDLE_MS,
+      log: this.options.log,
+      label: 'gateway session',
+    });
     this.options.log(`gateway listening on ${this.url}`);
   }
 
@@ -135,12 +130,10 @@ export class GatewayServer {
    * off, a client would wait for them for ever.
    */
   async stop(why = GATEWAY_STOPPED): Promise<void> {
-    clearInterval(this.sweeper);
-    this.sweeper = undefined;
     this.stopping.abort(new Error(why));
     await waitAtMost(Promise.all([...this.openPosts]), ENDED_CALLS_FLUSH_MS);
-    for (const session of this.sessions.values()) await session.transport.close().catch(() => undefined);
-    this.sessions.clear();
+    await this.sessions?.closeAll();
+    this.sessions = undefined;
     await this.modern?.close().catch(() => undefined);
     this.modern = undefined;
     const server = this.httpServer;
@@ -155,11 +148,7 @@ export class GatewayServer {
   /** Tells connected clients the forwarded tools changed (a server was added or removed). */
   async toolsChanged(): Promise<void> {
     this.modern?.notify.toolsChanged();
-    for (const { server } of this.sessions.values()) await server.sendToolListChanged().catch(() => undefined);
-  }
-
-  private get idleMs(): number {
-    return this.options.sessionIdleMs ?? SESSION_IDLE_MS;
+    for (const server of this.sessions?.servers() ?? []) await server.sendToolListChanged().catch(() => undefined);
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -182,7 +171,7 @@ export class GatewayServer {
       const body = text === undefined ? undefined : parseJson(text);
       const request = toWebRequest(req, text, client.signal);
       const response = (await isLegacyRequest(request, body))
-        ? await requestScope.run(client.signal, () => this.serveLegacy(request, body))
+        ? await requestScope.run(client.signal, () => this.sessions!.serve(request, body, 'gateway', () => this.newServer()))
         : await this.modern!.fetch(request, { parsedBody: body });
       await sendWebResponse(response, res);
     } catch (error) {
@@ -223,8 +212,8 @@ export class GatewayServer {
     const refused = this.hostOrOrigin(req);
     if (refused === 'host') return { status: 403, message: 'Forbidden: unexpected Host header' };
     if (refused === 'origin') return { status: 403, message: 'Forbidden: cross-origin requests are not allowed' };
-    const auth = /^Bearer\s+(.+)$/i.exec(header(req, 'authorization') ?? '');
-    if (!auth || !sameSecret(auth[1]!.trim(), this.options.token())) {
+    const token = bearerToken(req);
+    if (token === undefined || !sameSecret(token, this.options.token())) {
       return {
         status: 401,
         message: 'Unauthorized: send Authorization: Bearer <gateway token>',
@@ -232,65 +221,6 @@ export class GatewayServer {
       };
     }
     return undefined;
-  }
-
-  /** A 2025-era request: within the client's session, or opening one with `initialize`. */
-  private async serveLegacy(request: Request, body: unknown): Promise<Response> {
-    const sessionId = request.headers.get('mcp-session-id') ?? undefined;
-    let session = sessionId ? this.sessions.get(sessionId) : undefined;
-    if (!session) {
-      if (sessionId) return jsonError(404, 'Unknown session');
-      if (request.method !== 'POST' || !isInitialize(body)) return jsonError(400, 'Start a session with an initialize request');
-      if (!this.makeRoomForSession()) return jsonError(503, `The gateway already has ${this.sessions.size} open sessions; close one first`);
-      session = this.newLegacySession();
-    }
-    session.lastSeen = Date.now();
-    session.busy++;
-    try {
-      return await session.transport.handleRequest(request, { parsedBody: body });
-    } finally {
-      session.busy--;
-      session.lastSeen = Date.now();
-    }
-  }
-
-  private newLegacySession(): LegacySession {
-    const server = this.newServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.sessions.set(id, session),
-    });
-    const session: LegacySession = { transport, server, lastSeen: Date.now(), busy: 0 };
-    // The name is known once initialize is done, not when the session id is made.
-    server.oninitialized = () =>
-      this.options.log(`gateway session from ${clientName(server)} (MCP ${server.getNegotiatedProtocolVersion?.() ?? '2025'})`);
-    transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
-    };
-    void server.connect(transport);
-    return session;
-  }
-
-  /** True when a new session fits: at the cap, the least recently used idle session is closed. */
-  private makeRoomForSession(): boolean {
-    if (this.sessions.size < (this.options.maxSessions ?? MAX_SESSIONS)) return true;
-    const idle = [...this.sessions.entries()].filter(([, s]) => s.busy === 0).sort((a, b) => a[1].lastSeen - b[1].lastSeen)[0];
-    if (!idle) return false;
-    this.closeSession(idle[0], idle[1], 'to make room for a new one');
-    return true;
-  }
-
-  private closeIdleSessions(): void {
-    const cutoff = Date.now() - this.idleMs;
-    for (const [id, session] of this.sessions) {
-      if (session.busy === 0 && session.lastSeen < cutoff) this.closeSession(id, session, 'after being idle');
-    }
-  }
-
-  private closeSession(id: string, session: LegacySession, why: string): void {
-    this.sessions.delete(id);
-    void session.transport.close().catch(() => undefined);
-    this.options.log(`gateway session of ${clientName(session.server)} closed ${why}`);
   }
 
   /** The MCP server behind one 2025-era session or one 2026-07-28 request. */
@@ -374,65 +304,4 @@ function namespaced(server: string, tool: string, taken: Map<string, unknown>): 
  */
 export function gatewayAsker(client: string): Asker {
   return { kind: 'gateway', name: `gateway · ${client}`, limitGroup: 'gateway' };
-}
-
-function clientName(server: Server): string {
-  const info = server.getClientVersion();
-  return info?.name ? String(info.name).slice(0, 80) : 'an MCP client';
-}
-
-function isInitialize(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
-}
-
-/** Constant-time comparison of two secrets of any length. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b) && expected.length > 0;
-}
-
-function header(req: http.IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(413, 'Request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BodyError(400, 'The body is not valid JSON');
-  }
-}
-
-function jsonError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-function reply(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

@@ -85,6 +85,15 @@ interface TaskWatch {
   onTask?: (task: RunningTask) => void;
   /** False when whoever called cannot outlive the window (the gateway's agent): its rounds end with it. */
   keepRounds: boolean;
+  /** Who the call is for, when not the person themself (ToolCallOptions.caller). */
+  caller?: string;
+}
+
+/** A tool call under way: what its questions name, and its end. */
+interface RunningTool {
+  tool: string;
+  caller?: string;
+  signal?: AbortSignal;
 }
 
 /** How a tool call is made. */
@@ -95,6 +104,16 @@ export interface ToolCallOptions {
    * an error and calls again) says false, or the tool would run for it twice.
    */
   keepRoundsAcrossReload?: boolean;
+  /**
+   * Who the call is for, when an agent made it ("claude, session 1a2b3c4d"): the server's questions
+   * during the call say so ("github asks · tool create_issue · for claude, session 1a2b3c4d").
+   */
+  caller?: string;
+}
+
+/** What a question during a call is about: "tool create_issue", and who the call is for. */
+export function callSubject(subject: string, caller: string | undefined): string {
+  return caller === undefined ? subject : `${subject} · for ${caller}`;
 }
 
 /** Where a connection's questions go: normally the broker's `ask`. */
@@ -181,7 +200,7 @@ export class McpConnection {
   private sdk: McpSdk | undefined;
   /** Checks tool results against their outputSchema off the host's thread (resultCheck/). */
   private resultChecks: ResultChecker | undefined;
-  private readonly runningTools = new Map<number, string>();
+  private readonly runningTools = new Map<number, RunningTool>();
   /** Tool calls running as tasks (the tasks extension), by call id. */
   private readonly tasks = new Map<number, RunningTask>();
   /** tasks/cancel requests on their way: a window that closes waits for them (cut off, the tasks would wait for ever). */
@@ -299,8 +318,17 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     const client = await this.connect();
     const id = this.nextCallId++;
-    this.runningTools.set(id, name);
-    const watch: TaskWatch = { id, onTask, keepRounds: options.keepRoundsAcrossReload ?? true };
+    this.runningTools.set(id, {
+      tool: name,
+      ...(options.caller !== undefined ? { caller: options.caller } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    const watch: TaskWatch = {
+      id,
+      onTask,
+      keepRounds: options.keepRoundsAcrossReload ?? true,
+      ...(options.caller !== undefined ? { caller: options.caller } : {}),
+    };
     const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal, watch));
     try {
       try {
@@ -310,7 +338,7 @@ export class McpConnection {
         // -32042 (2025-11-25): the URL elicitations in the error first, then one retry (a second -32042 is the caller's).
         await satisfyUrlElicitations(error.data, {
           ask: this.options.ask,
-          asker: { kind: 'mcp', name: this.askerName, detail: `tool ${name}` },
+          asker: { kind: 'mcp', name: this.askerName, detail: callSubject(`tool ${name}`, options.caller) },
           what: name,
           onDidComplete: this.onDidCompleteElicitation,
           signal,
@@ -689,16 +717,20 @@ export class McpConnection {
       const params = { name, arguments: args };
       try {
         const leg = this.legFor(client, 'tools/call', params, signal);
-        return (await this.withRounds(leg, 'tools/call', params, signal, call.keepRounds)) as CallToolResult;
+        return (await this.withRounds(leg, 'tools/call', params, signal, call.keepRounds, call.caller)) as CallToolResult;
       } catch (error) {
         // The tasks extension: the server runs the call as a task (maybe after rounds of its own).
         const task = taskOf(error, this.name);
         if (!task) throw this.readableFailure(error);
-        return this.inRoundContext(taskSubject({ method: 'tools/call', params }), signal, call.keepRounds, (context) =>
-          followTask(
-            this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t)),
-            task,
-          ),
+        return this.inRoundContext(
+          callSubject(taskSubject({ method: 'tools/call', params }), call.caller),
+          signal,
+          call.keepRounds,
+          (context) =>
+            followTask(
+              this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t)),
+              task,
+            ),
         );
       }
     }
@@ -827,9 +859,10 @@ export class McpConnection {
     params: Record<string, unknown>,
     signal?: AbortSignal,
     keep = true,
+    caller?: string,
   ): Promise<Record<string, unknown>> {
     const first = await leg({});
-    return this.inRoundContext(subjectOf({ method, params }), signal, keep, (context) =>
+    return this.inRoundContext(callSubject(subjectOf({ method, params }), caller), signal, keep, (context) =>
       completeRounds(first, leg, { method, params }, context),
     );
   }
@@ -879,8 +912,9 @@ export class McpConnection {
   }
 
   private async answerElicitation(params: unknown, signal: AbortSignal): Promise<ElicitResult & Result> {
-    // The question ends when its request does, or when this connection does.
-    const ends = joinSignals([signal, this.lifetime.signal]);
+    // The question ends when its request does, when this connection does, or when the one call it
+    // is asked during is given up (an agent cancelled it): the server may never cancel it itself.
+    const ends = joinSignals([signal, this.lifetime.signal, this.soleRunningTool()?.signal]);
     try {
       const request = this.toElicitRequest(params, ends.signal);
       // Form questions that arrive together are asked together.
@@ -923,8 +957,13 @@ export class McpConnection {
 
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
   private asker(): Asker {
-    const tools = [...new Set(this.runningTools.values())];
-    return tools.length === 1 ? { kind: 'mcp', name: this.askerName, detail: `tool ${tools[0]}` } : { kind: 'mcp', name: this.askerName };
+    const subjects = new Set([...this.runningTools.values()].map((running) => callSubject(`tool ${running.tool}`, running.caller)));
+    return subjects.size === 1 ? { kind: 'mcp', name: this.askerName, detail: [...subjects][0] } : { kind: 'mcp', name: this.askerName };
+  }
+
+  /** The one tool call under way, when there is exactly one: a 2025-era question is taken to be asked during it. */
+  private soleRunningTool(): RunningTool | undefined {
+    return this.runningTools.size === 1 ? this.runningTools.values().next().value : undefined;
   }
 
   /**

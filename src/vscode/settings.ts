@@ -30,6 +30,7 @@ export const SETTING = {
   gatewayPort: 'elicit.gateway.port',
   agents: 'elicit.agents',
   agentGateways: 'elicit.agentGateways',
+  agentServers: 'elicit.agentServers',
   rememberAnswers: 'elicit.rememberAnswers',
   devicesEnabled: 'elicit.devices.enabled',
   devicesAddress: 'elicit.devices.address',
@@ -136,6 +137,17 @@ export const settings = {
   allWindows: (): boolean => userOnly(SETTING.allWindows, true),
   /** `elicit.gateway.port`; 0 is any free port. */
   gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
+  /**
+   * `elicit.agentServers` (read by acp/agentServers.ts): the user's value and a trusted workspace's, apart,
+   * since a workspace may only narrow which servers an agent gets, never widen it.
+   */
+  agentServers: (): { user?: unknown; workspace?: unknown } => {
+    const inspected = vscode.workspace.getConfiguration('elicit').inspect<unknown>('agentServers');
+    return {
+      user: inspected?.globalValue,
+      ...(vscode.workspace.isTrusted ? { workspace: inspected?.workspaceValue } : {}),
+    };
+  },
   /** `elicit.agents` per scope (parsed by acp/config.ts). */
   agents: (): ScopedTable[] => scopedTables(SETTING.agents),
   /**

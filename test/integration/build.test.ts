@@ -30,6 +30,7 @@ describe('the build', { timeout: 120_000 }, () => {
       'devices.js',
       'extension.js',
       'gateway.js',
+      'mcp-bridge.js',
       'mcp-sdk.js',
       'other-tools.js',
       'result-check-worker.js',

@@ -63,6 +63,9 @@ class AgentPage {
   private readonly agentName = el('span', { className: 'agent-name' });
   private readonly status = el('span', { className: 'status', attrs: { role: 'status' } });
   private readonly cwd = el('span', { className: 'cwd' });
+  /** Which of the person's MCP servers the session has (issue #56). */
+  private readonly servers = el('span', { className: 'servers' });
+  private readonly chooseServers = button('Servers…', 'choose-servers link-button', () => post({ type: 'chooseServers' }));
   private readonly error = el('div', { className: 'error-banner', attrs: { role: 'alert' } });
   private readonly log = el('section', {
     className: 'transcript',
@@ -86,12 +89,15 @@ class AgentPage {
     const showLog = button('Show Log', 'show-log link-button', () => post({ type: 'showLog' }));
     this.stop.title = 'Cancel the running turn (session/cancel)';
     this.signOut.title = 'Sign out of the agent and forget the key Elicit saved for it';
+    this.chooseServers.title = 'Choose which of your MCP servers the next sessions of this agent get';
     const header = el(
       'header',
       { className: 'bar' },
       this.agentName,
       this.status,
       this.cwd,
+      this.servers,
+      this.chooseServers,
       el('span', { className: 'spacer' }),
       this.modes.element,
       this.stop,
@@ -147,6 +153,7 @@ class AgentPage {
     this.status.dataset.status = state.status;
     this.cwd.textContent = t(state.cwd);
     this.cwd.title = t(state.cwd);
+    this.showServers(state);
     this.error.textContent = state.error ? t(state.error) : '';
     this.error.hidden = !state.error;
     this.send.disabled = state.status !== 'idle';
@@ -159,6 +166,19 @@ class AgentPage {
     this.commands.setCommands(state.commands ?? []);
     const slash = state.commands?.length ? ' (/ for commands)' : '';
     this.input.placeholder = state.status === 'exited' ? `${t(state.agent)} is not running` : `Ask ${t(state.agent)}…${slash}`;
+  }
+
+  private showServers(state: AgentPanelState): void {
+    const servers = state.servers;
+    this.servers.hidden = servers === undefined;
+    if (!servers) return;
+    const names = servers.names.map(t);
+    const missing = servers.missing?.length ? ` (not configured: ${servers.missing.map(t).join(', ')})` : '';
+    this.servers.textContent = names.length === 0 ? `No MCP servers${missing}` : `MCP servers: ${names.join(', ')}${missing}`;
+    this.servers.title =
+      names.length === 0
+        ? 'This session has none of your MCP servers (elicit.agentServers).'
+        : `This session has these servers of yours, served by Elicit on this machine${servers.via === 'stdio' ? ' through its bridge command' : ''}: calls go through Elicit, and their questions come to you.`;
   }
 
   upsert(items: TranscriptItem[]): void {

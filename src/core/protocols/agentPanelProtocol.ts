@@ -31,6 +31,18 @@ export interface AgentPanelState {
   canSignOut?: boolean;
   /** Sign In is offered after a failed start: the agent has ways to sign in, though it did not ask. */
   canSignIn?: boolean;
+  /** The person's MCP servers this session has, once it is open (issue #56). */
+  servers?: SessionServersView;
+}
+
+/** Which of the person's MCP servers a session has, and how the agent reaches them, for the panel's header. */
+export interface SessionServersView {
+  /** Elicit's names of the servers; empty: none. */
+  names: string[];
+  /** http: endpoints of Elicit's; stdio: Elicit's bridge command; none: the session has no server. */
+  via: 'http' | 'stdio' | 'none';
+  /** Names elicit.agentServers lists that no configured server has. */
+  missing?: string[];
 }
 
 export interface ModesView {
@@ -210,7 +222,9 @@ export type AgentPanelToHost =
   | { type: 'setConfigOption'; configId: string; value: string | boolean }
   | { type: 'signOut' }
   /** After a failed start: start again and sign in first. */
-  | { type: 'signIn' };
+  | { type: 'signIn' }
+  /** The header's Change… of the session's MCP servers: pick them for the next session. */
+  | { type: 'chooseServers' };
 
 /** The longest prompt the host accepts from the webview. */
 export const MAX_PROMPT_LENGTH = 100_000;
@@ -226,6 +240,7 @@ export function isAgentPanelToHost(value: unknown): value is AgentPanelToHost {
     case 'showLog':
     case 'signOut':
     case 'signIn':
+    case 'chooseServers':
       return true;
     case 'setMode':
       return typeof (value as { modeId?: unknown }).modeId === 'string' && (value as { modeId: string }).modeId.length <= 200;

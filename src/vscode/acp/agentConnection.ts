@@ -14,6 +14,7 @@ import { retryRefusedKey, withSignIn, type RefusedKeyOptions, type SignInOptions
 import type { Services } from '../services';
 import { localFolders } from '../localFolders';
 import type { AgentKeys } from './agentKeys';
+import type { AgentServerOffers } from './agentServers';
 import { askVariables } from './keyPrompt';
 import { askPermission } from './permissionPrompt';
 import { askSignIn } from './signInPrompt';
@@ -29,6 +30,8 @@ export interface AgentContext {
   /** The session folder: the process's working directory unless the configuration names one. */
   cwd: string;
   clientVersion: string;
+  /** The person's MCP servers, offered to each session (agentServers.ts). */
+  servers: AgentServerOffers;
 }
 
 export function createAgentConnection(context: AgentContext, secretEnv: Record<string, string>): AcpConnection {

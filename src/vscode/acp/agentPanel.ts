@@ -6,6 +6,7 @@
  * and is inserted as text by webview/agent/main.ts. Closing the tab ends the process.
  */
 import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
 import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
@@ -25,6 +26,7 @@ import { clip, inertText } from '../../core/display';
 import { WebviewHost } from '../webview/webviewHost';
 import { createAgentConnection, refusedKeyRetried, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
+import type { OfferedServers } from './agentServers';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
@@ -64,6 +66,8 @@ export class AgentPanel implements vscode.Disposable {
   /** The session to reopen on the first start only; Restart after a crash opens a new one. */
   private resume: AgentPanelOptions['resume'];
   private started: AcpConnection | undefined;
+  /** The person's MCP servers this session was given, with its grant (revoked when the session ends). */
+  private offered: OfferedServers | undefined;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
 
@@ -169,8 +173,9 @@ export class AgentPanel implements vscode.Disposable {
   private async openSession(connection: AcpConnection): Promise<OpenedSession> {
     const { cwd, agent } = this.options;
     const resume = this.resume;
+    const servers = await this.offerServers(connection);
     const fresh = async (): Promise<OpenedSession> => {
-      const response = await connection.newSession(cwd);
+      const response = await connection.newSession(cwd, servers);
       return { sessionId: response.sessionId, response };
     };
     if (resume === undefined) return fresh();
@@ -185,7 +190,7 @@ export class AgentPanel implements vscode.Disposable {
     }
     let reopened: Awaited<ReturnType<typeof reopenSession>>;
     try {
-      reopened = await reopenSession(connection, resume.sessionId, cwd);
+      reopened = await reopenSession(connection, resume.sessionId, cwd, servers);
     } catch (error) {
       if (error instanceof AuthRequiredError) throw error; // kept for after signing in
       this.resume = undefined;
@@ -200,6 +205,41 @@ export class AgentPanel implements vscode.Disposable {
       reopened.replayed ? how : `${how} ${vscode.l10n.t('{0} continues it without showing the earlier messages.', agent.name)}`,
     );
     return { sessionId: resume.sessionId, response: reopened.response };
+  }
+
+  /**
+   * The person's MCP servers for the session about to open, with a grant of its own (a new one
+   * for each start, resume or reload; the one before is revoked), shown in the panel's header.
+   */
+  private async offerServers(connection: AcpConnection): Promise<acp.McpServer[]> {
+    this.revokeServers();
+    const offered = await this.options.servers.offer(this.options.agent, connection.initializeResponse, () => this.callerName());
+    if (this.connection !== connection || this.disposed) {
+      offered.grant?.revoke();
+      return [];
+    }
+    this.offered = offered;
+    this.setState({
+      servers: { names: offered.servers, via: offered.via, ...(offered.missing.length ? { missing: offered.missing } : {}) },
+    });
+    if (offered.servers.length > 0) {
+      this.options.log.info(
+        `[elicit] this session gets ${offered.servers.length} MCP servers (${offered.via}): ${offered.servers.join(', ')}`,
+      );
+    }
+    return offered.entries;
+  }
+
+  /** The session's grant ends: its token is refused, and its calls still running end. */
+  private revokeServers(why?: string): void {
+    this.offered?.grant?.revoke(why);
+    this.offered = undefined;
+  }
+
+  /** Who a server's question is for: "claude, session 1a2b3c4d". */
+  private callerName(): string {
+    const session = this.sessionId;
+    return session === undefined ? this.options.agent.name : `${this.options.agent.name}, session ${session.slice(0, 8)}`;
   }
 
   /** A line in the transcript from Elicit itself, shown at once. */
@@ -221,6 +261,7 @@ export class AgentPanel implements vscode.Disposable {
       }
       this.setState(this.controlsState());
     }
+    if (event.kind === 'exit') this.revokeServers();
     if (event.kind === 'exit' && !event.expected) this.failed(event.message);
     this.scheduleFlush();
   }
@@ -264,6 +305,9 @@ export class AgentPanel implements vscode.Disposable {
         return;
       case 'signIn':
         if (this.state.status === 'exited') void this.start(true);
+        return;
+      case 'chooseServers':
+        void vscode.commands.executeCommand('elicit.chooseAgentServers', this.options.agent.name);
         return;
     }
   }
@@ -480,6 +524,7 @@ export class AgentPanel implements vscode.Disposable {
     this.disposed = true;
     clearTimeout(this.flushTimer);
     this.closing.abort();
+    this.revokeServers();
     const connection = this.connection;
     this.connection = undefined;
     if (connection) void closeThenStop(connection, closeSession ? this.sessionId : undefined);

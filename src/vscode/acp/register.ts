@@ -17,16 +17,22 @@ import { savedSession } from '../../core/protocols/agentPanelProtocol';
 import { localFolders } from '../localFolders';
 import type { AgentContext } from './agentConnection';
 import { AgentKeys } from './agentKeys';
+import { AgentServerOffers } from './agentServers';
 import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
 import { inWorkspaceFolder, pickPastSession } from './resumeSession';
 import { inertText } from '../../core/display';
 
-/** Returns the saved agent keys, for Manage Saved Secrets. */
-export function registerAcp(context: vscode.ExtensionContext, services: Services): AgentKeys {
+/**
+ * Returns the saved agent keys, for Manage Saved Secrets, and the servers offered to sessions,
+ * whose calls end as the window closes.
+ */
+export function registerAcp(context: vscode.ExtensionContext, services: Services): { keys: AgentKeys; servers: AgentServerOffers } {
   const keys = new AgentKeys(context.secrets, services.globalState, services.originKeyLoaded);
-  const sessions = new AgentSessions(context, services, keys);
+  const servers = new AgentServerOffers(services, context.extensionUri, String(context.extension.packageJSON?.version ?? '0.0.0'));
+  const sessions = new AgentSessions(context, services, keys, servers);
   context.subscriptions.push(
     keys,
+    servers,
     sessions,
     vscode.commands.registerCommand('elicit.newAgentSession', (agent?: unknown) =>
       sessions.newSession(typeof agent === 'string' ? agent : undefined),
@@ -34,12 +40,13 @@ export function registerAcp(context: vscode.ExtensionContext, services: Services
     vscode.commands.registerCommand('elicit.resumeAgentSession', (agent?: unknown) =>
       sessions.resumeSession(typeof agent === 'string' ? agent : undefined),
     ),
+    vscode.commands.registerCommand('elicit.chooseAgentServers', (agent?: unknown) => sessions.chooseServers(agent)),
     // After a reload VS Code brings agent tabs back; their agents start again and resume the session.
     vscode.window.registerWebviewPanelSerializer(AGENT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state: unknown) => sessions.restore(panel, state),
     }),
   );
-  return keys;
+  return { keys, servers };
 }
 
 class AgentSessions implements vscode.Disposable {
@@ -50,7 +57,23 @@ class AgentSessions implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly services: Services,
     private readonly keys: AgentKeys,
+    private readonly servers: AgentServerOffers,
   ) {}
+
+  /** Which MCP servers an agent's next sessions get: the agent named, or one picked. */
+  async chooseServers(requested: unknown): Promise<void> {
+    const name =
+      typeof requested === 'string'
+        ? requested
+        : (
+            await this.pickAgent(
+              this.configuredAgents(sessionFolder()?.uri.fsPath ?? os.homedir(), false),
+              undefined,
+              vscode.l10n.t('MCP Servers for an Agent'),
+            )
+          )?.name;
+    if (name !== undefined) await this.servers.choose(name);
+  }
 
   async newSession(requested?: string): Promise<void> {
     const chosen = await this.chooseAgent(requested, vscode.l10n.t('New Agent Session'));
@@ -195,6 +218,7 @@ class AgentSessions implements vscode.Disposable {
       cwd,
       log: this.agentLog(agent.name),
       clientVersion: String(this.context.extension.packageJSON?.version ?? '0.0.0'),
+      servers: this.servers,
     };
   }
 

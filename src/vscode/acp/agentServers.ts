@@ -1,0 +1,150 @@
+/**
+ * The person's MCP servers for the agent sessions of this window (issue #56): which servers an
+ * agent gets (`elicit.agentServers`, acp/agentServers.ts), the loopback endpoints that serve
+ * them (gateway/agentEndpoints.ts, started on the first session that gets a server), a grant
+ * per session, and the `mcpServers` entries that carry it. Every call goes through the
+ * registry's own connection to the server; its questions name the agent and session.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { mcpServerEntries, serversForAgent, type AgentServers, type BridgeCommand } from '../../acp/agentServers';
+import type { AgentConfig } from '../../acp/config';
+import type { AgentEndpoints, SessionGrant } from '../../gateway/agentEndpoints';
+import { errorText } from '../../core/errors';
+import { settings } from '../settings';
+import type { Services } from '../services';
+
+/** What an agent's call still running gets as the window closes or reloads. */
+export const WINDOW_CLOSED_FOR_AGENT =
+  'The VS Code window closed or reloaded before this call ended, so Elicit stopped it. A question the server asked stays in Elicit, where the person may still answer it; do not call the tool again unless the person asks.';
+
+/** One session's servers, as offered. */
+export interface OfferedServers {
+  /** Elicit's names of the servers the session has (empty: none). */
+  servers: string[];
+  /** How the agent reaches them. */
+  via: 'http' | 'stdio' | 'none';
+  /** Names the setting lists that no configured server has. */
+  missing: string[];
+  entries: acp.McpServer[];
+  grant?: SessionGrant;
+}
+
+export class AgentServerOffers implements vscode.Disposable {
+  private endpoints: Promise<AgentEndpoints> | undefined;
+
+  constructor(
+    private readonly services: Services,
+    private readonly extensionUri: vscode.Uri,
+    private readonly version: string,
+  ) {}
+
+  /** The servers `agent` gets now, by the setting; problems with the setting are logged. */
+  async chosen(agent: AgentConfig): Promise<AgentServers> {
+    const available = (await this.services.registry.servers()).map((server) => server.name);
+    const chosen = serversForAgent(agent.name, settings.agentServers(), available);
+    for (const problem of chosen.problems) this.services.log.warn(problem);
+    return chosen;
+  }
+
+  /**
+   * The servers one session of `agent` gets, with a new grant (revoke it when the session
+   * ends). `caller` names the agent and session on the servers' questions.
+   */
+  async offer(agent: AgentConfig, init: acp.InitializeResponse | undefined, caller: () => string): Promise<OfferedServers> {
+    const chosen = await this.chosen(agent);
+    if (chosen.servers.length === 0) return { servers: [], via: 'none', missing: chosen.missing, entries: [] };
+    let endpoints: AgentEndpoints;
+    try {
+      endpoints = await this.start();
+    } catch (error) {
+      this.services.log.error(`agent MCP endpoints could not start: ${errorText(error)}`);
+      return { servers: [], via: 'none', missing: chosen.missing, entries: [] };
+    }
+    const grant = endpoints.grant(chosen.servers, caller);
+    const { servers: entries, via } = mcpServerEntries(init, grant.endpoints, grant.token, this.bridge());
+    if (via === 'none') {
+      grant.revoke();
+      return { servers: [], via, missing: chosen.missing, entries: [] };
+    }
+    return { servers: chosen.servers, via, missing: chosen.missing, entries, grant };
+  }
+
+  /** Opens the user settings at `elicit.agentServers` for this agent, after the person picked its servers. */
+  async choose(agent: string): Promise<void> {
+    const available = (await this.services.registry.servers()).map((server) => server.name);
+    const inspected = vscode.workspace.getConfiguration('elicit').inspect<Record<string, unknown>>('agentServers');
+    const user = { ...(inspected?.globalValue ?? {}) };
+    const current = serversForAgent(agent, { user }, available).servers;
+    if (available.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Elicit has no MCP servers configured to give an agent.'));
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      available.map((name) => ({ label: name, picked: current.includes(name) })),
+      {
+        canPickMany: true,
+        title: vscode.l10n.t('MCP Servers for {0}', agent),
+        placeHolder: vscode.l10n.t('The servers its next sessions get (calls go through Elicit; their questions come to you)'),
+      },
+    );
+    if (!picked) return;
+    const names = picked.map((item) => item.label);
+    user[agent] = names.length === available.length ? 'all' : names.length === 0 ? 'none' : names;
+    await vscode.workspace.getConfiguration('elicit').update('agentServers', user, vscode.ConfigurationTarget.Global);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        '{0} gets {1} from its next session on.',
+        agent,
+        names.length === 0 ? vscode.l10n.t('no MCP servers') : names.join(', '),
+      ),
+    );
+  }
+
+  /** As the window closes: every session's calls end, saying why. */
+  async closeWithWindow(): Promise<void> {
+    const endpoints = await this.endpoints?.catch(() => undefined);
+    await endpoints?.stop(WINDOW_CLOSED_FOR_AGENT);
+  }
+
+  /** The loopback endpoints, started once (their server package loads with the gateway's bundle). */
+  private start(): Promise<AgentEndpoints> {
+    this.endpoints ??= (async () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
+      const { AgentEndpoints } = require('../../gateway/gatewayServer') as typeof import('../../gateway/gatewayServer');
+      const registry = this.services.registry;
+      const endpoints = new AgentEndpoints({
+        version: this.version,
+        log: (line) => this.services.log.info(line),
+        upstream: {
+          list: async (name) => (await registry.get(name))?.listTools() ?? [],
+          call: async (name, tool, args, signal, caller) => {
+            const server = await registry.get(name);
+            if (!server) return { content: [{ type: 'text', text: `No server named ${name} is configured in Elicit now` }], isError: true };
+            // Kept across a reload like the person's own calls: the person is there to answer, and the result then opens for them.
+            return server.callTool(tool, args, signal, undefined, { caller });
+          },
+        },
+      });
+      await endpoints.start();
+      return endpoints;
+    })();
+    void this.endpoints.catch(() => (this.endpoints = undefined));
+    return this.endpoints;
+  }
+
+  /** The bridge for agents without MCP over HTTP: this host's Node (VS Code's, run as Node) and the shipped script. */
+  private bridge(): BridgeCommand {
+    return {
+      command: process.execPath,
+      args: [path.join(this.extensionUri.fsPath, 'dist', 'mcp-bridge.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    };
+  }
+
+  dispose(): void {
+    void this.endpoints?.then((endpoints) => endpoints.stop()).catch(() => undefined);
+    this.endpoints = undefined;
+  }
+}
