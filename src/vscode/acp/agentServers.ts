@@ -12,6 +12,7 @@ import { mcpServerEntries, serversForAgent, type AgentServers, type BridgeComman
 import type { AgentConfig } from '../../acp/config';
 import type { AgentEndpoints, SessionGrant } from '../../gateway/agentEndpoints';
 import { errorText } from '../../core/errors';
+import { inertText } from '../../core/display';
 import { settings } from '../settings';
 import type { Services } from '../services';
 
@@ -82,24 +83,19 @@ export class AgentServerOffers implements vscode.Disposable {
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      available.map((name) => ({ label: name, picked: current.includes(name) })),
+      available.map((name) => ({ label: inertText(name), picked: current.includes(name), name })),
       {
         canPickMany: true,
-        title: vscode.l10n.t('MCP Servers for {0}', agent),
+        title: inertText(vscode.l10n.t('MCP Servers for {0}', agent)),
         placeHolder: vscode.l10n.t('The servers its next sessions get (calls go through Elicit; their questions come to you)'),
       },
     );
     if (!picked) return;
-    const names = picked.map((item) => item.label);
+    const names = picked.map((item) => item.name);
     user[agent] = names.length === available.length ? 'all' : names.length === 0 ? 'none' : names;
     await vscode.workspace.getConfiguration('elicit').update('agentServers', user, vscode.ConfigurationTarget.Global);
-    void vscode.window.showInformationMessage(
-      vscode.l10n.t(
-        '{0} gets {1} from its next session on.',
-        agent,
-        names.length === 0 ? vscode.l10n.t('no MCP servers') : names.join(', '),
-      ),
-    );
+    const given = names.length === 0 ? vscode.l10n.t('no MCP servers') : names.join(', ');
+    void vscode.window.showInformationMessage(inertText(vscode.l10n.t('{0} gets {1} from its next session on.', agent, given)));
   }
 
   /** As the window closes: every session's calls end, saying why. */
