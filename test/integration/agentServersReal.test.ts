@@ -222,10 +222,11 @@ describe("codex-acp 2.6.0 calls the person's tracker through Elicit", { timeout:
       { tool: 'exec', input: 'const result = await tools.mcp__tracker__create_issue({ title: "Crash on save" });\ntext(result);' },
       { text: 'Opened it.' },
     );
+    codex.permits.push((prompt) => ({ outcome: 'selected', optionId: prompt.options.find((o) => o.kind === 'allow_once')!.optionId }));
     elicit.answers.push((q) => answerFields(q, { priority: 'low', trackerKey: KEY }));
     assert.equal(await codex.connection.prompt(sessionId, 'Open an issue on the tracker: Crash on save'), 'end_turn');
 
-    assert.equal(codex.prompts.length, 0, "codex asked no permission: the server's question is all the person sees");
+    assert.match(codex.prompts.at(-1)?.toolTitle ?? '', /tracker/, `codex asked before calling: ${JSON.stringify(codex.prompts.at(-1))}`);
     const question = elicit.seen.at(-1);
     assert.ok(
       question,
