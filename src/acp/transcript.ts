@@ -39,7 +39,15 @@ export class Transcript {
   private plan: ItemOf<'plan'> | undefined;
   private lastMessageId: string | undefined;
 
+  /** The person's MCP servers the session was given: the name the agent sees → Elicit's name. */
+  private mcpServers = new Map<string, string>();
+
   constructor(private readonly cwd: string) {}
+
+  /** The servers Elicit offers the session (a new session may get others): their tool calls are named by server and tool. */
+  setMcpServers(offered: ReadonlyArray<{ name: string; server: string }>): void {
+    this.mcpServers = new Map(offered.map(({ name, server }) => [name, server]));
+  }
 
   /** Every item, in order. */
   all(): Item[] {
@@ -140,7 +148,11 @@ export class Transcript {
 
   private tool(update: acp.ToolCall | acp.ToolCallUpdate): void {
     const fields: Partial<ItemOf<'tool'>> = {};
-    if (update.title) fields.title = clipText(update.title, 500);
+    if (update.title) {
+      fields.title = clipText(update.title, 500);
+      const mcp = mcpToolOf(update.title, this.mcpServers);
+      if (mcp) fields.mcp = mcp;
+    }
     if (update.kind) fields.toolKind = update.kind;
     if (update.status) fields.status = update.status as ToolStatus;
     if (update.content) fields.content = update.content.map((c) => this.toolContent(c));
@@ -158,6 +170,7 @@ export class Transcript {
       content: fields.content ?? [],
       locations: fields.locations ?? [],
       ...(fields.toolKind ? { toolKind: fields.toolKind } : {}),
+      ...(fields.mcp ? { mcp: fields.mcp } : {}),
     });
     this.tools.set(update.toolCallId, item);
   }
@@ -374,4 +387,18 @@ function withoutEscapes(text: string): string {
 
 function clipText(text: string, max = MAX_ITEM_TEXT): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The server and tool of a call to one of the person's servers, from the title the agent gives
+ * it: `mcp__tracker__create_issue` (claude) or `mcp.tracker.create_issue` (codex), the server
+ * part being a name the session was given (`offered`: agent name → Elicit's name).
+ */
+export function mcpToolOf(title: string, offered: ReadonlyMap<string, string>): { server: string; tool: string } | undefined {
+  for (const [name, server] of offered) {
+    for (const prefix of [`mcp__${name}__`, `mcp.${name}.`]) {
+      if (title.startsWith(prefix) && title.length > prefix.length) return { server, tool: title.slice(prefix.length) };
+    }
+  }
+  return undefined;
 }

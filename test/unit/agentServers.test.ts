@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import { mcpServerEntries, serversForAgent } from '../../src/acp/agentServers';
 import { isAgentPanelToHost } from '../../src/core/protocols/agentPanelProtocol';
+import { mcpToolOf } from '../../src/acp/transcript';
 
 const available = ['github', 'tracker', 'songs (2)'];
 
@@ -90,5 +91,23 @@ describe('mcpServerEntries', () => {
 describe('the agent panel protocol', () => {
   it('takes the Servers… button', () => {
     assert.equal(isAgentPanelToHost({ type: 'chooseServers' }), true);
+  });
+});
+
+describe('mcpToolOf', () => {
+  const offered = new Map([
+    ['tracker', 'tracker'],
+    ['songs_2', 'songs (2)'],
+  ]);
+
+  it("names the server and tool of a call to one of the session's servers, as claude and codex title it", () => {
+    assert.deepEqual(mcpToolOf('mcp__tracker__create_issue', offered), { server: 'tracker', tool: 'create_issue' });
+    assert.deepEqual(mcpToolOf('mcp.songs_2.two_rounds', offered), { server: 'songs (2)', tool: 'two_rounds' });
+  });
+
+  it("leaves other tools alone, the agent's own servers among them", () => {
+    for (const title of ['Bash', 'mcp__github__create_issue', 'mcp.tracker.', 'tracker create_issue', 'mcp__tracker_x__y']) {
+      assert.equal(mcpToolOf(title, offered), undefined, title);
+    }
   });
 });

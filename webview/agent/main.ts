@@ -285,7 +285,16 @@ function renderTool(item: Extract<TranscriptItem, { kind: 'tool' }>): HTMLElemen
     'div',
     { className: 'tool-head' },
     el('span', { className: 'glyph', text: TOOL_GLYPHS[item.status] ?? '○', attrs: { 'aria-label': item.status.replace('_', ' ') } }),
-    el('span', { className: 'tool-title', text: t(item.title) }),
+    el('span', { className: 'tool-title', text: item.mcp ? `${t(item.mcp.server)} · ${t(item.mcp.tool)}` : t(item.title) }),
+    ...(item.mcp
+      ? [
+          el('span', {
+            className: 'badge mcp',
+            text: 'MCP server',
+            attrs: { title: `${t(item.title)}: your MCP server, called through Elicit` },
+          }),
+        ]
+      : []),
     ...(item.toolKind ? [el('span', { className: 'badge', text: t(item.toolKind) })] : []),
     el('span', { className: 'tool-status', text: item.status.replace('_', ' ') }),
   );

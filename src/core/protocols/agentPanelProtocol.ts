@@ -158,6 +158,8 @@ export type TranscriptItem = ItemBase &
         status: ToolStatus;
         content: ToolContentView[];
         locations: string[];
+        /** A tool of one of the person's MCP servers that Elicit gave the session: the server (Elicit's name) and tool. */
+        mcp?: { server: string; tool: string };
       }
     | { kind: 'plan'; entries: Array<{ content: string; status: PlanStatus; priority: string }> }
     | {

@@ -27,6 +27,7 @@ import { WebviewHost } from '../webview/webviewHost';
 import { createAgentConnection, refusedKeyRetried, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
 import type { OfferedServers } from './agentServers';
+import type { AnsweredQuestion } from '../../core/broker/broker';
 
 export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
@@ -88,6 +89,7 @@ export class AgentPanel implements vscode.Disposable {
     this.disposables.push(
       this.panel.onMessage((message) => this.onMessage(message)),
       this.panel.onDidDispose(() => this.dispose()),
+      options.services.broker.onDidAnswer((answered) => this.serverQuestionEnded(answered)),
     );
     void this.start();
   }
@@ -219,6 +221,7 @@ export class AgentPanel implements vscode.Disposable {
       return [];
     }
     this.offered = offered;
+    this.transcript.setMcpServers(offered.grant?.endpoints ?? []);
     this.setState({
       servers: { names: offered.servers, via: offered.via, ...(offered.missing.length ? { missing: offered.missing } : {}) },
     });
@@ -234,6 +237,27 @@ export class AgentPanel implements vscode.Disposable {
   private revokeServers(why?: string): void {
     this.offered?.grant?.revoke(why);
     this.offered = undefined;
+  }
+
+  /**
+   * A question one of the person's servers asked during this session's call ended: the
+   * transcript says so, and why a call that needed it may fail (declined, cancelled, closed).
+   */
+  private serverQuestionEnded({ question, result, reason }: AnsweredQuestion): void {
+    const { asker } = question.request;
+    const suffix = ` · for ${this.callerName()}`;
+    if (asker.kind !== 'mcp' || this.sessionId === undefined || !asker.detail?.endsWith(suffix)) return;
+    const subject = asker.detail.slice(0, -suffix.length);
+    const notices: Record<string, () => string> = {
+      accept: () => vscode.l10n.t('{0} asked you for {1}: answered.', asker.name, subject),
+      decline: () =>
+        vscode.l10n.t('{0} asked you for {1}: you declined, so the call goes on without your answer (it may fail).', asker.name, subject),
+      cancel: () =>
+        reason === undefined
+          ? vscode.l10n.t('{0} asked you for {1}: you cancelled, so the call may fail.', asker.name, subject)
+          : vscode.l10n.t('{0} asked you for {1}: the question closed unanswered ({2}).', asker.name, subject, reason),
+    };
+    this.notice(result.action === 'accept' ? 'info' : 'warning', (notices[result.action] ?? notices.cancel!)());
   }
 
   /** Who a server's question is for: "claude, session 1a2b3c4d". */
