@@ -18,6 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   pickQuickPickItem,
+  reloadWindow,
   screenshot,
   typeAndSubmit,
   waitForNoQuickInput,
@@ -265,5 +266,36 @@ describe("agents in code-server use the person's MCP servers through Elicit", { 
     assertNeverSent([TRACKER_TOKEN, KEY]);
     // The tracker token is in the user mcp.json the person wrote; the key typed is nowhere on disk.
     assertNoSecretLeak(session!, [KEY]);
+  });
+  it('after Reload Window each restored session gets its servers again, with a new token, and calls them as before', async () => {
+    const { page } = session!.workbench;
+    const sessionsOf = (method: string): Array<Record<string, unknown>> =>
+      lines('claude').flatMap((l) => (l.dir === 'in' && l.message?.method === method ? [l.message.params!] : []));
+    const authorization = (params: Record<string, unknown>): string =>
+      String((params.mcpServers as Array<{ headers: Array<{ value: string }> }>)[0]!.headers[0]!.value);
+    const before = authorization(sessionsOf('session/new')[0]!);
+    await reloadWindow(page);
+    const panel = await agentPanel(page, 'claude', 120_000);
+    await panel.getByText('Resumed the session after the window reloaded.').waitFor({ timeout: 120_000 });
+    await panel.locator('.servers', { hasText: 'MCP servers: tracker' }).waitFor({ timeout: 10_000 });
+    const reopened = [...sessionsOf('session/load'), ...sessionsOf('session/resume')];
+    assert.equal(reopened.length, 1, 'claude reopened its session once');
+    assert.match(authorization(reopened[0]!), /^Bearer \S{40,}$/);
+    assert.notEqual(authorization(reopened[0]!), before, 'a new token for the reopened session');
+
+    claudeModel.script({ tool: 'mcp__tracker__create_issue', input: { title: 'After the reload' } }, { text: 'Opened another.' });
+    await send(panel, 'Open an issue on the tracker: After the reload');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Yes'), 120_000);
+    await pickQuickPickItem(page, 'Yes');
+    const priority = await priorityStep(page);
+    assert.match(priority.title ?? '', /^tracker asks · tool create_issue · for claude, session [0-9a-f]{8}$/);
+    await pickQuickPickItem(page, 'normal');
+    const keyStep = await waitForQuickInput(page, (q) => q.step === '2/2');
+    await pickQuickPickItem(page, keyStep.items.find((i) => i.label.endsWith('Use saved value'))!.label);
+    await waitForNoQuickInput(page, 'the question to close');
+    await panel.locator('.item.agent', { hasText: 'Opened another.' }).waitFor({ timeout: 120_000 });
+    const created = (await waitForRecords(record, 4)).at(-1)!;
+    assert.deepEqual([created.title, created.priority, created.keyLength], ['After the reload', 'normal', KEY.length]);
+    assertNeverSent([TRACKER_TOKEN, KEY]);
   });
 });
