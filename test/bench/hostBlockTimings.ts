@@ -19,6 +19,11 @@ const STALL_TOOLS = [
   'stall_examples',
   'stall_round',
   'stall_flood',
+  // Issue #57: patterns new to the host, costly to compile (every call's are new).
+  'stall_compile',
+  'stall_compile_classes',
+  'stall_compile_round',
+  'stall_compile_flood',
   'stall_items_pattern',
   'stall_unique_items',
   'stall_big_schema',

@@ -29,18 +29,17 @@ import { allProcesses } from './harness/processes';
 import { agentPanel, newAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
+import { codexAcp, scriptedCodexHome } from '../support/codexOffline';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
 import { readRecords, waitForRecords } from '../support/records';
 import { responsesEndpoint, toolOutputs } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
-import { repoRoot } from '../support/realAgent';
 import { waitUntil } from '../support/waitUntil';
 
 const TRACKER_TOKEN = 'trk-e2e-env-token-77c1d0e5';
 const KEY = 'tracker-key-typed-e2e-3b9f';
-const codexAcp = path.join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
 
 type Line = { dir: 'in' | 'out' | 'env'; message?: { method?: string; params?: Record<string, unknown> } };
 
@@ -72,11 +71,7 @@ describe("agents in code-server use the person's MCP servers through Elicit", { 
     codexModel = responsesEndpoint();
     const codexUrl = await codexModel.start();
     const codexHome = path.join(out, 'codex-home');
-    fs.mkdirSync(codexHome);
-    fs.writeFileSync(
-      path.join(codexHome, 'config.toml'),
-      `model_provider = "scripted"\n[model_providers.scripted]\nname = "Scripted"\nbase_url = "${codexUrl}/v1"\nenv_key = "SCRIPTED_MODEL_KEY"\nwire_api = "responses"\n`,
-    );
+    scriptedCodexHome(codexHome, codexUrl);
     const agents = {
       claude: {
         command: process.execPath,

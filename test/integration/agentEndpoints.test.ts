@@ -115,6 +115,19 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
     return client;
   }
 
+  /** The next question stays open until Elicit closes it (its signal, once shown). */
+  function heldOpen(): { shown?: AbortSignal } {
+    const held: { shown?: AbortSignal } = {};
+    answers.push(
+      (_q, signal) =>
+        new Promise<ElicitResult>((resolve) => {
+          held.shown = signal;
+          signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
+        }),
+    );
+    return held;
+  }
+
   function grantFor(names: string[], caller = 'claude, session 1a2b3c4d'): SessionGrant {
     return endpoints.grant(names, () => caller);
   }
@@ -207,20 +220,13 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
   it('closes the question when the agent cancels the call, and the server hears it was cancelled', async () => {
     const grant = grantFor(['tracker']);
     const client = await legacyClient(grant.endpoints[0]!.url, grant.token);
-    let closed: AbortSignal | undefined;
-    answers.push(
-      (_q, signal) =>
-        new Promise<ElicitResult>((resolve) => {
-          closed = signal;
-          signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
-        }),
-    );
+    const question = heldOpen();
     const cancel = new AbortController();
     const call = client.callTool({ name: 'ask_name', arguments: {} }, undefined, { signal: cancel.signal });
-    await waitUntil(() => closed !== undefined, 'the question is shown');
+    await waitUntil(() => question.shown !== undefined, 'the question is shown');
     cancel.abort();
     await assert.rejects(call);
-    await waitUntil(() => closed!.aborted, 'the question closes with the call', 10_000);
+    await waitUntil(() => question.shown!.aborted, 'the question closes with the call', 10_000);
     const [outcome] = await waitForRecords(record, 1, (r) => r.tool === 'ask_name');
     assert.deepEqual(outcome!.result, { action: 'cancel' });
     grant.revoke();
@@ -229,21 +235,14 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
   it('ends a call still running when its session ends, with a result that says why, and closes its question', async () => {
     const grant = grantFor(['tracker']);
     const client = await legacyClient(grant.endpoints[0]!.url, grant.token);
-    let closed: AbortSignal | undefined;
-    answers.push(
-      (_q, signal) =>
-        new Promise<ElicitResult>((resolve) => {
-          closed = signal;
-          signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
-        }),
-    );
+    const question = heldOpen();
     const call = client.callTool({ name: 'ask_code', arguments: {} });
-    await waitUntil(() => closed !== undefined, 'the question is shown');
+    await waitUntil(() => question.shown !== undefined, 'the question is shown');
     grant.revoke();
     const result = await call;
     assert.equal(result.isError, true);
     assert.equal(text(result), SESSION_ENDED);
-    await waitUntil(() => closed!.aborted, 'the question closes with the session', 10_000);
+    await waitUntil(() => question.shown!.aborted, 'the question closes with the session', 10_000);
   });
 
   it('serves a 2026-07-28 agent, and a round of a 2026 server names the agent too', async () => {

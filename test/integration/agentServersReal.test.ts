@@ -19,6 +19,7 @@ import type { ElicitResult } from '../../src/core/request';
 import { AgentEndpoints, type SessionGrant } from '../../src/gateway/agentEndpoints';
 import { McpConnection } from '../../src/mcp/connection';
 import { tempDir } from '../support/acpFixture';
+import { codexAcp, scriptedCodexHome } from '../support/codexOffline';
 import { claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { fixture, stdioServer } from '../support/mcpServers';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
@@ -173,26 +174,14 @@ describe("codex-acp 2.6.0 calls the person's tracker through Elicit", { timeout:
     workspace = join(temp, 'workspace');
     const codexHome = join(temp, 'codex-home');
     mkdirSync(workspace);
-    mkdirSync(codexHome);
     model = responsesEndpoint();
     const url = await model.start();
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model_provider = "scripted"',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${url}/v1"`,
-        'env_key = "SCRIPTED_MODEL_KEY"',
-        'wire_api = "responses"',
-        '',
-      ].join('\n'),
-    );
+    scriptedCodexHome(codexHome, url);
     await elicit.endpoints.start();
     codex = await startRealAgent({
       name: 'codex',
       command: process.execPath,
-      args: [join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js')],
+      args: [codexAcp],
       env: { CODEX_HOME: codexHome, SCRIPTED_MODEL_KEY: 'scripted', NO_BROWSER: '1', INITIAL_AGENT_MODE: 'workspace-write' },
       workspace,
       record: join(temp, 'tap.jsonl'),

@@ -75,6 +75,35 @@ for (const legacy of [false, true]) {
       assert.match(outcome, /too costly|too many|decline|at most/);
       assert.equal(broker.pending().length, 0);
     });
+
+    // Issue #57, finding 1: compiling patterns was charged to no budget (100 new ones took 1.6 to 1.9 s to read).
+    it('100 fields of patterns new to Elicit, sharing one class costly to compile: the class is built once, the form shown, the host never blocked', async (t) => {
+      const shown = renderer.seen.length;
+      const { outcome, blockedMs } = await call('stall_compile');
+      t.diagnostic(`blocked ${blockedMs.toFixed(1)} ms; ${outcome.slice(0, 160)}`);
+      assert.ok(blockedMs < SUITE_BLOCK_BOUND_MS, `the host was blocked ${blockedMs} ms`);
+      assert.equal(renderer.seen.length, shown + 1, 'the form was shown');
+      assert.match(outcome, /decline/);
+    });
+
+    it('100 fields, each its own class costly to compile: refused for its cost before most are built, the host never blocked', async (t) => {
+      const shown = renderer.seen.length;
+      const { outcome, blockedMs } = await call('stall_compile_classes');
+      t.diagnostic(`blocked ${blockedMs.toFixed(1)} ms; ${outcome.slice(0, 160)}`);
+      assert.ok(blockedMs < SUITE_BLOCK_BOUND_MS, `the host was blocked ${blockedMs} ms`);
+      assert.equal(renderer.seen.length, shown, 'a form too costly to prepare was shown');
+      assert.match(outcome, /too costly to prepare/);
+    });
+
+    it('a round and a flood of such questions: one budget for a round, the host never blocked', async (t) => {
+      for (const tool of ['stall_compile_round', 'stall_compile_flood']) {
+        const { outcome, blockedMs } = await call(tool);
+        t.diagnostic(`${tool}: blocked ${blockedMs.toFixed(1)} ms; ${outcome.slice(0, 160)}`);
+        assert.ok(blockedMs < SUITE_BLOCK_BOUND_MS, `${tool}: the host was blocked ${blockedMs} ms`);
+        assert.match(outcome, /too costly|too many|decline|at most/);
+      }
+      assert.equal(broker.pending().length, 0);
+    });
   });
 }
 

@@ -8,25 +8,24 @@
  * The exact `elicitation/create` params are kept in test/fixtures/agent-questions/.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PermissionChoice } from '../../src/acp/connection';
 import { configOptionRequest } from '../../src/acp/configOptions';
 import { SessionControls } from '../../src/acp/sessionControls';
 import { tempDir } from '../support/acpFixture';
+import { codexAcp, scriptedCodexHome } from '../support/codexOffline';
 import { askTwoQuestions, claudeAcp, claudeOfflineEnv } from '../support/claudeOffline';
 import { messagesEndpoint, resultText, toolResults } from '../support/messagesEndpoint';
 import { node22Binary } from '../support/node22';
-import { matchesFixture, repoRoot, startRealAgent, stopRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
+import { matchesFixture, startRealAgent, stopRealAgent, type RealAgent, type TapLine } from '../support/realAgent';
 import { responsesEndpoint, toolOutputs, userTexts } from '../support/responsesEndpoint';
 import type { ScriptedModel } from '../support/scriptedModel';
 import { answerFields } from '../support/scriptedRenderer';
 import { CANCELLED } from '../../src/core/request';
 import type { Question } from '../../src/core/broker/broker';
 import { waitUntil } from '../support/waitUntil';
-
-const codexAcp = join(repoRoot, 'node_modules', '@agentclientprotocol', 'codex-acp', 'dist', 'index.js');
 
 const select = (optionId: string) => (): PermissionChoice => ({ outcome: 'selected', optionId });
 
@@ -48,22 +47,10 @@ describe('codex-acp 2.6.0 through Elicit, offline', { timeout: 300_000 }, () => 
     workspace = join(temp, 'workspace');
     const codexHome = join(temp, 'codex-home');
     mkdirSync(workspace);
-    mkdirSync(codexHome);
     model = responsesEndpoint();
     const url = await model.start();
     // A custom model provider: no sign-in, the scripted endpoint as the model service.
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model_provider = "scripted"',
-        '[model_providers.scripted]',
-        'name = "Scripted"',
-        `base_url = "${url}/v1"`,
-        'env_key = "SCRIPTED_MODEL_KEY"',
-        'wire_api = "responses"',
-        '',
-      ].join('\n'),
-    );
+    scriptedCodexHome(codexHome, url);
     codex = await startRealAgent({
       name: 'codex',
       command: process.execPath,

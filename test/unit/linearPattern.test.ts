@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { compileLinearPattern, MAX_PATTERN_COST, MAX_PATTERN_LENGTH, UnsupportedPatternError } from '../../src/core/form/linearPattern';
+import {
+  compileLinearPattern,
+  MAX_PATTERN_COST,
+  MAX_PATTERN_LENGTH,
+  PROPERTY_ESCAPE_UNITS,
+  UnsupportedPatternError,
+} from '../../src/core/form/linearPattern';
 import { fastestOfThree } from '../support/timing';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 20_261_122;
@@ -266,6 +272,103 @@ describe('linear pattern engine: what an automaton cannot run', () => {
   }
   it('throws SyntaxError for what RegExp cannot read', () => {
     for (const pattern of ['(', '[', '\\', 'a{2,1}', '\\_', '{']) assert.throws(() => compileLinearPattern(pattern), SyntaxError, pattern);
+  });
+  it('refuses what RegExp refuses, though it never compiles a whole pattern (issue #57)', () => {
+    const invalid = [
+      '(?@)',
+      'a**',
+      ']',
+      '}',
+      'a{,5}',
+      '^*',
+      '\\b+',
+      '[z-a]',
+      '\\p{Nope}',
+      '\\u{110000}',
+      '(?<a>x)(?<a>y)',
+      'a)',
+      '\\c1',
+      '\\-',
+      '[\\p{L}',
+      'x{2}{3}',
+      '(?:a|b',
+      '\\k',
+    ];
+    for (const pattern of invalid) {
+      assert.throws(() => new RegExp(pattern, 'u'), SyntaxError, `RegExp refuses ${pattern}`);
+      assert.throws(
+        () => compileLinearPattern(pattern),
+        (e: unknown) => e instanceof SyntaxError || e instanceof UnsupportedPatternError,
+        pattern,
+      );
+    }
+  });
+  it('agrees with RegExp on which generated patterns are valid', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b',
+      '\\d',
+      '\\p{L}',
+      '\\P{N}',
+      '[a-c]',
+      '[^x]',
+      '(',
+      ')',
+      '(?:',
+      '(?<n>',
+      '|',
+      '*',
+      '+',
+      '?',
+      '{2}',
+      '{1,3}',
+      '{',
+      '}',
+      '[',
+      ']',
+      '^',
+      '$',
+      '\\b',
+      '.',
+      '\\',
+      '-',
+      ',',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const pattern = pieces.join('');
+        let native = true;
+        try {
+          new RegExp(pattern, 'u');
+        } catch {
+          native = false;
+        }
+        let ours: 'ok' | 'syntax' | 'unsupported' = 'ok';
+        try {
+          compileLinearPattern(pattern);
+        } catch (error) {
+          ours = error instanceof UnsupportedPatternError ? 'unsupported' : 'syntax';
+        }
+        // Valid: compiled, or refused for what no automaton runs; invalid: never compiled.
+        return native ? ours !== 'syntax' : ours !== 'ok';
+      }),
+      { seed, numRuns: 3000 },
+    );
+  });
+  it('tells what compiling its new classes costs before it compiles them, each built once for every pattern', () => {
+    const own = String.fromCodePoint(0xe000 + Math.floor(Math.random() * 6000));
+    const costly = `[\\p{L}\\p{N}\\p{Lu}${own}]`;
+    const charged: number[] = [];
+    const charge = (units: number): boolean => (charged.push(units), true);
+    compileLinearPattern(`${own}${costly}${costly}`, charge);
+    // The literal and the class, the class once: 1 + (1 + 3 property escapes).
+    assert.deepEqual(charged, [1 + 1 + 3 * PROPERTY_ESCAPE_UNITS]);
+    compileLinearPattern(`^${costly}+$`, charge);
+    assert.deepEqual(charged.length, 1, 'the class was built already: nothing new to charge');
+    assert.throws(
+      () => compileLinearPattern(`[\\p{Ll}${own}x]`, () => false),
+      (e: unknown) => e instanceof UnsupportedPatternError && /too costly to prepare/.test(e.message),
+    );
   });
   it('reads long group names and long counts', () => {
     assert.ok(compileLinearPattern('^(?<a_rather_long_group_name_indeed>x)$').test('x'));

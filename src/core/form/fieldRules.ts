@@ -5,6 +5,7 @@
  */
 import { oneLine } from '../display';
 import { compileLinearPattern, type LinearPattern } from './linearPattern';
+import type { FormBudget } from './formBudget';
 import { matchesTextFormat } from './textFormats';
 import { otherAnswerProblems } from './otherAnswer';
 import type { AnswerValue, ElicitContent } from '../request';
@@ -136,11 +137,14 @@ export function patternCheckCost(field: Field, value: unknown): number {
   return (value.length + 1) * compilePattern(field.pattern).cost;
 }
 
-/** The field's pattern, compiled once; normalize() has already refused what cannot compile. */
-export function compilePattern(pattern: string): LinearPattern {
+/**
+ * The field's pattern, compiled once; normalize() has already refused what cannot compile.
+ * `budget`: the request's, charged what compiling a pattern not compiled before costs.
+ */
+export function compilePattern(pattern: string, budget?: Pick<FormBudget, 'reserveCompile'>): LinearPattern {
   let compiled = patternCache.get(pattern);
   if (!compiled) {
-    compiled = compileLinearPattern(pattern);
+    compiled = compileLinearPattern(pattern, budget && ((units) => budget.reserveCompile(units)));
     if (patternCache.size > 200) patternCache.clear();
     patternCache.set(pattern, compiled);
   }

@@ -19,6 +19,14 @@
  * point), which cannot backtrack. No eval, so the webview's CSP holds. What no
  * automaton can do (backreferences, lookaround) is refused, with the reason.
  * Why not re2js: CONTRIBUTING.md, "Security".
+ *
+ * Compiling costs too (issue #57): V8 builds each class's set of code points when
+ * it compiles it, and a union of property escapes (`[\p{L}\p{N}\p{M}…]`) takes
+ * about 0.1 ms an escape. So the native engine never compiles a whole pattern: its
+ * syntax is checked on a skeleton with every atom replaced by `a` (cheap), and each
+ * distinct atom is compiled once for every pattern of the session (a shared cache).
+ * What compiling a pattern's new atoms will cost is known before it happens
+ * (`compileUnits`), so a caller can charge it to the request's budget.
  */
 
 export class UnsupportedPatternError extends Error {}
@@ -42,6 +50,17 @@ export const CLASS_TEST_COST = 16;
 
 /** States one pattern may compile to before its cost is even counted: compiling stays small too. */
 const MAX_BUILD_STATES = MAX_PATTERN_COST;
+
+/**
+ * What compiling one atom not compiled before costs, in units of about 2 µs here: one for the
+ * atom, and PROPERTY_ESCAPE_UNITS for each property escape (`\p{…}`, `\P{…}`) in it, each a
+ * set of code points merged into the class (about 0.12 ms).
+ */
+export const PROPERTY_ESCAPE_UNITS = 60;
+
+/** Compiled atoms shared by every pattern: a class used by many fields or requests is built once. */
+const ATOM_CACHE_SIZE = 1_000;
+const compiledAtoms = new Map<string, RegExp>();
 
 type Assertion = '^' | '$' | 'b' | 'B';
 type Node = { char: number } | { assert: Assertion } | { branches: Node[][] } | { repeat: Node; min: number; max: number };
@@ -73,13 +92,24 @@ interface BuildState {
 /** In the order of the bits of a position's context in run(). */
 const ASSERTIONS: Assertion[] = ['^', '$', 'b', 'B'];
 
-/** Throws SyntaxError for an invalid pattern and UnsupportedPatternError for what cannot run in bounded time. */
-export function compileLinearPattern(pattern: string): LinearPattern {
+/**
+ * Throws SyntaxError for an invalid pattern and UnsupportedPatternError for what cannot run in bounded time.
+ * `charge`: told what compiling the pattern's new atoms costs (compileUnits) before any is compiled;
+ * false refuses the pattern (the request's budget is spent).
+ */
+export function compileLinearPattern(pattern: string, charge?: (units: number) => boolean): LinearPattern {
   if (pattern.length > MAX_PATTERN_LENGTH) throw new UnsupportedPatternError(`it is longer than ${MAX_PATTERN_LENGTH} characters`);
-  // eslint-disable-next-line no-restricted-syntax -- the syntax check: compiling is safe, running is what backtracks
-  new RegExp(pattern, 'u');
   const classes = new ClassTable();
-  const tree = new Parser(pattern, classes).alternatives();
+  const parser = new Parser(pattern, classes);
+  const tree = parser.alternatives();
+  // The syntax check: the pattern's structure with every atom replaced by `a`, then each atom on its own.
+  // eslint-disable-next-line no-restricted-syntax -- the skeleton holds no class: compiling it is cheap, and it never runs
+  new RegExp(parser.skeleton(), 'u');
+  const units = classes.compileUnits();
+  if (units > 0 && charge && !charge(units)) {
+    throw new UnsupportedPatternError("the form's patterns together are too costly to prepare");
+  }
+  classes.compile();
   const built: BuildState[] = [];
   const state = (kind: Kind, next: BuildState[], arg = 0): BuildState => {
     if (built.length >= MAX_BUILD_STATES) throw tooLarge();
@@ -280,23 +310,43 @@ class ClassTable {
   private answer = new Uint8Array(0);
 
   get size(): number {
-    return this.regexes.length;
+    return this.sources.size;
   }
 
+  /** Registers an atom; compile() makes its test. */
   add(source: string): number {
     let index = this.sources.get(source);
     if (index === undefined) {
-      index = this.regexes.length;
+      index = this.sources.size;
       this.sources.set(source, index);
-      // eslint-disable-next-line no-restricted-syntax -- one character class tested against one code point cannot backtrack
-      this.regexes.push(new RegExp(`^(?:${source})$`, 'u'));
-      const ascii = new Int8Array((index + 1) * 128);
-      ascii.set(this.ascii);
-      this.ascii = ascii;
-      this.askedAt = new Int32Array(index + 1);
-      this.answer = new Uint8Array(index + 1);
     }
     return index;
+  }
+
+  /** What compile() will cost: the atoms no pattern compiled before (see PROPERTY_ESCAPE_UNITS). */
+  compileUnits(): number {
+    let units = 0;
+    for (const source of this.sources.keys()) {
+      if (!compiledAtoms.has(source)) units += 1 + PROPERTY_ESCAPE_UNITS * (source.match(/\\[pP]\{/g)?.length ?? 0);
+    }
+    return units;
+  }
+
+  /** Each atom's test, from the shared cache or compiled now (SyntaxError for an atom that is not valid). */
+  compile(): void {
+    for (const source of this.sources.keys()) {
+      let regex = compiledAtoms.get(source);
+      if (regex) compiledAtoms.delete(source); // kept as the most recently used
+      // eslint-disable-next-line no-restricted-syntax -- one character class tested against one code point cannot backtrack
+      else regex = new RegExp(`^(?:${source})$`, 'u');
+      compiledAtoms.set(source, regex);
+      if (compiledAtoms.size > ATOM_CACHE_SIZE) compiledAtoms.delete(compiledAtoms.keys().next().value!);
+      this.regexes.push(regex);
+    }
+    const n = this.regexes.length;
+    this.ascii = new Int8Array(n * 128);
+    this.askedAt = new Int32Array(n);
+    this.answer = new Uint8Array(n);
   }
 
   newRun(): void {
@@ -324,6 +374,8 @@ class ClassTable {
 /** The `u`-flag grammar, reading a pattern the native RegExp has already accepted. */
 class Parser {
   private i = 0;
+  /** Where each atom is in the pattern, [start, end), in order. */
+  private readonly atoms: Array<[number, number]> = [];
   constructor(
     private readonly p: string,
     private readonly classes: ClassTable,
@@ -349,10 +401,23 @@ class Parser {
       this.i++; // ")"
       return this.quantified({ branches: [inner] });
     }
+    const start = this.i;
     const atom = this.read(
       /\\(?:u\{[0-9a-fA-F]+\}|u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[pP]\{[^}]*\}|c[A-Za-z]|[\s\S])|\[(?:\\[\s\S]|[^\]\\])*\]|[\ud800-\udbff][\udc00-\udfff]|[\s\S]/y,
     )!;
+    this.atoms.push([start, this.i]);
     return this.quantified({ char: this.classes.add(atom) });
+  }
+
+  /** The pattern with every atom replaced by `a`: its structure (groups, quantifiers, assertions), as written. */
+  skeleton(): string {
+    let text = '';
+    let at = 0;
+    for (const [start, end] of this.atoms) {
+      text += `${this.p.slice(at, start)}a`;
+      at = end;
+    }
+    return text + this.p.slice(at);
   }
 
   private quantified(node: Node): Node {

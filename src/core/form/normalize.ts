@@ -138,7 +138,7 @@ function normalizeField(name: string, raw: unknown, required: boolean, budget: F
   };
   if (base.description === undefined) delete base.description;
 
-  const field = fieldOfType(prop, base, where);
+  const field = fieldOfType(prop, base, where, budget);
   if (field.default !== undefined) {
     if (!budget.reserveSteps(patternCheckCost(field, field.default))) {
       throw invalid(`${where}: the form's defaults are too costly to check against their patterns`);
@@ -172,7 +172,7 @@ function firstExample(field: TextField, examples: unknown, budget: FormBudget): 
     );
 }
 
-function fieldOfType(prop: Json, base: Base, where: string): Field {
+function fieldOfType(prop: Json, base: Base, where: string, budget: FormBudget): Field {
   const type = prop.type;
   if (Array.isArray(type)) throw invalid(`${where} has a list of types; one type is required`);
   const items = prop.items;
@@ -189,7 +189,7 @@ function fieldOfType(prop: Json, base: Base, where: string): Field {
       return choice(prop, base, where);
     }
     if (type === undefined) throw invalid(`${where} has no type`);
-    return text(prop, base, where);
+    return text(prop, base, where, budget);
   }
   if (type === 'number' || type === 'integer') return number(prop, base, where, type === 'integer');
   if (type === 'boolean') {
@@ -203,7 +203,7 @@ function fieldOfType(prop: Json, base: Base, where: string): Field {
 
 type Base = Pick<Field, 'name' | 'label' | 'description' | 'required'>;
 
-function text(prop: Json, base: Base, where: string): TextField {
+function text(prop: Json, base: Base, where: string, budget: FormBudget): TextField {
   // codex marks a question whose answer is a secret (`isSecret`) in its own `_meta`.
   const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true || codexMeta(prop)?.isSecret === true };
   if (typeof prop.format === 'string') {
@@ -216,7 +216,7 @@ function text(prop: Json, base: Base, where: string): TextField {
   const { min: minLength, max: maxLength } = readBounds(prop, 'minLength', 'maxLength', where);
   if (minLength !== undefined) field.minLength = minLength;
   if (maxLength !== undefined) field.maxLength = maxLength;
-  if (prop.pattern !== undefined) field.pattern = readPattern(prop.pattern, where);
+  if (prop.pattern !== undefined) field.pattern = readPattern(prop.pattern, where, budget);
   const def = prop.default;
   if (def !== undefined) {
     if (typeof def !== 'string') throw invalid(`${where}: default must be a string, not ${describe(def)}`);
@@ -248,13 +248,13 @@ function fileField(prop: Json, base: Base, where: string, multiple: boolean): Fi
   return field;
 }
 
-function readPattern(pattern: unknown, where: string): string {
+function readPattern(pattern: unknown, where: string, budget: FormBudget): string {
   if (typeof pattern !== 'string') throw invalid(`${where}: pattern must be a string`);
   if (pattern.length > LIMITS.maxPatternLength) {
     throw invalid(`${where}: pattern is longer than ${LIMITS.maxPatternLength} characters`);
   }
   try {
-    compilePattern(pattern);
+    compilePattern(pattern, budget);
   } catch (error) {
     if (error instanceof UnsupportedPatternError) throw invalid(`${where}: pattern is refused because ${error.message}`);
     throw invalid(`${where}: pattern is not a valid regular expression`);
