@@ -128,10 +128,10 @@ export class AgentEndpoints {
   }
 
   /**
-   * A new grant for one agent session: `servers` are Elicit's names of the servers it gets;
-   * `caller` names the agent and its session as they become known.
+   * A new grant for one agent session: `servers`, the servers it gets, each by the name the agent
+   * is to see it by and Elicit's name; `caller` names the agent and its session as they become known.
    */
-  grant(servers: readonly string[], caller: () => string): SessionGrant {
+  grant(servers: ReadonlyArray<{ name: string; server: string }>, caller: () => string): SessionGrant {
     if (!this.running) throw new Error('the agent MCP endpoints are not running');
     const token = randomBytes(32).toString('base64url');
     const names = agentNames(servers);
@@ -277,15 +277,15 @@ export class AgentEndpoints {
 }
 
 /**
- * Elicit's server names as an agent can take them: letters, digits, `_` and `-` only (codex
- * turns whitespace into `_` and refuses a repeated name; both build tool names from it), each
- * once. "github (2)" → "github_2".
+ * The servers' names as an agent can take them: letters, digits, `_` and `-` only (codex turns
+ * whitespace into `_` and refuses a repeated name; both build tool names from it), each once:
+ * "github (2)" → "github_2". Returns the agent's name → Elicit's.
  */
-export function agentNames(servers: readonly string[]): Map<string, string> {
+export function agentNames(servers: ReadonlyArray<{ name: string; server: string }>): Map<string, string> {
   const names = new Map<string, string>();
-  for (const server of servers) {
+  for (const { name: wanted, server } of servers) {
     const base =
-      server
+      wanted
         .replace(/[^A-Za-z0-9_-]+/g, '_')
         .replace(/^_+|_+$/g, '')
         .slice(0, 48) || 'server';

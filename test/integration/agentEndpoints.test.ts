@@ -129,7 +129,10 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
   }
 
   function grantFor(names: string[], caller = 'claude, session 1a2b3c4d'): SessionGrant {
-    return endpoints.grant(names, () => caller);
+    return endpoints.grant(
+      names.map((name) => ({ name, server: name })),
+      () => caller,
+    );
   }
 
   before(() => endpoints.start());
@@ -141,7 +144,7 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
 
   it('names each server as an agent can take it, once', () => {
     assert.deepEqual(
-      [...agentNames(['github', 'github (2)', 'my server', 'x/y', '   '])],
+      [...agentNames(['github', 'github (2)', 'my server', 'x/y', '   '].map((name) => ({ name, server: name })))],
       [
         ['github', 'github'],
         ['github_2', 'github (2)'],

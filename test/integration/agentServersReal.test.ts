@@ -111,7 +111,7 @@ describe("claude-agent-acp 0.101.0 calls the person's tracker through Elicit", {
 
   it("asks the person the server's question naming claude and the session; the answer reaches the server and the result the model", async () => {
     let sessionId = '';
-    grant = elicit.endpoints.grant(['tracker'], () => `claude, session ${sessionId.slice(0, 8)}`);
+    grant = elicit.endpoints.grant([{ name: 'tracker', server: 'tracker' }], () => `claude, session ${sessionId.slice(0, 8)}`);
     const { servers, via } = mcpServerEntries(claude.connection.initializeResponse, grant.endpoints, grant.token, bridge);
     assert.equal(via, 'http', 'claude takes MCP over HTTP');
     sessionId = (await claude.connection.newSession(workspace, servers)).sessionId;
@@ -201,7 +201,7 @@ describe("codex-acp 2.6.0 calls the person's tracker through Elicit", { timeout:
 
   it("asks the person the server's question naming codex and the session; the answer reaches the server and the result the model", async () => {
     let sessionId = '';
-    const grant = elicit.endpoints.grant(['tracker'], () => `codex, session ${sessionId.slice(0, 8)}`);
+    const grant = elicit.endpoints.grant([{ name: 'tracker', server: 'tracker' }], () => `codex, session ${sessionId.slice(0, 8)}`);
     const { servers, via } = mcpServerEntries(codex.connection.initializeResponse, grant.endpoints, grant.token, bridge);
     assert.equal(via, 'http', 'codex takes MCP over HTTP');
     sessionId = (await codex.connection.newSession(workspace, servers)).sessionId;

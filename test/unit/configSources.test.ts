@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { expandEnvReferences } from '../../src/core/mcpConfig/envExpansion';
 import { parsePortableConfig } from '../../src/core/mcpConfig/portableConfig';
-import { nameServers, type SourcedConfig } from '../../src/core/mcpConfig/configSources';
+import { nameServers, namesForAgents, type SourcedConfig } from '../../src/core/mcpConfig/configSources';
 import { parseMcpConfig, type ServerConfig } from '../../src/core/mcpConfig/serverConfig';
 import { profileForWorkspace } from '../../src/core/mcpConfig/userProfile';
 import { socketEndpoint } from '../../src/mcp/socketFetch';
@@ -239,6 +239,57 @@ describe('nameServers: VS Code order, numbered duplicates, told with their sourc
     assert.deepEqual(
       named.map((c) => c.name),
       ['db', 'db (2)', 'db (3)'],
+    );
+  });
+});
+
+describe("namesForAgents: the person's own servers keep their names (issue #57 finding 6)", () => {
+  const config = (name: string, source: string): ServerConfig => ({
+    name,
+    source,
+    transport: { type: 'stdio', command: name, args: [], env: {} },
+  });
+
+  it("numbers a workspace's server of the same name for agents, whatever VS Code's order gives the window", () => {
+    const named = nameServers([
+      { kind: 'userMcpJson', config: config('github', 'User mcp.json') },
+      { kind: 'folderDotMcpJson', config: config('github', '.mcp.json'), workspace: true },
+      { kind: 'folderMcpJson', config: config('db', '.vscode/mcp.json'), workspace: true },
+      { kind: 'elicitSetting', config: config('db (2)', 'the elicit.servers setting (User settings)') },
+    ]);
+    // The window: VS Code's order, the repository's github first.
+    assert.deepEqual(
+      named.map((c) => [c.name, c.source, c.writtenName, c.fromWorkspace]),
+      [
+        ['db', '.vscode/mcp.json', undefined, true],
+        ['github', '.mcp.json', undefined, true],
+        ['github (2)', 'User mcp.json', 'github', undefined],
+        ['db (2)', 'the elicit.servers setting (User settings)', undefined, undefined],
+      ],
+    );
+    // Agents: the person's own github is "github"; the repository's is numbered past every written name.
+    assert.deepEqual(
+      [...namesForAgents(named)],
+      [
+        ['github', 'github (2)'],
+        ['db (2)', 'db (2)'],
+        ['db', 'db'],
+        ['github (2)', 'github'],
+      ],
+    );
+  });
+
+  it('keeps every name when no two sources share one', () => {
+    const named = nameServers([
+      { kind: 'folderMcpJson', config: config('db', 'a'), workspace: true },
+      { kind: 'userMcpJson', config: config('github', 'b') },
+    ]);
+    assert.deepEqual(
+      [...namesForAgents(named)],
+      [
+        ['github', 'github'],
+        ['db', 'db'],
+      ],
     );
   });
 });

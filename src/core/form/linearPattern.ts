@@ -335,10 +335,11 @@ class ClassTable {
   /** Each atom's test, from the shared cache or compiled now (SyntaxError for an atom that is not valid). */
   compile(): void {
     for (const source of this.sources.keys()) {
+      // Taken out and put back: the most recently used stays longest.
       let regex = compiledAtoms.get(source);
-      if (regex) compiledAtoms.delete(source); // kept as the most recently used
+      compiledAtoms.delete(source);
       // eslint-disable-next-line no-restricted-syntax -- one character class tested against one code point cannot backtrack
-      else regex = new RegExp(`^(?:${source})$`, 'u');
+      regex ??= new RegExp(`^(?:${source})$`, 'u');
       compiledAtoms.set(source, regex);
       if (compiledAtoms.size > ATOM_CACHE_SIZE) compiledAtoms.delete(compiledAtoms.keys().next().value!);
       this.regexes.push(regex);

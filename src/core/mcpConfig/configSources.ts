@@ -42,6 +42,8 @@ export function sharedWithVsCode(kind: SourceKind): boolean {
 export interface SourcedConfig {
   kind: SourceKind;
   config: ServerConfig;
+  /** A source of the workspace rather than the person's own (a folder's files, the workspace's settings). */
+  workspace?: boolean;
 }
 
 /**
@@ -57,18 +59,55 @@ export function nameServers(sourced: readonly SourcedConfig[]): ServerConfig[] {
   const written = new Set(ordered.map(({ config }) => config.name));
   const sharing = new Map<string, number>();
   for (const { config } of ordered) sharing.set(config.name, (sharing.get(config.name) ?? 0) + 1);
+  const names = numbered(
+    ordered.map(({ config }) => config.name),
+    written,
+  );
+  return ordered.map(({ config, workspace }, i) => {
+    const name = names[i]!;
+    const shared = (sharing.get(config.name) ?? 0) > 1;
+    return {
+      ...config,
+      name,
+      ...(shared ? { askerName: `${name} from ${shortSource(config)}` } : {}),
+      ...(name !== config.name ? { writtenName: config.name } : {}),
+      ...(workspace ? { fromWorkspace: true as const } : {}),
+    };
+  });
+}
+
+/** Each name as given, the first of a name keeping it and later ones numbered past every name `written` holds. */
+function numbered(wanted: readonly string[], written: ReadonlySet<string>): string[] {
   const taken = new Set<string>();
-  return ordered.map(({ config }) => {
-    let name = config.name;
+  return wanted.map((want) => {
+    let name = want;
     if (taken.has(name)) {
       let count = 2;
-      while (taken.has(`${config.name} (${count})`) || written.has(`${config.name} (${count})`)) count++;
-      name = `${config.name} (${count})`;
+      while (taken.has(`${want} (${count})`) || written.has(`${want} (${count})`)) count++;
+      name = `${want} (${count})`;
     }
     taken.add(name);
-    const shared = (sharing.get(config.name) ?? 0) > 1;
-    return { ...config, name, ...(shared ? { askerName: `${name} from ${shortSource(config)}` } : {}) };
+    return name;
   });
+}
+
+/**
+ * The names agents see the servers by (the gateway's tools, an agent session's servers; issue #57
+ * finding 6): the person's own sources keep the names they wrote, and a workspace's server of the
+ * same name is numbered, so a repository's `.mcp.json` cannot take "github" from the person's own
+ * github and receive what an agent sends it. The window's names (`nameServers`) follow VS Code's
+ * order instead. Returns agent name → the window's name.
+ */
+export function namesForAgents(configs: readonly ServerConfig[]): Map<string, string> {
+  const ordered = configs
+    .map((config, index) => ({ config, index }))
+    .sort((a, b) => Number(!!a.config.fromWorkspace) - Number(!!b.config.fromWorkspace) || a.index - b.index);
+  const written = new Set(configs.map((config) => config.writtenName ?? config.name));
+  const names = numbered(
+    ordered.map(({ config }) => config.writtenName ?? config.name),
+    written,
+  );
+  return new Map(ordered.map(({ config }, i) => [names[i]!, config.name]));
 }
 
 /** A shared name's source, as a row or a list shows it beside the name; undefined when no other source uses the name. */

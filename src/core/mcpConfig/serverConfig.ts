@@ -52,6 +52,10 @@ export interface ServerConfig extends ServerFields {
    * told with its source ("github (2) from app/.mcp.json") on every question.
    */
   askerName?: string;
+  /** The name as its file writes it, when another source's server took it and this one was numbered. */
+  writtenName?: string;
+  /** It comes from the workspace (a folder's mcp.json or .mcp.json, the workspace's settings), not from the person's own files. */
+  fromWorkspace?: true;
 }
 
 export interface ConfigOrigin {

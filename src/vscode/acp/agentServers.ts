@@ -63,7 +63,12 @@ export class AgentServerOffers implements vscode.Disposable {
       this.services.log.error(`agent MCP endpoints could not start: ${errorText(error)}`);
       return { servers: [], via: 'none', missing: chosen.missing, entries: [] };
     }
-    const grant = endpoints.grant(chosen.servers, caller);
+    // By the names agents see: the person's own servers keep theirs over a workspace's (registry.serversForAgents).
+    const agentNames = new Map((await this.services.registry.serversForAgents()).map(({ agentName, server }) => [server.name, agentName]));
+    const grant = endpoints.grant(
+      chosen.servers.map((server) => ({ name: agentNames.get(server) ?? server, server })),
+      caller,
+    );
     const { servers: entries, via } = mcpServerEntries(init, grant.endpoints, grant.token, this.bridge());
     if (via === 'none') {
       grant.revoke();

@@ -289,16 +289,17 @@ export class GatewayController implements vscode.Disposable {
           signal,
         ),
       upstream: {
+        // By the names agents see: the person's own servers keep theirs over a workspace's (registry.serversForAgents).
         list: async () => {
           const all = await Promise.all(
-            (await this.services.registry.servers()).map(async (server) =>
-              (await server.listTools().catch(() => [])).map((tool) => ({ server: server.name, tool })),
+            (await this.services.registry.serversForAgents()).map(async ({ agentName, server }) =>
+              (await server.listTools().catch(() => [])).map((tool) => ({ server: agentName, tool })),
             ),
           );
           return all.flat();
         },
         call: async (serverName, tool, args, signal) => {
-          const server = await this.services.registry.get(serverName);
+          const server = (await this.services.registry.serversForAgents()).find((s) => s.agentName === serverName)?.server;
           if (!server) return { content: [{ type: 'text', text: `No server named ${serverName}` }], isError: true };
           // The agent's call ends with the window (it gets WINDOW_CLOSED and calls again): its rounds are not kept.
           return server.callTool(tool, args, signal, undefined, { keepRoundsAcrossReload: false });

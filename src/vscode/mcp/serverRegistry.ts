@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { acceptLanguageFor } from '../../core/language';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
-import { nameServers, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
+import { nameServers, namesForAgents, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
 import { readSources, userMcpJson, type SourceLocations } from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
@@ -111,6 +111,19 @@ export class ServerRegistry implements vscode.Disposable {
 
   async get(name: string): Promise<McpConnection | undefined> {
     return (await this.servers()).find((s) => s.name === name);
+  }
+
+  /**
+   * The servers by the names agents see them by (the gateway, agent sessions): the person's own
+   * sources keep the names they wrote, a workspace's server of the same name is numbered.
+   */
+  async serversForAgents(): Promise<Array<{ agentName: string; server: McpConnection }>> {
+    const servers = await this.servers();
+    const byName = new Map(servers.map((server) => [server.name, server]));
+    return [...namesForAgents(servers.map((server) => server.config))].map(([agentName, name]) => ({
+      agentName,
+      server: byName.get(name)!,
+    }));
   }
 
   /** The servers as last loaded, without waiting for a load (for drawing what is already known). */
@@ -239,7 +252,7 @@ export class ServerRegistry implements vscode.Disposable {
       }));
       const chosen = sharedWithVsCode(read.kind) ? servers.filter((server) => selectsServer(selection, server.name)) : servers;
       leftOut.push(...servers.filter((server) => !chosen.includes(server)).map((server) => `${server.name} (${read.name})`));
-      sourced.push(...chosen.map((config) => ({ kind: read.kind, config })));
+      sourced.push(...chosen.map((config) => ({ kind: read.kind, config, workspace: read.workspace })));
     }
     if (leftOut.length > 0) this.log.info(`left to VS Code's own MCP support (elicit.mcpJsonServers): ${leftOut.join(', ')}`);
     this._leftToVsCode = leftOut;
