@@ -49,6 +49,7 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
 
   const lines = (): Line[] => readRecords(tapRecord) as Line[];
   const fromAgent = (method: string): Line[] => lines().filter((l) => l.dir === 'out' && l.message?.method === method);
+  const fromElicit = (method: string): Line[] => lines().filter((l) => l.dir === 'in' && l.message?.method === method);
 
   before(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-claude-url-'));
@@ -68,7 +69,12 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
         env: { ...claudeOfflineEnv(out, url, 'sk-ant-scripted'), TAP_RECORD: tapRecord },
       },
     };
-    session = await openElicitSession(JSON.stringify({ servers: {} }), { 'elicit.agents': agents });
+    // Elicit reads the workspace's .mcp.json too, and would give claude that server through itself (its entry
+    // takes the place of claude's own of the same name): this person keeps claude on its own servers.
+    session = await openElicitSession(JSON.stringify({ servers: {} }), {
+      'elicit.agents': agents,
+      'elicit.agentServers': { claude: 'none' },
+    });
     // claude's own project configuration, as a person who uses Claude Code has it: an MCP server, trusted,
     // and permissions asked (not the "auto" mode, whose classifier is a model call of its own).
     const workspace = session.workspaceDir;
@@ -112,6 +118,8 @@ describe('claude-agent-acp 0.101.0 in code-server: an MCP server of its own asks
     await runCommand(page, 'Elicit: New Agent Session');
     const panel = await agentPanel(page, 'claude', 120_000);
     await waitForStatus(panel, 'Ready', 120_000);
+    await panel.locator('.servers', { hasText: 'No MCP servers' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(fromElicit('session/new')[0]!.message!.params!.mcpServers, [], 'elicit.agentServers "none": no server offered');
 
     model.script({ tool: 'mcp__signin__ask_url', input: { url: target } }, { text: 'Signed in to the sign-in server.' });
     await send(panel, 'Sign in to the sign-in server');
