@@ -14,6 +14,10 @@ import { errorText } from '../core/errors';
 const STDERR_TAIL_LINES = 12;
 /** How long an exited agent's stderr may take to deliver its last lines. */
 const STDERR_DRAIN_MS = 200;
+/** Stderr is taken to have caught up once it has been quiet this long (stderrSettled). */
+const STDERR_QUIET_MS = 60;
+/** The longest stderrSettled waits, however chatty the agent. */
+const STDERR_SETTLE_MAX_MS = 500;
 
 export interface AgentExit {
   code: number | null;
@@ -23,6 +27,9 @@ export interface AgentExit {
 export class AgentProcess {
   private readonly child: ChildProcess;
   private readonly stderrTail: string[] = [];
+  /** When the last stderr line arrived (performance.now()). */
+  private lastStderrAt = -Infinity;
+  private stderrEnded = false;
   /** Resolves when the process has exited and its stderr has been read to the end (or for STDERR_DRAIN_MS). */
   readonly exited: Promise<AgentExit>;
 
@@ -38,7 +45,9 @@ export class AgentProcess {
     this.child = child;
     child.on('error', (error) => log(`[elicit] ${name}: ${errorText(error)}`));
     child.stdin?.on('error', () => undefined); // EPIPE after a crash: the exit is what reports it.
+    child.stderr?.once('end', () => (this.stderrEnded = true));
     forEachLine(child.stderr, (line) => {
+      this.lastStderrAt = performance.now();
       log(line);
       this.stderrTail.push(line.length > 500 ? `${line.slice(0, 499)}…` : line);
       if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
@@ -58,6 +67,23 @@ export class AgentProcess {
   /** The agent's last stderr lines: they often say why a request failed. */
   get stderrLines(): readonly string[] {
     return [...this.stderrTail];
+  }
+
+  /**
+   * The last stderr lines once stderr has caught up: stdout and stderr are two pipes, so an error
+   * answer on stdout can arrive before the lines the agent wrote to stderr just before it. Waits
+   * until stderr has been quiet for a moment since this was asked (or has ended), at most half a second.
+   */
+  async stderrSettled(): Promise<readonly string[]> {
+    const asked = performance.now();
+    const deadline = asked + STDERR_SETTLE_MAX_MS;
+    for (;;) {
+      const now = performance.now();
+      // Quiet since it was asked: a line already on its way arrives within the moment.
+      const quietFor = now - Math.max(this.lastStderrAt, asked);
+      if (this.stderrEnded || quietFor >= STDERR_QUIET_MS || now >= deadline) return this.stderrLines;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(STDERR_QUIET_MS - quietFor, deadline - now)));
+    }
   }
 
   /** Resolves once the process runs; rejects with the spawn error (a missing command, say). */

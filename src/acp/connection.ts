@@ -100,6 +100,10 @@ export class AcpConnection {
   get stderrLines(): readonly string[] {
     return this.process?.stderrLines ?? [];
   }
+  /** The last stderr lines once stderr has caught up with stdout (agentProcess.ts): for explaining a failed request. */
+  stderrSettled(): Promise<readonly string[]> {
+    return this.process?.stderrSettled() ?? Promise.resolve([]);
+  }
   /** Open permission requests and questions (for tests and diagnostics). */
   get openRequests(): number {
     return this.open.size;

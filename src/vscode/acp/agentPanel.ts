@@ -133,7 +133,8 @@ export class AgentPanel implements vscode.Disposable {
     } catch (error) {
       if (this.disposed) return;
       const connection = this.connection;
-      const message = this.failureMessage(error, connection);
+      const message = await this.failureMessage(error, connection);
+      if (this.disposed) return;
       services.log.error(`${agent.name}: ${message}`);
       this.failed(message);
       // An agent may fail for want of a sign-in without saying so (claude-agent-acp offline): offer its ways.
@@ -159,11 +160,11 @@ export class AgentPanel implements vscode.Disposable {
     connection.onEvent((event) => this.onEvent(connection, event));
   }
 
-  /** Why the start failed, for the banner: the agent's error with its details and its last stderr lines. */
-  private failureMessage(error: unknown, connection: AcpConnection | undefined): string {
+  /** Why the start failed, for the banner: the agent's error with its details and its last stderr lines, all of them in. */
+  private async failureMessage(error: unknown, connection: AcpConnection | undefined): Promise<string> {
     const message = errorText(error);
     if (!(error instanceof AgentRequestError)) return message;
-    return sessionFailure(this.options.agent.name, error, connection?.stderrLines ?? []);
+    return sessionFailure(this.options.agent.name, error, (await connection?.stderrSettled()) ?? []);
   }
 
   /**
