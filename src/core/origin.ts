@@ -15,7 +15,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Asker, ElicitRequest } from './request';
-import { oneLine } from './display';
+import { isInvisible, oneLine } from './display';
 
 /**
  * Everything that decides what receives a value, as written in its config:
@@ -60,6 +60,42 @@ export function destinationOrigin(destination: Destination): string {
 /** A digest per part, kept with a grant so that a later question can say what changed (no value in them). */
 export function destinationDigests(destination: Destination): Record<string, string> {
   return Object.fromEntries(destinationFields(destination).map(([field, value]) => [field, digest([field, value])]));
+}
+
+/**
+ * A `command` input's args as one text, shown to the person and digested for its
+ * grant: JSON with every object's keys sorted, so the same args written in
+ * another order are the same and any other change is not. Characters a dialog
+ * would drop or turn into a space (bidi controls, zero-width and line
+ * separators) are written as \u escapes, and numbers JSON cannot write (-0, a
+ * 1e999 read as Infinity) as JavaScript does: nothing that reaches the command
+ * is hidden, and two args get one text only when they are the same.
+ */
+export function canonicalArgs(args: unknown): string {
+  if (Array.isArray(args)) return `[${args.map((item) => canonicalArgs(item ?? null)).join(',')}]`;
+  if (args !== null && typeof args === 'object') {
+    const keys = Object.keys(args).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const members = keys.filter((key) => (args as Record<string, unknown>)[key] !== undefined);
+    return `{${members.map((key) => `${shownString(key)}:${canonicalArgs((args as Record<string, unknown>)[key])}`).join(',')}}`;
+  }
+  if (typeof args === 'number') return Object.is(args, -0) ? '-0' : Number.isFinite(args) ? JSON.stringify(args) : String(args);
+  if (typeof args === 'string') return shownString(args);
+  return JSON.stringify(args ?? null);
+}
+
+/** A string as JSON, with what a dialog would hide written as an escape. */
+function shownString(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => {
+    const code = c.charCodeAt(0);
+    const hidden = isInvisible(code) || (code >= 0x80 && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+    return hidden ? `\\u${code.toString(16).padStart(4, '0')}` : c;
+  });
+}
+
+/** A `command` input's args as part of a grant's key: a digest, as args may hold a token and keys reach state files. */
+export function commandArgsDigest(args: unknown): string {
+  // No args (the command is run without one) and `null` (passed to it) are not the same.
+  return digest(['command args', args === undefined ? [] : [canonicalArgs(args)]]);
 }
 
 /** A stdio destination of a command (an agent, or an MCP server). */

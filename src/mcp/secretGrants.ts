@@ -6,9 +6,11 @@
  * saved value, the person is asked, naming the value, the server and where it
  * goes, and the answer is remembered per value and destination: the whole
  * destination (core/origin.ts), so a changed env, cwd, envFile, URL or header
- * is asked about again, with what changed since it was allowed.
+ * is asked about again, with what changed since it was allowed. A `command`
+ * input's grant is for its command and args too: edited args are asked about
+ * again like a changed destination.
  */
-import { destinationChanges, destinationDigests, type DestinationLine } from '../core/origin';
+import { commandArgsDigest, destinationChanges, destinationDigests, type DestinationLine } from '../core/origin';
 import type { SecretDestination } from './launch';
 
 /** The shape of `vscode.Memento`: the remembered answers (names and digests only, never values). */
@@ -19,12 +21,14 @@ export interface GrantStore {
 
 /**
  * What would be given: a named secret, a password input saved for a config
- * file, or the result of a `command` input (the VS Code command it runs).
+ * file, or the result of a `command` input: the VS Code command it runs with
+ * its `args` (absent when the input has none), both part of the grant, since
+ * the args decide what the command does.
  */
 export type GrantSubject =
   | { kind: 'secret'; name: string }
   | { kind: 'input'; file: string; id: string }
-  | { kind: 'command'; file: string; id: string; command: string };
+  | { kind: 'command'; file: string; id: string; command: string; args?: unknown };
 
 /**
  * true: allowed, false: refused, undefined: the person closed the question without answering.
@@ -124,9 +128,13 @@ export class SecretGrants {
   }
 }
 
-/** A secret by its name (as before); an input by its file and id, under a prefix no secret name can have. */
+/**
+ * A secret by its name (as before); an input by its file and id, under a prefix no secret name can have;
+ * a command input by its whole definition, so a grant kept before its args were part of it asks again.
+ */
 function subjectId(subject: GrantSubject): string {
-  if (subject.kind === 'command') return `command:${JSON.stringify([subject.file, subject.id, subject.command])}`;
+  if (subject.kind === 'command')
+    return `command:${JSON.stringify([subject.file, subject.id, subject.command, commandArgsDigest(subject.args)])}`;
   return subject.kind === 'secret' ? subject.name : `input:${JSON.stringify([subject.file, subject.id])}`;
 }
 

@@ -1,13 +1,13 @@
 /**
  * Values for `${input:id}` in mcp.json, asked through Elicit's own renderers
  * when a server that uses them starts (a `command` input runs its VS Code
- * command instead, once the person allowed that for the destination). Password inputs are kept in
- * SecretStorage per config file and reused on later starts (Manage Saved
- * Secrets forgets them), but only for a destination the person gave them to
- * (SecretGrants, the rule of `${secret:}` too): typed for one server, a saved
- * password reaches another server of the same file, or the same server once
- * its destination changed, only after the person allows it there. Other values
- * are kept for this window only.
+ * command instead, once the person allowed that command with its args for the
+ * destination). Password inputs are kept in SecretStorage per config file and
+ * reused on later starts (Manage Saved Secrets forgets them), but only for a
+ * destination the person gave them to (SecretGrants, the rule of `${secret:}`
+ * too): typed for one server, a saved password reaches another server of the
+ * same file, or the same server once its destination changed, only after the
+ * person allows it there. Other values are kept for this window only.
  */
 import * as vscode from 'vscode';
 import type { Broker } from '../../core/broker/broker';
@@ -19,6 +19,7 @@ import {
   type PromptStringInput,
   type ServerConfig,
 } from '../../core/mcpConfig/serverConfig';
+import { canonicalArgs } from '../../core/origin';
 import { inputDestination } from '../../mcp/launch';
 import type { GrantSubject, SecretGrants } from '../../mcp/secretGrants';
 import { serverDestination } from '../../mcp/serverOrigin';
@@ -68,15 +69,24 @@ export class ConfigInputs {
 
   /**
    * A `command` input: the VS Code command's result. Any file can name any
-   * command, so it runs for a destination only once the person allowed that
-   * (SecretGrants, asked like a saved secret); its value is kept for this window.
+   * command with any args, so it runs for a destination only once the person
+   * allowed that command with those args there (SecretGrants, asked like a saved
+   * secret); its value is kept for this window, for that command and args.
    */
   private async commandValue(config: ServerConfig, input: CommandInput, file: string): Promise<string> {
-    const key = JSON.stringify([file, input.id, input.command]);
+    const subject: GrantSubject = {
+      kind: 'command',
+      file,
+      id: input.id,
+      command: input.command,
+      ...(input.args !== undefined ? { args: input.args } : {}),
+    };
+    const destination = inputDestination(config, input.id, serverDestination(config));
+    // Asked before the kept value is used: the result may be a key, and another server gets it only once allowed too.
+    await this.grants.release(subject, destination, async () => '');
+    const key = JSON.stringify([file, input.id, input.command, input.args === undefined ? [] : [canonicalArgs(input.args)]]);
     const kept = this.sessionValues.get(key);
     if (kept !== undefined) return kept;
-    const destination = inputDestination(config, input.id, serverDestination(config));
-    await this.grants.release({ kind: 'command', file, id: input.id, command: input.command }, destination, async () => '');
     const result: unknown = await this.runCommand(input.command, input.args);
     if (typeof result !== 'string' && typeof result !== 'number' && typeof result !== 'boolean') {
       throw new Error(`its input "${input.id}" runs the command ${input.command}, which gave no value`);
