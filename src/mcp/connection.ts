@@ -385,16 +385,22 @@ export class McpConnection {
     if (round.task && round.method === 'tools/call') {
       // A task's round: the task as the server has it now, its kept keys asked again if it still wants them.
       const task = round.task;
-      return this.inRoundContext(taskSubject(round), signal, true, async (context) => {
-        const run = this.taskRun(client, round.params, firstNextInLine(context), signal, undefined);
-        const keys = new Set(Object.keys(round.inputRequests));
-        return followTask(run, await currentTask(run, task.taskId), {
-          asked: task.asked.filter((key) => !keys.has(key)),
-          round: round.round - 1,
-          earlier: round.earlier,
-          draft: round.draft,
-        });
-      });
+      return this.inRoundContext(
+        taskSubject(round),
+        signal,
+        true,
+        async (context) => {
+          const run = this.taskRun(client, round.params, firstNextInLine(context), signal, undefined);
+          const keys = new Set(Object.keys(round.inputRequests));
+          return followTask(run, await currentTask(run, task.taskId), {
+            asked: task.asked.filter((key) => !keys.has(key)),
+            round: round.round - 1,
+            earlier: round.earlier,
+            draft: round.draft,
+          });
+        },
+        round.caller,
+      );
     }
     const leg = this.legFor(client, round.method, round.params, signal);
     // The kept round, as the server sent it: answered (and kept again) like any other round.
@@ -403,12 +409,17 @@ export class McpConnection {
       inputRequests: round.inputRequests,
       ...(round.requestState !== undefined ? { requestState: round.requestState } : {}),
     };
-    return this.inRoundContext(subjectOf(round), signal, true, (context) =>
-      completeRounds(kept, leg, { method: round.method, params: round.params }, firstNextInLine(context), {
-        round: round.round - 1,
-        earlier: round.earlier,
-        draft: round.draft,
-      }),
+    return this.inRoundContext(
+      subjectOf(round),
+      signal,
+      true,
+      (context) =>
+        completeRounds(kept, leg, { method: round.method, params: round.params }, firstNextInLine(context), {
+          round: round.round - 1,
+          earlier: round.earlier,
+          draft: round.draft,
+        }),
+      round.caller,
     );
   }
 
@@ -723,7 +734,7 @@ export class McpConnection {
         const task = taskOf(error, this.name);
         if (!task) throw this.readableFailure(error);
         return this.inRoundContext(
-          callSubject(taskSubject({ method: 'tools/call', params }), call.caller),
+          taskSubject({ method: 'tools/call', params }),
           signal,
           call.keepRounds,
           (context) =>
@@ -731,6 +742,7 @@ export class McpConnection {
               this.taskRun(client, params, context, signal, (t) => this.taskChanged(call, name, t)),
               task,
             ),
+          call.caller,
         );
       }
     }
@@ -862,24 +874,33 @@ export class McpConnection {
     caller?: string,
   ): Promise<Record<string, unknown>> {
     const first = await leg({});
-    return this.inRoundContext(callSubject(subjectOf({ method, params }), caller), signal, keep, (context) =>
-      completeRounds(first, leg, { method, params }, context),
+    return this.inRoundContext(
+      subjectOf({ method, params }),
+      signal,
+      keep,
+      (context) => completeRounds(first, leg, { method, params }, context),
+      caller,
     );
   }
 
-  /** Runs `work` with the context its rounds are asked in, which ends with the call or with this connection. */
+  /**
+   * Runs `work` with the context its rounds are asked in, which ends with the call or with this connection.
+   * `caller`: who the call is for (ToolCallOptions.caller), named on its questions and kept with its rounds.
+   */
   private async inRoundContext<T>(
-    detail: string,
+    subject: string,
     signal: AbortSignal | undefined,
     keep: boolean,
     work: (context: RoundContext) => Promise<T>,
+    caller?: string,
   ): Promise<T> {
     const ends = joinSignals([this.lifetime.signal, signal]);
     try {
       return await work({
         server: this.name,
         origin: serverOrigin(this.config),
-        asker: { kind: 'mcp', name: this.askerName, detail },
+        asker: { kind: 'mcp', name: this.askerName, detail: callSubject(subject, caller) },
+        ...(caller !== undefined ? { caller } : {}),
         ask: this.options.ask,
         roots: this.options.roots,
         keeper: keep ? this.options.rounds : undefined,

@@ -53,6 +53,8 @@ export interface OpenRound {
   task?: { taskId: string; asked: string[] };
   /** The language the server says the round's text is in (its contentLanguage), for the form's `lang`. */
   language?: string;
+  /** Who the call is for when an agent made it ("claude, session 1a2b3c4d"), named again when it is answered after a reload. */
+  caller?: string;
 }
 
 /** A round kept while the person answers it; its draft is saved under `id`. */
@@ -77,6 +79,8 @@ export interface RoundContext {
   roots?: () => Array<{ uri: string; name?: string }>;
   signal?: AbortSignal;
   keeper?: RoundKeeper;
+  /** Who the call is for (an agent's session), kept with each round. */
+  caller?: string;
   maxRounds?: number;
   /** The server's own app for a question's params, when app questions are on (core/apps/appQuestion.ts). */
   appFor?: (params: Record<string, unknown>) => AppRef | undefined;
@@ -163,6 +167,7 @@ export async function completeRounds(
       ...(requestState !== undefined ? { requestState } : {}),
       ...(draft ? { draft } : {}),
       ...(language ? { language } : {}),
+      ...(context.caller !== undefined ? { caller: context.caller } : {}),
     };
     draft = undefined;
     const kept = Object.keys(inputRequests).length > 0 ? context.keeper?.keep(open) : undefined;

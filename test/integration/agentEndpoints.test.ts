@@ -24,6 +24,7 @@ import { fixture, repoRoot, stdioServer, textOf } from '../support/mcpServers';
 import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { answerFields, scriptedBroker } from '../support/scriptedRenderer';
 import { waitUntil } from '../support/waitUntil';
+import { KeptAcrossReload } from '../support/keptAcrossReload';
 
 /** A tool result's text, whichever SDK's result type it has. */
 const text = (result: unknown): string => textOf(result as { content?: unknown });
@@ -267,6 +268,51 @@ describe("the person's servers offered to agent sessions", { timeout: 120_000 },
       ['songs (2) asks · tool two_rounds · for codex, session 99887766', 'songs (2) asks · tool two_rounds · for codex, session 99887766'],
     );
     grant.revoke();
+  });
+
+  it("keeps a 2026 round open when the window reloads; answered afterwards, it reaches its server, naming the agent's session", async () => {
+    const keeper = new KeptAcrossReload();
+    const songsRecord = newRecordFile();
+    const config = stdioServer('songs', fixture('mrtr-server.mjs'), { RECORD_FILE: songsRecord });
+    // Before the reload: round 1 answered, round 2 still on screen when the window goes.
+    const before = scriptedBroker((q, signal) =>
+      q.form!.fields[0]!.property === 'title'
+        ? answerFields(q, { title: 'Nocturne' })
+        : new Promise<ElicitResult>((resolve) => signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true })),
+    );
+    const songs = new McpConnection(config, { ask: (r) => before.broker.ask(r), log: () => undefined, rounds: keeper });
+    const local = new AgentEndpoints({
+      version: 'test',
+      log: () => undefined,
+      upstream: {
+        list: () => songs.listTools(),
+        call: (_name, tool, args, signal, caller) => songs.callTool(tool, args, signal, undefined, { caller }),
+      },
+    });
+    await local.start();
+    try {
+      const grant = local.grant([{ name: 'songs', server: 'songs' }], () => 'claude, session 1a2b3c4d');
+      const client = await legacyClient(grant.endpoints[0]!.url, grant.token);
+      const call = client.callTool({ name: 'two_rounds', arguments: {} });
+      await waitUntil(() => keeper.rounds.some((r) => r.round === 2), 'round 2 is kept');
+      await local.stop(); // the window reloads: every session's calls end
+      await call.catch(() => undefined);
+      const kept = keeper.rounds.find((r) => r.round === 2)!;
+      assert.match(kept.requestState ?? '', /^round-2:/);
+      // After the reload the person answers it from Pending Questions; the server that asked gets it.
+      const after = scriptedBroker((q) => answerFields(q, { tempo: 72 }));
+      const again = new McpConnection(config, { ask: (r) => after.broker.ask(r), log: () => undefined });
+      try {
+        assert.equal(text(await again.resumeRound(kept)), '"Nocturne" at 72');
+        assert.equal(questionTitle(after.renderer.seen[0]!.request), 'songs asks · tool two_rounds · for claude, session 1a2b3c4d');
+        assert.equal(readRecords(songsRecord).at(-1)!.requestState, kept.requestState);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await local.stop();
+      await songs.stop();
+    }
   });
 
   it('reaches the same endpoint through the stdio bridge, for an agent without MCP over HTTP', async () => {
