@@ -15,7 +15,7 @@
  * No vscode import: integration tests drive it directly.
  */
 import { ANY_RESULT } from './anyResult';
-import { UI_EXTENSION, UI_EXTENSION_SETTINGS, appUriIn, readAppResource, type AppRef } from '../core/apps/appQuestion';
+import { UI_EXTENSION, UI_EXTENSION_SETTINGS, appUriIn, readAppResource, serverUrlIsLocal, type AppRef } from '../core/apps/appQuestion';
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { readingLane } from '../core/time/turnLane';
 import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
@@ -217,6 +217,8 @@ export class McpConnection {
   private _status: ServerStatus = 'stopped';
   /** This connection declared app questions (UI_EXTENSION) as it opened. */
   private declaredApps = false;
+  /** The server runs on this machine or the person's network (stdio, or a local URL): only its apps may reach there. */
+  private serverIsLocal = false;
   private _error: string | undefined;
   private readonly statusChanges = new Emitter<ServerStatus>();
   readonly onDidChangeStatus = this.statusChanges.event;
@@ -523,6 +525,7 @@ export class McpConnection {
     };
     try {
       const launch = await (this.options.prepare ?? ((config) => resolveLaunch(config)))(this.config);
+      this.serverIsLocal = launch.type === 'stdio' || serverUrlIsLocal(launch.url);
       if (launch.type !== 'stdio') await this.oauthFor(launch.url)?.prepare();
       await this.connectTransport(client, launch).catch(async (error: unknown) => {
         if (!(await this.signInAfter(error))) throw error;
@@ -957,13 +960,15 @@ export class McpConnection {
 
   /**
    * The app a question's `_meta.ui.resourceUri` names, read from this server only (SEP-3118's
-   * binding), when app questions are on and were declared as this connection opened.
+   * binding), when app questions are on and were declared as this connection opened. Its page
+   * may reach the person's own machine or network only when this server runs there (#57 finding 5).
    */
   private appFor(params: Record<string, unknown>): AppRef | undefined {
     const client = this.client;
     if (!client || !this.declaredApps) return undefined;
     const resourceUri = appUriIn(params._meta);
     if (resourceUri === undefined) return undefined;
+    const server = { isLocal: this.serverIsLocal };
     return {
       resourceUri,
       read: async (signal) => {
@@ -971,7 +976,7 @@ export class McpConnection {
           signal,
           timeout: APP_READ_TIMEOUT_MS,
         });
-        return readAppResource(result, resourceUri);
+        return readAppResource(result, resourceUri, server);
       },
     };
   }

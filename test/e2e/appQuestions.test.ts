@@ -6,6 +6,9 @@
  * to a listener on this machine, top.location, the parent's and top's documents, the
  * webview's API, a tools/call) all fail, and whose answer outside the schema is
  * refused: nothing of it reaches the server, and the person answers in Elicit's form.
+ * Above every app, outside its frame, Elicit's own strip (issue #57, findings 5 and 8)
+ * says who asks, that the page is the server's and not Elicit's, which sites the app
+ * may reach, and holds Elicit's Decline, Later and Cancel: its Decline reaches the server.
  * The server is written with the official v2 SDK (app-server.mjs) and records what it
  * received.
  */
@@ -95,6 +98,37 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
     assert.deepEqual([entry!.action, entry!.content], ['accept', { color: 'blue' }]);
   });
 
+  it("shows Elicit's strip above the app, outside its frame, and the strip's Decline reaches the server", async () => {
+    const before = answers('pick_color').length;
+    await runMcpTool(page(), 'pick_color');
+    await appFrame(PICK);
+    const tab = await webviewFrame(page(), PICK);
+    const strip = tab.locator('#elicit-strip');
+    await strip.waitFor({ state: 'visible' });
+    assert.equal(await strip.locator('.who').textContent(), PICK);
+    assert.match(
+      (await strip.locator('.notice').textContent()) ?? '',
+      /^The page below is palette's own, not Elicit's: what you type in it goes to palette\./,
+    );
+    assert.equal(await strip.locator('.reach').textContent(), 'It may reach: https://api.palette.example', 'the declared domains, shown');
+    for (const name of ["Answer in Elicit's Form", 'Decline', 'Later', 'Cancel']) {
+      assert.ok(await strip.getByRole('button', { name, exact: true }).isVisible(), `${name} is shown`);
+    }
+    // Outside the app's frame: the strip ends where the frame begins, and the frame fills the rest of the tab.
+    const stripBox = await strip.boundingBox();
+    const frameBox = await tab.locator('iframe[title="App"]').boundingBox();
+    assert.ok(stripBox && frameBox, 'both on screen');
+    assert.ok(
+      stripBox.y + stripBox.height <= frameBox.y + 1,
+      `the strip (${JSON.stringify(stripBox)}) is above the frame (${JSON.stringify(frameBox)})`,
+    );
+    await screenshot(page(), 'app-question-strip');
+    await clickAtPersonsPace(page(), strip.getByRole('button', { name: 'Decline', exact: true }));
+    const [entry] = (await waitForRecords(record, before + 1, (r) => r.tool === 'pick_color')).slice(-1);
+    assert.deepEqual([entry!.action, entry!.content], ['decline', undefined]);
+    await waitForRenderedText(page(), 'No color: the person chose decline.');
+  });
+
   it('a hostile app reaches nothing, and its answer outside the schema never reaches the server', async () => {
     const before = answers('hostile_pick').length;
     const workbenchUrl = page().url();
@@ -113,6 +147,10 @@ describe('app questions in code-server', { timeout: 600_000 }, () => {
     ]);
     assert.deepEqual(leaks, [], 'nothing reached the listener');
     assert.equal(page().url(), workbenchUrl, 'the workbench was not navigated');
+    // Elicit's strip is still there, as Elicit wrote it: the app could not reach it.
+    const strip = (await webviewFrame(page(), HOSTILE)).locator('#elicit-strip');
+    assert.match((await strip.locator('.notice').textContent()) ?? '', /^The page below is palette's own, not Elicit's/);
+    assert.equal(await strip.locator('.reach').textContent(), 'It may reach no site.');
     await clickAtPersonsPace(page(), app.getByRole('button', { name: 'Claim purple' }));
     // Refused as a typed answer would be: Elicit's form says why, and nothing was sent.
     const form = await webviewFrame(page(), HOSTILE);

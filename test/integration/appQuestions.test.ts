@@ -3,7 +3,8 @@
  * written with the official v2 server package (test/fixtures/app-server.mjs), over
  * both protocol revisions: declared only when on; a question that names an app
  * carries it, bound to the server that asked (its page is read from that server
- * and no other); a question with a secret field is never shown in an app.
+ * and no other); a question with a secret field is never shown in an app; a server
+ * on this machine may give its app hosts of the person's network (#57 finding 5).
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -80,6 +81,26 @@ for (const revision of ['2026-07-28', '2025-11-25'] as const) {
       assert.equal(seen[0]!.request.app, undefined);
       assert.equal(seen[0]!.presentation, 'quickInput');
       assert.equal(readRecords(record).at(-1)!.declared, false);
+    });
+
+    it("lets the app of a server on this machine (stdio) reach the person's network, and names every site it may reach", async () => {
+      let csp: unknown;
+      const { connection } = connect(
+        'palette-lan',
+        env(record),
+        async (q) => {
+          csp = (await q.request.app!.read(new AbortController().signal)).csp;
+          return answerFields(q, { color: 'red' });
+        },
+        true,
+      );
+      assert.equal(textOf(await connection.callTool('lan_color', {})), 'Painted it red.');
+      assert.deepEqual(csp, {
+        connectDomains: ['http://192.168.1.20:8080'],
+        resourceDomains: [],
+        frameDomains: ['https://printer.local'],
+        baseUriDomains: [],
+      });
     });
 
     it('never shows an app for a question with a secret field', async () => {

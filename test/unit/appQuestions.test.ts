@@ -4,13 +4,24 @@
  * keyword), the page Elicit writes around it, and the host's end of the bridge:
  * the app speaks first, is asked only once it said it is initialized and answers
  * questions, and is refused anything else; a flood or a malformed answer gives the
- * question back to Elicit's form.
+ * question back to Elicit's form. Issue #57: an app of a server that is not local
+ * reaches nothing of the person's own machine or network (finding 5), and Elicit's
+ * strip above the app says whose page it is and holds Elicit's own buttons (finding 8).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppBridge, MAX_APP_MESSAGES, TEARDOWN_WAIT_MS, type AppOutcome } from '../../src/core/apps/appBridge';
-import { appPage } from '../../src/core/apps/appPage';
-import { appCsp, appUriIn, readAppResource, APP_MIME_TYPE } from '../../src/core/apps/appQuestion';
+import { appPage, isStripAction, STRIP_ACTIONS, type AppStrip } from '../../src/core/apps/appPage';
+import {
+  appCsp,
+  appUriIn,
+  AppUnavailable,
+  onPersonsNetwork,
+  readAppResource,
+  serverUrlIsLocal,
+  APP_MIME_TYPE,
+  type AppCsp,
+} from '../../src/core/apps/appQuestion';
 
 describe('the app a question names', () => {
   it('is a ui:// resource in _meta.ui.resourceUri, else none', () => {
@@ -47,6 +58,8 @@ describe('the app a question names', () => {
         ],
       },
       'ui://x',
+      // A dev server on localhost: this server is on the same machine.
+      { isLocal: true },
     );
     const csp = appCsp(resource.csp);
     assert.equal(
@@ -58,7 +71,7 @@ describe('the app a question names', () => {
 
   it('holds the app in a sandboxed frame of an opaque origin, its page a string that cannot end the host script', () => {
     const html = '<!doctype html><html><head><script>evil()</script></head><body>\u2028</body></html>';
-    const page = appPage({ uri: 'ui://x', html, csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] } });
+    const page = appPage({ uri: 'ui://x', html, csp: NO_DOMAINS }, STRIP);
     assert.ok(page.indexOf('Content-Security-Policy') < page.indexOf('acquireVsCodeApi()'));
     assert.match(page, /frame\.setAttribute\('sandbox', 'allow-scripts allow-forms'\)/);
     assert.doesNotMatch(page, /allow-same-origin|allow-top-navigation|allow-popups/);
@@ -66,6 +79,168 @@ describe('the app a question names', () => {
     // The string the host script gives the frame is the app's page, unchanged.
     const literal = /frame\.srcdoc = (".*?");\n/s.exec(page)![1]!;
     assert.equal(JSON.parse(literal), html);
+  });
+});
+
+const NO_DOMAINS: AppCsp = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] };
+const STRIP: AppStrip = { asker: { name: 'palette', detail: 'tool pick_color' }, actions: STRIP_ACTIONS };
+
+const resourceDeclaring = (csp: Partial<AppCsp>): unknown => ({
+  contents: [{ uri: 'ui://x', mimeType: APP_MIME_TYPE, text: '<p>', _meta: { ui: { csp } } }],
+});
+
+describe("an app and the person's own network (#57 finding 5)", () => {
+  const theirs = [
+    'http://192.168.1.20:8080',
+    'http://10.0.0.1',
+    'http://172.20.3.4',
+    'http://127.0.0.1:5173',
+    'http://127.1',
+    'http://0x7f.0.0.1',
+    'http://2130706433',
+    'http://0.0.0.0:8080',
+    'http://169.254.169.254',
+    'http://100.100.100.100',
+    'http://localhost:5173',
+    'http://dev.localhost',
+    'https://printer.local',
+    'https://git.corp.internal',
+    'https://nas.lan',
+    'https://router.home.arpa',
+    'http://router',
+    'https://*.local',
+    'wss://*.internal:9000',
+    'http://*.0.1',
+  ];
+
+  it("refuses the app of a server that is not local when it declares any host of the person's machine or network", () => {
+    for (const source of theirs) {
+      for (const csp of [
+        { connectDomains: [source] },
+        { resourceDomains: [source] },
+        { frameDomains: [source] },
+        { baseUriDomains: [source] },
+      ]) {
+        assert.throws(
+          () => readAppResource(resourceDeclaring({ ...csp }), 'ui://x', { isLocal: false }),
+          (error: unknown) =>
+            error instanceof AppUnavailable &&
+            /asks to reach your own machine or network, which only a local server's app may: /.test(error.message),
+          `${source} in ${Object.keys(csp)[0]}`,
+        );
+      }
+    }
+    // Unless told otherwise, a server is remote.
+    assert.throws(() => readAppResource(resourceDeclaring({ connectDomains: ['http://192.168.1.20'] }), 'ui://x'), AppUnavailable);
+    assert.throws(
+      () => readAppResource(resourceDeclaring({ connectDomains: theirs }), 'ui://x'),
+      /may: http:\/\/192\.168\.1\.20:8080, http:\/\/10\.0\.0\.1, http:\/\/172\.20\.3\.4 and 17 more$/,
+    );
+  });
+
+  it('keeps them for the app of a server on this machine or network', () => {
+    const resource = readAppResource(resourceDeclaring({ connectDomains: theirs }), 'ui://x', { isLocal: true });
+    assert.deepEqual(resource.csp.connectDomains, theirs);
+  });
+
+  it('keeps public sites for any server', () => {
+    const sites = ['https://api.example.com', 'https://*.cdn.example', 'wss://live.example.org:8443', 'http://8.8.8.8', 'https://*.com'];
+    const resource = readAppResource(resourceDeclaring({ connectDomains: sites, frameDomains: ['https://maps.example'] }), 'ui://x', {
+      isLocal: false,
+    });
+    assert.deepEqual(resource.csp.connectDomains, sites);
+    assert.deepEqual(resource.csp.frameDomains, ['https://maps.example']);
+  });
+
+  it("reads IPv6 addresses as the person's network when loopback, unique local, link local or mapped from such IPv4", () => {
+    for (const host of [
+      '[::1]',
+      '::1',
+      '[::]',
+      '[0:0:0:0:0:0:0:1]',
+      '[fd12:3456::1]',
+      '[fc00::1]',
+      '[fe80::1]',
+      '[::ffff:192.168.0.1]',
+      '[::ffff:127.0.0.1]',
+    ]) {
+      assert.equal(onPersonsNetwork(host), true, host);
+    }
+    for (const host of ['[2606:4700:4700::1111]', '[2001:4860::8888]', '[::ffff:8.8.8.8]', 'api.example.com', '8.8.8.8']) {
+      assert.equal(onPersonsNetwork(host), false, host);
+    }
+    assert.equal(onPersonsNetwork('evil.example@127.0.0.1'), true, 'anything a browser would not read as a host is theirs');
+  });
+
+  it('takes a server to be local when its URL is a local socket or a host of the machine or network, else remote', () => {
+    for (const url of [
+      'http://127.0.0.1:3000/mcp',
+      'http://localhost:8931/mcp',
+      'http://[::1]:3000/mcp',
+      'https://mcp.internal/x',
+      'http://192.168.1.5/mcp',
+      'unix:/run/mcp.sock',
+      'pipe:/mcp',
+    ]) {
+      assert.equal(serverUrlIsLocal(url), true, url);
+    }
+    for (const url of ['https://mcp.example.com/mcp', 'https://8.8.8.8/mcp', 'not a url', 'ftp://192.168.1.5/']) {
+      assert.equal(serverUrlIsLocal(url), false, url);
+    }
+  });
+});
+
+/** The strip's words and buttons, as the page's script gets them. */
+function stripOf(page: string): { who: string; notice: string; reach: string; buttons: Array<{ action: string; label: string }> } {
+  return JSON.parse(/const view = (.*?);\n/s.exec(page)![1]!) as ReturnType<typeof stripOf>;
+}
+
+describe("Elicit's strip above an app (#57 finding 8)", () => {
+  it("says who asks, that the page is the server's own, and which sites it may reach (finding 5)", () => {
+    const csp = { ...NO_DOMAINS, connectDomains: ['https://api.palette.example'], resourceDomains: ['https://cdn.palette.example'] };
+    const strip = stripOf(appPage({ uri: 'ui://x', html: '<p>', csp }, STRIP));
+    assert.equal(strip.who, 'palette asks · tool pick_color');
+    assert.match(strip.notice, /^The page below is palette's own, not Elicit's: what you type in it goes to palette\./);
+    assert.match(strip.notice, /Elicit asks for secrets only in its own form/);
+    assert.equal(strip.reach, 'It may reach: https://api.palette.example, https://cdn.palette.example');
+    assert.equal(stripOf(appPage({ uri: 'ui://x', html: '<p>', csp: NO_DOMAINS }, STRIP)).reach, 'It may reach no site.');
+  });
+
+  it("holds Elicit's form, Decline, Later and Cancel, or only those given, each posting its action", () => {
+    const page = appPage({ uri: 'ui://x', html: '<p>', csp: NO_DOMAINS }, STRIP);
+    assert.deepEqual(
+      stripOf(page).buttons.map((b) => [b.action, b.label]),
+      [
+        ['form', "Answer in Elicit's Form"],
+        ['decline', 'Decline'],
+        ['later', 'Later'],
+        ['cancel', 'Cancel'],
+      ],
+    );
+    assert.match(page, /api\.postMessage\(\{ elicitStrip: b\.action \}\)/);
+    const onBehalf = appPage({ uri: 'ui://x', html: '<p>', csp: NO_DOMAINS }, { ...STRIP, actions: ['form', 'cancel'] });
+    assert.deepEqual(
+      stripOf(onBehalf).buttons.map((b) => b.action),
+      ['form', 'cancel'],
+    );
+    assert.deepEqual(STRIP_ACTIONS.map(isStripAction), [true, true, true, true]);
+    for (const other of ['submit', 'accept', undefined, {}, 'Decline']) assert.equal(isStripAction(other), false, String(other));
+  });
+
+  it('is drawn before the frame, outside it, on a page with nothing to scroll', () => {
+    const page = appPage({ uri: 'ui://x', html: '<p>', csp: NO_DOMAINS }, STRIP);
+    assert.match(page, /document\.body\.append\(bar, frame\)/);
+    assert.match(page, /html, body \{ margin: 0; padding: 0; height: 100%; overflow: hidden; \}/);
+    assert.match(page, /#elicit-strip \{ flex: none; max-height: 40vh;/);
+  });
+
+  it("puts the asker's name and the domains in only as text, which cannot end the script", () => {
+    const asker = { name: '</script><img src=x onerror=alert(1)>\u2028evil', detail: 'tool <b>x</b>' };
+    const page = appPage({ uri: 'ui://x', html: '<p>', csp: NO_DOMAINS }, { asker, actions: STRIP_ACTIONS });
+    assert.equal(page.match(/<\/script>/g)?.length, 1);
+    assert.doesNotMatch(page, /<img|<b>|innerHTML|insertAdjacentHTML/);
+    assert.match(page, /node\.textContent = value/);
+    assert.equal(stripOf(page).who, '</script><img src=x onerror=alert(1)> evil asks · tool <b>x</b>');
   });
 });
 

@@ -8,7 +8,8 @@
  *
  * Pure: what the metadata says, the app's resource read from a `resources/read`
  * result, and the Content-Security-Policy the app's page gets (only the domains
- * the resource declares, nothing of the editor's).
+ * the resource declares, nothing of the editor's, and nothing of the person's own
+ * machine or network unless the server itself is there: issue #57, finding 5).
  */
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -22,6 +23,8 @@ export const UI_EXTENSION_SETTINGS = Object.freeze({ mimeTypes: [APP_MIME_TYPE],
 export const MAX_APP_HTML = 2 * 1024 * 1024;
 const MAX_URI_LENGTH = 2_000;
 const MAX_DOMAINS = 50;
+/** Longest source a resource may declare: a host name is at most 253 characters (and the person reads each one). */
+const MAX_SOURCE_LENGTH = 300;
 
 /** The domains the resource lets its page reach (`_meta.ui.csp`), each already checked. */
 export interface AppCsp {
@@ -62,8 +65,22 @@ export class AppUnavailable extends Error {
   override readonly name = 'AppUnavailable';
 }
 
-/** The app page of a `resources/read` result for `uri`: its HTML and checked CSP domains, or AppUnavailable. */
-export function readAppResource(result: unknown, uri: string): AppResource {
+/** What the caller knows of the server that serves the app (core cannot see its transport). */
+export interface AppServer {
+  /**
+   * The server is on this machine or the person's network (stdio, a local socket, or an
+   * HTTP URL whose host is: serverUrlIsLocal). Only then may its app reach hosts there.
+   */
+  isLocal: boolean;
+}
+
+/**
+ * The app page of a `resources/read` result for `uri`: its HTML and checked CSP domains, or
+ * AppUnavailable. A server that is not local may not declare hosts of the person's own machine
+ * or network: its app would call the person's router, printer or dev servers from inside the
+ * editor (#57 finding 5).
+ */
+export function readAppResource(result: unknown, uri: string, server: AppServer = { isLocal: false }): AppResource {
   const contents = typeof result === 'object' && result !== null ? (result as Record<string, unknown>).contents : undefined;
   if (!Array.isArray(contents)) throw new AppUnavailable('the server sent no contents for it');
   const item = contents.find(
@@ -81,7 +98,22 @@ export function readAppResource(result: unknown, uri: string): AppResource {
   const meta = item._meta;
   const ui = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).ui : undefined;
   const csp = typeof ui === 'object' && ui !== null ? (ui as Record<string, unknown>).csp : undefined;
-  return { uri, html, csp: readCsp(csp) };
+  const domains = readCsp(csp);
+  if (!server.isLocal) {
+    const inside = appDomains(domains).filter(reachesPersonsNetwork);
+    if (inside.length > 0) {
+      const more = inside.length > 3 ? ` and ${inside.length - 3} more` : '';
+      throw new AppUnavailable(
+        `it asks to reach your own machine or network, which only a local server's app may: ${inside.slice(0, 3).join(', ')}${more}`,
+      );
+    }
+  }
+  return { uri, html, csp: domains };
+}
+
+/** Every source the app's page may reach, each once: what the person is shown before the app. */
+export function appDomains(csp: AppCsp): string[] {
+  return [...new Set([...csp.connectDomains, ...csp.resourceDomains, ...csp.frameDomains, ...csp.baseUriDomains])];
 }
 
 function decodeBase64(blob: string): string {
@@ -107,13 +139,101 @@ function readCsp(value: unknown): AppCsp {
  * and a port, nothing else. Anything that could end the directive or add a
  * keyword (`;`, quotes, spaces, `'unsafe-eval'`, `*` alone, `data:`) is left out.
  */
-const SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i;
+const SOURCE = /^(?:https?|wss?):\/\/(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::\d{1,5})?$/i;
 
 function domains(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return [
-    ...new Set(value.filter((d): d is string => typeof d === 'string' && SOURCE.test(d.trim())).map((d) => d.trim().toLowerCase())),
+    ...new Set(
+      value
+        .filter((d): d is string => typeof d === 'string' && d.trim().length <= MAX_SOURCE_LENGTH && SOURCE.test(d.trim()))
+        .map((d) => d.trim().toLowerCase()),
+    ),
   ].slice(0, MAX_DOMAINS);
+}
+
+/**
+ * Names no public DNS serves: the person's machine (`localhost`) and network (mDNS `.local`,
+ * RFC 8375's `home.arpa`, and the suffixes routers and companies use).
+ */
+const PERSONS_NETWORK_NAMES = ['localhost', 'localdomain', 'local', 'internal', 'lan', 'home.arpa'];
+
+/** A checked source (SOURCE) that may reach the person's machine or network. */
+function reachesPersonsNetwork(source: string): boolean {
+  const [, wildcard, host] = SOURCE.exec(source) ?? [];
+  if (host === undefined) return true;
+  if (wildcard === undefined) return onPersonsNetwork(host);
+  // `*.local` reaches every name under it; `*.0.1` could only be meant for addresses.
+  return underPersonsNetworkName(host.toLowerCase()) || /^(\d+|0x[0-9a-f]*)$/i.test(host.slice(host.lastIndexOf('.') + 1));
+}
+
+function underPersonsNetworkName(name: string): boolean {
+  return PERSONS_NETWORK_NAMES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
+/**
+ * Whether `host` (a URL's host: a name, an IPv4 address in any form a browser reads, or an
+ * IPv6 address, bracketed or not) may be the person's own machine or network: loopback,
+ * private, link-local, shared (100.64/10: carrier NAT, tailnets) or unspecified addresses;
+ * a name under PERSONS_NETWORK_NAMES; a single-label name (the LAN or a search domain
+ * resolves it). Anything a browser would not read as a host counts as theirs too.
+ */
+export function onPersonsNetwork(host: string): boolean {
+  if (!/^[a-z0-9.:[\]-]+$/i.test(host)) return true;
+  let hostname: string;
+  try {
+    // Read as a browser reads it: 127.1, 0x7f.0.0.1 and 2130706433 are all 127.0.0.1.
+    hostname = new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}`).hostname.replace(/\.$/, '');
+  } catch {
+    return true;
+  }
+  if (hostname.startsWith('[')) return personsIpv6(hostname.slice(1, -1));
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(hostname);
+  if (v4) return personsIpv4(Number(v4[1]), Number(v4[2]));
+  return !hostname.includes('.') || underPersonsNetworkName(hostname);
+}
+
+function personsIpv4(a: number, b: number): boolean {
+  return (
+    a === 0 ||
+    a === 127 ||
+    a === 10 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254) ||
+    (a === 100 && b >= 64 && b <= 127)
+  );
+}
+
+/** An IPv6 address as the URL parser writes it (compressed, hex only). */
+function personsIpv6(address: string): boolean {
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const g = [...front, ...new Array<number>(Math.max(0, 8 - front.length - back.length)).fill(0), ...back];
+  if (g.length !== 8 || g.some((n) => !Number.isInteger(n))) return true;
+  const zeros = (n: number): boolean => g.slice(0, n).every((x) => x === 0);
+  if (zeros(7) && g[7]! <= 1) return true; // :: and ::1
+  if ((g[0]! & 0xfe00) === 0xfc00) return true; // fc00::/7, unique local
+  if ((g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0) return true; // link local, and the old site local
+  if (zeros(5) && g[5] === 0xffff) return personsIpv4(g[6]! >> 8, g[6]! & 0xff); // ::ffff:a.b.c.d
+  return false;
+}
+
+/**
+ * Whether a server at `url` is on this machine or the person's network: a local socket
+ * (`unix:`, `pipe:`) or an HTTP URL whose host is (onPersonsNetwork). Anything else is remote.
+ */
+export function serverUrlIsLocal(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol === 'unix:' || parsed.protocol === 'pipe:') return true;
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && onPersonsNetwork(parsed.hostname);
 }
 
 /**

@@ -20,7 +20,7 @@ import { errorText } from '../../core/errors';
 import { chooseFiles, chosenFileLabel, type ChosenFile, type FileChoice } from '../files/chooseFiles';
 import { showsApp } from '../../core/broker/broker';
 import { AppBridge, type AppOutcome } from '../../core/apps/appBridge';
-import { appPage } from '../../core/apps/appPage';
+import { appPage, isStripAction, STRIP_ACTIONS, type StripAction } from '../../core/apps/appPage';
 import type { AppRef, AppResource } from '../../core/apps/appQuestion';
 import { AppQuestions, appContent, appHostContext, appQuestionParams } from '../apps/appQuestions';
 import { extensionVersion } from '../extensionVersion';
@@ -240,11 +240,26 @@ class FormSession {
       { name: 'Elicit', version: extensionVersion(), context: appHostContext() },
       (outcome) => this.onAppOutcome(outcome, bridge),
     ));
-    this.panel.showForeignPage(appPage(resource), (message) => {
-      const data = typeof message === 'object' && message !== null ? (message as { elicitApp?: unknown }).elicitApp : undefined;
-      if (data !== undefined) bridge.receive(data);
+    const request = this.question.request;
+    // Elicit's strip above the app's frame (#57 finding 8): who asks, whose page it is, and the form's own ways out.
+    // Asking for the person (a tool's arguments), as on the form: declining or putting off would mean nothing to anyone.
+    const actions: readonly StripAction[] = asksOnBehalf(request) ? ['form', 'cancel'] : STRIP_ACTIONS;
+    this.panel.showForeignPage(appPage(resource, { asker: request.asker, actions }), (message) => {
+      const m = typeof message === 'object' && message !== null ? (message as { elicitApp?: unknown; elicitStrip?: unknown }) : {};
+      if (m.elicitApp !== undefined) bridge.receive(m.elicitApp);
+      else if (isStripAction(m.elicitStrip)) this.onStrip(m.elicitStrip);
     });
     AppQuestions.shown(this.panel, () => void this.useForm());
+  }
+
+  /**
+   * A button of Elicit's strip, taken as the form's own button. The app could post such a
+   * message past the strip, but it gains nothing its bridge does not already give it: it may
+   * decline or cancel its own question, and putting it off or showing the form only helps the person.
+   */
+  private onStrip(action: StripAction): void {
+    if (action === 'form') return void this.useForm();
+    this.onMessage({ type: action });
   }
 
   private onAppOutcome(outcome: AppOutcome, bridge: AppBridge): void {
