@@ -7,6 +7,9 @@
  */
 import './vscodeStandIn/install';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as vscode from 'vscode';
@@ -298,6 +301,72 @@ describe('ServerRegistry: every source VS Code reads (issue #32)', () => {
     assert.equal(desk.source, 'Claude Desktop (~/.config/Claude/claude_desktop_config.json)');
     assert.equal(desk.origin?.file, 'file:///home/ada/.config/Claude/claude_desktop_config.json');
     assert.ok(standIn.touch('/home/ada/.config/Claude/claude_desktop_config.json') > 0, 'the file is watched while its tool is on');
+  });
+
+  it('hands the sandbox every config file it reads, keeps a cwd outside the workspace read-only, gives the server its own npm cache (#57 finding 4)', async () => {
+    // A stand-in for VS Code's sandbox runtime: it keeps the settings and the npm cache it was given, and exits.
+    const appRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-approot-'));
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = appRoot; // the settings file and the npm cache are made here, removed with it
+    try {
+      const cli = path.join(appRoot, 'node_modules', '@vscode', 'sandbox-runtime', 'dist', 'cli.js');
+      fs.mkdirSync(path.dirname(cli), { recursive: true });
+      const kept = path.join(appRoot, 'kept.json');
+      fs.writeFileSync(
+        cli,
+        `const fs = require('fs');
+fs.writeFileSync(${JSON.stringify(kept)}, JSON.stringify({ settings: JSON.parse(fs.readFileSync(process.argv[3], 'utf8')), cache: process.env.npm_config_cache }));`,
+      );
+      const bin = path.join(appRoot, 'bin');
+      fs.mkdirSync(bin);
+      for (const program of ['bwrap', 'socat']) fs.writeFileSync(path.join(bin, program), '#!/bin/sh\n', { mode: 0o755 });
+      // Its cwd is a folder outside the workspace (that exists: the process starts in it).
+      standIn.files.set(
+        '/user/mcp.json',
+        mcpJson({ boxed: { command: 'boxed-mcp', env: { PATH: bin }, sandboxEnabled: true, cwd: appRoot } }),
+      );
+      const boxedRegistry = new ServerRegistry(
+        ask,
+        vscode.window.createOutputChannel('Elicit', { log: true }) as unknown as vscode.LogOutputChannel,
+        undefined,
+        undefined,
+        { ...locations, appRoot },
+      );
+      try {
+        await assert.rejects(boxedRegistry.start('boxed'));
+        const { settings, cache } = JSON.parse(fs.readFileSync(kept, 'utf8')) as {
+          settings: { filesystem: { allowWrite: string[]; denyWrite: string[] } };
+          cache: string;
+        };
+        for (const file of [
+          '/ws/app/.vscode/mcp.json', // no .vscode there yet: this file names it, and the runtime blocks the whole folder
+          '/ws/app/.mcp.json',
+          '/user/mcp.json',
+          '/user/settings.json',
+          '/copilot/mcp-config.json',
+          '/home/ada/.claude.json',
+          '/home/ada/.cursor/mcp.json',
+          '/ws/app/.cursor/mcp.json',
+          '/home/ada/.codex/config.toml',
+          '/home/ada/.gemini/settings.json',
+          '/home/ada/.config/Claude/claude_desktop_config.json',
+        ])
+          assert.ok(settings.filesystem.denyWrite.includes(file), `${file} is denied`);
+        assert.deepEqual(settings.filesystem.allowWrite, [cache], 'its own npm cache only: its cwd is outside the workspace');
+        const origin = serverOrigin((await boxedRegistry.get('boxed'))!.config);
+        assert.equal(
+          path.basename(cache),
+          `npm-${createHash('sha256').update(origin).digest('hex').slice(0, 16)}`,
+          "the cache is the server's own",
+        );
+      } finally {
+        boxedRegistry.dispose();
+      }
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+      fs.rmSync(appRoot, { recursive: true, force: true });
+    }
   });
 
   it("a shared name with another tool's server is told with the tool's name", async () => {

@@ -17,7 +17,7 @@ import { acceptLanguageFor } from '../../core/language';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
 import { nameServers, namesForAgents, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
-import { readSources, userMcpJson, type SourceLocations } from './sources/configSources';
+import { readSources, serverConfigFiles, userMcpJson, type SourceLocations } from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';
@@ -336,6 +336,11 @@ export class ServerRegistry implements vscode.Disposable {
             arch: process.arch,
             home: this.sourceLocations.home,
             env: process.env,
+            // Nothing it may write runs outside it: its own npm cache, no cwd outside the workspace, no config file.
+            workspaceFolders: localFolders().map((f) => f.uri.fsPath),
+            configFiles: await serverConfigFiles(this.sourceLocations),
+            identity: serverOrigin(server),
+            log: serverLog,
           });
         },
       });

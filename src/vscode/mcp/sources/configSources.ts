@@ -192,6 +192,33 @@ export async function readSources(locations: SourceLocations): Promise<{ reads: 
   return { reads, outsideFiles };
 }
 
+/**
+ * Every file this window reads servers from, by path, whether it exists yet or
+ * not, and every other tool's file whether that tool is turned on or not: a
+ * sandboxed server may write none of them (mcp/sandboxLaunch.ts), or it could
+ * add a server that Elicit, VS Code or that tool runs outside any sandbox.
+ */
+export async function serverConfigFiles(locations: SourceLocations): Promise<string[]> {
+  const folders = localFolders().map((f) => f.uri.fsPath);
+  const files = folders.flatMap((folder) => [
+    path.join(folder, '.vscode', 'mcp.json'),
+    path.join(folder, '.vscode', 'settings.json'),
+    path.join(folder, '.mcp.json'),
+  ]);
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile?.scheme === 'file') files.push(workspaceFile.fsPath);
+  // The user's mcp.json and settings (elicit.servers, the legacy `mcp` key): the default profile's and the window's.
+  const user = await userMcpJson(locations);
+  for (const file of [locations.userFolder && vscode.Uri.joinPath(locations.userFolder, 'mcp.json'), user?.file]) {
+    if (file?.scheme === 'file') files.push(file.fsPath, path.join(path.dirname(file.fsPath), 'settings.json'));
+  }
+  files.push(copilotConfigFile(locations).fsPath);
+  const { otherToolFiles } = loadOtherTools();
+  const facts = { home: locations.home, platform: process.platform, env: locations.env, folders };
+  files.push(...OTHER_TOOLS.flatMap((tool) => otherToolFiles(tool, facts)).map((where) => where.file));
+  return [...new Set(files)];
+}
+
 /** The other tools the person turned on (`elicit.discovery`). */
 function enabledOtherTools(): OtherTool[] {
   const chosen = settings.discovery();
