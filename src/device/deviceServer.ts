@@ -38,7 +38,7 @@ import {
   type RequestFacts,
 } from '../core/device/requestChecks';
 import type { Disposable } from '../core/events';
-import { holderProof } from '../process/portHolder';
+import { holderProof, listenOnLoopback, type LoopbackTwin } from '../process/portHolder';
 
 export interface DeviceServerOptions {
   /** The address to listen on: a LAN address the person chose, or loopback. Never 0.0.0.0 unless they chose it. */
@@ -84,6 +84,8 @@ interface EventStream {
 
 export class DeviceServer {
   private server: http.Server | undefined;
+  /** On loopback, the other loopback address at the same port: a forwarding proxy resolving "localhost" may try it first. */
+  private twin: LoopbackTwin | undefined;
   private allow: Allowlist | undefined;
   private readonly streams = new Set<EventStream>();
   private readonly listeners: Disposable[] = [];
@@ -108,13 +110,7 @@ export class DeviceServer {
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.address, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    this.twin = await listenOnLoopback(server, this.options.port, this.options.address);
     const port = (server.address() as AddressInfo).port;
     const scheme = this.options.tls ? 'https' : 'http';
     const hosts = allowedHosts(isLoopback(this.options.address) ? ['127.0.0.1', 'localhost', '::1'] : [this.options.address], port);
@@ -148,9 +144,12 @@ export class DeviceServer {
     this.streams.clear();
     const server = this.server;
     this.server = undefined;
+    const twin = this.twin?.close();
+    this.twin = undefined;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await twin;
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {

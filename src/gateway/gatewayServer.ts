@@ -28,7 +28,7 @@ import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { waitAtMost } from '../core/time/delay';
 import { joinSignals } from '../core/joinSignals';
 import { sendWebResponse, toWebRequest } from './webBridge';
-import { holderProof, isHex32, PROOF_PATH } from '../process/portHolder';
+import { holderProof, isHex32, listenOnLoopback, PROOF_PATH, type LoopbackTwin } from '../process/portHolder';
 import { BodyError, LegacySessions, bearerToken, clientName, parseJson, readBody, reply, sameSecret } from './httpFront';
 import { gatewayUrl } from './portChoice';
 
@@ -70,6 +70,8 @@ const requestScope = new AsyncLocalStorage<AbortSignal>();
 
 export class GatewayServer {
   private httpServer: http.Server | undefined;
+  /** [::1] at the same port, held so no other program answers clients that resolve "localhost" there. */
+  private twin: LoopbackTwin | undefined;
   private modern: McpHttpHandler | undefined;
   /** 2025-era clients' sessions, while the gateway runs. */
   private sessions: LegacySessions | undefined;
@@ -108,11 +110,10 @@ export class GatewayServer {
       onerror: (error) => this.options.log(`gateway: ${error.message}`),
     });
     const server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      // Loopback only: nothing outside this machine can reach it.
-      server.listen(this.options.port, '127.0.0.1', () => resolve());
-    });
+    // Loopback only: nothing outside this machine can reach it. [::1] too, where it exists (portHolder.ts).
+    this.twin = await listenOnLoopback(server, this.options.port, '127.0.0.1');
+    // An accept error (too many open files) is logged, never thrown at the extension host.
+    server.on('error', (error) => this.options.log(`gateway: ${error.message}`));
     this.httpServer = server;
     this._port = (server.address() as AddressInfo).port;
     this.sessions = new LegacySessions({
@@ -138,9 +139,12 @@ export class GatewayServer {
     this.modern = undefined;
     const server = this.httpServer;
     this.httpServer = undefined;
+    const twin = this.twin?.close();
+    this.twin = undefined;
     if (server) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await twin;
       this.options.log('gateway stopped');
     }
   }
@@ -195,7 +199,7 @@ export class GatewayServer {
 
   /** The Host names this gateway answers to: loopback at its own port (no DNS rebinding). */
   private allowedHosts(): string[] {
-    return [`127.0.0.1:${this._port}`, `localhost:${this._port}`];
+    return [`127.0.0.1:${this._port}`, `localhost:${this._port}`, `[::1]:${this._port}`];
   }
 
   /** The same Host and Origin check as the device server's (core/http/hostOrigin.ts); a repeated Host is refused. */

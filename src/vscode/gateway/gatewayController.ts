@@ -51,6 +51,11 @@ export class GatewayController implements vscode.Disposable {
       this.status,
       this.definitionsChanged,
       services.registry.onDidChange(() => void this.server?.toolsChanged()),
+      // Another window replaces the token both keep when it finds a stranger on the port (or on Rotate Token):
+      // this one takes it too, or its proofs would fail there and its clients keep a token a stranger may hold.
+      context.secrets.onDidChange((e) => {
+        if (e.key === TOKEN_KEY) void this.takeStoredToken();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(SETTING.gatewayEnabled)) return;
         if (settings.gatewayEnabled()) void this.start(false);
@@ -216,8 +221,11 @@ export class GatewayController implements vscode.Disposable {
       // Read each time: Rotate Token in the serving window replaces the token both windows keep.
       token: () => this.sharedToken(),
       // start() ends this watch; it stands by again with a new one if another window was quicker.
-      onFree: async () => {
+      onFree: async (strangerSeen) => {
+        // Whoever held the port may have the token clients sent it: the port is taken with a new one.
+        if (strangerSeen) await this.newToken();
         await this.start(false, true);
+        if (strangerSeen) void this.tokenReplacedAtTakeOver(port);
         return this.server?.running === true;
       },
       // As at a start (see start()): the token clients send there is replaced, so it opens nothing.
@@ -246,6 +254,19 @@ export class GatewayController implements vscode.Disposable {
     );
   }
 
+  private async tokenReplacedAtTakeOver(port: number): Promise<void> {
+    const choice = await vscode.window.showWarningMessage(
+      inertText(
+        vscode.l10n.t(
+          'While this window stood by, port {0} of the Elicit gateway was held by a program that did not prove it is Elicit. Clients may have sent it their token, so the gateway token was replaced: copy the new configuration into your clients.',
+          port,
+        ),
+      ),
+      vscode.l10n.t('Copy Config'),
+    );
+    if (choice) await this.copyConfig();
+  }
+
   private endStandby(): void {
     if (!this.standby) return;
     this.standby.watch.dispose();
@@ -261,6 +282,14 @@ export class GatewayController implements vscode.Disposable {
       await this.context.workspaceState.update(WORKSPACE_ID_KEY, id);
     }
     return id;
+  }
+
+  /** The token another window stored, taken as this window's own (clients holding the old one are refused from now on). */
+  private async takeStoredToken(): Promise<void> {
+    const stored = await this.context.secrets.get(TOKEN_KEY);
+    if (!stored || stored === this.token) return;
+    this.token = stored;
+    this.definitionsChanged.fire();
   }
 
   /** Replaces the token: clients holding the old one are refused from now on. */
