@@ -1,7 +1,8 @@
 /**
  * A hostile generator (fast-check) of requests that are costly to read: many
- * fields, costly patterns with long defaults and many examples, long text with
- * invisible characters, huge option lists, many questions at once. Used by the
+ * fields, costly patterns with long defaults and many examples, patterns costly
+ * to compile (classes of many Unicode properties, each new to the host), long text
+ * with invisible characters, huge option lists, many questions at once. Used by the
  * suite (test/unit/hostStall.test.ts) and by the bench (hostBlockWorstMs).
  */
 import fc from 'fast-check';
@@ -9,7 +10,7 @@ import { Broker } from '../../src/core/broker/broker';
 import { BurstGrouper } from '../../src/core/broker/burst';
 import type { ElicitRequest, FormRequest } from '../../src/core/request';
 import { TurnLane } from '../../src/core/time/turnLane';
-import { COSTLY_PATTERN } from '../fixtures/stall-cases.mjs';
+import { COSTLY_PATTERN, costlyClass } from '../fixtures/stall-cases.mjs';
 
 const EMAIL_PATTERN = '^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,63}$';
 /** Option lists shared between fields: the generator stays small, the requests do not. */
@@ -25,7 +26,16 @@ const costlyText = fc.record({
   exampleLength: fc.constantFrom(1, 50, 200),
 });
 
+/** Issue #57: a pattern made new by its own character (a CJK ideograph), of 1 to 25 classes costly to compile, shared or its own. */
+const costlyToCompile = fc
+  .record({ own: fc.integer({ min: 0x4e00, max: 0x9fff }), copies: fc.constantFrom(1, 5, 25), ownClass: fc.boolean() })
+  .map(({ own, copies, ownClass }) => {
+    const char = String.fromCodePoint(own);
+    return { type: 'string', pattern: char + costlyClass(ownClass ? char : '').repeat(copies) };
+  });
+
 const field = fc.oneof(
+  costlyToCompile,
   costlyText.map(({ pattern, defaultLength, examples, exampleLength }) => ({
     type: 'string',
     pattern,
