@@ -16,8 +16,11 @@ const TOKEN = 'watch-token';
 const EVERY_MS = 100;
 const FREE_FOR_MS = 2_000;
 
+/** Every gateway a test made, stopped after the file (a watch's takeover may start one as a test ends). */
+const created: GatewayServer[] = [];
+
 function gatewayOn(port: number, token = (): string => TOKEN): GatewayServer {
-  return new GatewayServer({
+  const gateway = new GatewayServer({
     token,
     port,
     version: 'test',
@@ -25,6 +28,8 @@ function gatewayOn(port: number, token = (): string => TOKEN): GatewayServer {
     ask: async () => ({ action: 'cancel' }),
     upstream: { list: async () => [], call: async () => ({ content: [] }) },
   });
+  created.push(gateway);
+  return gateway;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,6 +63,9 @@ describe('a window standing by for the configured gateway port', () => {
   after(async () => {
     for (const w of watches) w.dispose();
     for (const s of toStop) await s.stop();
+    // A takeover under way as its test ended starts its gateway a moment later: nothing may keep the file's process alive.
+    await sleep(EVERY_MS * 3);
+    for (const gateway of created) await gateway.stop();
   });
 
   it('leaves the port to the window that serves it, through a gap shorter than a reload', async () => {
