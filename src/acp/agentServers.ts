@@ -1,5 +1,5 @@
 /**
- * Which of the person's MCP servers an agent session gets (issue #56), and the `mcpServers`
+ * Which of the person's MCP servers an agent session gets, and the `mcpServers`
  * entries of `session/new`, `session/load` and `session/resume` that offer them. Pure.
  *
  * The `elicit.agentServers` setting maps an agent's name (or `"*"`, every other agent) to

@@ -1,5 +1,5 @@
 /**
- * The person's MCP servers, offered to an agent session that Elicit runs (issue #56): one
+ * The person's MCP servers, offered to an agent session that Elicit runs: one
  * MCP endpoint per server on 127.0.0.1, at `/servers/<name>`, each serving that server's
  * tools under their own names. A call goes through Elicit's own connection to the server
  * (its grants, sandbox, OAuth and per-asker limits), so the agent never sees a command line,

@@ -4,8 +4,8 @@
  * that served it has closed for good, and this one may take it over. A reload of the serving window
  * (seconds) never hands its agents to another folder's window (issue #37, finding B).
  * A program that holds the port and does not prove it is Elicit gets every CLI agent's token: it is
- * reported at its first wrong answer, and a free look between its answers forgives nothing (issue #57,
- * finding 2). No vscode import.
+ * reported at its first wrong answer, and a free look between its answers forgives nothing.
+ * No vscode import.
  */
 import { holderAnswer, type HolderAnswer } from '../process/portHolder';
 

@@ -961,7 +961,7 @@ export class McpConnection {
   /**
    * The app a question's `_meta.ui.resourceUri` names, read from this server only (SEP-3118's
    * binding), when app questions are on and were declared as this connection opened. Its page
-   * may reach the person's own machine or network only when this server runs there (#57 finding 5).
+   * may reach the person's own machine or network only when this server runs there.
    */
   private appFor(params: Record<string, unknown>): AppRef | undefined {
     const client = this.client;

@@ -7,7 +7,7 @@
  * where bubblewrap or socat is, or on Windows where VS Code has none, the
  * server is not started: it never runs without the sandbox it was configured with.
  *
- * What it runs must stay in the sandbox (issue #57, finding 4), so nothing it
+ * What it runs must stay in the sandbox, so nothing it
  * may write runs outside it:
  * - its npm cache is its own (`npm_config_cache`), never the shared `~/.npm`,
  *   where it could rewrite a package another, unsandboxed server runs with `npx -y`;

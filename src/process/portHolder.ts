@@ -8,7 +8,7 @@
  * challenge with an HMAC of the challenge and the port it listens on, keyed by the
  * shared key (the gateway's token; the devices' proof key), so a holder relaying
  * the challenge to an Elicit server on another port gets a proof for the wrong port.
- * On loopback both addresses are held and checked (issue #57, finding 7): a client that
+ * On loopback both addresses are held and checked: a client that
  * resolves "localhost" may try ::1 first, so a program there would shadow 127.0.0.1.
  * No vscode import.
  */
@@ -146,8 +146,8 @@ const NOTHING_HELD: LoopbackTwin = { close: async () => undefined };
 const FREE_PORT_TRIES = 5;
 
 /**
- * Listens on `address`, and on loopback holds the other loopback address at the same port too
- * (issue #57, finding 7), handing its connections to `server`: a program on [::1]:P would
+ * Listens on `address`, and on loopback holds the other loopback address at the same port too,
+ * handing its connections to `server`: a program on [::1]:P would
  * otherwise get every client that resolves "localhost" to ::1 first (a forwarding proxy, a CLI
  * agent), with its token or cookie, while Elicit serves 127.0.0.1:P. A machine without the twin
  * address (no IPv6) has nothing there to shadow. A twin held by another program fails as the

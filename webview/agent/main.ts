@@ -63,7 +63,7 @@ class AgentPage {
   private readonly agentName = el('span', { className: 'agent-name' });
   private readonly status = el('span', { className: 'status', attrs: { role: 'status' } });
   private readonly cwd = el('span', { className: 'cwd' });
-  /** Which of the person's MCP servers the session has (issue #56). */
+  /** Which of the person's MCP servers the session has. */
   private readonly servers = el('span', { className: 'servers' });
   private readonly chooseServers = button('Servers…', 'choose-servers link-button', () => post({ type: 'chooseServers' }));
   private readonly error = el('div', { className: 'error-banner', attrs: { role: 'alert' } });

@@ -13,11 +13,11 @@
  * The app's page is the frame's `srcdoc`, so it keeps this page's policy (a frame
  * of a local scheme inherits it), plus any of its own.
  *
- * The strip (issue #57, finding 8) is this page's, above the frame: a frame draws
+ * The strip is this page's, above the frame: a frame draws
  * only inside its own box, and this page is the height of the tab with nothing to
  * scroll, so the app can neither cover the strip nor scroll it away. It says who
  * asks, that the page below is the server's and not Elicit's, which sites the app
- * may reach (finding 5), and holds Elicit's own ways out: the form, Decline,
+ * may reach, and holds Elicit's own ways out: the form, Decline,
  * Later, Cancel. Each posts `{ elicitStrip: action }`.
  */
 import { oneLine } from '../display';

@@ -9,7 +9,7 @@
  * Pure: what the metadata says, the app's resource read from a `resources/read`
  * result, and the Content-Security-Policy the app's page gets (only the domains
  * the resource declares, nothing of the editor's, and nothing of the person's own
- * machine or network unless the server itself is there: issue #57, finding 5).
+ * machine or network unless the server itself is there).
  */
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
@@ -78,7 +78,7 @@ export interface AppServer {
  * The app page of a `resources/read` result for `uri`: its HTML and checked CSP domains, or
  * AppUnavailable. A server that is not local may not declare hosts of the person's own machine
  * or network: its app would call the person's router, printer or dev servers from inside the
- * editor (#57 finding 5).
+ * editor.
  */
 export function readAppResource(result: unknown, uri: string, server: AppServer = { isLocal: false }): AppResource {
   const contents = typeof result === 'object' && result !== null ? (result as Record<string, unknown>).contents : undefined;

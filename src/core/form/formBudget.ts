@@ -14,7 +14,7 @@
  * - compiling each pattern's atoms that no pattern compiled before is charged its
  *   cost (linearPattern.ts compileUnits: a class of property escapes takes V8 about
  *   0.1 ms an escape to build) before it happens; a pattern that does not fit
- *   refuses the request (issue #57: 100 distinct costly patterns took 1.6 s).
+ *   refuses the request (100 distinct costly patterns once took 1.6 s).
  *
  * A group (a round, a burst) shares one budget across its sections. Together with
  * the broker reading one request per turn of the event loop (broker.ts), this

@@ -20,7 +20,7 @@
  * automaton can do (backreferences, lookaround) is refused, with the reason.
  * Why not re2js: CONTRIBUTING.md, "Security".
  *
- * Compiling costs too (issue #57): V8 builds each class's set of code points when
+ * Compiling costs too: V8 builds each class's set of code points when
  * it compiles it, and a union of property escapes (`[\p{L}\p{N}\p{M}…]`) takes
  * about 0.1 ms an escape. So the native engine never compiles a whole pattern: its
  * syntax is checked on a skeleton with every atom replaced by `a` (cheap), and each

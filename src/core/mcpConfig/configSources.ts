@@ -92,8 +92,7 @@ function numbered(wanted: readonly string[], written: ReadonlySet<string>): stri
 }
 
 /**
- * The names agents see the servers by (the gateway's tools, an agent session's servers; issue #57
- * finding 6): the person's own sources keep the names they wrote, and a workspace's server of the
+ * The names agents see the servers by (the gateway's tools, an agent session's servers): the person's own sources keep the names they wrote, and a workspace's server of the
  * same name is numbered, so a repository's `.mcp.json` cannot take "github" from the person's own
  * github and receive what an agent sends it. The window's names (`nameServers`) follow VS Code's
  * order instead. Returns agent name → the window's name.

@@ -31,7 +31,7 @@ export interface AgentPanelState {
   canSignOut?: boolean;
   /** Sign In is offered after a failed start: the agent has ways to sign in, though it did not ask. */
   canSignIn?: boolean;
-  /** The person's MCP servers this session has, once it is open (issue #56). */
+  /** The person's MCP servers this session has, once it is open. */
   servers?: SessionServersView;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The person's MCP servers for the agent sessions of this window (issue #56): which servers an
+ * The person's MCP servers for the agent sessions of this window: which servers an
  * agent gets (`elicit.agentServers`, acp/agentServers.ts), the loopback endpoints that serve
  * them (gateway/agentEndpoints.ts, started on the first session that gets a server), a grant
  * per session, and the `mcpServers` entries that carry it. Every call goes through the

@@ -8,7 +8,7 @@
  * behind a dozen harmless lines or 200 characters of flags. When the lines are
  * too many for a modal, all of them open read-only in the editor first, and the
  * modal names the ones that change what runs. A `command` input's args are
- * shown whole too (issue #57), before where it would run, in the editor when
+ * shown whole too, before where it would run, in the editor when
  * they are too long for the modal. Everything from the config is shown inert
  * (display.ts); references stay references and an envFile's values are never
  * shown (core/origin.ts).

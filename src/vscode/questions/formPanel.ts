@@ -241,7 +241,7 @@ class FormSession {
       (outcome) => this.onAppOutcome(outcome, bridge),
     ));
     const request = this.question.request;
-    // Elicit's strip above the app's frame (#57 finding 8): who asks, whose page it is, and the form's own ways out.
+    // Elicit's strip above the app's frame: who asks, whose page it is, and the form's own ways out.
     // Asking for the person (a tool's arguments), as on the form: declining or putting off would mean nothing to anyone.
     const actions: readonly StripAction[] = asksOnBehalf(request) ? ['form', 'cancel'] : STRIP_ACTIONS;
     this.panel.showForeignPage(appPage(resource, { asker: request.asker, actions }), (message) => {
