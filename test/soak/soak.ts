@@ -2,7 +2,7 @@
  * `npm run soak` (issue #37): the soak (runSoak.ts) from the command line; exits 1 on any problem.
  *
  *   npm run soak                                    2 minutes, 12 servers
- *   npm run soak -- --minutes 10 --servers 50       the release soak (CONTRIBUTING has its figures)
+ *   npm run soak -- --minutes 10 --servers 50       the release soak (docs/soak.md has its figures)
  *   -- --http N --rounds N --tasks N                askers per kind
  *   -- --mean-ms N --fault-ms N                     question and fault rates
  *   -- --window-faults 0.05 --reload-faults 0.05   the share of faults that open a second window, that reload

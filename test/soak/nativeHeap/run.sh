@@ -1,5 +1,5 @@
 #!/bin/bash
-# The soak with each extension host's native memory traced by heaptrack (CONTRIBUTING, "The soak",
+# The soak with each extension host's native memory traced by heaptrack (docs/soak.md,
 # finding 13): every malloc and free with its stack, JavaScript frames named from V8's perf map.
 #
 #   apt-get install -y heaptrack gcc
