@@ -12,24 +12,15 @@
  * 2026-07-28 per request, 2025-era clients in sessions bound to their grant and server.
  * No vscode import: integration tests run it directly.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Server,
-  createMcpHandler,
-  isLegacyRequest,
-  type CallToolResult,
-  type McpHttpHandler,
-  type Tool,
-} from '@modelcontextprotocol/server';
+import { Server, createMcpHandler, type CallToolResult, type McpHttpHandler, type Tool } from '@modelcontextprotocol/server';
 import { errorText } from '../core/errors';
 import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { joinSignals } from '../core/joinSignals';
 import { waitAtMost } from '../core/time/delay';
-import { sendWebResponse, toWebRequest } from './webBridge';
-import { BodyError, LegacySessions, bearerToken, parseJson, readBody, reply } from './httpFront';
+import { BodyError, LegacySessions, bearerToken, reply, requestScope, serveMcp } from './httpFront';
 
 /** Where each server is served: `/servers/<name>`. */
 export const SERVERS_PATH = '/servers/';
@@ -85,9 +76,6 @@ interface Grant extends SessionGrant {
   /** Its POST requests being answered, until each response ends. */
   readonly openPosts: Set<Promise<void>>;
 }
-
-/** The abort signal of the HTTP request a message arrived on: it aborts when the agent goes away. */
-const requestScope = new AsyncLocalStorage<AbortSignal>();
 
 export class AgentEndpoints {
   private httpServer: http.Server | undefined;
@@ -205,19 +193,16 @@ export class AgentEndpoints {
       // Servers this session was not given are not there, whatever they are called.
       if (server === undefined) return reply(res, 404, 'Not found: this agent session has no such server');
 
-      const client = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) client.abort(new Error('the agent disconnected'));
-      });
-      if (req.method === 'POST') this.trackPost(res, grant);
-      const text = req.method === 'POST' ? await readBody(req) : undefined;
-      const body = text === undefined ? undefined : parseJson(text);
-      const request = toWebRequest(req, text, client.signal);
       const newServer = (): Server => this.newServer(grant, server);
-      const response = (await isLegacyRequest(request, body))
-        ? await requestScope.run(client.signal, () => this.sessions!.serve(request, body, `${grant.id}/${name}`, newServer))
-        : await this.modernHandler(grant, name, newServer).fetch(request, { parsedBody: body });
-      await sendWebResponse(response, res);
+      await serveMcp(
+        req,
+        res,
+        {
+          legacy: (request, body) => this.sessions!.serve(request, body, `${grant.id}/${name}`, newServer),
+          modern: (request, body) => this.modernHandler(grant, name, newServer).fetch(request, { parsedBody: body }),
+        },
+        [this.openPosts, grant.openPosts],
+      );
     } catch (error) {
       this.options.log(`agent MCP request failed: ${errorText(error)}`);
       if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, errorText(error));
@@ -234,16 +219,6 @@ export class AgentEndpoints {
       grant.handlers.set(name, handler);
     }
     return handler;
-  }
-
-  private trackPost(res: http.ServerResponse, grant: Grant): void {
-    const ended = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    this.openPosts.add(ended);
-    grant.openPosts.add(ended);
-    void ended.then(() => {
-      this.openPosts.delete(ended);
-      grant.openPosts.delete(ended);
-    });
   }
 
   /** The MCP server one agent session sees for one of the person's servers: its tools, called through Elicit. */

@@ -9,17 +9,9 @@
  * against DNS rebinding; sessions are capped and expire when idle.
  * No vscode import: integration tests run it directly.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Server,
-  createMcpHandler,
-  isLegacyRequest,
-  type CallToolResult,
-  type McpHttpHandler,
-  type Tool,
-} from '@modelcontextprotocol/server';
+import { Server, createMcpHandler, type CallToolResult, type McpHttpHandler, type Tool } from '@modelcontextprotocol/server';
 import { isInvalidRequestError, errorText } from '../core/errors';
 import type { Asker } from '../core/request';
 import type { ToolAnswer, ToolQuestion } from '../core/askUser/questionTypes';
@@ -27,9 +19,8 @@ import { TOOL_QUESTION_SCHEMA, readToolQuestion } from '../core/askUser/toolQues
 import { refuseHostOrOrigin } from '../core/http/hostOrigin';
 import { waitAtMost } from '../core/time/delay';
 import { joinSignals } from '../core/joinSignals';
-import { sendWebResponse, toWebRequest } from './webBridge';
 import { holderProof, isHex32, listenOnLoopback, PROOF_PATH, type LoopbackTwin } from '../process/portHolder';
-import { BodyError, LegacySessions, bearerToken, clientName, parseJson, readBody, reply, sameSecret } from './httpFront';
+import { BodyError, LegacySessions, bearerToken, clientName, reply, requestScope, sameSecret, serveMcp } from './httpFront';
 import { gatewayUrl } from './portChoice';
 
 // The agent sessions' endpoints share this bundle (dist/gateway.js) and its server package: loaded with it.
@@ -64,9 +55,6 @@ export interface GatewayOptions {
   sessionIdleMs?: number;
   maxSessions?: number;
 }
-
-/** The abort signal of the HTTP request a message arrived on: it aborts when the client goes away. */
-const requestScope = new AsyncLocalStorage<AbortSignal>();
 
 export class GatewayServer {
   private httpServer: http.Server | undefined;
@@ -166,28 +154,19 @@ export class GatewayServer {
       if (refusal) return reply(res, refusal.status, refusal.message, refusal.headers);
       if (url.pathname !== '/mcp') return reply(res, 404, 'Not found: the gateway answers at /mcp');
 
-      const client = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) client.abort(new Error('the client disconnected'));
-      });
-      if (req.method === 'POST') this.trackPost(res);
-      const text = req.method === 'POST' ? await readBody(req) : undefined;
-      const body = text === undefined ? undefined : parseJson(text);
-      const request = toWebRequest(req, text, client.signal);
-      const response = (await isLegacyRequest(request, body))
-        ? await requestScope.run(client.signal, () => this.sessions!.serve(request, body, 'gateway', () => this.newServer()))
-        : await this.modern!.fetch(request, { parsedBody: body });
-      await sendWebResponse(response, res);
+      await serveMcp(
+        req,
+        res,
+        {
+          legacy: (request, body) => this.sessions!.serve(request, body, 'gateway', () => this.newServer()),
+          modern: (request, body) => this.modern!.fetch(request, { parsedBody: body }),
+        },
+        [this.openPosts],
+      );
     } catch (error) {
       this.options.log(`gateway request failed: ${errorText(error)}`);
       if (!res.headersSent) reply(res, error instanceof BodyError ? error.status : 500, errorText(error));
     }
-  }
-
-  private trackPost(res: http.ServerResponse): void {
-    const ended = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    this.openPosts.add(ended);
-    void ended.then(() => this.openPosts.delete(ended));
   }
 
   /** The answer to a holder challenge: an HMAC keyed by the token, never the token. */

@@ -5,9 +5,11 @@
  * error replies, and the 2025-era Streamable HTTP sessions (each bound to the scope it was
  * opened in, capped, closed when idle). 2026-07-28 clients need no session.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type * as http from 'node:http';
-import { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { Server, WebStandardStreamableHTTPServerTransport, isLegacyRequest } from '@modelcontextprotocol/server';
+import { sendWebResponse, toWebRequest } from './webBridge';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -70,6 +72,45 @@ export function jsonError(status: number, message: string): Response {
 export function reply(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** The abort signal of the HTTP request a 2025-era message arrived on: it aborts when the client goes away. */
+export const requestScope = new AsyncLocalStorage<AbortSignal>();
+
+/** Where an MCP request goes once read: a 2025-era one to its session (within requestScope), a 2026-07-28 one per request. */
+export interface McpRoute {
+  legacy(request: Request, body: unknown): Promise<Response>;
+  modern(request: Request, body: unknown): Promise<Response>;
+}
+
+/**
+ * One MCP request over node's HTTP, past the listener's own checks: its body read within the
+ * cap, a web Request whose signal aborts when the client goes away, served by the route of its
+ * revision, the answer streamed back. `openPosts`: each gets a promise settled when a POST's
+ * response closes (what a stop waits for, the results of the calls it ends on their way).
+ */
+export async function serveMcp(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  route: McpRoute,
+  openPosts: ReadonlyArray<Set<Promise<void>>>,
+): Promise<void> {
+  const client = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) client.abort(new Error('the client disconnected'));
+  });
+  if (req.method === 'POST') {
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    for (const set of openPosts) set.add(closed);
+    void closed.then(() => openPosts.forEach((set) => set.delete(closed)));
+  }
+  const text = req.method === 'POST' ? await readBody(req) : undefined;
+  const body = text === undefined ? undefined : parseJson(text);
+  const request = toWebRequest(req, text, client.signal);
+  const response = (await isLegacyRequest(request, body))
+    ? await requestScope.run(client.signal, () => route.legacy(request, body))
+    : await route.modern(request, body);
+  await sendWebResponse(response, res);
 }
 
 /** The client's name from its initialize, for logs and askers. */

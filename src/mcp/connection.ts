@@ -116,6 +116,12 @@ export function callSubject(subject: string, caller: string | undefined): string
   return caller === undefined ? subject : `${subject} · for ${caller}`;
 }
 
+/** The subject of a question's detail (callSubject's) when its call was for `caller`; undefined when it was not. */
+export function subjectForCaller(detail: string | undefined, caller: string): string | undefined {
+  const suffix = callSubject('', caller);
+  return detail?.endsWith(suffix) ? detail.slice(0, -suffix.length) : undefined;
+}
+
 /** Where a connection's questions go: normally the broker's `ask`. */
 export type AskFunction = (request: ElicitRequest) => Promise<ElicitResult>;
 

@@ -10,6 +10,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
 import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
+import { subjectForCaller } from '../../mcp/connection';
 import { configOptionRequest, configValueName as valueNameIn } from '../../acp/configOptions';
 import { SessionControls } from '../../acp/sessionControls';
 import { NotSignedInError } from '../../acp/signIn';
@@ -246,9 +247,9 @@ export class AgentPanel implements vscode.Disposable {
    */
   private serverQuestionEnded({ question, result, reason }: AnsweredQuestion): void {
     const { asker } = question.request;
-    const suffix = ` · for ${this.callerName()}`;
-    if (asker.kind !== 'mcp' || this.sessionId === undefined || !asker.detail?.endsWith(suffix)) return;
-    const subject = asker.detail.slice(0, -suffix.length);
+    if (asker.kind !== 'mcp' || this.sessionId === undefined) return;
+    const subject = subjectForCaller(asker.detail, this.callerName());
+    if (subject === undefined) return;
     const notices: Record<string, () => string> = {
       accept: () => vscode.l10n.t('{0} asked you for {1}: answered.', asker.name, subject),
       decline: () =>

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import { mcpServerEntries, serversForAgent, type AgentServers, type BridgeCommand } from '../../acp/agentServers';
+import { mcpServerEntries, serversForAgent, type BridgeCommand } from '../../acp/agentServers';
 import type { AgentConfig } from '../../acp/config';
 import type { AgentEndpoints, SessionGrant } from '../../gateway/agentEndpoints';
 import { errorText } from '../../core/errors';
@@ -41,20 +41,16 @@ export class AgentServerOffers implements vscode.Disposable {
     private readonly version: string,
   ) {}
 
-  /** The servers `agent` gets now, by the setting; problems with the setting are logged. */
-  async chosen(agent: AgentConfig): Promise<AgentServers> {
-    const available = (await this.services.registry.servers()).map((server) => server.name);
-    const chosen = serversForAgent(agent.name, settings.agentServers(), available);
-    for (const problem of chosen.problems) this.services.log.warn(problem);
-    return chosen;
-  }
-
   /**
    * The servers one session of `agent` gets, with a new grant (revoke it when the session
    * ends). `caller` names the agent and session on the servers' questions.
    */
   async offer(agent: AgentConfig, init: acp.InitializeResponse | undefined, caller: () => string): Promise<OfferedServers> {
-    const chosen = await this.chosen(agent);
+    // Each by the name agents see it by: the person's own servers keep theirs over a workspace's (registry.serversForAgents).
+    const all = await this.services.registry.serversForAgents();
+    const agentNames = new Map(all.map(({ agentName, server }) => [server.name, agentName]));
+    const chosen = serversForAgent(agent.name, settings.agentServers(), [...agentNames.keys()]);
+    for (const problem of chosen.problems) this.services.log.warn(problem);
     if (chosen.servers.length === 0) return { servers: [], via: 'none', missing: chosen.missing, entries: [] };
     let endpoints: AgentEndpoints;
     try {
@@ -63,8 +59,6 @@ export class AgentServerOffers implements vscode.Disposable {
       this.services.log.error(`agent MCP endpoints could not start: ${errorText(error)}`);
       return { servers: [], via: 'none', missing: chosen.missing, entries: [] };
     }
-    // By the names agents see: the person's own servers keep theirs over a workspace's (registry.serversForAgents).
-    const agentNames = new Map((await this.services.registry.serversForAgents()).map(({ agentName, server }) => [server.name, agentName]));
     const grant = endpoints.grant(
       chosen.servers.map((server) => ({ name: agentNames.get(server) ?? server, server })),
       caller,
@@ -77,16 +71,16 @@ export class AgentServerOffers implements vscode.Disposable {
     return { servers: chosen.servers, via, missing: chosen.missing, entries, grant };
   }
 
-  /** Opens the user settings at `elicit.agentServers` for this agent, after the person picked its servers. */
+  /** The person picks the servers `agent`'s next sessions get; written to its entry of `elicit.agentServers` in the user settings. */
   async choose(agent: string): Promise<void> {
     const available = (await this.services.registry.servers()).map((server) => server.name);
-    const inspected = vscode.workspace.getConfiguration('elicit').inspect<Record<string, unknown>>('agentServers');
-    const user = { ...(inspected?.globalValue ?? {}) };
-    const current = serversForAgent(agent, { user }, available).servers;
     if (available.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Elicit has no MCP servers configured to give an agent.'));
       return;
     }
+    const inspected = vscode.workspace.getConfiguration('elicit').inspect<Record<string, unknown>>('agentServers');
+    const user = { ...(inspected?.globalValue ?? {}) };
+    const current = serversForAgent(agent, { user }, available).servers;
     const picked = await vscode.window.showQuickPick(
       available.map((name) => ({ label: inertText(name), picked: current.includes(name), name })),
       {
