@@ -199,7 +199,7 @@ function isFolder(file: string): boolean {
  * and the sandbox would not start.
  */
 function withoutNested(entries: readonly string[], home: string, cwd: string): string[] {
-  const resolved = entries.map((entry) => (/[*?[\]]/.test(entry) ? undefined : realish(path.resolve(cwd, expandHome(entry, home)))));
+  const resolved = entries.map((entry) => (GLOB.test(entry) ? undefined : realish(ruleEntry(entry, home, cwd))));
   const deniedFolders = resolved.filter((entry): entry is string => entry !== undefined && isFolder(entry));
   return [
     ...new Set(entries.filter((_, i) => !deniedFolders.some((dir) => resolved[i] !== undefined && isWithin(resolved[i]!, dir, false)))),
@@ -231,8 +231,8 @@ function writableWorkFolder(
 function writableRoots(allowWrite: readonly string[], home: string, cwd: string): string[] {
   const roots: string[] = [];
   for (const entry of allowWrite) {
-    if (/[*?[\]]/.test(entry)) continue;
-    const absolute = path.resolve(cwd, expandHome(entry, home));
+    if (GLOB.test(entry)) continue;
+    const absolute = ruleEntry(entry, home, cwd);
     try {
       if (realpathSync(absolute) === absolute.replace(/\/+$/, '') && statSync(absolute).isDirectory()) roots.push(absolute);
     } catch {
@@ -249,9 +249,9 @@ function writableRoots(allowWrite: readonly string[], home: string, cwd: string)
  */
 function readDenied(denyRead: readonly string[], home: string, cwd: string): string[] {
   return denyRead.map((entry) => {
-    const glob = entry.search(/[*?[\]]/);
+    const glob = entry.search(GLOB);
     const fixed = glob === -1 ? entry : path.dirname(entry.slice(0, glob) + 'x');
-    return realish(path.resolve(cwd, expandHome(fixed, home)));
+    return realish(ruleEntry(fixed, home, cwd));
   });
 }
 
@@ -282,6 +282,14 @@ function pinnedFolders(files: readonly string[], roots: readonly string[], hidde
     }
   }
   return [...pins].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
+}
+
+/** The characters that make a rule's entry a glob. */
+const GLOB = /[*?[\]]/;
+
+/** A rule's entry as an absolute path, as the runtime reads it: `~` expanded, relative to where the server starts. */
+function ruleEntry(entry: string, home: string, cwd: string): string {
+  return path.resolve(cwd, expandHome(entry, home));
 }
 
 /** `~` and `~/…` as the runtime reads them. */
