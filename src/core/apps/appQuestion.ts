@@ -11,6 +11,7 @@
  * the resource declares, nothing of the editor's, and nothing of the person's own
  * machine or network unless the server itself is there).
  */
+import { privateIpv4 } from '../device/addressScope';
 
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -193,16 +194,9 @@ export function onPersonsNetwork(host: string): boolean {
   return !hostname.includes('.') || underPersonsNetworkName(hostname);
 }
 
+/** This machine (0/8, 127/8) or a private network. */
 function personsIpv4(a: number, b: number): boolean {
-  return (
-    a === 0 ||
-    a === 127 ||
-    a === 10 ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 169 && b === 254) ||
-    (a === 100 && b >= 64 && b <= 127)
-  );
+  return a === 0 || a === 127 || privateIpv4(a, b);
 }
 
 /** An IPv6 address as the URL parser writes it (compressed, hex only). */
