@@ -7,7 +7,16 @@
  * asker gives up closes and the next one takes its place.
  */
 import type { Page } from 'playwright-core';
-import { pickQuickPickItem, pressKey, readFirst, readQuickInput, typeText, type QuickInputState } from '../e2e/harness/workbench';
+import {
+  clickAtPersonsPace,
+  notifications,
+  pickQuickPickItem,
+  pressKey,
+  readFirst,
+  readQuickInput,
+  typeText,
+  type QuickInputState,
+} from '../e2e/harness/workbench';
 import type { LedgerEvent } from './ledger';
 import { contentFor, tokenIn } from './phone';
 import { waitUntil } from '../support/waitUntil';
@@ -127,12 +136,17 @@ async function answerRemembering(page: Page, message: string): Promise<boolean> 
 /**
  * Opens a round kept across the reload from Pending Questions (the view, shown by the driver as a
  * keybinding would), with a click on its row, as a person does; answerInEditor then answers it.
+ *
+ * The click goes where the row is drawn, at a person's pace: the view is drawn again every second
+ * while questions come and go, and VS Code's list reuses a row's element for another row, so a click
+ * on the element found a moment before may land on the row drawn in it since.
  */
 export async function openKeptRound(page: Page, token: string): Promise<void> {
-  const row = page.locator('.pane-body .monaco-list-row', { hasText: token });
+  const view = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: 'Pending Questions' }) });
+  const row = view.locator('.monaco-list-row', { hasText: token });
   await row.waitFor({ timeout: 30_000 });
   await pause(300 + Math.random() * 700);
-  await row.click();
+  await clickAtPersonsPace(page, row);
   // It shows in a quick input (answerInEditor answers it there, a step at a time). When it does not,
   // say what the person saw instead: once, in a CI run, it was never answered and no form was open.
   const shown = async (): Promise<boolean> => tokenIn((await readQuickInput(page).catch(() => undefined))?.message) === token;
@@ -141,10 +155,13 @@ export async function openKeptRound(page: Page, token: string): Promise<void> {
     () => false,
   );
   if (didShow) return;
-  const selected = await page.locator('.pane-body .monaco-list-row.selected').allTextContents();
+  const rows = await view
+    .locator('.monaco-list-row')
+    .evaluateAll((elements) => elements.map((e) => `${e.classList.contains('selected') ? '[selected] ' : ''}${e.textContent ?? ''}`));
   const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
   throw new Error(
-    `it did not show in 15 s after a click on its row; selected rows: ${JSON.stringify(selected)}; tabs: ${JSON.stringify(tabs)}; ` +
+    `it did not show in 15 s after a click on its row; the view's rows: ${JSON.stringify(rows)}; tabs: ${JSON.stringify(tabs)}; ` +
+      `notifications: ${JSON.stringify(await notifications(page).catch(() => []))}; ` +
       `quick input: ${JSON.stringify(await readQuickInput(page).catch(() => undefined))}`,
   );
 }
