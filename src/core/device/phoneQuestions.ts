@@ -50,7 +50,8 @@ export function phoneQuestion(question: Question, now = Date.now()): PhoneQuesti
 
 export type ReadAnswer = { ok: true; answer: PhoneAnswer } | { ok: false; errors: FieldErrors };
 
-const REFUSED: ReadAnswer = { ok: false, errors: { '': 'This answer cannot be given from this device' } };
+/** An answer this device may not give to this question. */
+export const REFUSED: ReadAnswer = { ok: false, errors: { '': 'This answer cannot be given from this device' } };
 
 /**
  * A phone's answer to `question`, checked as the editor checks it (field rules
