@@ -17,7 +17,7 @@ import { acceptLanguageFor } from '../../core/language';
 import { SETTING, settings } from '../settings';
 import type { ConfigProblem, ServerConfig } from '../../core/mcpConfig/serverConfig';
 import { nameServers, namesForAgents, sharedWithVsCode, type SourcedConfig } from '../../core/mcpConfig/configSources';
-import { readSources, serverConfigFiles, userMcpJson, type SourceLocations } from './sources/configSources';
+import { readSources, serverConfigFiles, SOURCE_WATCH, userMcpJson, type SourceLocations } from './sources/configSources';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import { McpConnection, type AskFunction, type McpRoot } from '../../mcp/connection';
 import { localFolders } from '../localFolders';
@@ -36,8 +36,6 @@ import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
 
-/** The workspace's own files, wherever a folder is: any change reloads (outside files are watched one by one). */
-const WORKSPACE_FILES = ['**/.vscode/mcp.json', '**/.mcp.json'];
 /** True while the elicit.mcpJsonServers setting leaves servers of a workspace's mcp.json to VS Code (the view says so). */
 const LEFT_OUT_CONTEXT = 'elicit.mcpJsonServersLeftOut';
 
@@ -80,7 +78,8 @@ export class ServerRegistry implements vscode.Disposable {
     readonly sourceLocations: SourceLocations = { env: {}, home: os.homedir() },
   ) {
     const reload = (): void => void this.reload();
-    for (const pattern of WORKSPACE_FILES) {
+    // The workspace's own files by pattern; the files outside it are watched one by one (watchOutside).
+    for (const pattern of SOURCE_WATCH.workspaceFiles) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       this.disposables.push(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));
     }
@@ -93,12 +92,7 @@ export class ServerRegistry implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(reload),
       vscode.workspace.onDidChangeConfiguration(
-        (e) =>
-          (e.affectsConfiguration(SETTING.servers) ||
-            e.affectsConfiguration(SETTING.mcpJsonServers) ||
-            e.affectsConfiguration(SETTING.discovery) ||
-            e.affectsConfiguration('mcp')) &&
-          reload(),
+        (e) => [...SOURCE_WATCH.settings, SETTING.mcpJsonServers].some((setting) => e.affectsConfiguration(setting)) && reload(),
       ),
     );
   }

@@ -27,7 +27,7 @@ import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcp
 import type { OtherToolFile } from '../../../core/mcpConfig/otherTools';
 import { loadOtherTools } from './loadOtherTools';
 import { localFolders } from '../../localFolders';
-import { legacyMcpSettings, settings, workspaceSettingsFile } from '../../settings';
+import { legacyMcpSettings, SETTING, settings, workspaceSettingsFile } from '../../settings';
 
 /** One source, read. */
 export interface SourceRead {
@@ -94,6 +94,171 @@ function isCodeServer(): boolean {
   return vscode.env.appName.toLowerCase().includes('code-server');
 }
 
+/** What one source reader is given: where things are, and what the readers before it read. */
+interface ReadContext {
+  locations: SourceLocations;
+  /** The workspace's first folder, where settings' servers run. */
+  firstFolder: string | undefined;
+  /** The reads of the rows above, for a source read only where none of them says the same. */
+  earlier: readonly SourceRead[];
+  /** What `${workspaceFolder}`, `${userHome}` and `${env:…}` stand for in a server of `workspaceFolder`. */
+  variables(workspaceFolder: string | undefined): VariableContext;
+}
+
+/** What a source reader read, and the files outside the workspace it looked for, existing or not: the ones to watch. */
+interface ReaderResult {
+  reads: SourceRead[];
+  outsideFiles?: vscode.Uri[];
+}
+
+/** One kind of source: how it is read, and how a change to it is seen. */
+interface SourceReader {
+  read(context: ReadContext): Promise<ReaderResult>;
+  /** The workspace's files it reads, wherever a folder is: any change reloads. */
+  workspaceFiles?: readonly string[];
+  /** The settings it reads: a change to any reloads. */
+  settings?: readonly string[];
+}
+
+/** Each workspace folder's `.vscode/mcp.json` and `.mcp.json`, folder by folder. */
+const folderFiles: SourceReader = {
+  workspaceFiles: ['**/.vscode/mcp.json', '**/.mcp.json'],
+  async read({ variables }) {
+    const reads: SourceRead[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
+      const dotMcpJson = vscode.Uri.joinPath(folder.uri, '.mcp.json');
+      const [mcpText, dotText] = await Promise.all([readText(mcpJson), readText(dotMcpJson)]);
+      const origin = (file: vscode.Uri): ConfigOrigin => ({ file: file.toString(), folder: folder.uri.fsPath });
+      if (mcpText !== undefined) {
+        const label = vscode.workspace.asRelativePath(mcpJson, true);
+        const parsed = parseMcpConfig(mcpText, label, variables(folder.uri.fsPath));
+        reads.push({ kind: 'folderMcpJson', name: label, file: mcpJson, workspace: true, origin: origin(mcpJson), parsed });
+      }
+      if (dotText !== undefined) {
+        const label = vscode.workspace.asRelativePath(dotMcpJson, true);
+        const parsed = parsePortableConfig(dotText, label, { defaultCwd: folder.uri.fsPath });
+        reads.push({ kind: 'folderDotMcpJson', name: label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
+      }
+    }
+    return { reads };
+  },
+};
+
+/** The window's user `mcp.json` (its profile's, or the remote user's). */
+const userFile: SourceReader = {
+  async read({ locations, variables }) {
+    const user = await userMcpJson(locations);
+    if (!user) return { reads: [] };
+    const text = await readText(user.file);
+    if (text === undefined) return { reads: [], outsideFiles: [user.file] };
+    const read: SourceRead = {
+      kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
+      name: user.name,
+      file: user.file,
+      workspace: false,
+      origin: { file: user.file.toString() },
+      parsed: parseMcpConfig(text, user.name, variables(undefined)),
+    };
+    return { reads: [read], outsideFiles: [user.file] };
+  },
+};
+
+/**
+ * VS Code's `mcp` configuration section is its mcp.json files (user; a single folder's .vscode/mcp.json)
+ * plus what is left of the legacy `mcp` key in settings. Read as a source of its own only where no file
+ * above says the same: a multi-root workspace's .code-workspace section, a user mcp.json not found where
+ * the profile's should be, a single folder's legacy key without a .vscode/mcp.json.
+ */
+const legacyMcpSetting: SourceReader = {
+  settings: ['mcp'],
+  async read({ earlier, firstFolder, variables }) {
+    const folderHasMcpJson = earlier.some((read) => read.kind === 'folderMcpJson');
+    const userFileRead = earlier.some((read) => read.kind === 'userMcpJson' || read.kind === 'remoteUserMcpJson');
+    const reads: SourceRead[] = [];
+    for (const table of legacyMcpSettings()) {
+      const workspace = table.scope === 'workspace';
+      if (workspace ? !vscode.workspace.workspaceFile && folderHasMcpJson : userFileRead) continue;
+      reads.push({
+        kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
+        name: table.source,
+        file: workspace ? workspaceSettingsFile() : undefined,
+        workspace,
+        origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
+        parsed: parseMcpSection(table.value, table.source, variables(workspace ? firstFolder : undefined)),
+      });
+    }
+    return { reads };
+  },
+};
+
+/** Copilot CLI's user file. */
+const copilotFile: SourceReader = {
+  async read({ locations }) {
+    const copilot = copilotConfigFile(locations);
+    const text = await readText(copilot);
+    if (text === undefined) return { reads: [], outsideFiles: [copilot] };
+    const label = tildePath(copilot.fsPath, locations.home);
+    const read: SourceRead = {
+      kind: 'copilotConfig',
+      name: label,
+      file: copilot,
+      workspace: false,
+      origin: { file: copilot.toString() },
+      parsed: parsePortableConfig(text, label, {}),
+    };
+    return { reads: [read], outsideFiles: [copilot] };
+  },
+};
+
+/** The files of the other tools the person turned on (`elicit.discovery`), each a source of its own. */
+const otherToolsFiles: SourceReader = {
+  settings: [SETTING.discovery],
+  async read({ locations }) {
+    const files = otherToolLocations(enabledOtherTools(), locations);
+    return { reads: await readOtherToolFiles(files, locations), outsideFiles: files.map((where) => vscode.Uri.file(where.file)) };
+  },
+};
+
+/** `elicit.servers`: each scope apart, named by its settings file, so a workspace's entry never changes the user's (settings.ts). */
+const elicitServersSetting: SourceReader = {
+  settings: [SETTING.servers],
+  read({ firstFolder, variables }) {
+    const reads = settings.servers().map((table): SourceRead => {
+      const workspace = table.scope !== 'user';
+      return {
+        kind: 'elicitSetting',
+        name: table.source,
+        shortName: workspace
+          ? `elicit.servers (${table.source.replace(/^the elicit\.servers setting \((.*)\)$/, '$1')})`
+          : 'elicit.servers',
+        workspace,
+        origin: { file: table.file },
+        parsed: parseServerTable(table.value, table.source, variables(workspace ? firstFolder : undefined)),
+      };
+    });
+    return Promise.resolve({ reads });
+  },
+};
+
+/** Every kind of source, in the order they are read (a reader may look at the reads above it). */
+const SOURCE_READERS: readonly SourceReader[] = [
+  folderFiles,
+  userFile,
+  legacyMcpSetting,
+  copilotFile,
+  otherToolsFiles,
+  elicitServersSetting,
+];
+
+/** What the sources are watched by, besides the files outside the workspace that readSources names. */
+export const SOURCE_WATCH = {
+  /** The workspace's own files, wherever a folder is: any change reloads. */
+  workspaceFiles: SOURCE_READERS.flatMap((reader) => reader.workspaceFiles ?? []),
+  /** The settings sources are read from. */
+  settings: SOURCE_READERS.flatMap((reader) => reader.settings ?? []),
+};
+
 /**
  * Every source of this window, in no particular order (core/mcpConfig/configSources.ts
  * orders them), and the files outside the workspace it looked for, existing or not:
@@ -102,92 +267,16 @@ function isCodeServer(): boolean {
 export async function readSources(locations: SourceLocations): Promise<{ reads: SourceRead[]; outsideFiles: vscode.Uri[] }> {
   const reads: SourceRead[] = [];
   const outsideFiles: vscode.Uri[] = [];
-  const vars = (workspaceFolder: string | undefined): VariableContext => ({
-    workspaceFolder,
-    userHome: locations.home,
-    env: locations.env,
-  });
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const mcpJson = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
-    const dotMcpJson = vscode.Uri.joinPath(folder.uri, '.mcp.json');
-    const [mcpText, dotText] = await Promise.all([readText(mcpJson), readText(dotMcpJson)]);
-    const origin = (file: vscode.Uri): ConfigOrigin => ({ file: file.toString(), folder: folder.uri.fsPath });
-    if (mcpText !== undefined) {
-      const label = vscode.workspace.asRelativePath(mcpJson, true);
-      reads.push({
-        kind: 'folderMcpJson',
-        name: label,
-        file: mcpJson,
-        workspace: true,
-        origin: origin(mcpJson),
-        parsed: parseMcpConfig(mcpText, label, vars(folder.uri.fsPath)),
-      });
-    }
-    if (dotText !== undefined) {
-      const label = vscode.workspace.asRelativePath(dotMcpJson, true);
-      const parsed = parsePortableConfig(dotText, label, { defaultCwd: folder.uri.fsPath });
-      reads.push({ kind: 'folderDotMcpJson', name: label, file: dotMcpJson, workspace: true, origin: origin(dotMcpJson), parsed });
-    }
-  }
-  const firstFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const user = await userMcpJson(locations);
-  if (user) outsideFiles.push(user.file);
-  const userText = user ? await readText(user.file) : undefined;
-  if (user && userText !== undefined) {
-    reads.push({
-      kind: user.remote ? 'remoteUserMcpJson' : 'userMcpJson',
-      name: user.name,
-      file: user.file,
-      workspace: false,
-      origin: { file: user.file.toString() },
-      parsed: parseMcpConfig(userText, user.name, vars(undefined)),
-    });
-  }
-  // VS Code's `mcp` configuration section is its mcp.json files (user; a single folder's .vscode/mcp.json)
-  // plus what is left of the legacy `mcp` key in settings. Read as a source of its own only where no file
-  // above says the same: a multi-root workspace's .code-workspace section, a user mcp.json not found where
-  // the profile's should be, a single folder's legacy key without a .vscode/mcp.json.
-  const folderHasMcpJson = reads.some((read) => read.kind === 'folderMcpJson');
-  for (const table of legacyMcpSettings()) {
-    const workspace = table.scope === 'workspace';
-    if (workspace ? !vscode.workspace.workspaceFile && folderHasMcpJson : userText !== undefined) continue;
-    reads.push({
-      kind: workspace ? 'workspaceMcp' : 'userSettingsMcp',
-      name: table.source,
-      file: workspace ? workspaceSettingsFile() : undefined,
-      workspace,
-      origin: { file: table.file, ...(workspace && firstFolder ? { folder: firstFolder } : {}) },
-      parsed: parseMcpSection(table.value, table.source, vars(workspace ? firstFolder : undefined)),
-    });
-  }
-  const copilot = copilotConfigFile(locations);
-  outsideFiles.push(copilot);
-  const copilotText = await readText(copilot);
-  if (copilotText !== undefined) {
-    const label = tildePath(copilot.fsPath, locations.home);
-    reads.push({
-      kind: 'copilotConfig',
-      name: label,
-      file: copilot,
-      workspace: false,
-      origin: { file: copilot.toString() },
-      parsed: parsePortableConfig(copilotText, label, {}),
-    });
-  }
-  const otherFiles = otherToolLocations(enabledOtherTools(), locations);
-  outsideFiles.push(...otherFiles.map((where) => vscode.Uri.file(where.file)));
-  reads.push(...(await readOtherToolFiles(otherFiles, locations)));
-  // Each scope apart, named by its settings file: a workspace's entry never changes the user's (settings.ts).
-  for (const table of settings.servers()) {
-    const workspace = table.scope !== 'user';
-    reads.push({
-      kind: 'elicitSetting',
-      name: table.source,
-      shortName: workspace ? `elicit.servers (${table.source.replace(/^the elicit\.servers setting \((.*)\)$/, '$1')})` : 'elicit.servers',
-      workspace,
-      origin: { file: table.file },
-      parsed: parseServerTable(table.value, table.source, vars(workspace ? firstFolder : undefined)),
-    });
+  const context: ReadContext = {
+    locations,
+    firstFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    earlier: reads,
+    variables: (workspaceFolder) => ({ workspaceFolder, userHome: locations.home, env: locations.env }),
+  };
+  for (const reader of SOURCE_READERS) {
+    const result = await reader.read(context);
+    reads.push(...result.reads);
+    outsideFiles.push(...(result.outsideFiles ?? []));
   }
   return { reads, outsideFiles };
 }
