@@ -24,7 +24,7 @@ import { localFolders } from '../localFolders';
 import type { OAuthOptions } from '../../mcp/oauthSignIn';
 import type { RoundKeeper } from '../../mcp/rounds';
 import { CrashRecovery } from '../../mcp/crashRecovery';
-import { resolveLaunch, type SecretLookup } from '../../mcp/launch';
+import { resolveLaunch, type LaunchConfig, type SecretLookup } from '../../mcp/launch';
 import { sandboxedLaunch } from '../../mcp/sandboxLaunch';
 import { stopAllNow } from '../../mcp/shutdown';
 import { inertText } from '../../core/display';
@@ -278,90 +278,108 @@ export class ServerRegistry implements vscode.Disposable {
     }
   }
 
+  /** Makes the registry's servers the configured ones: unchanged ones keep running, in the order of their sources. */
   private apply(configs: ServerConfig[], problems: ConfigProblem[]): void {
-    const wanted = new Map(configs.map((c) => [c.name, c]));
-    for (const [name, connection] of this.connections) {
-      const next = wanted.get(name);
-      if (!next || JSON.stringify(next) !== JSON.stringify(connection.config)) {
-        this.recoveries.get(name)?.dispose();
-        this.recoveries.delete(name);
-        this.devWatchers.get(name)?.dispose();
-        this.devWatchers.delete(name);
-        void connection.stop();
-        this.connections.delete(name);
-      }
-    }
-    for (const config of configs) {
-      if (this.connections.has(config.name)) continue;
-      const serverLog = (line: string): void => {
-        try {
-          this.serverLog(config.name).info(line);
-        } catch {
-          // A closing window may have closed the channel ("Channel has been closed"); what the server does then must go on.
-        }
-      };
-      const connection = new McpConnection(config, {
-        // The asker's origin, not its name, decides which saved answers it is offered (its envFile read now).
-        ask: (request) => this.ask(withOrigin(request, serverOrigin(config))),
-        log: serverLog,
-        clientInfo: { name: 'elicit', version: extensionVersion() },
-        // The person reads VS Code's display language: servers are told so (draft SEP-2792).
-        acceptLanguage: acceptLanguageFor(vscode.env.language),
-        fileInputs: settings.fileFields,
-        appQuestions: settings.appQuestions,
-        urlWaits: this.urlWaits,
-        oauth: this.oauth,
-        roots: workspaceRoots,
-        rounds: this.rounds,
-        prepare: async (server) => {
-          // Started otherwise than configured (outside its sandbox, say), it would not be the server the person set up.
-          if (server.notStarted) throw new Error(`Elicit does not start "${server.name}": ${server.notStarted}`);
-          const launch = await resolveLaunch(server, {
-            inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
-            log: serverLog,
-            secret: this.secret,
-          });
-          if (!server.sandbox || launch.type !== 'stdio') return launch;
-          serverLog('[elicit] runs in VS Code\'s sandbox ("sandboxEnabled": true)');
-          return sandboxedLaunch(server.name, launch, server.sandbox, server.origin?.folder, {
-            appRoot: this.sourceLocations.appRoot,
-            execPath: process.execPath,
-            platform: process.platform,
-            arch: process.arch,
-            home: this.sourceLocations.home,
-            env: process.env,
-            // Nothing it may write runs outside it: its own npm cache, no cwd outside the workspace, no config file.
-            workspaceFolders: localFolders().map((f) => f.uri.fsPath),
-            configFiles: await serverConfigFiles(this.sourceLocations),
-            identity: serverOrigin(server),
-            log: serverLog,
-          });
-        },
-      });
-      // Before the listener below, so a restart is already scheduled when the view redraws.
-      const recovery = new CrashRecovery(connection, undefined, (line) => {
-        this.log.warn(line);
-        serverLog(`[elicit] ${line}`);
-      });
-      this.recoveries.set(config.name, recovery);
-      connection.onDidChangeStatus((status) => {
-        if (status === 'stopped' || status === 'error')
-          this.processEnds.fire({ kind: 'mcp', name: config.askerName ?? config.name, origin: serverOrigin(config) });
-        this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
-        this.changes.fire();
-      });
-      // A tool call's task changed status: the Servers view shows it.
-      connection.onDidChangeTasks(() => this.changes.fire());
-      this.connections.set(config.name, connection);
-      if (config.watch) this.devWatchers.set(config.name, this.watchForRestart(config));
-    }
-    // Listed in the order of their sources, whichever were kept from before.
-    const ordered = configs.map((config) => [config.name, this.connections.get(config.name)!] as const);
-    this.connections.clear();
-    for (const [name, connection] of ordered) this.connections.set(name, connection);
+    this.dropChanged(new Map(configs.map((config) => [config.name, config])));
+    for (const config of configs) if (!this.connections.has(config.name)) this.add(config);
+    this.orderAs(configs);
     this._problems = problems;
     this.reportProblems(problems);
     this.changes.fire();
+  }
+
+  /** Stops and forgets each server that is no longer configured, or is configured otherwise now. */
+  private dropChanged(wanted: ReadonlyMap<string, ServerConfig>): void {
+    for (const [name, connection] of this.connections) {
+      const next = wanted.get(name);
+      if (next && JSON.stringify(next) === JSON.stringify(connection.config)) continue;
+      this.recoveries.get(name)?.dispose();
+      this.recoveries.delete(name);
+      this.devWatchers.get(name)?.dispose();
+      this.devWatchers.delete(name);
+      void connection.stop();
+      this.connections.delete(name);
+    }
+  }
+
+  /** A server new to the registry: its connection (not started yet), its crash recovery, what its status changes tell, its `dev.watch`. */
+  private add(config: ServerConfig): void {
+    const serverLog = this.serverLines(config.name);
+    const connection = new McpConnection(config, {
+      // The asker's origin, not its name, decides which saved answers it is offered (its envFile read now).
+      ask: (request) => this.ask(withOrigin(request, serverOrigin(config))),
+      log: serverLog,
+      clientInfo: { name: 'elicit', version: extensionVersion() },
+      // The person reads VS Code's display language: servers are told so (draft SEP-2792).
+      acceptLanguage: acceptLanguageFor(vscode.env.language),
+      fileInputs: settings.fileFields,
+      appQuestions: settings.appQuestions,
+      urlWaits: this.urlWaits,
+      oauth: this.oauth,
+      roots: workspaceRoots,
+      rounds: this.rounds,
+      prepare: (server) => this.prepareLaunch(server, serverLog),
+    });
+    // Before the listener below, so a restart is already scheduled when the view redraws.
+    const recovery = new CrashRecovery(connection, undefined, (line) => {
+      this.log.warn(line);
+      serverLog(`[elicit] ${line}`);
+    });
+    this.recoveries.set(config.name, recovery);
+    connection.onDidChangeStatus((status) => {
+      if (status === 'stopped' || status === 'error')
+        this.processEnds.fire({ kind: 'mcp', name: config.askerName ?? config.name, origin: serverOrigin(config) });
+      this.log.info(`${config.name}: ${status}${connection.error ? ` (${connection.error})` : ''}`);
+      this.changes.fire();
+    });
+    // A tool call's task changed status: the Servers view shows it.
+    connection.onDidChangeTasks(() => this.changes.fire());
+    this.connections.set(config.name, connection);
+    if (config.watch) this.devWatchers.set(config.name, this.watchForRestart(config));
+  }
+
+  /** Writes lines to the server's own output channel, as long as it is open. */
+  private serverLines(name: string): (line: string) => void {
+    return (line) => {
+      try {
+        this.serverLog(name).info(line);
+      } catch {
+        // A closing window may have closed the channel ("Channel has been closed"); what the server does then must go on.
+      }
+    };
+  }
+
+  /** How a server starts: its inputs and secrets resolved, inside VS Code's sandbox when it asks for one. */
+  private async prepareLaunch(server: ServerConfig, serverLog: (line: string) => void): Promise<LaunchConfig> {
+    // Started otherwise than configured (outside its sandbox, say), it would not be the server the person set up.
+    if (server.notStarted) throw new Error(`Elicit does not start "${server.name}": ${server.notStarted}`);
+    const launch = await resolveLaunch(server, {
+      inputValues: server.inputs && this.inputResolver ? await this.inputResolver(server) : {},
+      log: serverLog,
+      secret: this.secret,
+    });
+    if (!server.sandbox || launch.type !== 'stdio') return launch;
+    serverLog('[elicit] runs in VS Code\'s sandbox ("sandboxEnabled": true)');
+    return sandboxedLaunch(server.name, launch, server.sandbox, server.origin?.folder, {
+      appRoot: this.sourceLocations.appRoot,
+      execPath: process.execPath,
+      platform: process.platform,
+      arch: process.arch,
+      home: this.sourceLocations.home,
+      env: process.env,
+      // Nothing it may write runs outside it: its own npm cache, no cwd outside the workspace, no config file.
+      workspaceFolders: localFolders().map((f) => f.uri.fsPath),
+      configFiles: await serverConfigFiles(this.sourceLocations),
+      identity: serverOrigin(server),
+      log: serverLog,
+    });
+  }
+
+  /** Lists the servers in the order of their sources, whichever were kept from before. */
+  private orderAs(configs: readonly ServerConfig[]): void {
+    const ordered = configs.map((config) => [config.name, this.connections.get(config.name)!] as const);
+    this.connections.clear();
+    for (const [name, connection] of ordered) this.connections.set(name, connection);
   }
 
   /**
