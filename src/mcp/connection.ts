@@ -14,8 +14,7 @@
  *
  * No vscode import: integration tests drive it directly.
  */
-import { ANY_RESULT } from './anyResult';
-import { UI_EXTENSION, UI_EXTENSION_SETTINGS, appUriIn, readAppResource, serverUrlIsLocal, type AppRef } from '../core/apps/appQuestion';
+import type { AppRef } from '../core/apps/appQuestion';
 import type { Client, Transport } from '@modelcontextprotocol/client';
 import { readingLane } from '../core/time/turnLane';
 import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
@@ -32,30 +31,25 @@ import { allPages } from './pages';
 import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
-import {
-  CLIENT_TASK_CAPABILITIES,
-  ElicitationTasks,
-  isTaskAugmented,
-  requestedTtl,
-  TASK_METHODS,
-  TaskRequestError,
-} from './elicitationTasks';
+import { ElicitationTasks, isTaskAugmented, requestedTtl } from './elicitationTasks';
 import { childEnvironment } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
 import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
 import { waitAtMost } from '../core/time/delay';
-import { stampAcceptLanguage, withAcceptLanguage } from './acceptLanguage';
+import { declaredCapabilities, extensionHeaders, extensionRequestHandler, type ClientExtension } from './extensions/clientExtension';
+import { AppQuestions } from './extensions/apps';
+import { fileFieldsExtension } from './extensions/fileFields';
+import { languageExtension } from './extensions/language';
+import { tasksExtension } from './extensions/tasks';
 import {
   currentTask,
   followTask,
   missingCapabilityText,
   MISSING_CLIENT_CAPABILITY,
   sendTaskCancel,
-  surfaceTaskResults,
   taskOf,
-  TASKS_EXTENSION,
   type ExtensionTask,
   type TaskRun,
 } from './taskExtension';
@@ -96,9 +90,6 @@ interface RunningTool {
   signal?: AbortSignal;
 }
 
-/** How long reading a question's app from its server may take before the question is drawn natively. */
-const APP_READ_TIMEOUT_MS = 15_000;
-
 /** A tool call may wait for a person for a long time: no SDK request timeout cuts it short. */
 const NO_TIMEOUT_MS = 2_147_000_000;
 /** Each tasks/get, tasks/update and tasks/cancel: a server that does not answer by then has failed the poll. */
@@ -136,10 +127,8 @@ export class McpConnection {
   private authTransport: AuthorizingTransport | undefined;
   private nextCallId = 1;
   private _status: ServerStatus = 'stopped';
-  /** This connection declared app questions (UI_EXTENSION) as it opened. */
-  private declaredApps = false;
-  /** The server runs on this machine or the person's network (stdio, or a local URL): only its apps may reach there. */
-  private serverIsLocal = false;
+  /** App questions as this connection last opened (extensions/apps.ts). */
+  private apps: AppQuestions | undefined;
   private _error: string | undefined;
   private readonly statusChanges = new Emitter<ServerStatus>();
   readonly onDidChangeStatus = this.statusChanges.event;
@@ -397,24 +386,14 @@ export class McpConnection {
     this.setStatus('starting');
     const sdk = (this.sdk ??= await loadSdk());
     const tasks = new ElicitationTasks();
+    const extensions = this.extensionsForStart(tasks);
     const roots = this.options.roots;
     const lifetime = new AbortController();
-    // Read once per start: a question names an app only if this connection declared apps.
-    const declaresApps = this.options.appQuestions?.() ?? false;
-    this.declaredApps = declaresApps;
     const client = new sdk.Client(this.options.clientInfo ?? { name: 'elicit', version: '0.0.0' }, {
-      capabilities: {
-        elicitation: { form: {}, url: {} },
-        // 2025-11-25's tasks (dropped by the SDK on 2026-07-28), and 2026's tasks extension (sent on every request there).
-        tasks: CLIENT_TASK_CAPABILITIES,
-        extensions: {
-          [TASKS_EXTENSION]: {},
-          ...(declaresApps ? { [UI_EXTENSION]: UI_EXTENSION_SETTINGS } : {}),
-        },
-        ...(roots ? { roots: { listChanged: true } } : {}),
-        // Servers send `x-mcp-file` only to a client that declares it (SEP-2356).
-        ...(this.options.fileInputs?.() ? { fileInputs: {} } : {}),
-      },
+      capabilities: declaredCapabilities(
+        { elicitation: { form: {}, url: {} }, ...(roots ? { roots: { listChanged: true } } : {}) },
+        extensions,
+      ),
       // Rounds are answered here, whole, from their raw schemas (rounds.ts).
       inputRequired: { autoFulfill: false },
       // Tool results are checked against the server's outputSchema in a worker (invokeTool), not by the SDK here.
@@ -423,7 +402,8 @@ export class McpConnection {
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     client.fallbackRequestHandler = async (request, ctx) => {
       if (request.method === 'elicitation/create') return this.onElicitation(request, tasks, ctx.mcpReq.signal);
-      if (TASK_METHODS.has(request.method)) return this.onTaskRequest(tasks, request);
+      const answer = extensionRequestHandler(extensions, request.method);
+      if (answer) return answer(request, ctx.mcpReq.signal);
       throw new sdk.ProtocolError(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
     };
     client.fallbackNotificationHandler = async (notification) => {
@@ -435,7 +415,7 @@ export class McpConnection {
       this.elicitationCompletions.fire(id);
     };
     client.onclose = () => {
-      tasks.close();
+      for (const extension of extensions) extension.onClose?.();
       this.options.urlWaits?.cancelAll(this.key);
       // A first attempt closed on the way to a fallback is not the end of this connection.
       if (this.client !== client) return;
@@ -446,12 +426,11 @@ export class McpConnection {
     };
     try {
       const launch = await (this.options.prepare ?? ((config) => resolveLaunch(config)))(this.config);
-      this.serverIsLocal = launch.type === 'stdio' || serverUrlIsLocal(launch.url);
       if (launch.type !== 'stdio') await this.oauthFor(launch.url)?.prepare();
-      await this.connectTransport(client, launch).catch(async (error: unknown) => {
+      await this.connectTransport(client, launch, extensions).catch(async (error: unknown) => {
         if (!(await this.signInAfter(error))) throw error;
         await client.close().catch(() => undefined);
-        await this.connectTransport(client, launch);
+        await this.connectTransport(client, launch, extensions);
       });
     } catch (error) {
       if (generation !== this.generation) throw new Error(`MCP server "${this.name}" was stopped while it started`);
@@ -464,8 +443,7 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       throw new Error(`MCP server "${this.name}" was stopped while it started`);
     }
-    // A tools/call the server answers with a task reaches runTool as an error carrying the task.
-    if (client.transport) surfaceTaskResults(client.transport);
+    for (const extension of extensions) extension.onConnected?.(client);
     if (this._transportKind === 'http' && client.transport) {
       const transport = client.transport as unknown as HttpSessionTransport;
       const stopKeeping = keepHttpSession(transport, {
@@ -489,7 +467,7 @@ export class McpConnection {
    * request before `initialize`) is started once more without the probe, and
    * Streamable HTTP falls back to legacy SSE when the server answers with a 4xx.
    */
-  private async connectTransport(client: Client, launch: LaunchConfig): Promise<void> {
+  private async connectTransport(client: Client, launch: LaunchConfig, extensions: readonly ClientExtension[]): Promise<void> {
     const { UnauthorizedError } = this.requireSdk();
     const stdio = launch.type === 'stdio';
     client.setVersionNegotiation({
@@ -497,7 +475,7 @@ export class McpConnection {
       probe: { timeoutMs: stdio ? (this.options.stdioProbeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) : HTTP_PROBE_TIMEOUT_MS },
     });
     this._transportKind = launch.type;
-    let transport = this.createTransport(launch);
+    let transport = this.createTransport(launch, extensions);
     try {
       await client.connect(transport);
       return;
@@ -506,7 +484,7 @@ export class McpConnection {
       if (stdio && transport instanceof GroupStdioTransport && transport.exitedEarly) {
         this.logLine('the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25');
         await client.close().catch(() => undefined);
-        transport = this.createTransport(launch);
+        transport = this.createTransport(launch, extensions);
         await client.connect(transport, { prior: { kind: 'legacy' } });
         return;
       }
@@ -517,7 +495,7 @@ export class McpConnection {
       this._transportKind = 'sse';
       try {
         // Legacy SSE predates 2026-07-28: no probe.
-        await client.connect(this.createTransport({ ...launch, type: 'sse' }), { prior: { kind: 'legacy' } });
+        await client.connect(this.createTransport({ ...launch, type: 'sse' }, extensions), { prior: { kind: 'legacy' } });
       } catch (sseError) {
         // An SSE server that wants a sign-in must reach the OAuth step unchanged.
         if (sseError instanceof UnauthorizedError) throw sseError;
@@ -526,7 +504,7 @@ export class McpConnection {
     }
   }
 
-  private createTransport(transport: LaunchConfig): Transport {
+  private createTransport(transport: LaunchConfig, extensions: readonly ClientExtension[]): Transport {
     const sdk = this.requireSdk();
     if (transport.type === 'stdio') {
       const stdio = new GroupStdioTransport(
@@ -540,12 +518,10 @@ export class McpConnection {
         (line) => this.options.log(line),
         sdk,
       );
-      if (this.options.acceptLanguage) stampAcceptLanguage(stdio, this.options.acceptLanguage);
+      for (const extension of extensions) extension.onTransport?.(stdio, transport);
       return stdio;
     }
-    // The header and _meta carry the same bytes: a configured Accept-Language header wins in both.
-    const language = withAcceptLanguage(transport.headers, this.options.acceptLanguage);
-    const requestInit = { headers: language.headers };
+    const requestInit = { headers: extensionHeaders(extensions, transport.headers) };
     // A local socket (unix:, pipe:): HTTP through it; no OAuth, nothing leaves the machine.
     const socket = socketEndpoint(transport.url);
     const oauth = socket ? undefined : this.oauthFor(transport.url);
@@ -562,7 +538,7 @@ export class McpConnection {
         ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
         : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth, fetch: watchedFetch });
     if (transport.type !== 'sse') this.partings.set(http, parting);
-    if (language.value !== undefined) stampAcceptLanguage(http, language.value);
+    for (const extension of extensions) extension.onTransport?.(http, transport);
     this.authTransport = http;
     return http;
   }
@@ -847,15 +823,6 @@ export class McpConnection {
     return tasks.start(requestedTtl(request.params), (taskSignal) => this.answerElicitation(request.params, taskSignal));
   }
 
-  private async onTaskRequest(tasks: ElicitationTasks, request: JSONRPCRequest): Promise<Result> {
-    try {
-      return await tasks.handle(request.method, request.params);
-    } catch (error) {
-      if (error instanceof TaskRequestError) throw Object.assign(new Error(error.message), { code: error.code });
-      throw error;
-    }
-  }
-
   private async answerElicitation(params: unknown, signal: AbortSignal): Promise<ElicitResult & Result> {
     // The question ends when its request does, when this connection does, or when the one call it
     // is asked during is given up (an agent cancelled it): the server may never cancel it itself.
@@ -879,27 +846,23 @@ export class McpConnection {
     return app ? { ...request, app } : request;
   }
 
-  /**
-   * The app a question's `_meta.ui.resourceUri` names, read from this server only (SEP-3118's
-   * binding), when app questions are on and were declared as this connection opened. Its page
-   * may reach the person's own machine or network only when this server runs there.
-   */
+  /** The app a question names, when app questions were declared as this connection opened (extensions/apps.ts). */
   private appFor(params: Record<string, unknown>): AppRef | undefined {
-    const client = this.client;
-    if (!client || !this.declaredApps) return undefined;
-    const resourceUri = appUriIn(params._meta);
-    if (resourceUri === undefined) return undefined;
-    const server = { isLocal: this.serverIsLocal };
-    return {
-      resourceUri,
-      read: async (signal) => {
-        const result = await client.request({ method: 'resources/read', params: { uri: resourceUri } }, ANY_RESULT, {
-          signal,
-          timeout: APP_READ_TIMEOUT_MS,
-        });
-        return readAppResource(result, resourceUri, server);
-      },
-    };
+    return this.apps?.appFor(params);
+  }
+
+  /**
+   * The protocol extensions of one start, each with its own capability and handlers (extensions/):
+   * what a setting turns on is read once here, so a question names an app only if the connection declared apps.
+   */
+  private extensionsForStart(questionTasks: ElicitationTasks): ClientExtension[] {
+    this.apps = new AppQuestions(this.options.appQuestions?.() ?? false, { client: () => this.client });
+    return [
+      tasksExtension(questionTasks),
+      this.apps,
+      fileFieldsExtension(this.options.fileInputs?.() ?? false),
+      languageExtension(this.options.acceptLanguage),
+    ];
   }
 
   /** Names the tool call when exactly one is running, so the person knows why they are asked. */
