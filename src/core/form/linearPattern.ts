@@ -89,6 +89,9 @@ interface BuildState {
   id: number;
 }
 
+const NO = 1;
+const YES = 2;
+
 /** In the order of the bits of a position's context in run(). */
 const ASSERTIONS: Assertion[] = ['^', '$', 'b', 'B'];
 
@@ -152,26 +155,34 @@ function tooLarge(): UnsupportedPatternError {
   return new UnsupportedPatternError('its repetitions and alternatives make it too large to check');
 }
 
-/** The automaton as flat arrays: the loop below touches only numbers. */
+/** The automaton as one flat array: the loop below touches only numbers. */
 interface Program {
-  kind: Uint8Array;
-  arg: Int32Array;
-  /** Edges of state s: edges[edgeStart[s] .. edgeStart[s + 1]). */
-  edgeStart: Int32Array;
-  edges: Int32Array;
+  /**
+   * Each state a record at its address: [test, number of edges, the address of each edge's target…].
+   * A character state's test is its class; any other state's is the bit of run()'s context that lets
+   * it through (PASS for a split), or MATCH.
+   */
+  code: Int32Array;
   start: number;
+  /** The character states' records come first: an address below this is one. */
+  charEnd: number;
   classes: ClassTable;
   cost: number;
   /** Scratch space, reused by every run of this program (runs never overlap: JavaScript is single-threaded). */
   mark: Int32Array;
   generation: number;
-  /** The character states a position holds. */
+  /** The character states of this position and of the next (each state once). */
   current: Int32Array;
+  next: Int32Array;
   stack: Int32Array;
 }
 
+/** The test of a split (bit 4, which run()'s context always has) and of the final state. */
+const PASS = 4;
+const MATCH = -1;
+
 /**
- * The reachable automaton as flat arrays, the loop below touching only numbers.
+ * The reachable automaton as one flat array, the loop below touching only numbers.
  * A split with one way out (a group, a copy's marker) is passed through: it would
  * cost a visit per position and decide nothing. A character followed by a
  * two-way split (`x?`, `x*`, each copy of `x{0,n}`) goes both ways itself,
@@ -200,83 +211,119 @@ function flatten(built: BuildState[], entry: BuildState, classes: ClassTable): P
     return s.kind === Kind.Char && only?.kind === Kind.Split && only.next.length === 2 ? only.next.map(through) : next;
   };
   for (let i = 0; i < order.length; i++) targets.push([...new Set(outs(order[i]!).map(visit))]);
+  // Character states first, so run() tells one by its address alone.
   const n = order.length;
-  const kind = new Uint8Array(n);
-  const arg = new Int32Array(n);
-  const edgeStart = new Int32Array(n + 1);
-  const edges = new Int32Array(targets.reduce((sum, t) => sum + t.length, 0));
+  const layout = [...order.keys()].sort((x, y) => Number(order[y]!.kind === Kind.Char) - Number(order[x]!.kind === Kind.Char));
+  const address = new Int32Array(n);
+  let size = 0;
+  let charEnd = 0;
   let charStates = 0;
-  for (let i = 0, e = 0; i < n; i++) {
-    kind[i] = order[i]!.kind;
-    arg[i] = order[i]!.arg;
-    if (kind[i] === Kind.Char) charStates++;
-    edgeStart[i] = e;
-    for (const t of targets[i]!) edges[e++] = t;
-    edgeStart[i + 1] = e;
+  for (const i of layout) {
+    address[i] = size;
+    size += 2 + targets[i]!.length;
+    if (order[i]!.kind === Kind.Char) {
+      charEnd = size;
+      charStates++;
+    }
   }
+  const code = new Int32Array(size);
+  for (const i of layout) {
+    const { kind, arg } = order[i]!;
+    let at = address[i]!;
+    code[at++] = kind === Kind.Char || kind === Kind.Assert ? arg : kind === Kind.Split ? PASS : MATCH;
+    code[at++] = targets[i]!.length;
+    for (const t of targets[i]!) code[at++] = address[t]!;
+  }
+  const edges = size - 2 * n;
   return {
-    kind,
-    arg,
-    edgeStart,
-    edges,
-    start,
+    code,
+    start: address[start]!,
+    charEnd,
     classes,
-    cost: 1 + edges.length + charStates + CLASS_TEST_COST * classes.size,
-    mark: new Int32Array(n),
+    cost: 1 + edges + charStates + CLASS_TEST_COST * classes.size,
+    mark: new Int32Array(size),
     generation: 0,
-    current: new Int32Array(n),
-    stack: new Int32Array(edges.length + 1),
+    current: new Int32Array(charStates),
+    next: new Int32Array(charStates),
+    stack: new Int32Array(n),
   };
 }
 
-/** Steps of the run under way (runs never overlap: JavaScript is single-threaded). */
-let steps = 0;
-
+/**
+ * A Pike VM step by step. Every state is taken at most once per position (marked as it is
+ * queued), and a character state goes straight to the next position's list, never through the
+ * stack. Steps count what the loop does: each edge followed (1 + edges), each character state
+ * tested, CLASS_TEST_COST for each question to the native RegExp.
+ */
 function run(p: Program, text: string): { matched: boolean; steps: number } {
-  steps = 0;
-  const { kind, arg, edges, edgeStart, mark, stack, classes } = p;
-  classes.newRun();
-  const ascii = classes.ascii;
-  const current = p.current;
+  const { code, mark, stack, classes, charEnd, start } = p;
+  classes.asked = 0;
+  // What each class says of this position's character: 0 not asked yet, then NO or YES.
+  const verdict = classes.verdict;
+  let current = p.current;
+  let next = p.next;
+  let steps = 0;
   let prev = -1;
   let cp = text.length > 0 ? text.codePointAt(0)! : -1;
-  // A position's threads, moved in from the last one, and a match begun here share one generation:
-  // every state is expanded at most once per position.
   let generation = nextGeneration(p);
+  let length = 0;
   let top = 0;
-  stack[top++] = p.start;
   for (let pos = 0; ;) {
-    // The epsilon closure of the stack, under this position's assertions: bit 0 `^`, 1 `$`, 2 `\b`, 3 `\B`.
+    // Unanchored: a match may begin at any position. A state is queued for this position once: a
+    // character state to wait for the next character, any other to the stack (written out twice below).
+    if (mark[start] !== generation) {
+      mark[start] = generation;
+      if (start < charEnd) current[length++] = start;
+      else stack[top++] = start;
+    }
+    steps++;
+    // The epsilon closure of the stack, under this position's assertions: bit 0 `^`, 1 `$`, 2 `\b`, 3 `\B`, 4 PASS.
     const boundary = isWordChar(prev) !== isWordChar(cp);
-    const context = (prev < 0 ? 1 : 0) | (cp < 0 ? 2 : 0) | (boundary ? 4 : 8);
-    let length = 0;
+    const context = (prev < 0 ? 1 : 0) | (cp < 0 ? 2 : 0) | (boundary ? 4 : 8) | (1 << PASS);
     while (top > 0) {
       const s = stack[--top]!;
-      steps++;
-      if (mark[s] === generation) continue;
-      mark[s] = generation;
-      const k = kind[s]!;
-      if (k === Kind.Char) current[length++] = s;
-      else if (k === Kind.Match) return { matched: true, steps };
-      else if (k === Kind.Split || (context >> arg[s]!) & 1) {
-        for (let e = edgeStart[s]!, end = edgeStart[s + 1]!; e < end; e++) {
-          const t = edges[e]!;
-          if (mark[t] !== generation) stack[top++] = t;
+      const test = code[s]!;
+      if (test === MATCH) return { matched: true, steps: steps + CLASS_TEST_COST * classes.asked };
+      if ((context >> test) & 1) {
+        const end = s + 2 + code[s + 1]!;
+        steps += end - s - 2;
+        for (let e = s + 2; e < end; e++) {
+          const t = code[e]!;
+          if (mark[t] !== generation) {
+            mark[t] = generation;
+            if (t < charEnd) current[length++] = t;
+            else stack[top++] = t;
+          }
         }
       }
     }
-    if (cp < 0) return { matched: false, steps };
+    if (cp < 0) return { matched: false, steps: steps + CLASS_TEST_COST * classes.asked };
     pos += cp > 0xffff ? 2 : 1;
     generation = nextGeneration(p);
-    for (let i = 0; i < length; i++) {
-      const s = current[i]!;
-      steps++;
-      const known = cp < 128 ? ascii[arg[s]! * 128 + cp]! : 0;
-      if (known === 2 || (known === 0 && classes.test(arg[s]!, cp, pos))) {
-        for (let e = edgeStart[s]!, end = edgeStart[s + 1]!; e < end; e++) stack[top++] = edges[e]!;
+    const threads = current;
+    const count = length;
+    current = next;
+    next = threads;
+    length = 0;
+    steps += count;
+    verdict.fill(0);
+    for (let i = 0; i < count; i++) {
+      const s = threads[i]!;
+      const c = code[s]!;
+      let matches = verdict[c]!;
+      if (matches === 0) matches = verdict[c] = classes.judge(c, cp);
+      if (matches !== YES) continue;
+      const end = s + 2 + code[s + 1]!;
+      steps += end - s - 2;
+      for (let e = s + 2; e < end; e++) {
+        const t = code[e]!;
+        if (mark[t] !== generation) {
+          mark[t] = generation;
+          if (t < charEnd) current[length++] = t;
+          else stack[top++] = t;
+        }
       }
     }
-    stack[top++] = p.start; // unanchored: a match may also begin at the next position
     prev = cp;
     cp = pos < text.length ? text.codePointAt(pos)! : -1;
   }
@@ -303,11 +350,12 @@ function isWordChar(cp: number): boolean {
 class ClassTable {
   private readonly sources = new Map<string, number>();
   private readonly regexes: RegExp[] = [];
-  /** ASCII answers, 128 a class: 0 not asked yet, 1 no, 2 yes. Read by run() directly. */
-  ascii = new Int8Array(0);
-  /** For code points beyond ASCII: the position a class was last asked at (+1), and its answer. */
-  private askedAt = new Int32Array(0);
-  private answer = new Uint8Array(0);
+  /** ASCII answers, 128 a class: 0 not asked yet, then NO or YES. */
+  private ascii = new Int8Array(0);
+  /** Each class's answer for the character at hand, kept by run(). */
+  verdict = new Int8Array(0);
+  /** Questions put to the native RegExp in the run under way. */
+  asked = 0;
 
   get size(): number {
     return this.sources.size;
@@ -346,29 +394,21 @@ class ClassTable {
     }
     const n = this.regexes.length;
     this.ascii = new Int8Array(n * 128);
-    this.askedAt = new Int32Array(n);
-    this.answer = new Uint8Array(n);
+    this.verdict = new Int8Array(n);
   }
 
-  newRun(): void {
-    this.askedAt.fill(0);
-  }
-
-  test(index: number, cp: number, pos: number): boolean {
+  /** Class `index`'s answer for code point cp (NO or YES): an ASCII one is kept for good, any other asked each time. */
+  judge(index: number, cp: number): number {
     if (cp < 128) {
       const slot = index * 128 + cp;
       if (this.ascii[slot] === 0) {
-        steps += CLASS_TEST_COST;
-        this.ascii[slot] = this.regexes[index]!.test(String.fromCharCode(cp)) ? 2 : 1;
+        this.asked++;
+        this.ascii[slot] = this.regexes[index]!.test(String.fromCharCode(cp)) ? YES : NO;
       }
-      return this.ascii[slot] === 2;
+      return this.ascii[slot]!;
     }
-    if (this.askedAt[index] !== pos) {
-      steps += CLASS_TEST_COST;
-      this.askedAt[index] = pos;
-      this.answer[index] = this.regexes[index]!.test(String.fromCodePoint(cp)) ? 1 : 0;
-    }
-    return this.answer[index] === 1;
+    this.asked++;
+    return this.regexes[index]!.test(String.fromCodePoint(cp)) ? YES : NO;
   }
 }
 
