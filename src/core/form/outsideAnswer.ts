@@ -3,13 +3,14 @@
  * form page, a paired phone, another window. Each is an untrusted client, so the check
  * is the same for all three:
  *
- * 1. its shape: an object of answer values (text, numbers, yes/no, lists of text);
+ * 1. its shape: a plain object of answer values (text, numbers, yes/no, lists of text; answerShape.ts);
  * 2. completed: the default of every field left untouched, nothing the form did not ask;
  * 3. its cost counted before any pattern runs (formBudget.ts), so a long text against a
  *    costly pattern cannot stall the host;
  * 4. the field rules and ajv (ajvAnswerCheck.ts).
  */
-import type { AnswerValue, ElicitContent } from '../request';
+import type { ElicitContent } from '../request';
+import { isAnswerContent } from './answerShape';
 import { completeAnswer, patternCheckCost, type FieldErrors } from './fieldRules';
 import type { FormModel } from './fields';
 import { MAX_FORM_PATTERN_STEPS } from './formBudget';
@@ -24,7 +25,7 @@ export type OutsideAnswer =
   | { ok: false; errors: FieldErrors };
 
 export function readOutsideAnswer(form: FormModel, given: unknown): OutsideAnswer {
-  if (!isContent(given)) return { ok: false, malformed: true };
+  if (!isAnswerContent(given)) return { ok: false, malformed: true };
   const content = completeAnswer(form, given);
   let total = 0;
   let costliest = { name: '', steps: -1 };
@@ -40,13 +41,3 @@ export function readOutsideAnswer(form: FormModel, given: unknown): OutsideAnswe
 
 /** What a field says when its text is too long to check here. */
 export const TOO_COSTLY = 'Too long to check against its pattern here: shorten it';
-
-function isAnswerValue(value: unknown): value is AnswerValue {
-  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-function isContent(value: unknown): value is ElicitContent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every(isAnswerValue);
-}

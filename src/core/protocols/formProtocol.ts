@@ -10,7 +10,8 @@
  */
 import type { FormModel } from '../form/fields';
 import type { RawValues } from '../form/formState';
-import type { AnswerValue, EarlierAnswer, ElicitContent } from '../request';
+import type { EarlierAnswer, ElicitContent } from '../request';
+import { isAnswerContent, isPlainObject } from '../form/answerShape';
 import type { MemoryScope } from '../memory/askerIdentity';
 
 /** Everything the webview needs to draw one question. All strings are plain text. */
@@ -114,7 +115,7 @@ export function isFormToHost(value: unknown): value is FormToHost {
     }
     case 'submit':
       return (
-        isContent(message.content) &&
+        isAnswerContent(message.content) &&
         (message.useSaved === undefined || isStringArray(message.useSaved)) &&
         isRememberScope((message as { remember?: unknown }).remember)
       );
@@ -132,19 +133,8 @@ function isRememberScope(value: unknown): boolean {
   return value === undefined || value === 'session' || value === 'always';
 }
 
-function isContent(value: unknown): value is ElicitContent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false;
-  return Object.values(value).every(isAnswerValue);
-}
-
-function isAnswerValue(value: unknown): value is AnswerValue {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || isStringArray(value);
-}
-
 function isRawValues(value: unknown): value is RawValues {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false;
+  if (!isPlainObject(value)) return false;
   return Object.values(value).every((raw) => raw === null || typeof raw === 'string' || typeof raw === 'boolean' || isStringArray(raw));
 }
 

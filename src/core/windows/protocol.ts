@@ -8,6 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AskerKind, AnswerValue, EarlierAnswer, GroupSection } from '../request';
 import type { EditorOnlyReason } from '../protocols/phoneProtocol';
 import { isObject } from '../json';
+import { isAnswerContent } from '../form/answerShape';
 
 export const PROTOCOL = 'elicit-windows/1';
 /** One message at most (a list of questions with their schemas). */
@@ -16,6 +17,8 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
 export const MAX_LISTED = 100;
 const MAX_TEXT = 64 * 1024;
 const MAX_NAME = 1024;
+/** Fields an answer carries at the most. */
+const MAX_ANSWER_FIELDS = 1000;
 
 export interface WindowInfo {
   /** Random per window, also its socket's name. */
@@ -231,20 +234,10 @@ function remoteFormOf(value: unknown): RemoteForm {
 function answerOf(value: unknown): RemoteAnswer {
   if (!isObject(value)) throw new ProtocolError('bad answer');
   if (value.action === 'decline') return { action: 'decline' };
-  if (value.action !== 'accept' || !isObject(value.content)) throw new ProtocolError('bad answer');
-  const content: Record<string, AnswerValue> = {};
-  const entries = Object.entries(value.content);
-  if (entries.length > 1000) throw new ProtocolError('bad answer');
-  for (const [key, item] of entries) {
-    const ok =
-      typeof item === 'string' ||
-      typeof item === 'boolean' ||
-      (typeof item === 'number' && Number.isFinite(item)) ||
-      (Array.isArray(item) && item.every((v) => typeof v === 'string'));
-    if (!ok) throw new ProtocolError('bad answer value');
-    // defineProperty: a "__proto__" key stays an own key, as JSON.parse made it.
-    Object.defineProperty(content, key, { value: item, enumerable: true, writable: true, configurable: true });
-  }
+  if (value.action !== 'accept') throw new ProtocolError('bad answer');
+  // The one shape check of an outside answer (answerShape.ts), as the form page's and a phone's.
+  const { content } = value;
+  if (!isAnswerContent(content) || Object.keys(content).length > MAX_ANSWER_FIELDS) throw new ProtocolError('bad answer');
   return { action: 'accept', content };
 }
 
