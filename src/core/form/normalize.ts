@@ -20,7 +20,8 @@ import type {
   TextFormat,
 } from './fields';
 import { FILE_KEYWORD, fileRule, readFileKeyword } from './fileFields';
-import { codexMeta, pairOtherAnswers } from './otherAnswer';
+import { pairOtherAnswers } from './otherAnswer';
+import { codexMeta } from './agentConventions';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
 export const LIMITS = Object.freeze({
