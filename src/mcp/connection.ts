@@ -15,7 +15,7 @@
  * No vscode import: integration tests drive it directly.
  */
 import type { AppRef } from '../core/apps/appQuestion';
-import type { Client, Transport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { readingLane } from '../core/time/turnLane';
 import { ResultChecker, type CheckOutcome } from './resultCheck/resultChecker';
 import { BurstGrouper } from '../core/broker/burst';
@@ -25,20 +25,16 @@ import { Emitter } from '../core/events';
 import { joinSignals } from '../core/joinSignals';
 import type { Asker, ElicitRequest, ElicitResult } from '../core/request';
 import { askerKey } from '../core/broker/urlWaits';
-import { socketEndpoint, socketFetch } from './socketFetch';
 import type { ServerConfig } from '../core/mcpConfig/serverConfig';
 import { allPages } from './pages';
-import { fallbackReason, shouldFallBackToSse } from './httpFallback';
 import { resolveLaunch, type LaunchConfig } from './launch';
 import { satisfyUrlElicitations } from './urlElicitationRequired';
 import { ElicitationTasks, isTaskAugmented, requestedTtl } from './elicitationTasks';
-import { childEnvironment } from '../process/processGroup';
 import { GroupStdioTransport } from './stdioTransport';
 import { loadSdk, type McpSdk } from './loadSdk';
-import { OAuthSignIn, type AuthorizingTransport, type OAuthOptions } from './oauthSignIn';
 import { callToolAsTask, mustRunAsTask } from './toolTasks';
 import { waitAtMost } from '../core/time/delay';
-import { declaredCapabilities, extensionHeaders, extensionRequestHandler, type ClientExtension } from './extensions/clientExtension';
+import { declaredCapabilities, extensionRequestHandler, type ClientExtension } from './extensions/clientExtension';
 import { AppQuestions } from './extensions/apps';
 import { fileFieldsExtension } from './extensions/fileFields';
 import { languageExtension } from './extensions/language';
@@ -54,8 +50,7 @@ import {
   type TaskRun,
 } from './taskExtension';
 import { serverOrigin } from './serverOrigin';
-import { endSession, GetStreamWatch, keepHttpSession, RECONNECTION, type HttpSessionTransport } from './httpSession';
-import { SessionParting } from './sessionParting';
+import { ServerTransports } from './serverTransports';
 import { sendStartingTask } from './taskStart';
 import {
   completeRounds,
@@ -98,10 +93,6 @@ const TASK_REQUEST_TIMEOUT_MS = 60_000;
 const TASK_CANCELS_FLUSH_MS = 1500;
 /** How long a tools/call given up on its way may still be answered with a task to cancel (taskStart.ts). */
 const TASK_ANSWER_GRACE_MS = 1000;
-/** A local server that has not answered the version probe by then is a 2025-era server. */
-const STDIO_PROBE_TIMEOUT_MS = 5_000;
-/** A remote server that does not answer the version probe is down, not old. */
-const HTTP_PROBE_TIMEOUT_MS = 30_000;
 /** JSON-RPC codes this adapter sends or recognises (METHOD_NOT_FOUND: core/errors.ts). */
 const URL_ELICITATION_REQUIRED = -32042;
 
@@ -122,9 +113,6 @@ export class McpConnection {
   readonly onDidChangeTasks = this.taskChanges.event;
   /** Tools as last listed, for their `execution.taskSupport`. */
   private readonly listedTools = new Map<string, Tool>();
-  private oauth: OAuthSignIn | undefined;
-  /** The HTTP transport last created: a sign-in finishes on the transport that needed it. */
-  private authTransport: AuthorizingTransport | undefined;
   private nextCallId = 1;
   private _status: ServerStatus = 'stopped';
   /** App questions as this connection last opened (extensions/apps.ts). */
@@ -137,24 +125,29 @@ export class McpConnection {
   readonly onDidCompleteElicitation = this.elicitationCompletions.event;
   /** Bumped by stop(), so a start still under way knows it must not keep its process. */
   private generation = 0;
-  private _transportKind: LaunchConfig['type'] | undefined;
   /** Aborted when this connection ends: every question and round of it closes. */
   private lifetime = new AbortController();
-  /** The GET stream of the HTTP transport made last. */
-  private getStream: GetStreamWatch | undefined;
-  /** Each Streamable HTTP transport's end (sessionParting.ts), carried out even after it closed. */
-  private readonly partings = new WeakMap<object, SessionParting>();
   /** A line of this server's log, named as Elicit's. */
   private readonly logLine = (line: string): void => this.options.log(`[elicit] ${this.name}: ${line}`);
-  /** Why the HTTP session ended, for the status once the connection has closed. */
-  private sessionLostWhy: string | undefined;
   /** 2025-era questions that arrive together are shown together. */
   private readonly bursts = new BurstGrouper((request) => this.options.ask(request), undefined, readingLane);
+
+  /** How it reaches its server (serverTransports.ts). */
+  private readonly transports: ServerTransports;
 
   constructor(
     readonly config: ServerConfig,
     private readonly options: ConnectionOptions,
-  ) {}
+  ) {
+    this.transports = new ServerTransports({
+      config,
+      askerName: this.askerName,
+      options,
+      sdk: () => this.requireSdk(),
+      logLine: this.logLine,
+      isCurrent: (client) => this.client === client,
+    });
+  }
 
   get name(): string {
     return this.config.name;
@@ -175,7 +168,7 @@ export class McpConnection {
   }
   /** The transport in use while connected: "sse" when an HTTP server fell back to legacy SSE. */
   get transportKind(): LaunchConfig['type'] | undefined {
-    return this.client ? this._transportKind : undefined;
+    return this.client ? this.transports.kind : undefined;
   }
   /** The MCP revision spoken with this server while connected, e.g. "2026-07-28". */
   get protocolVersion(): string | undefined {
@@ -208,7 +201,7 @@ export class McpConnection {
   async listTools(): Promise<Tool[]> {
     const client = await this.connect();
     const tools = await allPages(async (cursor) => {
-      const page = await this.signedIn(() => client.listTools(cursor ? { cursor } : undefined));
+      const page = await this.transports.signedIn(() => client.listTools(cursor ? { cursor } : undefined));
       return { items: page.tools, next: page.nextCursor };
     });
     for (const tool of tools) this.listedTools.set(tool.name, tool);
@@ -241,7 +234,7 @@ export class McpConnection {
       keepRounds: options.keepRoundsAcrossReload ?? true,
       ...(options.caller !== undefined ? { caller: options.caller } : {}),
     };
-    const call = (): Promise<CallToolResult> => this.signedIn(() => this.invokeTool(client, name, args, signal, watch));
+    const call = (): Promise<CallToolResult> => this.transports.signedIn(() => this.invokeTool(client, name, args, signal, watch));
     try {
       try {
         return await call();
@@ -341,7 +334,7 @@ export class McpConnection {
   }
 
   async stop(): Promise<void> {
-    this.oauth?.cancel();
+    this.transports.cancelSignIn();
     this.generation++;
     this.connecting = undefined;
     const client = this.client;
@@ -352,7 +345,7 @@ export class McpConnection {
     if (client) {
       // Closing the client would cut them off (a window that closes cancels the tasks of the calls it ends).
       await this.taskCancelsSent();
-      await this.endSessionOf(client);
+      await this.transports.endSession(client);
       await client.close().catch(() => undefined);
     }
     this.setStatus('stopped');
@@ -363,13 +356,7 @@ export class McpConnection {
    * window that closes, whose extension host may be gone before stop() could send it.
    */
   async endHttpSession(): Promise<void> {
-    if (this.client) await this.endSessionOf(this.client);
-  }
-
-  /** A 2025-era HTTP session is ended with DELETE, as the spec asks, so what its server still waits for ends there. */
-  private async endSessionOf(client: Client): Promise<void> {
-    // Only a Streamable HTTP transport has a session to end (a parting).
-    await endSession(client.transport && this.partings.get(client.transport));
+    if (this.client) await this.transports.endSession(this.client);
   }
 
   /** The workspace folders changed: a running 2025-era server is told to ask for the roots again. */
@@ -421,17 +408,11 @@ export class McpConnection {
       if (this.client !== client) return;
       this.client = undefined;
       lifetime.abort(new Error(`${this.name} closed the connection`));
-      this.fail(this.sessionLostWhy ?? 'the server closed the connection');
-      this.sessionLostWhy = undefined;
+      this.fail(this.transports.takeLostReason() ?? 'the server closed the connection');
     };
     try {
       const launch = await (this.options.prepare ?? ((config) => resolveLaunch(config)))(this.config);
-      if (launch.type !== 'stdio') await this.oauthFor(launch.url)?.prepare();
-      await this.connectTransport(client, launch, extensions).catch(async (error: unknown) => {
-        if (!(await this.signInAfter(error))) throw error;
-        await client.close().catch(() => undefined);
-        await this.connectTransport(client, launch, extensions);
-      });
+      await this.transports.connect(client, launch, extensions);
     } catch (error) {
       if (generation !== this.generation) throw new Error(`MCP server "${this.name}" was stopped while it started`);
       this.fail(errorText(error));
@@ -444,16 +425,7 @@ export class McpConnection {
       throw new Error(`MCP server "${this.name}" was stopped while it started`);
     }
     for (const extension of extensions) extension.onConnected?.(client);
-    if (this._transportKind === 'http' && client.transport) {
-      const transport = client.transport as unknown as HttpSessionTransport;
-      const stopKeeping = keepHttpSession(transport, {
-        onLost: (why) => void this.sessionLost(client, transport, why),
-        log: this.logLine,
-        stream: this.getStream,
-        parting: this.partings.get(transport),
-      });
-      lifetime.signal.addEventListener('abort', stopKeeping, { once: true });
-    }
+    this.transports.keepSession(client, lifetime.signal);
     this.lifetime = lifetime;
     this.client = client;
     this.logLine(`connected, MCP ${client.getNegotiatedProtocolVersion() ?? 'unknown revision'}`);
@@ -461,122 +433,10 @@ export class McpConnection {
     return client;
   }
 
-  /**
-   * Probes for MCP 2026-07-28 and falls back to 2025-11-25 as the SDK decides.
-   * A stdio server that exits when probed (some 2025-era servers end on any
-   * request before `initialize`) is started once more without the probe, and
-   * Streamable HTTP falls back to legacy SSE when the server answers with a 4xx.
-   */
-  private async connectTransport(client: Client, launch: LaunchConfig, extensions: readonly ClientExtension[]): Promise<void> {
-    const { UnauthorizedError } = this.requireSdk();
-    const stdio = launch.type === 'stdio';
-    client.setVersionNegotiation({
-      mode: 'auto',
-      probe: { timeoutMs: stdio ? (this.options.stdioProbeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) : HTTP_PROBE_TIMEOUT_MS },
-    });
-    this._transportKind = launch.type;
-    let transport = this.createTransport(launch, extensions);
-    try {
-      await client.connect(transport);
-      return;
-    } catch (error) {
-      if (error instanceof UnauthorizedError) throw error;
-      if (stdio && transport instanceof GroupStdioTransport && transport.exitedEarly) {
-        this.logLine('the server exited when asked which MCP revisions it speaks; starting it again for MCP 2025-11-25');
-        await client.close().catch(() => undefined);
-        transport = this.createTransport(launch, extensions);
-        await client.connect(transport, { prior: { kind: 'legacy' } });
-        return;
-      }
-      if (launch.type !== 'http' || !shouldFallBackToSse(error)) throw error;
-      const reason = fallbackReason(error);
-      this.logLine(`the Streamable HTTP endpoint answered ${reason}; trying the legacy SSE transport`);
-      await client.close().catch(() => undefined);
-      this._transportKind = 'sse';
-      try {
-        // Legacy SSE predates 2026-07-28: no probe.
-        await client.connect(this.createTransport({ ...launch, type: 'sse' }, extensions), { prior: { kind: 'legacy' } });
-      } catch (sseError) {
-        // An SSE server that wants a sign-in must reach the OAuth step unchanged.
-        if (sseError instanceof UnauthorizedError) throw sseError;
-        throw new Error(`Streamable HTTP answered ${reason}, and legacy SSE failed too: ${errorText(sseError)}`, { cause: sseError });
-      }
-    }
-  }
-
-  private createTransport(transport: LaunchConfig, extensions: readonly ClientExtension[]): Transport {
-    const sdk = this.requireSdk();
-    if (transport.type === 'stdio') {
-      const stdio = new GroupStdioTransport(
-        {
-          command: transport.command,
-          args: transport.args,
-          // The server sees the editor's environment plus what the configuration sets.
-          env: childEnvironment(this.options.baseEnv ?? process.env, transport.env),
-          cwd: transport.cwd,
-        },
-        (line) => this.options.log(line),
-        sdk,
-      );
-      for (const extension of extensions) extension.onTransport?.(stdio, transport);
-      return stdio;
-    }
-    const requestInit = { headers: extensionHeaders(extensions, transport.headers) };
-    // A local socket (unix:, pipe:): HTTP through it; no OAuth, nothing leaves the machine.
-    const socket = socketEndpoint(transport.url);
-    const oauth = socket ? undefined : this.oauthFor(transport.url);
-    const auth = socket ? { fetch: socketFetch(socket.socketPath) } : oauth ? { authProvider: oauth.provider, fetch: oauth.fetch } : {};
-    // The GET stream of a 2025-era session, watched so that one that never reopens ends the session (httpSession.ts).
-    this.getStream = new GetStreamWatch();
-    const plainFetch = auth.fetch ?? ((input, init) => fetch(input, init));
-    // Its end is sent through the same fetch, as the session's last request was (sessionParting.ts).
-    const parting = new SessionParting(plainFetch, { log: this.logLine });
-    const watchedFetch = parting.noting(this.getStream.wrap(plainFetch));
-    const url = new URL(socket?.url ?? transport.url);
-    const http =
-      transport.type === 'sse'
-        ? new sdk.SSEClientTransport(url, { requestInit, ...auth })
-        : new sdk.StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions: RECONNECTION, ...auth, fetch: watchedFetch });
-    if (transport.type !== 'sse') this.partings.set(http, parting);
-    for (const extension of extensions) extension.onTransport?.(http, transport);
-    this.authTransport = http;
-    return http;
-  }
-
-  /** The OAuth sign-in for this server at `url` (a changed URL never receives the old tokens). */
-  private oauthFor(url: string): OAuthSignIn | undefined {
-    if (!this.options.oauth) return undefined;
-    if (this.oauth?.serverUrl !== url) {
-      this.oauth?.cancel();
-      this.oauth = new OAuthSignIn({ name: this.name, url }, oauthOptions(this.options.oauth, this.config), {
-        askerName: this.askerName,
-        sdk: this.requireSdk(),
-        ask: this.options.ask,
-        urlWaits: this.options.urlWaits,
-        log: this.options.log,
-      });
-    }
-    return this.oauth;
-  }
-
   /** The SDK, which open() loads before anything needs it. */
   private requireSdk(): McpSdk {
     if (!this.sdk) throw new Error('the MCP SDK is not loaded yet');
     return this.sdk;
-  }
-
-  /** Runs `operation`; when the server needs the person to sign in (again), does that and retries once. */
-  private async signedIn<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!(await this.signInAfter(error))) throw error;
-      return operation();
-    }
-  }
-
-  private async signInAfter(error: unknown): Promise<boolean> {
-    return (await this.oauth?.signInAfter(error, this.authTransport)) ?? false;
   }
 
   /**
@@ -725,7 +585,7 @@ export class McpConnection {
   private legFor(client: Client, method: RoundMethod, params: Record<string, unknown>, signal?: AbortSignal): Leg {
     const options = { signal, timeout: NO_TIMEOUT_MS, allowInputRequired: true };
     return (extra) =>
-      this.signedIn(async () => {
+      this.transports.signedIn(async () => {
         const merged = { ...params, ...extra };
         switch (method) {
           case 'tools/call':
@@ -876,18 +736,6 @@ export class McpConnection {
     return this.runningTools.size === 1 ? this.runningTools.values().next().value : undefined;
   }
 
-  /**
-   * A 2025-era HTTP session that cannot go on (httpSession.ts): ended with DELETE while the server
-   * can still be reached (its questions end there), then closed, so crash recovery opens a new one.
-   */
-  private async sessionLost(client: Client, transport: HttpSessionTransport, why: string): Promise<void> {
-    if (this.client !== client) return;
-    this.logLine(`${why}; starting a new session`);
-    this.sessionLostWhy = why;
-    await endSession(this.partings.get(transport));
-    if (this.client === client) await client.close().catch(() => undefined);
-  }
-
   private fail(message: string): void {
     this._error = message;
     this.setStatus('error');
@@ -913,9 +761,4 @@ function taskSubject(request: { method: RoundMethod; params: Record<string, unkn
  */
 function invalidParams(error: InvalidRequestError): Error {
   return Object.assign(new Error(error.message), { code: INVALID_PARAMS });
-}
-
-/** A client registered ahead with the authorization server (`oauth.clientId`) is used as it is: no registration. */
-function oauthOptions(options: OAuthOptions, config: ServerConfig): OAuthOptions {
-  return config.oauthClientId ? { ...options, clientId: config.oauthClientId } : options;
 }
