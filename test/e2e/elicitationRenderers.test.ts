@@ -34,8 +34,12 @@ import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { waitForSavedSecret } from '../support/secretReport';
 import { waitUntil } from '../support/waitUntil';
+import { ARRIVAL_GUARD_MS } from '../../src/core/time/arrivalGuard';
 
 const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
+
+/** What a quick input says to an answer that comes in its first moments (src/vscode/questions/arrivalNotice.ts). */
+const READY_SOON = 'Ready for your answer in a moment…';
 
 describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
@@ -218,8 +222,12 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     const still = await readQuickInput(page);
     assert.equal(still?.message?.startsWith('First: the title'), true, `the first question is still asked: ${JSON.stringify(still)}`);
     assert.equal(still?.value, 'typed at once', 'with what was typed in it');
+    // An Enter that did nothing says why, on the question's line, beside the question.
+    assert.ok(still?.message?.endsWith(` · ${READY_SOON}`), `the question says it takes answers in a moment: ${still?.message}`);
+    await screenshot(page, 'quick-input-arriving');
     assert.deepEqual(await twoQueued(), [], 'nothing was sent');
-    // Read, then answered.
+    // Once it takes answers the line is the question's alone again; read, then answered.
+    await waitUntil(async () => (await readQuickInput(page))?.message?.includes(READY_SOON) === false, 'the notice to go');
     await readFirst(page);
     await pressKey(page, 'Enter');
     await waitUntil(async () => twoQueued().length === 1, 'the first answer to reach the server');
@@ -233,10 +241,20 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     // The queued question takes the first one's place at once: an Enter meant for the first does not pick for it.
     const second = await glimpseQuickInput(page, (q) => q.message?.startsWith('Second: the colour') === true);
     assert.equal(second.items[0]?.label, 'red', 'Enter would pick red');
+    assert.equal(second.message?.includes(READY_SOON), false, 'nothing is said before anything was refused');
+    const seenAt = Date.now();
     await pressKey(page, 'Enter');
-    await page.waitForTimeout(400);
-    assert.equal((await readQuickInput(page))?.message?.startsWith('Second: the colour'), true, 'the second question is still asked');
+    // A click on a row in that moment, too (while surely still in it): it does not pick, and the question says why.
+    if (Date.now() - seenAt < ARRIVAL_GUARD_MS / 2) {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'green' }).click({ timeout: ARRIVAL_GUARD_MS / 4 });
+    }
+    await page.waitForTimeout(300);
+    const held = await readQuickInput(page);
+    assert.equal(held?.message?.startsWith('Second: the colour'), true, `the second question is still asked: ${JSON.stringify(held)}`);
+    assert.ok(held?.message?.endsWith(` · ${READY_SOON}`), `the pick says it takes answers in a moment: ${held?.message}`);
     assert.equal(twoQueued().length, 1, 'nothing more was sent');
+    await waitUntil(async () => (await readQuickInput(page))?.message?.includes(READY_SOON) === false, 'the notice to go');
+    // The same click, once the pick takes answers.
     await pickQuickPickItem(page, 'green');
     await waitUntil(async () => twoQueued().length === 2, 'the second answer to reach the server');
     recorded++;

@@ -15,3 +15,59 @@ export function arrivalGuard(now: () => number = Date.now, guardMs = ARRIVAL_GUA
   const shownAt = now();
   return () => now() - shownAt < guardMs;
 }
+
+/**
+ * What a question that just appeared tells the person: `refused` when an answer came in its first
+ * moments (so a click or a key that did nothing says why, instead of reading as a broken button),
+ * `ready` when those moments are over and that word can go.
+ */
+export type ArrivalNotice = 'refused' | 'ready';
+
+export interface ArrivalHold {
+  /** Whether an answer given now comes too soon; each such answer shows `refused`. */
+  tooSoon(): boolean;
+  dispose(): void;
+}
+
+/** Runs `run` after `ms`; returns how to call it off. */
+export type Schedule = (run: () => void, ms: number) => () => void;
+
+const scheduleTimeout: Schedule = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
+/**
+ * The guard, saying so: each answer refused in the first moments shows `refused` at once (typing
+ * may have put something else on the line since the last), and `ready` follows when the moments
+ * are over (only after a `refused`: nothing to take back otherwise).
+ */
+export function arrivalHold(
+  show: (notice: ArrivalNotice) => void,
+  now: () => number = Date.now,
+  schedule: Schedule = scheduleTimeout,
+  guardMs = ARRIVAL_GUARD_MS,
+): ArrivalHold {
+  const shownAt = now();
+  let refused = false;
+  let cancelReady: (() => void) | undefined;
+  return {
+    tooSoon() {
+      const left = guardMs - (now() - shownAt);
+      if (left <= 0) return false;
+      show('refused');
+      if (!refused) {
+        refused = true;
+        cancelReady = schedule(() => {
+          cancelReady = undefined;
+          show('ready');
+        }, left);
+      }
+      return true;
+    },
+    dispose() {
+      cancelReady?.();
+      cancelReady = undefined;
+    },
+  };
+}

@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
-import { arrivalGuard } from '../../core/time/arrivalGuard';
+import { arrivalHold } from '../../core/time/arrivalGuard';
+import { arrivalNotice } from '../questions/arrivalNotice';
 
 /** The typed values by variable name, or undefined when the person closed a box. */
 export function askVariables(
@@ -94,6 +95,7 @@ function askOne(
     const finish = (value: string | undefined): void => {
       if (settled) return;
       settled = true;
+      hold.dispose();
       signal.removeEventListener('abort', onAbort);
       for (const d of disposables) d.dispose();
       box.dispose();
@@ -101,14 +103,14 @@ function askOne(
     };
     const onAbort = (): void => finish(undefined);
     // The agent asks on its own: an Enter or an Escape in the box's first moments was meant for something
-    // else (an Escape hides it: it is shown again, with what was typed).
-    const tooSoon = arrivalGuard();
+    // else (an Escape hides it: it is shown again, with what was typed), and the box says it is ready in a moment.
+    const hold = arrivalHold(arrivalNotice(box));
     const disposables = [
       box.onDidChangeValue(() => {
         if (reason) box.validationMessage = undefined; // the reason was about the old value
       }),
       box.onDidAccept(() => {
-        if (tooSoon()) return;
+        if (hold.tooSoon()) return;
         const value = box.value.trim();
         if (value === '' && !variable.optional) {
           box.validationMessage = inertText(
@@ -121,7 +123,7 @@ function askOne(
         }
         finish(value);
       }),
-      box.onDidHide(() => (tooSoon() ? box.show() : finish(undefined))),
+      box.onDidHide(() => (hold.tooSoon() ? box.show() : finish(undefined))),
     ];
     if (signal.aborted) return finish(undefined);
     signal.addEventListener('abort', onAbort, { once: true });

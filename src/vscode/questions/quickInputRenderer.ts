@@ -24,7 +24,8 @@ import { setPickPrompt } from './pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
 import { rememberButtons, nextRememberChoice, type RememberChoice } from './rememberButton';
-import { arrivalGuard } from '../../core/time/arrivalGuard';
+import { arrivalHold } from '../../core/time/arrivalGuard';
+import { arrivalNotice } from './arrivalNotice';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =
@@ -568,6 +569,7 @@ function runStep(
     const settle = (outcome: StepOutcome): void => {
       if (settled) return;
       settled = true;
+      hold?.dispose();
       ctx.escape?.end(escaped);
       ctx.signal.removeEventListener('abort', cancel);
       for (const d of disposables) d.dispose();
@@ -578,10 +580,11 @@ function runStep(
     const cancel = (): void => settle({ kind: 'cancel' });
     // The person's own choices, Escape among them (not a hide or the asker's abort), wait out a new
     // question's first moments: an Escape meant for the editor (closing its find box) would cancel it unread.
-    const tooSoon = ctx.arrived ? arrivalGuard() : () => false;
+    // One refused says so on the question's line until answers count.
+    const hold = ctx.arrived ? arrivalHold(arrivalNotice(input)) : undefined;
     ctx.arrived = false;
     const choose = (outcome: StepOutcome): void => {
-      if (!tooSoon()) settle(outcome);
+      if (!hold?.tooSoon()) settle(outcome);
     };
     /** Escape, through QuickInputEscape: the question stays on screen when it comes too soon. */
     const escaped = (): void => choose({ kind: 'cancel' });
