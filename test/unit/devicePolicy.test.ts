@@ -206,11 +206,11 @@ describe('what may go to a paired phone', () => {
     assert.deepEqual(readPhoneAnswer(question, { action: 'open' }), { ok: true, answer: { action: 'open' } });
   });
 
-  it('of the editor’s other prompts, only permission requests, and only allow once / reject once', () => {
-    const kinds: EditorPromptKind[] = ['permission', 'agentKey', 'agentSignIn', 'terminalSignIn', 'secretGrant', 'clipboard'];
+  it('of the editor’s other prompts, only permission requests (allow once / reject once) and location questions', () => {
+    const kinds: EditorPromptKind[] = ['permission', 'location', 'agentKey', 'agentSignIn', 'terminalSignIn', 'secretGrant', 'clipboard'];
     assert.deepEqual(
       kinds.filter((kind) => promptGoesToDevice(kind)),
-      ['permission'],
+      ['permission', 'location'],
     );
     for (const file of ['codex-permission.json', 'claude-permission.json']) {
       const options = fixture(file).options as Array<{ optionId: string; name: string; kind: string }>;

@@ -4,14 +4,26 @@
  * in the editor), then the waiting questions with who asks and how long ago,
  * each drawn with the editor's field rules (formState.ts), with Submit,
  * Decline and Later, live through server-sent events, and an in-page alert
- * when a new question arrives. Every string from the server is inserted as
+ * when a new question arrives. A location question is answered with this
+ * browser's own geolocation, once the person taps Share (the browser asks its
+ * own permission then); at low accuracy the position is rounded here, before
+ * it leaves the phone. Every string from the server is inserted as
  * text, never as HTML (el() sets textContent only).
  */
 import { collectAnswer, initialValues, startingValues, type RawValue, type RawValues } from '../../src/core/form/formState';
 import type { ChoiceOption, Field, FormModel, NumberField } from '../../src/core/form/fields';
 import { numberScale } from '../../src/core/form/numberScale';
 import { listedOptions, otherTextField, OTHER_CHOICE, questionFields } from '../../src/core/form/otherAnswer';
-import type { EditorOnlyReason, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../../src/core/protocols/phoneProtocol';
+import type {
+  EditorOnlyReason,
+  LocationOutcome,
+  PhoneForm,
+  PhoneLocation,
+  PhonePermission,
+  PhoneQuestion,
+  PhoneUrl,
+} from '../../src/core/protocols/phoneProtocol';
+import { positionToSend } from '../../src/core/askUser/locationQuestions';
 import { adoptStyles, el } from '../shared/dom';
 import { linkedSlider } from '../shared/slider';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
@@ -208,6 +220,7 @@ function card(question: PhoneQuestion): HTMLElement {
     return el('article', { className: 'card editor-only' }, header(question), el('p', { text: EDITOR_ONLY[question.reason] }));
   }
   if (question.kind === 'permission') return permissionCard(question);
+  if (question.kind === 'location') return locationCard(question);
   return question.kind === 'url' ? urlCard(question) : formCard(question);
 }
 
@@ -229,6 +242,60 @@ function permissionCard(question: PhonePermission): HTMLElement {
     status,
     el('div', { className: 'buttons' }, ...buttons),
   );
+}
+
+/** How long the browser may look for a position before the question ends as `cancel` (a timeout). */
+const POSITION_TIMEOUT_MS = 30_000;
+
+/** Who asks for the position and why, how precisely, with Share and Deny; the browser's permission prompt follows Share. */
+function locationCard(question: PhoneLocation): HTMLElement {
+  const status = el('p', { className: 'error', attrs: { 'aria-live': 'polite' } });
+  const send = (location: LocationOutcome): Promise<void> => answer(question.id, { action: 'location', location }, status);
+  const share = button('Share', 'primary', () => {
+    share.disabled = true;
+    deny.disabled = true;
+    status.textContent = 'Finding your position…';
+    void readPosition(question.accuracy).then(async (location) => {
+      await send(location);
+      share.disabled = false;
+      deny.disabled = false;
+    });
+  });
+  const deny = button('Deny', '', () => send({ outcome: 'denied', by: 'person' }));
+  const precision =
+    question.accuracy === 'low'
+      ? 'Approximate: rounded on this phone to 0.01° (about 1 km) before it is sent.'
+      : 'Precise: as exact as this phone can tell.';
+  return el(
+    'article',
+    { className: 'card location' },
+    header(question),
+    el('p', { className: 'message', text: question.reason }),
+    el('p', { text: `Asks for your location. ${precision}` }),
+    el('p', { className: 'muted', text: 'Share lets this browser read your position (it may ask you first); it goes to this asker only.' }),
+    status,
+    el('div', { className: 'buttons' }, share, deny),
+  );
+}
+
+/** This browser's position, rounded for low accuracy; a refusal, a timeout or no position at all as such. */
+function readPosition(accuracy: PhoneLocation['accuracy']): Promise<LocationOutcome> {
+  const geolocation = navigator.geolocation as Geolocation | undefined;
+  if (!geolocation) return Promise.resolve({ outcome: 'failed', why: 'unavailable' });
+  return new Promise((resolve) => {
+    geolocation.getCurrentPosition(
+      ({ coords }) =>
+        resolve({
+          outcome: 'shared',
+          ...positionToSend({ lat: coords.latitude, lng: coords.longitude, accuracy: coords.accuracy }, accuracy),
+        }),
+      (error) => {
+        if (error.code === error.PERMISSION_DENIED) resolve({ outcome: 'denied', by: 'browser' });
+        else resolve({ outcome: 'failed', why: error.code === error.TIMEOUT ? 'timeout' : 'unavailable' });
+      },
+      { enableHighAccuracy: accuracy === 'high', timeout: POSITION_TIMEOUT_MS, maximumAge: accuracy === 'low' ? 60_000 : 0 },
+    );
+  });
 }
 
 function urlCard(question: PhoneUrl): HTMLElement {

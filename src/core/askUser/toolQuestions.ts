@@ -1,19 +1,30 @@
 /**
  * The question kinds an AI agent can ask through Elicit (the `elicit` language
  * model tool, and the gateway's `ask_user`): text, choice, multi choice,
- * confirmation, form and secret, and the clipboard questions clipboardWrite and
- * clipboardRead (clipboardQuestions.ts). Pure: turns the agent's input into an
+ * confirmation, form and secret, the clipboard questions clipboardWrite and
+ * clipboardRead (clipboardQuestions.ts), and location (locationQuestions.ts). Pure: turns the agent's input into an
  * elicitation request schema, and the person's answer into what the agent
  * receives — for a secret only a `${secret:NAME}` reference, never the value.
  */
 import { askClipboardQuestion, checkCopyText, isClipboardKind, MAX_COPY_CHARS, type ClipboardAccess } from './clipboardQuestions';
 import { InvalidRequestError } from '../errors';
+import { askLocationQuestion, checkLocationQuestion, MAX_REASON_CHARS, readAccuracy, type LocationAccess } from './locationQuestions';
 import { secretFieldNames } from '../form/fields';
 import { normalize } from '../form/normalize';
 import type { Asker, ElicitRequest, ElicitResult } from '../request';
 import type { QuestionKind, ToolAnswer, ToolQuestion } from './questionTypes';
 
-const KINDS: readonly QuestionKind[] = ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'];
+const KINDS: readonly QuestionKind[] = [
+  'text',
+  'choice',
+  'multiChoice',
+  'confirm',
+  'form',
+  'secret',
+  'clipboardWrite',
+  'clipboardRead',
+  'location',
+];
 
 /** JSON Schema of ToolQuestion, for tool declarations. */
 export const TOOL_QUESTION_SCHEMA = {
@@ -21,11 +32,14 @@ export const TOOL_QUESTION_SCHEMA = {
   properties: {
     kind: {
       type: 'string',
-      enum: ['text', 'choice', 'multiChoice', 'confirm', 'form', 'secret', 'clipboardWrite', 'clipboardRead'],
+      enum: [...KINDS],
       description:
-        "text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference · clipboardWrite: copy text to the clipboard once the user has seen and approved it · clipboardRead: the clipboard's text, once the user approves",
+        "text: free text · choice: one of options · multiChoice: several of options · confirm: yes/no · form: several fields (schema) · secret: a password or key, returned only as a ${secret:NAME} reference · clipboardWrite: copy text to the clipboard once the user has seen and approved it · clipboardRead: the clipboard's text, once the user approves · location: the user's position from their paired phone (accuracy), answer {lat, lng, accuracy} in degrees and metres, or {place} when they type one instead; action denied when they refuse (then ask for a city instead)",
     },
-    question: { type: 'string', description: 'The question, in one or two sentences.' },
+    question: {
+      type: 'string',
+      description: `The question, in one or two sentences. For location: why you need it (at most ${MAX_REASON_CHARS} characters), shown to the user.`,
+    },
     options: { type: 'array', items: { type: 'string' }, description: 'For choice and multiChoice.' },
     allowOther: { type: 'boolean', description: 'For choice: also let the user type an answer not in options.' },
     schema: {
@@ -42,6 +56,11 @@ export const TOOL_QUESTION_SCHEMA = {
       type: 'string',
       maxLength: MAX_COPY_CHARS,
       description: `For clipboardWrite: the text to copy, at most ${MAX_COPY_CHARS} characters (the user sees all of it).`,
+    },
+    accuracy: {
+      type: 'string',
+      enum: ['high', 'low'],
+      description: 'For location: high (as precise as the phone can) or low (rounded to 0.01°, about 1 km).',
     },
   },
   required: ['kind', 'question'],
@@ -85,6 +104,8 @@ export function readToolQuestion(input: unknown): ToolQuestion {
     question.text = q.text;
   }
   if (question.kind === 'clipboardWrite' && !question.text) throw new InvalidRequestError('A clipboardWrite question needs "text"');
+  if (q.accuracy !== undefined) question.accuracy = readAccuracy(q.accuracy);
+  if (question.kind === 'location') checkLocationQuestion(question);
   return question;
 }
 
@@ -118,6 +139,7 @@ export function toRequestedSchema(q: ToolQuestion): Record<string, unknown> {
       };
     case 'clipboardWrite':
     case 'clipboardRead':
+    case 'location':
       throw new InvalidRequestError(`A ${q.kind} question is not a form`);
   }
 }
@@ -156,6 +178,8 @@ export interface ToolQuestionDeps {
   saveSecret: (name: string, value: string) => Promise<void>;
   /** The clipboard and the person's approval of its use; without it, clipboard questions are refused. */
   clipboard?: ClipboardAccess;
+  /** The paired phone and the editor's prompt for a location question; without it, location questions are refused. */
+  location?: LocationAccess;
 }
 
 /** Asks a tool question through the broker, with the "Other…" follow-up and secret storage. */
@@ -163,6 +187,10 @@ export async function askToolQuestion(deps: ToolQuestionDeps, asker: Asker, q: T
   if (isClipboardKind(q.kind)) {
     if (!deps.clipboard) throw new InvalidRequestError(`${q.kind} is not available here`);
     return askClipboardQuestion(deps.clipboard, asker, q, signal);
+  }
+  if (q.kind === 'location') {
+    if (!deps.location) throw new InvalidRequestError('location is not available here');
+    return askLocationQuestion(deps.location, asker, q, signal);
   }
   const result = await deps.ask({ mode: 'form', asker, message: q.question, requestedSchema: toRequestedSchema(q), signal });
   if (q.kind === 'choice' && result.action === 'accept' && result.content?.answer === OTHER_VALUE) {

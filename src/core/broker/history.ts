@@ -4,6 +4,7 @@
  * is kept, so the history (a state file) never holds a secret.
  */
 import type { AnsweredQuestion } from './broker';
+import type { EndedPrompt } from './openPrompts';
 import { clip } from '../display';
 import { secretFieldNames } from '../form/fields';
 import { fileValueText } from '../form/fileFields';
@@ -16,7 +17,7 @@ export interface HistoryEntry {
   answeredAt: number;
   asker: Asker;
   message: string;
-  mode: 'form' | 'url' | 'group';
+  mode: 'form' | 'url' | 'group' | 'location';
   url?: string;
   action: ElicitAction;
   /** Why it ended without the person answering. */
@@ -27,6 +28,26 @@ export interface HistoryEntry {
   device?: string;
   /** Field label → the answer as text (secrets masked). */
   answers?: Array<{ label: string; value: string }>;
+}
+
+/**
+ * A prompt that ended with an ending (a location question): its summary alone stands for the answer, so
+ * the history never holds a position or a typed place.
+ */
+export function promptHistoryEntry(ended: EndedPrompt): HistoryEntry | undefined {
+  const { view, ending } = ended;
+  if (view.kind !== 'location') return undefined;
+  const entry: HistoryEntry = {
+    askedAt: ended.receivedAt,
+    answeredAt: ended.endedAt,
+    asker: { ...view.asker },
+    message: clip(view.reason, 500),
+    mode: 'location',
+    action: ending.action,
+    answers: [{ label: 'Location', value: ending.summary }],
+  };
+  if (ending.device !== undefined) entry.device = ending.device;
+  return entry;
 }
 
 export function toHistoryEntry(answered: AnsweredQuestion): HistoryEntry {

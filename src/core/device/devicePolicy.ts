@@ -13,7 +13,9 @@
  *   the editor's own prompts that are not questions: secret grants, clipboard
  *   approvals, agent keys, agent and terminal sign-in;
  * - an agent's permission request may go with "allow once" and "reject once"
- *   only: anything that lasts beyond this one call is chosen in the editor.
+ *   only: anything that lasts beyond this one call is chosen in the editor;
+ * - a location question goes to the phone, the one device that can read a
+ *   position (the editor offers to deny it or to type a place).
  *
  * Pure: over the broker's Question, so every asker is covered the same way.
  */
@@ -42,10 +44,10 @@ export function deviceVerdict(question: Question): DeviceVerdict {
 }
 
 /** The editor's prompts that are not broker questions (they run in its native queue). */
-export type EditorPromptKind = 'permission' | 'agentKey' | 'agentSignIn' | 'terminalSignIn' | 'secretGrant' | 'clipboard';
+export type EditorPromptKind = 'permission' | 'location' | 'agentKey' | 'agentSignIn' | 'terminalSignIn' | 'secretGrant' | 'clipboard';
 
 export function promptGoesToDevice(kind: EditorPromptKind): boolean {
-  return kind === 'permission';
+  return kind === 'permission' || kind === 'location';
 }
 
 /** An ACP permission option (the agent's own words and kind). */

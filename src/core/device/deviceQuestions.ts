@@ -3,14 +3,14 @@
  * phoneQuestions.ts shows them) and the device's answers handed back. Submit
  * and Decline answer through the broker's answerFromElsewhere (checked again
  * there, as another window's answer is; history naming the device), Later puts the question off, Dismiss closes one whose turn has
- * ended, a permission option (allow once, reject once) ends the editor's prompt, and Open hands a URL question to the editor, which opens the link on
+ * ended, a permission option (allow once, reject once) or a location question's outcome ends the editor's prompt, and Open hands a URL question to the editor, which opens the link on
  * the computer after its own consent; never on the phone.
  */
 import type { Broker, Question } from '../broker/broker';
 import type { OpenPrompt } from '../broker/openPrompts';
 import type { Disposable } from '../events';
 import type { PairedDevice } from './devices';
-import { asResult, phoneQuestions, readPermissionAnswer, readPhoneAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
+import { asResult, phoneQuestions, readPhoneAnswer, readPromptAnswer, type PhoneQuestion, type ReadAnswer } from './phoneQuestions';
 
 export interface DeviceQuestions {
   /** What a device is shown: every waiting question and open prompt, oldest first (phoneQuestions.ts). */
@@ -40,7 +40,7 @@ export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptio
       if (answer.action === 'later') broker.later(id);
       else if (answer.action === 'dismiss') broker.dismiss(id);
       else if (answer.action === 'open') options.openOnComputer(question, device);
-      else if (answer.action === 'select') return { ok: false, errors: { '': 'This is not a permission request.' } };
+      else if (answer.action === 'select' || answer.action === 'location') return { ok: false, errors: { '': 'This is not a prompt.' } };
       else {
         const refused = broker.answerFromElsewhere(id, asResult(answer), device.name);
         if (refused !== undefined) return broker.pending().some((q) => q.id === id) ? { ok: false, errors: { '': refused } } : 'gone';
@@ -51,7 +51,10 @@ export function brokerDeviceQuestions(broker: Broker, options: BrokerDeviceOptio
 }
 
 function answerPrompt(broker: Broker, prompt: OpenPrompt, body: unknown, device: PairedDevice): ReadAnswer | 'gone' {
-  const read = readPermissionAnswer(prompt, body);
-  if (read.ok && read.answer.action === 'select' && !broker.prompts.answer(prompt.id, read.answer.optionId, device.name)) return 'gone';
+  const read = readPromptAnswer(prompt, body);
+  if (!read.ok) return read;
+  const { answer } = read;
+  if (answer.action === 'select' && !broker.prompts.answer(prompt.id, { optionId: answer.optionId }, device.name)) return 'gone';
+  if (answer.action === 'location' && !broker.prompts.answer(prompt.id, { location: answer.location }, device.name)) return 'gone';
   return read;
 }

@@ -3,7 +3,9 @@
  * back into a broker result. A question that may not go to a phone
  * (devicePolicy.ts) is listed with who asks and why it waits for the editor,
  * and nothing of what it asks. A URL question carries its host and warnings,
- * never the URL: the link opens on the computer. The page inserts every string
+ * never the URL: the link opens on the computer. A location question carries
+ * who asks, why and how precisely; the phone's own browser reads the position
+ * once the person shares it. The page inserts every string
  * as text; the strings are cleaned of invisible characters here too.
  */
 import type { Question } from '../broker/broker';
@@ -11,11 +13,20 @@ import type { ElicitResult } from '../request';
 import { cleanText, clip, oneLine } from '../display';
 import type { FieldErrors } from '../form/fieldRules';
 import { readOutsideAnswer, TOO_COSTLY } from '../form/outsideAnswer';
-import type { OpenPrompt } from '../broker/openPrompts';
+import type { LocationPromptView, OpenPrompt, PermissionPromptView } from '../broker/openPrompts';
+import { MAX_REASON_CHARS, readLocationOutcome } from '../askUser/locationQuestions';
 import { acceptsDevicePermission, devicePermissionOptions, deviceVerdict } from './devicePolicy';
-import type { PhoneAnswer, PhoneForm, PhonePermission, PhoneQuestion, PhoneQuestionBase } from '../protocols/phoneProtocol';
+import type { PhoneAnswer, PhoneForm, PhoneLocation, PhonePermission, PhoneQuestion, PhoneQuestionBase } from '../protocols/phoneProtocol';
 
-export type { PhoneAnswer, PhoneEditorOnly, PhoneForm, PhonePermission, PhoneQuestion, PhoneUrl } from '../protocols/phoneProtocol';
+export type {
+  PhoneAnswer,
+  PhoneEditorOnly,
+  PhoneForm,
+  PhoneLocation,
+  PhonePermission,
+  PhoneQuestion,
+  PhoneUrl,
+} from '../protocols/phoneProtocol';
 
 const MAX_MESSAGE = 2000;
 
@@ -84,7 +95,7 @@ export function asResult(answer: Extract<PhoneAnswer, { action: 'accept' | 'decl
  * An open permission request as a phone sees it: the agent's words, one line
  * each, and only the options that end with this one call (allow once, reject once).
  */
-export function phonePermission(prompt: OpenPrompt): PhonePermission {
+export function phonePermission(prompt: OpenPrompt & { view: PermissionPromptView }): PhonePermission {
   const { view } = prompt;
   const permission: PhonePermission = {
     id: prompt.id,
@@ -99,16 +110,45 @@ export function phonePermission(prompt: OpenPrompt): PhonePermission {
   return permission;
 }
 
-/** A phone's choice for a permission request: one of the options it was shown, else refused. */
-export function readPermissionAnswer(prompt: OpenPrompt, body: unknown): ReadAnswer {
+/** A location question as a phone sees it: who asks, why, how precisely. */
+export function phoneLocation(prompt: OpenPrompt & { view: LocationPromptView }): PhoneLocation {
+  const { view } = prompt;
+  const location: PhoneLocation = {
+    id: prompt.id,
+    kind: 'location',
+    asker: oneLine(view.asker.name, 80),
+    receivedAt: prompt.receivedAt,
+    later: false,
+    reason: clip(cleanText(view.reason), MAX_REASON_CHARS),
+    accuracy: view.accuracy,
+  };
+  if (view.asker.detail) location.detail = oneLine(view.asker.detail, 80);
+  return location;
+}
+
+/** An open prompt as a phone sees it. */
+export function phonePrompt(prompt: OpenPrompt): PhoneQuestion {
+  const { view } = prompt;
+  return view.kind === 'location' ? phoneLocation({ ...prompt, view }) : phonePermission({ ...prompt, view });
+}
+
+/**
+ * A phone's answer to an open prompt: for a permission request one of the options it was shown, for a
+ * location question how it ended there (a position rebuilt from its numbers, a refusal, a failure); else refused.
+ */
+export function readPromptAnswer(prompt: OpenPrompt, body: unknown): ReadAnswer {
   if (typeof body !== 'object' || body === null) return REFUSED;
-  const { action, optionId } = body as { action?: unknown; optionId?: unknown };
+  const { action, optionId, location } = body as { action?: unknown; optionId?: unknown; location?: unknown };
+  if (prompt.view.kind === 'location') {
+    const outcome = action === 'location' ? readLocationOutcome(location) : undefined;
+    return outcome ? { ok: true, answer: { action: 'location', location: outcome } } : REFUSED;
+  }
   if (action !== 'select' || typeof optionId !== 'string' || !acceptsDevicePermission(prompt.view.options, optionId)) return REFUSED;
   return { ok: true, answer: { action: 'select', optionId } };
 }
 
 /** Only what may go: the view of every waiting question and open permission request, oldest first. */
 export function phoneQuestions(pending: readonly Question[], prompts: readonly OpenPrompt[] = [], now = Date.now()): PhoneQuestion[] {
-  const views = [...pending.map((question) => phoneQuestion(question, now)), ...prompts.map(phonePermission)];
+  const views = [...pending.map((question) => phoneQuestion(question, now)), ...prompts.map(phonePrompt)];
   return views.sort((a, b) => a.receivedAt - b.receivedAt || a.id - b.id);
 }

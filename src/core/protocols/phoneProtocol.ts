@@ -63,13 +63,37 @@ export interface PhonePermission extends PhoneQuestionBase {
   options: { optionId: string; name: string; kind: string }[];
 }
 
-export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly | PhonePermission;
+/** How precise a location question wants the position: `low` is rounded before it leaves the phone. */
+export type LocationAccuracy = 'high' | 'low';
 
-/** What a phone sends: Submit with values, Decline, Later, (for a URL question) Open on the computer, or a permission option. */
+/** An agent asks for the person's position, read from the phone's own geolocation once the person shares it. */
+export interface PhoneLocation extends PhoneQuestionBase {
+  kind: 'location';
+  /** Why the asker wants it, in its own words (cleaned, clipped). */
+  reason: string;
+  accuracy: LocationAccuracy;
+}
+
+/**
+ * How a location question ended on the phone: shared (degrees, and the accuracy the browser reported, in
+ * metres), denied by the person's Deny or by the browser's permission, or failed (no fix in time, none at all).
+ */
+export type LocationOutcome =
+  | { outcome: 'shared'; lat: number; lng: number; accuracy: number }
+  | { outcome: 'denied'; by: 'person' | 'browser' }
+  | { outcome: 'failed'; why: 'timeout' | 'unavailable' };
+
+export type PhoneQuestion = PhoneForm | PhoneUrl | PhoneEditorOnly | PhonePermission | PhoneLocation;
+
+/**
+ * What a phone sends: Submit with values, Decline, Later, (for a URL question) Open on the computer, a
+ * permission option, or how a location question ended.
+ */
 export type PhoneAnswer =
   | { action: 'accept'; content: ElicitContent }
   | { action: 'decline' }
   | { action: 'later' }
   | { action: 'dismiss' }
   | { action: 'open' }
-  | { action: 'select'; optionId: string };
+  | { action: 'select'; optionId: string }
+  | { action: 'location'; location: LocationOutcome };
