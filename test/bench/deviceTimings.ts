@@ -13,6 +13,7 @@ import { Pairing } from '../../src/core/device/pairing';
 import { createDeviceCertificate } from '../../src/device/certificate';
 import { DeviceServer } from '../../src/device/deviceServer';
 
+/** Samples of a full run (`npm run bench`). */
 const SAMPLES = 21;
 
 class AwayRenderer implements Renderer {
@@ -21,7 +22,7 @@ class AwayRenderer implements Renderer {
   }
 }
 
-export async function deviceAnswer(): Promise<{ medianMs: number; samples: number[] }> {
+export async function deviceAnswer(samplesWanted = SAMPLES): Promise<{ medianMs: number; samples: number[] }> {
   const certificate = createDeviceCertificate(['127.0.0.1']);
   const broker = new Broker(new AwayRenderer(), { timeoutMs: () => 60_000, maxPendingPerAsker: () => 5, presentation: () => 'form' });
   const devices = new DeviceRegistry();
@@ -45,7 +46,7 @@ export async function deviceAnswer(): Promise<{ medianMs: number; samples: numbe
   };
   const samples: number[] = [];
   try {
-    for (let i = 0; i < SAMPLES; i++) {
+    for (let i = 0; i < samplesWanted; i++) {
       const answered = broker.ask({
         mode: 'form',
         asker: { kind: 'acp', name: 'bench' },

@@ -30,7 +30,7 @@ interface Marks {
   painted?: number;
 }
 
-export async function measureFormPage(root: string): Promise<FormPageTimings> {
+export async function measureFormPage(root: string, pages = PAGES): Promise<FormPageTimings> {
   const schema: unknown = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'everything-schema.json'), 'utf8'));
   const form = normalize(schema);
   const view: FormView = {
@@ -68,7 +68,7 @@ window.acquireVsCodeApi = () => ({
   try {
     const page = await browser.newPage();
     const samples: Required<Marks>[] = [];
-    for (let i = 0; i < PAGES; i++) {
+    for (let i = 0; i < pages; i++) {
       await page.goto(`file://${file}`);
       await page.waitForFunction(() => (window as unknown as { __marks: Marks }).__marks.painted !== undefined);
       samples.push(await page.evaluate(() => (window as unknown as { __marks: Required<Marks> }).__marks));

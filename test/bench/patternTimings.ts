@@ -72,7 +72,7 @@ function memoryMB(pattern: string, input: string): number {
   return Math.max(0, after - before) / (1024 * 1024);
 }
 
-export function worstPattern(): PatternTiming {
+export function worstPattern(runs = RUNS): PatternTiming {
   let worst: { family: string; pattern: string; compiled: LinearPattern; input: string; steps: number } | undefined;
   let worstMB = 0;
   for (const [family, make] of FAMILIES) {
@@ -86,12 +86,12 @@ export function worstPattern(): PatternTiming {
   }
   if (!worst) throw new Error('no adversarial pattern was accepted');
   const times: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0; run < runs; run++) {
     const started = performance.now();
     worst.compiled.test(worst.input);
     times.push(performance.now() - started);
   }
-  const worstMs = times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
+  const worstMs = times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
   return {
     worstMs,
     family: worst.family,

@@ -13,21 +13,31 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
-import { pickQuickPickItem, runCommand, waitForQuickInput, webviewFrame, whereThings } from '../e2e/harness/workbench';
+import { pickQuickPickItem, readFirst, runCommand, waitForQuickInput, webviewFrame, whereThings } from '../e2e/harness/workbench';
 import { startCodeServer } from '../e2e/harness/codeServer';
 import { buildFloorVsix, FLOOR_COMMAND, FLOOR_TOOL } from './webviewFloor';
 import { builtVsix } from '../e2e/elicitSession';
 import { readRecords } from '../support/records';
 import { agentPanel, newAgentSession, send } from '../e2e/agentPanelDriver';
+import { runSeries } from './series';
 
-/** Questions per series: QuickPicks; forms in a new tab each ("cold"); forms handed to the answered tab ("warm"). */
-const SERIES = Number(process.env.BENCH_SERIES ?? 21);
-/**
- * The cold forms and the floor's bare webviews come in alternating blocks of this many (three blocks
- * of each by default), so that a machine that is slower for a while slows both alike.
- */
-const BLOCK = Math.max(1, Math.ceil(SERIES / 3));
-const BLOCKS = Math.ceil(SERIES / BLOCK);
+/** How many of each series' questions: the cold forms and bare webviews, rounds, QuickPicks… */
+interface SeriesSizes {
+  series: number;
+  /**
+   * The cold forms and the floor's bare webviews come in alternating blocks of this many (three blocks
+   * of each in a full run), so that a machine that is slower for a while slows both alike.
+   */
+  block: number;
+  blocks: number;
+  /** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
+  chain: number;
+}
+
+function seriesSizes(series: number): SeriesSizes {
+  const block = Math.max(1, Math.ceil(series / 3));
+  return { series, block, blocks: Math.ceil(series / block), chain: Math.ceil(series / 3) };
+}
 
 /** New tabs only: cold forms and the bare webviews of the floor (`npm run bench -- --cold-only`). */
 export interface ColdTimings {
@@ -268,12 +278,14 @@ function readinessProbe(trace: boolean, win: Window = window): void {
 /** The fixture agent that asks in an agent session (its name marks its questions' titles). */
 const AGENT = 'bench-agent';
 
-/** Rounds per `round_chain` call (under Elicit's cap of 10): three calls give the warm samples. */
-const CHAIN = Math.ceil(SERIES / 3);
-
-export function measureInVscode(benchServer: string): Promise<VscodeTimings>;
-export function measureInVscode(benchServer: string, options: { coldOnly: true }): Promise<ColdTimings>;
-export async function measureInVscode(benchServer: string, options: { coldOnly?: boolean } = {}): Promise<VscodeTimings | ColdTimings> {
+/** `series`: questions per series (21 in a full run: QuickPicks, cold forms, warm forms, rounds…). */
+export function measureInVscode(benchServer: string, options: { series: number }): Promise<VscodeTimings>;
+export function measureInVscode(benchServer: string, options: { coldOnly: true; series: number }): Promise<ColdTimings>;
+export async function measureInVscode(
+  benchServer: string,
+  options: { coldOnly?: boolean; series: number },
+): Promise<VscodeTimings | ColdTimings> {
+  const { series, block: blockSize, blocks, chain } = seriesSizes(options.series);
   const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-ws-'));
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-bench-profile-'));
   const record = path.join(workspaceDir, '..', `${path.basename(workspaceDir)}-record.jsonl`);
@@ -282,13 +294,13 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     type: 'stdio',
     command: process.execPath,
     args: [benchServer],
-    env: { RECORD_FILE: record, BENCH_SERIES: String(SERIES), BENCH_BLOCK: String(BLOCK) },
+    env: { RECORD_FILE: record, BENCH_SERIES: String(series), BENCH_BLOCK: String(blockSize) },
   };
   const roundServer = {
     type: 'stdio',
     command: process.execPath,
     args: [path.join(path.dirname(benchServer), 'bench-round-server.mjs')],
-    env: { RECORD_FILE: record, BENCH_CHAIN: String(CHAIN) },
+    env: { RECORD_FILE: record, BENCH_CHAIN: String(chain) },
   };
   fs.writeFileSync(
     path.join(workspaceDir, '.vscode', 'mcp.json'),
@@ -310,13 +322,14 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     vsixPaths: [builtVsix(), floorVsix],
     workspaceDir,
     userSettings: { 'elicit.agents': agents },
-    env: { ELICIT_BENCH_FLOOR_RECORD: floorRecord, ELICIT_BENCH_FLOOR_SERIES: String(BLOCK) },
+    env: { ELICIT_BENCH_FLOOR_RECORD: floorRecord, ELICIT_BENCH_FLOOR_SERIES: String(blockSize) },
   });
   let window: BenchWindow | undefined;
   try {
     // A fresh browser profile: its first webview waits for VS Code's webview service worker to start.
-    window = await openWindow(codeServer.url, profileDir, record);
-    const { page, waitCount, frame } = window;
+    const first = await openWindow(codeServer.url, profileDir, record);
+    window = first;
+    const { page, waitCount, frame } = first;
     // Forms, cold, and the floor's bare webviews, in alternating blocks. Each cold form is cancelled,
     // which closes its tab, so the next one opens a new tab (the server sends it 0.3 s later, once the
     // window has closed the last one: see bench-server.mjs). Each bare webview is closed by its button,
@@ -325,119 +338,149 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
     let forms = 0;
     let floors = 0;
     let firstWorkerWait: number | undefined;
-    for (let block = 0; block < BLOCKS; block++) {
-      await runBenchTool(window, 'cold_forms');
-      const formsTrace = block === 0 ? await startTrace(page) : undefined;
-      for (let i = 0; i < BLOCK; i++) {
-        await waitCount('form-ready', ++forms);
-        if (forms === 1) firstWorkerWait = await serviceWorkerWait(page);
-        await readWebviewMarks(window);
-        await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+    // A series that waits in vain says what the page saw last.
+    const inSeries = <T>(name: string, questions: number, run: () => Promise<T>): Promise<T> =>
+      runSeries(name, questions, run, () => (window?.events ?? []).slice(-20).map((e) => `${e.event} ${e.at}`));
+    await inSeries('cold forms and bare webviews', series * 2, async () => {
+      for (let block = 0; block < blocks; block++) {
+        await runBenchTool(first, 'cold_forms');
+        const formsTrace = block === 0 ? await startTrace(page) : undefined;
+        for (let i = 0; i < blockSize; i++) {
+          await waitCount('form-ready', ++forms);
+          if (forms === 1) firstWorkerWait = await serviceWorkerWait(page);
+          await readWebviewMarks(first);
+          await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+        }
+        await formsTrace?.stop('cold-forms');
+        await waitForResult(first, 'bench-server', 'cold_forms');
+        // The floor, on the same empty editor area.
+        await closeAllEditors(first);
+        await runCommand(page, FLOOR_COMMAND);
+        const floorTrace = block === 0 ? await startTrace(page) : undefined;
+        for (let i = 0; i < blockSize; i++) {
+          await waitCount('floor-ready', ++floors);
+          await readWebviewMarks(first);
+          await (await frame()).getByRole('button', { name: 'Close' }).click();
+        }
+        await floorTrace?.stop('bare-webviews');
+        await waitForRecordCount(floorRecord, floors);
+        await waitUntilTrue(
+          page,
+          'the last bare webview to close',
+          async () => (await page.locator('iframe.webview:visible').count()) === 0,
+        );
       }
-      await formsTrace?.stop('cold-forms');
-      await waitForResult(window, 'bench-server', 'cold_forms');
-      // The floor, on the same empty editor area.
-      await closeAllEditors(window);
-      await runCommand(page, FLOOR_COMMAND);
-      const floorTrace = block === 0 ? await startTrace(page) : undefined;
-      for (let i = 0; i < BLOCK; i++) {
-        await waitCount('floor-ready', ++floors);
-        await readWebviewMarks(window);
-        await (await frame()).getByRole('button', { name: 'Close' }).click();
-      }
-      await floorTrace?.stop('bare-webviews');
-      await waitForRecordCount(floorRecord, floors);
-      await waitUntilTrue(page, 'the last bare webview to close', async () => (await page.locator('iframe.webview:visible').count()) === 0);
-    }
+    });
     if (options.coldOnly) {
-      await readWorkbenchMarks(window);
-      return coldTimings(record, floorRecord, window.events);
+      await readWorkbenchMarks(first);
+      return coldTimings(record, floorRecord, first.events, series);
     }
     // Forms, warm: each is declined (an answer), so the next one is drawn in the same tab.
-    await runBenchTool(window, 'series_form');
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('form-ready', ++forms);
-      await (await frame()).getByRole('button', { name: 'Decline' }).click();
-    }
-    await waitForResult(window, 'bench-server', 'series_form');
-    // QuickPicks, on an empty editor area: each one is cancelled with Escape, and the server sends the next.
-    await closeAllEditors(window);
-    await runBenchTool(window, 'series_pick');
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('pick-shown', i);
-      await page.keyboard.press('Escape');
-    }
-    await waitForResult(window, 'bench-server', 'series_pick');
-    // Answers: Submit pressed → the server has the answer (every field has a default).
-    await runBenchTool(window, 'series_answer');
-    for (let i = 1; i <= SERIES; i++) {
-      await waitCount('form-ready', ++forms);
-      await (await frame()).getByRole('button', { name: 'Submit' }).click();
-      await waitForRecordCount(record, i, (r) => r.tool === 'series_answer');
-    }
-    await waitForResult(window, 'bench-server', 'series_answer');
-    // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
-    for (let i = 1; i <= SERIES; i++) {
-      // Its last result closed first: waitForResult would otherwise see the old one (the same text).
-      await closeAllEditors(window);
-      await runBenchTool(window, 'round_once', 'round-server');
-      await waitCount('form-ready', ++forms);
-      await (await frame()).getByRole('button', { name: 'Cancel' }).click();
-      await waitForResult(window, 'round-server', 'round_once');
-    }
-    // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
-    for (let call = 0; call < 3; call++) {
-      await closeAllEditors(window);
-      await runBenchTool(window, 'round_chain', 'round-server');
-      for (let i = 0; i < CHAIN; i++) {
+    await inSeries('warm forms', series, async () => {
+      await runBenchTool(first, 'series_form');
+      for (let i = 1; i <= series; i++) {
         await waitCount('form-ready', ++forms);
         await (await frame()).getByRole('button', { name: 'Decline' }).click();
       }
-      await waitForResult(window, 'round-server', 'round_chain');
-    }
+      await waitForResult(first, 'bench-server', 'series_form');
+    });
+    // QuickPicks, on an empty editor area: each one is cancelled with Escape, and the server sends the next.
+    // Escape once the pick has been read, as a person does: a question takes no key in its first moments
+    // (src/core/time/arrivalGuard.ts), so an Escape at once is lost and the next pick never comes.
+    await inSeries('QuickPick', series, async () => {
+      await closeAllEditors(first);
+      await runBenchTool(first, 'series_pick');
+      for (let i = 1; i <= series; i++) {
+        await waitCount('pick-shown', i);
+        await readFirst(page);
+        await page.keyboard.press('Escape');
+      }
+      await waitForResult(first, 'bench-server', 'series_pick');
+    });
+    // Answers: Submit pressed → the server has the answer (every field has a default). Each form's
+    // buttons are drawn unavailable for its first moments: the click waits for them, as a person does.
+    await inSeries('answer', series, async () => {
+      await runBenchTool(first, 'series_answer');
+      for (let i = 1; i <= series; i++) {
+        await waitCount('form-ready', ++forms);
+        await (await frame()).getByRole('button', { name: 'Submit' }).click();
+        await waitForRecordCount(record, i, (r) => r.tool === 'series_answer');
+      }
+      await waitForResult(first, 'bench-server', 'series_answer');
+    });
+    // 2026-07-28 rounds, cold: one round per call, cancelled, so each call's round opens a new tab.
+    await inSeries('cold rounds', series, async () => {
+      for (let i = 1; i <= series; i++) {
+        // Its last result closed first: waitForResult would otherwise see the old one (the same text).
+        await closeAllEditors(first);
+        await runBenchTool(first, 'round_once', 'round-server');
+        await waitCount('form-ready', ++forms);
+        await (await frame()).getByRole('button', { name: 'Cancel' }).click();
+        await waitForResult(first, 'round-server', 'round_once');
+      }
+    });
+    // Rounds, warm: each is declined (an answer), so the request's next round is drawn in the same tab.
+    await inSeries('warm rounds', 3 * chain, async () => {
+      for (let call = 0; call < 3; call++) {
+        await closeAllEditors(first);
+        await runBenchTool(first, 'round_chain', 'round-server');
+        for (let i = 0; i < chain; i++) {
+          await waitCount('form-ready', ++forms);
+          await (await frame()).getByRole('button', { name: 'Decline' }).click();
+        }
+        await waitForResult(first, 'round-server', 'round_chain');
+      }
+    });
     // An agent's questions: the fixture agent (ACP SDK) asks codex's blocking question in a session,
     // one after another; each is cancelled (Escape in a quick input, Cancel in a form).
-    const formsBeforeAgent = window.events.filter((e) => e.event === 'form-ready').length;
-    await newAgentSession(page, AGENT, false);
-    await send(await agentPanel(page, AGENT, 60_000), `ask-series codex-blocking ${SERIES}`);
-    for (let i = 1; i <= SERIES; i++) {
-      await window.waitUntil(`agent question ${i}`, (events) => agentReadyEvents(events, formsBeforeAgent).length >= i);
-      await cancelAgentQuestion(page);
-      // The agent has the answer (its record), so the next question is its own.
-      await waitForRecordCount(record, i, (r) => r.agent === AGENT && r.kind === 'agent-question');
-    }
-    const agentAsks = firstAfter(record, agentReadyEvents(window.events, formsBeforeAgent), 'agent_ask');
+    const formsBeforeAgent = first.events.filter((e) => e.event === 'form-ready').length;
+    await inSeries('agent question', series, async () => {
+      await newAgentSession(page, AGENT, false);
+      await send(await agentPanel(page, AGENT, 60_000), `ask-series codex-blocking ${series}`);
+      for (let i = 1; i <= series; i++) {
+        await first.waitUntil(`agent question ${i}`, (events) => agentReadyEvents(events, formsBeforeAgent).length >= i);
+        await cancelAgentQuestion(page);
+        // The agent has the answer (its record), so the next question is its own.
+        await waitForRecordCount(record, i, (r) => r.agent === AGENT && r.kind === 'agent-question');
+      }
+    });
+    const agentAsks = firstAfter(record, agentReadyEvents(first.events, formsBeforeAgent), 'agent_ask');
 
-    await readWorkbenchMarks(window);
-    const events = window.events;
-    await window.close();
+    await readWorkbenchMarks(first);
+    const seen = first.events;
+    await first.close();
     window = undefined;
 
     // The same browser profile, a new window: as a person's browser (or desktop VS Code) that has shown webviews before.
-    window = await openWindow(codeServer.url, profileDir, record);
-    await runBenchTool(window, 'one_form');
-    await window.waitCount('form-ready', 1);
-    const warmProfile = latencies(record, window.events, 'one_form', 'form-ready');
-    const warmProfileWorkerWait = await serviceWorkerWait(window.page);
-    await window.close();
+    let warmProfile: number[] = [];
+    let warmProfileWorkerWait: number | undefined;
+    const second = await openWindow(codeServer.url, profileDir, record);
+    window = second;
+    await inSeries("a new window's first form", 1, async () => {
+      await runBenchTool(second, 'one_form');
+      await second.waitCount('form-ready', 1);
+      warmProfile = latencies(record, second.events, 'one_form', 'form-ready');
+      warmProfileWorkerWait = await serviceWorkerWait(second.page);
+    });
+    await second.close();
     window = undefined;
 
     if (process.env.BENCH_DEBUG) {
       const sends = [...readRecords(record), ...readRecords(floorRecord)].map((r) => `${r.tool} sent ${r.sentAt ?? r.answeredAt}`);
       console.error(
-        [...sends, ...events.map((e) => `${e.event} ${e.at}`)]
+        [...sends, ...seen.map((e) => `${e.event} ${e.at}`)]
           .sort((a, b) => Number(a.split(' ').at(-1)) - Number(b.split(' ').at(-1)))
           .join('\n'),
       );
     }
-    const picks = latencies(record, events, 'series_pick', 'pick-shown');
-    const coldForms = latencies(record, events, 'cold_forms', 'form-ready');
+    const picks = latencies(record, seen, 'series_pick', 'pick-shown');
+    const coldForms = latencies(record, seen, 'cold_forms', 'form-ready');
     // The warm series' first form opens a tab of its own: only the handed-over ones count.
-    const warm = latencies(record, events, 'series_form', 'form-ready').slice(1);
-    const answers = answerLatencies(record, events);
-    const roundsCold = latencies(record, events, 'round_once', 'form-ready');
+    const warm = latencies(record, seen, 'series_form', 'form-ready').slice(1);
+    const answers = answerLatencies(record, seen);
+    const roundsCold = latencies(record, seen, 'round_once', 'form-ready');
     // Each chain's first round opens a tab of its own.
-    const roundsWarm = latencies(record, events, 'round_chain', 'form-ready').filter((_, i) => i % CHAIN !== 0);
+    const roundsWarm = latencies(record, seen, 'round_chain', 'form-ready').filter((_, i) => i % chain !== 0);
     return {
       quickPickMs: median(picks),
       quickPickSamples: picks.length,
@@ -445,7 +488,7 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
       formFirstWarmProfileMs: warmProfile[0]!,
       formFirstWorkerWaitMs: firstWorkerWait,
       formFirstWarmProfileWorkerWaitMs: warmProfileWorkerWait,
-      ...coldTimings(record, floorRecord, events),
+      ...coldTimings(record, floorRecord, seen, series),
       formWarmMs: median(warm),
       formWarmSamples: warm.length,
       answerMs: median(answers),
@@ -470,7 +513,7 @@ export async function measureInVscode(benchServer: string, options: { coldOnly?:
 }
 
 /** The cold forms against the floor's bare webviews. */
-function coldTimings(record: string, floorRecord: string, events: BenchEvent[]): ColdTimings {
+function coldTimings(record: string, floorRecord: string, events: BenchEvent[], series: number): ColdTimings {
   const cold = latencies(record, events, 'cold_forms', 'form-ready');
   const floor = latencies(floorRecord, events, FLOOR_TOOL, 'floor-ready');
   return {
@@ -479,7 +522,7 @@ function coldTimings(record: string, floorRecord: string, events: BenchEvent[]):
     webviewFloorMs: median(floor),
     webviewFloorSamples: floor.length,
     formFloorRatio: median(cold) / median(floor),
-    coldStages: stageMedians(record, floorRecord, events),
+    coldStages: stageMedians(record, floorRecord, events, series),
   };
 }
 
@@ -634,7 +677,7 @@ function markList(prefix: string): Array<{ name: string; at: number }> {
 }
 
 /** For the cold forms and the bare webviews: each stage's median time after the send, over the samples that have it. */
-function stageMedians(record: string, floorRecord: string, events: BenchEvent[]): VscodeTimings['coldStages'] {
+function stageMedians(record: string, floorRecord: string, events: BenchEvent[], series: number): VscodeTimings['coldStages'] {
   const stagesOf = (file: string, tool: string, ready: string, count: number): Map<string, number[]> => {
     const sends = readRecords(file)
       .filter((r) => r.tool === tool && typeof r.sentAt === 'number')
@@ -652,8 +695,8 @@ function stageMedians(record: string, floorRecord: string, events: BenchEvent[])
     }
     return byStage;
   };
-  const form = stagesOf(record, 'cold_forms', 'form-ready', SERIES);
-  const floor = stagesOf(floorRecord, FLOOR_TOOL, 'floor-ready', SERIES);
+  const form = stagesOf(record, 'cold_forms', 'form-ready', series);
+  const floor = stagesOf(floorRecord, FLOOR_TOOL, 'floor-ready', series);
   const med = (values: number[] | undefined): number | undefined => (values && values.length > 0 ? median(values) : undefined);
   return STAGES.map((stage) => ({ stage, formMs: med(form.get(stage)), floorMs: med(floor.get(stage)) })).filter(
     (s) => s.formMs !== undefined || s.floorMs !== undefined,
@@ -732,6 +775,8 @@ function firstAfter(record: string, ready: BenchEvent[], tool: string): number[]
 async function cancelAgentQuestion(page: Page): Promise<void> {
   const quickInput = page.locator('.quick-input-widget:visible');
   if ((await quickInput.count()) > 0) {
+    // Once read: its first moments take no key (src/core/time/arrivalGuard.ts).
+    await readFirst(page);
     await page.keyboard.press('Escape');
     return;
   }
