@@ -5,8 +5,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { startCodeServer, repoRoot, type CodeServer } from './harness/codeServer';
 import { openWorkbench, type Workbench } from './harness/workbench';
+import { startFromKnownEditor } from './harness/knownEditor';
 
 export const fixtures = path.join(repoRoot, 'test', 'fixtures');
 
@@ -17,6 +19,37 @@ export function builtVsix(): string {
   const vsix = path.join(repoRoot, `elicit-${version}.vsix`);
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run "npm run package" (npm test does it first)`);
   return vsix;
+}
+
+/**
+ * The sessions open now, and whether a test has run in each since it opened. A session's first test
+ * gets the window as it opened (a first look at it is what some test files are about); every later
+ * test starts from a known editor (harness/knownEditor.ts), whatever the test before it left.
+ */
+const openSessions = new Map<ElicitSession, { used: boolean }>();
+
+/**
+ * Only in a test run: the soak and the benchmark import this module as plain scripts, where a hook
+ * would make node:test print a report of its own.
+ */
+function runByTheTestRunner(): boolean {
+  return (
+    process.env.NODE_TEST_CONTEXT !== undefined || process.execArgv.includes('--test') || /\.test\.[cm]?[jt]s$/.test(process.argv[1] ?? '')
+  );
+}
+
+if (runByTheTestRunner()) {
+  beforeEach(async (t) => {
+    for (const [session, { used }] of openSessions) {
+      if (!used || session.workbench.page.isClosed()) continue;
+      const found = await startFromKnownEditor(session.workbench.page);
+      // What an earlier test left is a finding too: said in this test's output.
+      if (found && 'diagnostic' in t) t.diagnostic(`started from a known editor after putting away what was left: ${found}`);
+    }
+  });
+  afterEach(() => {
+    for (const state of openSessions.values()) state.used = true;
+  });
 }
 
 export interface ElicitSession {
@@ -73,16 +106,19 @@ export async function openElicitSession(
     await removeAll();
     throw error;
   }
-  return {
+  const session: ElicitSession = {
     workspaceDir,
     server,
     workbench,
     async close() {
+      openSessions.delete(session);
       await workbench.close().catch(() => undefined);
       await server.stop();
       await removeAll();
     },
   };
+  openSessions.set(session, { used: false });
+  return session;
 }
 
 /** A stdio server entry that runs a fixture with the machine's Node. */

@@ -610,7 +610,7 @@ export async function waitForNotification(page: Page, substring: string, timeout
  * page.evaluate for functions with inner helpers: tsx/esbuild's keepNames wraps
  * them in __name(), which does not exist in the page, so a no-op one is supplied.
  */
-async function evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
+export async function evaluate<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<R> {
   return page.evaluate(`(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`) as Promise<R>;
 }
 
