@@ -119,6 +119,77 @@ describe('linear pattern engine: the same verdicts as RegExp with the u flag', (
   });
 });
 
+describe('linear pattern engine: the patterns servers use', () => {
+  /** Pattern, then inputs it must accept and inputs it must refuse, as RegExp does. */
+  const used: Array<[string, string[], string[]]> = [
+    ['^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$', ['ada@example.org', 'a.b+c@x-y.co'], ['ada@', '@x.org', 'a@b.c']],
+    [
+      "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$",
+      ["o'neil@mail.example.com", `x@${'a'.repeat(63)}.io`],
+      ['x@-a.io', `x@${'a'.repeat(64)}.io`],
+    ],
+    [
+      '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$',
+      ['1.0.0', '2.13.4-rc.1+build.5', '0.0.1-alpha'],
+      ['1.0', '01.0.0', '1.0.0-'],
+    ],
+    ['^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$', ['2026-11-28', '1999-02-31'], ['2026-13-01', '2026-1-01']],
+    [
+      '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
+      ['2026-11-28T10:40Z', '2026-11-28T10:40:07.123456789+01:00'],
+      ['2026-11-28T10:40', '2026-11-28 10:40Z'],
+    ],
+    ['^P(\\d+Y)?(\\d+M)?(\\d+W)?(\\d+D)?(T(\\d+H)?(\\d+M)?(\\d+(\\.\\d+)?S)?)?$', ['P1Y2M', 'PT0.5S', 'P'], ['1Y', 'PT5X']],
+    ['^[a-z0-9]+(?:-[a-z0-9]+)*$', ['my-slug-2', 'a'], ['-a', 'a--b', 'A']],
+    ['^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$', ['k8s-node-1', 'x'.repeat(63)], ['x'.repeat(64), 'a-']],
+    [
+      '^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
+      ['123e4567-e89b-12d3-a456-426614174000'],
+      ['123e4567-e89b-02d3-a456-426614174000'],
+    ],
+    ["^\\p{L}[\\p{L}\\p{M}' .-]{0,99}$", ['Zoë', 'Nguyễn Văn A', '李小龍', "O'Brien"], ['1abc', ' Zoë']],
+    ['^[\\p{Lu}\\p{Ll}\\p{Lt}\\p{Lm}\\p{Lo}]+$', ['Straße', 'Ελληνικά', 'ひらがな'], ['abc1', '']],
+    ['^\\+?[1-9]\\d{1,14}$', ['+4930123456', '15551234567'], ['+0301', '+1']],
+    ['^(?:\\d{1,3}\\.){3}\\d{1,3}$', ['192.168.0.1'], ['192.168.0', '1.2.3.4.5']],
+    ['^[\\w.-]{1,255}$', ['file_name.v2-final', 'x'.repeat(255)], ['x'.repeat(256), 'a b']],
+    ['^.{1,255}$', ['any text at all', 'é'.repeat(255)], ['', 'x'.repeat(256)]],
+  ];
+  for (const [pattern, accepted, refused] of used) {
+    it(`${pattern.slice(0, 60)}`, () => {
+      const linear = compileLinearPattern(pattern);
+      assert.ok(linear.cost <= MAX_PATTERN_COST, `costs ${linear.cost}`);
+      const native = new RegExp(pattern, 'u');
+      for (const input of accepted) assert.ok(native.test(input) && linear.test(input), `accepts ${JSON.stringify(input)}`);
+      for (const input of refused) assert.ok(!native.test(input) && !linear.test(input), `refuses ${JSON.stringify(input)}`);
+    });
+  }
+
+  it('keeps apart the states of many classes, more than 32 of a class, a class that fails and one that starts the match', () => {
+    // Character states are held as bits, 32 a word, each class's from a word of its own: these cross words and classes.
+    const body = '(?:[a-c]{0,40}x|\\d{0,70}y|é{1,33}|[^xyz]{2,3}z)!';
+    const inputs = [
+      `${'abc'.repeat(13)}ax!`,
+      `${'abc'.repeat(14)}x!`,
+      `${'7'.repeat(70)}y!`,
+      `${'7'.repeat(71)}y!`,
+      `q${'7'.repeat(71)}y!`,
+      `${'é'.repeat(33)}!`,
+      `${'é'.repeat(34)}!`,
+      'ééz!',
+      'éz!',
+      '😀😀z!',
+      `${'a'.repeat(45)}!x!`,
+      '',
+    ];
+    // Unanchored, a search starts at every position (the first state a character's); anchored, most inputs fail.
+    for (const pattern of [body, `^${body}$`]) {
+      const native = new RegExp(pattern, 'u');
+      const linear = compileLinearPattern(pattern);
+      for (const input of inputs) assert.equal(linear.test(input), native.test(input), `${pattern} on ${JSON.stringify(input)}`);
+    }
+  });
+});
+
 describe('linear pattern engine: never slow', () => {
   // The first four were accepted by the old safety check and are exponential in V8.
   const hostile = [

@@ -35,8 +35,8 @@ export class UnsupportedPatternError extends Error {}
 export const MAX_PATTERN_LENGTH = 1_000;
 
 /**
- * Most steps one input character may cost (see `cost`). At about 4 ns a step
- * this keeps any check of 10,000 characters near 40 ms (`npm run bench`,
+ * Most steps one input character may cost (see `cost`). At 2 to 3 ns a step
+ * this keeps any check of 10,000 characters within about 30 ms (`npm run bench`,
  * patternWorstMs); `x{0,255}` costs 783, `^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,63}$`
  * 286, `^[A-Z]{3}-\d{3}$` 65; `.{0,500}` is refused.
  */
@@ -155,23 +155,26 @@ function tooLarge(): UnsupportedPatternError {
   return new UnsupportedPatternError('its repetitions and alternatives make it too large to check');
 }
 
-/** The automaton as one flat array: the loop below touches only numbers. */
+/** The automaton as flat arrays: the loop below touches only numbers. */
 interface Program {
   /**
-   * Each state a record at its address: [test, number of edges, the address of each edge's target…].
-   * A character state's test is its class; any other state's is the bit of run()'s context that lets
-   * it through (PASS for a split), or MATCH.
+   * Every state but a character state is a record at its address: [test, number of edges, each edge's
+   * target…]; test is the bit of run()'s context that lets it through (PASS for a split), or MATCH.
+   * Then each character state's targets. A target t ≥ 0 is a record's address, t < 0 the character
+   * state in slot ~t.
    */
   code: Int32Array;
+  /** The targets of the character state in a slot: code[slotTargets[slot] .. slotTargets[slot + 1]). */
+  slotTargets: Int32Array;
+  /** The class of every slot of a word of the sets below: each class's slots begin a word of their own. */
+  wordClass: Int32Array;
   start: number;
-  /** The character states' records come first: an address below this is one. */
-  charEnd: number;
   classes: ClassTable;
   cost: number;
   /** Scratch space, reused by every run of this program (runs never overlap: JavaScript is single-threaded). */
   mark: Int32Array;
   generation: number;
-  /** The character states of this position and of the next (each state once). */
+  /** The character states of this position and of the next: a bit a slot, so each state is there once. */
   current: Int32Array;
   next: Int32Array;
   stack: Int32Array;
@@ -182,11 +185,14 @@ const PASS = 4;
 const MATCH = -1;
 
 /**
- * The reachable automaton as one flat array, the loop below touching only numbers.
+ * The reachable automaton as flat arrays, the loop below touching only numbers.
  * A split with one way out (a group, a copy's marker) is passed through: it would
  * cost a visit per position and decide nothing. A character followed by a
  * two-way split (`x?`, `x*`, each copy of `x{0,n}`) goes both ways itself,
  * which saves the split's visit: a quarter of the cost of `.{1,255}`.
+ *
+ * Character states are numbered (their slots) class by class, so a position asks
+ * each class once and passes over all the states of a class that says no at once.
  */
 function flatten(built: BuildState[], entry: BuildState, classes: ClassTable): Program {
   const through = (s: BuildState): BuildState => {
@@ -211,70 +217,89 @@ function flatten(built: BuildState[], entry: BuildState, classes: ClassTable): P
     return s.kind === Kind.Char && only?.kind === Kind.Split && only.next.length === 2 ? only.next.map(through) : next;
   };
   for (let i = 0; i < order.length; i++) targets.push([...new Set(outs(order[i]!).map(visit))]);
-  // Character states first, so run() tells one by its address alone.
+
   const n = order.length;
-  const layout = [...order.keys()].sort((x, y) => Number(order[y]!.kind === Kind.Char) - Number(order[x]!.kind === Kind.Char));
-  const address = new Int32Array(n);
+  const byClass: number[][] = Array.from({ length: classes.size }, () => []);
+  const records: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (order[i]!.kind === Kind.Char) byClass[order[i]!.arg]!.push(i);
+    else records.push(i);
+  }
+  const bySlot: number[] = [];
+  const wordClass: number[] = [];
+  byClass.forEach((states, c) => {
+    if (states.length === 0) return;
+    while (bySlot.length % 32 !== 0) bySlot.push(-1);
+    bySlot.push(...states);
+    while (wordClass.length * 32 < bySlot.length) wordClass.push(c);
+  });
+  const slots = wordClass.length * 32;
+  // What an edge to each state holds (see Program.code).
+  const target = new Int32Array(n);
+  for (let slot = 0; slot < bySlot.length; slot++) if (bySlot[slot]! >= 0) target[bySlot[slot]!] = ~slot;
   let size = 0;
-  let charEnd = 0;
-  let charStates = 0;
-  for (const i of layout) {
-    address[i] = size;
+  for (const i of records) {
+    target[i] = size;
     size += 2 + targets[i]!.length;
-    if (order[i]!.kind === Kind.Char) {
-      charEnd = size;
-      charStates++;
-    }
   }
-  const code = new Int32Array(size);
-  for (const i of layout) {
+  const charStates = n - records.length;
+  const edges = targets.reduce((sum, t) => sum + t.length, 0);
+  const code = new Int32Array(size + edges);
+  for (const i of records) {
     const { kind, arg } = order[i]!;
-    let at = address[i]!;
-    code[at++] = kind === Kind.Char || kind === Kind.Assert ? arg : kind === Kind.Split ? PASS : MATCH;
+    let at = target[i]!;
+    code[at++] = kind === Kind.Assert ? arg : kind === Kind.Split ? PASS : MATCH;
     code[at++] = targets[i]!.length;
-    for (const t of targets[i]!) code[at++] = address[t]!;
+    for (const t of targets[i]!) code[at++] = target[t]!;
   }
-  const edges = size - 2 * n;
+  const slotTargets = new Int32Array(slots + 1);
+  for (let slot = 0, at = size; slot <= slots; slot++) {
+    slotTargets[slot] = at;
+    const i = bySlot[slot] ?? -1;
+    if (i >= 0) for (const t of targets[i]!) code[at++] = target[t]!;
+  }
   return {
     code,
-    start: address[start]!,
-    charEnd,
+    slotTargets,
+    wordClass: Int32Array.from(wordClass),
+    start: target[start]!,
     classes,
     cost: 1 + edges + charStates + CLASS_TEST_COST * classes.size,
     mark: new Int32Array(size),
     generation: 0,
-    current: new Int32Array(charStates),
-    next: new Int32Array(charStates),
-    stack: new Int32Array(n),
+    current: new Int32Array(wordClass.length),
+    next: new Int32Array(wordClass.length),
+    stack: new Int32Array(records.length),
   };
 }
 
 /**
- * A Pike VM step by step. Every state is taken at most once per position (marked as it is
- * queued), and a character state goes straight to the next position's list, never through the
- * stack. Steps count what the loop does: each edge followed (1 + edges), each character state
- * tested, CLASS_TEST_COST for each question to the native RegExp.
+ * A Pike VM step by step. A state other than a character state is taken at most once per
+ * position (marked as it is queued); a character state is a bit of the position's set. Steps
+ * count what the loop does: each edge followed (1 + edges), each character state moved on or
+ * word of the set passed over (1 + character states), CLASS_TEST_COST for each question to the
+ * native RegExp.
  */
 function run(p: Program, text: string): { matched: boolean; steps: number } {
-  const { code, mark, stack, classes, charEnd, start } = p;
+  const { code, slotTargets, wordClass, mark, stack, classes, start } = p;
+  const words = wordClass.length;
   classes.asked = 0;
-  // What each class says of this position's character: 0 not asked yet, then NO or YES.
-  const verdict = classes.verdict;
   let current = p.current;
   let next = p.next;
+  current.fill(0); // a run that matched left its sets as they were
+  next.fill(0);
   let steps = 0;
   let prev = -1;
   let cp = text.length > 0 ? text.codePointAt(0)! : -1;
   let generation = nextGeneration(p);
-  let length = 0;
   let top = 0;
   for (let pos = 0; ;) {
-    // Unanchored: a match may begin at any position. A state is queued for this position once: a
-    // character state to wait for the next character, any other to the stack (written out twice below).
-    if (mark[start] !== generation) {
+    // Unanchored: a match may begin at any position. A target is queued for this position: a
+    // character state into the set, any other state onto the stack once (written out twice below).
+    if (start < 0) current[~start >> 5]! |= 1 << (~start & 31);
+    else if (mark[start] !== generation) {
       mark[start] = generation;
-      if (start < charEnd) current[length++] = start;
-      else stack[top++] = start;
+      stack[top++] = start;
     }
     steps++;
     // The epsilon closure of the stack, under this position's assertions: bit 0 `^`, 1 `$`, 2 `\b`, 3 `\B`, 4 PASS.
@@ -289,10 +314,10 @@ function run(p: Program, text: string): { matched: boolean; steps: number } {
         steps += end - s - 2;
         for (let e = s + 2; e < end; e++) {
           const t = code[e]!;
-          if (mark[t] !== generation) {
+          if (t < 0) current[~t >> 5]! |= 1 << (~t & 31);
+          else if (mark[t] !== generation) {
             mark[t] = generation;
-            if (t < charEnd) current[length++] = t;
-            else stack[top++] = t;
+            stack[top++] = t;
           }
         }
       }
@@ -301,26 +326,42 @@ function run(p: Program, text: string): { matched: boolean; steps: number } {
     pos += cp > 0xffff ? 2 : 1;
     generation = nextGeneration(p);
     const threads = current;
-    const count = length;
     current = next;
     next = threads;
-    length = 0;
-    steps += count;
-    verdict.fill(0);
-    for (let i = 0; i < count; i++) {
-      const s = threads[i]!;
-      const c = code[s]!;
-      let matches = verdict[c]!;
-      if (matches === 0) matches = verdict[c] = classes.judge(c, cp);
-      if (matches !== YES) continue;
-      const end = s + 2 + code[s + 1]!;
-      steps += end - s - 2;
-      for (let e = s + 2; e < end; e++) {
-        const t = code[e]!;
-        if (mark[t] !== generation) {
-          mark[t] = generation;
-          if (t < charEnd) current[length++] = t;
-          else stack[top++] = t;
+    // A class's words are next to each other: it is asked once, when its first word with a thread comes.
+    // Every word holds a character state, so a word passed over (empty, or its class said no) counts as one.
+    let judged = -1;
+    let matches = false;
+    for (let w = 0; w < words; w++) {
+      let bits = threads[w]!;
+      if (bits === 0) {
+        steps++;
+        continue;
+      }
+      threads[w] = 0;
+      const c = wordClass[w]!;
+      if (c !== judged) {
+        judged = c;
+        matches = classes.judge(c, cp) === YES;
+      }
+      if (!matches) {
+        steps++;
+        continue;
+      }
+      while (bits !== 0) {
+        const lowest = bits & -bits;
+        bits ^= lowest;
+        const slot = (w << 5) | (31 - Math.clz32(lowest));
+        const end = slotTargets[slot + 1]!;
+        let e = slotTargets[slot]!;
+        steps += 1 + end - e;
+        for (; e < end; e++) {
+          const t = code[e]!;
+          if (t < 0) current[~t >> 5]! |= 1 << (~t & 31);
+          else if (mark[t] !== generation) {
+            mark[t] = generation;
+            stack[top++] = t;
+          }
         }
       }
     }
@@ -352,8 +393,6 @@ class ClassTable {
   private readonly regexes: RegExp[] = [];
   /** ASCII answers, 128 a class: 0 not asked yet, then NO or YES. */
   private ascii = new Int8Array(0);
-  /** Each class's answer for the character at hand, kept by run(). */
-  verdict = new Int8Array(0);
   /** Questions put to the native RegExp in the run under way. */
   asked = 0;
 
@@ -394,7 +433,6 @@ class ClassTable {
     }
     const n = this.regexes.length;
     this.ascii = new Int8Array(n * 128);
-    this.verdict = new Int8Array(n);
   }
 
   /** Class `index`'s answer for code point cp (NO or YES): an ASCII one is kept for good, any other asked each time. */
