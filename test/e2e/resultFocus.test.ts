@@ -1,0 +1,122 @@
+/**
+ * A result never takes the keyboard from a question. A tool's result opens as a rendered preview,
+ * whose page loads for a moment (seconds for a window's first webview); a question that shows
+ * meanwhile must keep the keyboard, so that the person who answers it at once, with the keys, is
+ * heard. Checked in what the fixture server recorded; the result still comes to the front for the
+ * person who ran the tool.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  expectKeyboardInQuickInput,
+  clickAtPersonsPace,
+  pickQuickPickItem,
+  readForm,
+  pressAtPersonsPace,
+  runCommand,
+  runMcpTool,
+  screenshot,
+  waitForNoQuickInput,
+  whereThings,
+  waitForQuickInput,
+  waitForRenderedText,
+  webviewFrame,
+} from './harness/workbench';
+import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
+import { newRecordFile, waitForRecords } from '../support/records';
+
+describe('A result opening never takes the keyboard from a question, in code-server', { timeout: 600_000 }, () => {
+  const record = newRecordFile();
+  let session: ElicitSession;
+
+  before(async () => {
+    const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
+    session = await openElicitSession(JSON.stringify(mcpJson, null, 2));
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  /** Types as a person does, a key at a time, into whatever has the keyboard. */
+  async function typeAtPersonsPace(page: Page, text: string): Promise<void> {
+    await page.waitForTimeout(250);
+    await page.keyboard.type(text, { delay: 60 });
+  }
+
+  /** The person reads the question, types the answer with the keys and presses Enter. */
+  async function answerFollowUp(page: Page, index: number, answer: string): Promise<void> {
+    const question = await waitForQuickInput(page, (q) => (q.message ?? '').includes(`Follow-up ${index}`));
+    assert.match(question.title ?? '', /^ask-server asks/);
+    await expectKeyboardInQuickInput(page);
+    await typeAtPersonsPace(page, answer);
+    await pressAtPersonsPace(page, 'Enter');
+    const answered = await waitForRecords(record, 1, (r) => r.tool === 'result_then_ask' && r.index === index);
+    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: answer } });
+    await waitForNoQuickInput(page);
+  }
+
+  /** The result is on screen, rendered, holding `text`; a failure says what the window shows instead. */
+  async function resultShows(page: Page, text: string): Promise<void> {
+    await waitForRenderedText(page, text).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; ${await whereThings(page)}`);
+    });
+  }
+
+  it("keeps the keyboard in a question asked while the window's first result loads, the tool run again at once", async () => {
+    const { page } = session.workbench;
+    // A tool whose result opens: its argument typed in the step Elicit asks for it.
+    await runMcpTool(page, 'echo');
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · echo');
+    await typeAtPersonsPace(page, 'first result');
+    await pressAtPersonsPace(page, 'Enter');
+    // The person sees the result's tab come to the front and, at once, runs a tool that asks a question.
+    await page.locator('.tabs-container .tab.active', { hasText: 'ask-server-echo' }).waitFor({ timeout: 20_000 });
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
+    await pickQuickPickItem(page, 'ask_name', 10_000);
+    const question = await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_name');
+    assert.match(question.message ?? '', /What is your name\?/);
+    await expectKeyboardInQuickInput(page);
+    await typeAtPersonsPace(page, 'Grace');
+    await pressAtPersonsPace(page, 'Enter');
+    const named = await waitForRecords(record, 1, (r) => r.tool === 'ask_name');
+    assert.deepEqual(named[0]!.result, { action: 'accept', content: { name: 'Grace' } });
+    await resultShows(page, 'Hello, Grace!');
+  });
+
+  it('keeps the keyboard in a question the server asks the moment its result is back, while the result loads', async () => {
+    const { page } = session.workbench;
+    await runMcpTool(page, 'result_then_ask');
+    await answerFollowUp(page, 1, 'ship it');
+    // The result came to the front for the person who ran the tool, and shows what it returned.
+    await resultShows(page, 'Step 1 is done.');
+    const activeTab = page.locator('.tabs-container .tab.active .label-name');
+    assert.equal(((await activeTab.textContent()) ?? '').trim(), 'ask-server-result_then_ask');
+    await screenshot(page, 'result-focus-first');
+  });
+
+  it('keeps the keyboard in a question that comes as a form closes and the result behind it shows again', async () => {
+    const { page } = session.workbench;
+    // A result on screen, as the person left it.
+    await runMcpTool(page, 'echo');
+    await waitForQuickInput(page, (q) => q.title === 'Run MCP Tool · ask-server · echo');
+    await typeAtPersonsPace(page, 'the result behind');
+    await pressAtPersonsPace(page, 'Enter');
+    await resultShows(page, 'the result behind');
+    // The server asks a form (a tab in front of the result), and the moment it is answered, a one-line question.
+    await runMcpTool(page, 'form_then_ask');
+    const form = await webviewFrame(page, 'ask-server asks · tool form_then_ask');
+    await readForm(form);
+    await clickAtPersonsPace(page, form.getByRole('button', { name: 'Decline' }));
+    await waitForRecords(record, 1, (r) => r.tool === 'form_then_ask' && r.index === 0);
+    // The form's tab closes, the result's shows again and loads while the question comes: the question keeps the keyboard.
+    await waitForQuickInput(page, (q) => (q.message ?? '').includes('And what next?'));
+    await expectKeyboardInQuickInput(page);
+    await typeAtPersonsPace(page, 'write the notes');
+    await pressAtPersonsPace(page, 'Enter');
+    const answered = await waitForRecords(record, 1, (r) => r.tool === 'form_then_ask' && r.index === 1);
+    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: 'write the notes' } });
+  });
+});
