@@ -411,7 +411,7 @@ export async function runMcpTool(
   tool: string,
   server?: string,
   options: {
-    /** Looks at the tool list before the tool is picked (it may be called again on a retry). */
+    /** Looks at the tool list before the tool is picked. */
     inspectToolList?: (list: QuickInputState) => Promise<void>;
     /**
      * What the server list must show before `server` is picked: after mcp.json changed, the list
@@ -422,27 +422,26 @@ export async function runMcpTool(
   } = {},
 ): Promise<void> {
   const { inspectToolList, serversReady = () => true } = options;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      if (server !== undefined) {
-        await runCommandShowing(
-          page,
-          'Elicit: Run MCP Tool',
-          (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server) && serversReady(q),
-        );
-        await pickQuickPickItem(page, server, 10_000);
-      } else {
-        await runCommand(page, 'Elicit: Run MCP Tool');
-      }
-      // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
-      const list = await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
-      await inspectToolList?.(list);
-      await pickQuickPickItem(page, tool, 10_000);
-      return;
-    } catch (error) {
-      if (attempt >= 3 || (await readQuickInput(page)) !== undefined) throw error;
-    }
+  if (server !== undefined) {
+    await runCommandShowing(
+      page,
+      'Elicit: Run MCP Tool',
+      (q) => q.placeholder === 'Pick an MCP server' && q.items.some((i) => i.label === server) && serversReady(q),
+    );
+    await pickQuickPickItem(page, server, 10_000);
+  } else {
+    await runCommand(page, 'Elicit: Run MCP Tool');
   }
+  // Not run again when the tool list closes: something took the keyboard from it, which a person
+  // would meet too (a result's preview taking the focus as it loads, say), so it is a failure to see.
+  const list = await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000).catch(
+    async (error: unknown) => {
+      throw new Error(`the tool list did not show or closed: ${String(error)}; ${await whereThings(page)}`);
+    },
+  );
+  // Long lists draw only the rows in view: pickQuickPickItem filters when the row is not drawn.
+  await inspectToolList?.(list);
+  await pickQuickPickItem(page, tool, 10_000);
 }
 
 /** Replaces the quick input's text without submitting (e.g. to trigger validation). */
