@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { arrivalHold } from '../core/time/arrivalGuard';
-import { arrivalNotice } from './questions/arrivalNotice';
+import { arrivalNotice } from './arrivalNotice';
 
 export function pickOnce<T extends vscode.QuickPickItem, R>(
   pick: vscode.QuickPick<T>,

@@ -31,7 +31,7 @@ import { normalize } from '../../src/core/form/normalize';
 import { validateAnswer } from '../../src/core/form/ajvAnswerCheck';
 import { readOutsideAnswer } from '../../src/core/form/outsideAnswer';
 import { CANCELLED, type ElicitRequest } from '../../src/core/request';
-import { readChosenFiles, type FileReader } from '../../src/vscode/files/chooseFiles';
+import { readChosenFiles, type FileReader } from '../../src/vscode/questions/chooseFiles';
 
 const pdfField = (extra: Record<string, unknown> = {}): FileField =>
   normalize({

@@ -5,7 +5,7 @@
  *
  *   data:<media type>;name=<percent-encoded name>;base64,<bytes>
  *
- * Pure: the picking and reading are the editor's (src/vscode/files). Here are the
+ * Pure: the picking and reading are the editor's (src/vscode/questions/chooseFiles.ts). Here are the
  * rules both sides share: what the keyword says, which files it accepts, how a
  * file becomes a value, and the check of a value before it leaves, which reads
  * only the value's head and its length (a value may be megabytes).

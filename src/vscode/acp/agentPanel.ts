@@ -24,7 +24,7 @@ import {
   type HostToAgentPanel,
 } from '../../core/protocols/agentPanelProtocol';
 import { clip, inertText } from '../../core/display';
-import { WebviewHost } from '../webview/webviewHost';
+import { WebviewHost } from '../webviewHost';
 import { createAgentConnection, refusedKeyRetried, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
 import type { OfferedServers } from './agentServers';

@@ -10,7 +10,7 @@ import type { EnvVarAuthMethod, EnvVarView } from '../../acp/authMethods';
 import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { arrivalHold } from '../../core/time/arrivalGuard';
-import { arrivalNotice } from '../questions/arrivalNotice';
+import { arrivalNotice } from '../arrivalNotice';
 
 /** The typed values by variable name, or undefined when the person closed a box. */
 export function askVariables(

@@ -10,7 +10,7 @@ import { PERMISSION_CANCELLED } from '../../acp/connection';
 import type { Broker } from '../../core/broker/broker';
 import { inertText, oneLine } from '../../core/display';
 import { pickOnce } from '../pickOnce';
-import { setPickPrompt } from '../questions/pickPrompt';
+import { setPickPrompt } from '../pickPrompt';
 import { alwaysCovers } from '../../acp/permissionDetails';
 
 interface OptionItem extends vscode.QuickPickItem {

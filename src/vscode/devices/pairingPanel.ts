@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { isPairingToHost, type PairingToHost, type PairingToPage } from '../../core/protocols/pairingProtocol';
-import { WebviewHost } from '../webview/webviewHost';
+import { WebviewHost } from '../webviewHost';
 
 export class PairingPanel extends WebviewHost<PairingToPage, PairingToHost> {
   constructor(extensionUri: vscode.Uri) {

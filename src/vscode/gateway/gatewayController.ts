@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
-import { clipboardAccess } from '../questions/clipboardApproval';
+import { clipboardAccess } from '../clipboardApproval';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
 import { afterStart, choosePort, gatewayUrl, standsBy, type Holder, type ServedBy } from '../../gateway/portChoice';

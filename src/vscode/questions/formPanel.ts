@@ -17,7 +17,7 @@ import { LATER, type Question, type RenderOutcome, type Renderer } from '../../c
 import { clip, cleanText, inertText, oneLine, questionTitle } from '../../core/display';
 import { secretFieldNames, type FileField, type FormModel } from '../../core/form/fields';
 import { errorText } from '../../core/errors';
-import { chooseFiles, chosenFileLabel, type ChosenFile, type FileChoice } from '../files/chooseFiles';
+import { chooseFiles, chosenFileLabel, type ChosenFile, type FileChoice } from './chooseFiles';
 import { showsApp } from '../../core/broker/broker';
 import { AppBridge, type AppOutcome } from '../../core/apps/appBridge';
 import { appPage, isStripAction, STRIP_ACTIONS, type StripAction } from '../../core/apps/appPage';
@@ -27,7 +27,7 @@ import { extensionVersion } from '../extensionVersion';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
-import { WebviewHost } from '../webview/webviewHost';
+import { WebviewHost } from '../webviewHost';
 import { LaterDrafts } from './laterDrafts';
 
 export const FORM_VIEW_TYPE = 'elicit.form';

@@ -13,19 +13,19 @@ import { inertText, oneLine, questionTitle } from '../../core/display';
 import { joinSignals } from '../../core/joinSignals';
 import type { BooleanField, ChoiceField, Field, FileField, MultiChoiceField, NumberField, TextField } from '../../core/form/fields';
 import { fileRule, fileValueText } from '../../core/form/fileFields';
-import { chooseFiles } from '../files/chooseFiles';
+import { chooseFiles } from './chooseFiles';
 import { asksOnBehalf, CANCELLED, DECLINED, type Asker, type AnswerValue, type ElicitContent } from '../../core/request';
 import { checkField, multiChoiceRule, parseTextInput } from '../../core/form/fieldRules';
 import { listedOptions, otherTextField, questionFields } from '../../core/form/otherAnswer';
 import { numberScale, starsText, type Scale } from '../../core/form/numberScale';
 import { stepDraft, stepsFromDraft } from '../../core/form/stepDraft';
 import type { DraftKeeper } from './formPanel';
-import { setPickPrompt } from './pickPrompt';
+import { setPickPrompt } from '../pickPrompt';
 import { LaterDrafts } from './laterDrafts';
 import type { QuickInputEscape } from './quickInputEscape';
 import { rememberButtons, nextRememberChoice, type RememberChoice } from './rememberButton';
 import { arrivalHold } from '../../core/time/arrivalGuard';
-import { arrivalNotice } from './arrivalNotice';
+import { arrivalNotice } from '../arrivalNotice';
 
 /** `other`: the text of a question's "Other…" answer, when that was chosen (otherAnswer.ts). */
 type StepOutcome =

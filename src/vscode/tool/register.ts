@@ -11,7 +11,7 @@ import { inertText, oneLine } from '../../core/display';
 import type { Asker } from '../../core/request';
 import type { ToolQuestion } from '../../core/askUser/questionTypes';
 import { askToolQuestion, readToolQuestion } from '../../core/askUser/toolQuestions';
-import { clipboardAccess } from '../questions/clipboardApproval';
+import { clipboardAccess } from '../clipboardApproval';
 import type { Services } from '../services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';

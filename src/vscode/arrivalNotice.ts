@@ -8,8 +8,8 @@
  * broken button.
  */
 import * as vscode from 'vscode';
-import { inertText } from '../../core/display';
-import type { ArrivalNotice } from '../../core/time/arrivalGuard';
+import { inertText } from '../core/display';
+import type { ArrivalNotice } from '../core/time/arrivalGuard';
 import { setPickPrompt } from './pickPrompt';
 
 type QuickInput = vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>;

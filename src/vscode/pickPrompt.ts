@@ -6,8 +6,8 @@
  * placeholder only.
  */
 import * as vscode from 'vscode';
-import { inertText } from '../../core/display';
-import { versionAtLeast } from '../../core/vscodeVersion';
+import { inertText } from '../core/display';
+import { versionAtLeast } from '../core/vscodeVersion';
 
 /** Sets the prompt where VS Code shows one; false where it does not (say it in the placeholder then). */
 export function setPickPrompt(pick: vscode.QuickPick<vscode.QuickPickItem>, text: string | undefined): boolean {

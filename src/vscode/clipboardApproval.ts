@@ -7,9 +7,9 @@
  * Code's (the browser's in a remote window).
  */
 import * as vscode from 'vscode';
-import { inertText } from '../../core/display';
-import type { Broker } from '../../core/broker/broker';
-import { describeApproval, type ClipboardAccess, type ClipboardApproval } from '../../core/askUser/clipboardQuestions';
+import { inertText } from '../core/display';
+import type { Broker } from '../core/broker/broker';
+import { describeApproval, type ClipboardAccess, type ClipboardApproval } from '../core/askUser/clipboardQuestions';
 
 export function clipboardAccess(broker: Broker): ClipboardAccess {
   return {
