@@ -87,7 +87,8 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
   context.subscriptions.push(registry.onDidEndProcess((asker) => memory.endSession(asker)));
   registry.readAfter(originKeyLoaded);
   const lostQuestions = new LostQuestions(broker, workspaceState);
-  const services: Services = {
+  // Typed as built, not as Services: the features that own the vault and the registry get them whole.
+  const services = {
     log,
     broker,
     memory,
@@ -100,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     globalState,
     timeoutMs,
     readingLane,
-  };
+  } satisfies Services;
 
   context.subscriptions.push(
     { dispose: () => void closing?.() },

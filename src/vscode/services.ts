@@ -8,22 +8,22 @@ import type { Broker } from '../core/broker/broker';
 import type { UrlWaits } from '../core/broker/urlWaits';
 import type { AnswerMemory } from '../core/memory/answerMemory';
 import type { SecretGrants } from '../mcp/secretGrants';
+import type { McpServers } from './mcpServers';
 import type { ResultDocuments } from './resultDocuments';
-import type { SecretVault } from './secrets/secretVault';
-import type { ServerRegistry } from './mcp/serverRegistry';
+import type { SavedSecrets } from './savedSecrets';
 
 export interface Services {
   log: vscode.LogOutputChannel;
   broker: Broker;
   /** Answers the person chose to have remembered (core/memory). */
   memory: AnswerMemory;
-  vault: SecretVault;
+  vault: SavedSecrets;
   /** Where saved secrets and saved password inputs may go (the one rule: mcp/secretGrants.ts). */
   grants: SecretGrants;
   /** Settled once destination digests use the install's key (secrets/originKey.ts). */
   originKeyLoaded: Promise<void>;
   urlWaits: UrlWaits;
-  registry: ServerRegistry;
+  registry: McpServers;
   results: ResultDocuments;
   /** context.globalState, its updates made one after another (see serialMemento.ts). */
   globalState: vscode.Memento;

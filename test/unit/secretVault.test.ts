@@ -13,7 +13,8 @@ import type { Question } from '../../src/core/broker/broker';
 import type { Asker } from '../../src/core/request';
 import { normalize } from '../../src/core/form/normalize';
 import { MemorySecretStore } from '../../src/mcp/oauthStore';
-import { CONFIGURATION_INPUT, SecretVault } from '../../src/vscode/secrets/secretVault';
+import { CONFIGURATION_INPUT } from '../../src/vscode/savedSecrets';
+import { SecretVault } from '../../src/vscode/secrets/secretVault';
 
 class MemoryState {
   readonly values = new Map<string, unknown>();

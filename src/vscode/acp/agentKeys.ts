@@ -11,18 +11,11 @@
 import * as vscode from 'vscode';
 import { agentOrigin, type AgentConfig } from '../../acp/config';
 import type { SavedKeys } from '../../acp/signIn';
-
-export interface SavedAgentKey {
-  agent: string;
-  /** Digest of the agent's destination (agentOrigin). */
-  binding: string;
-  variable: string;
-  savedAt: number;
-}
+import type { SavedAgentKey, SavedAgentKeys } from '../savedAgentKeys';
 
 const INDEX_KEY = 'elicit.savedAgentKeys';
 
-export class AgentKeys implements vscode.Disposable {
+export class AgentKeys implements SavedAgentKeys, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changes.event;
 

@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import type { AppHostContext, AppQuestionParams } from '../../core/apps/appBridge';
 import { composedName } from '../../core/form/group';
 import type { ElicitRequest } from '../../core/request';
-import { offerServerRestart } from '../mcp/restartOffer';
-import type { ServerRegistry } from '../mcp/serverRegistry';
+import type { McpServers } from '../mcpServers';
+import { offerServerRestart } from '../restartOffer';
 import { SETTING, settings } from '../settings';
 
 /** Shown only while the active tab shows an app (package.json `when`). */
@@ -52,7 +52,7 @@ export class AppQuestions {
   }
 }
 
-export function registerAppQuestions(context: vscode.ExtensionContext, registry: Pick<ServerRegistry, 'running' | 'restart'>): void {
+export function registerAppQuestions(context: vscode.ExtensionContext, registry: Pick<McpServers, 'running' | 'restart'>): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(USE_FORM_COMMAND, () => AppQuestions.useFormInActive()),
     vscode.workspace.onDidChangeConfiguration((event) => {

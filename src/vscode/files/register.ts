@@ -9,7 +9,7 @@ import type { ElicitRequest } from '../../core/request';
 import { inertText, oneLine } from '../../core/display';
 import type { Services } from '../services';
 import { SETTING, settings } from '../settings';
-import { offerServerRestart } from '../mcp/restartOffer';
+import { offerServerRestart } from '../restartOffer';
 
 /** Only an MCP server's question may hold a file field, and only with the setting on. */
 export function acceptsFiles(request: ElicitRequest): boolean {

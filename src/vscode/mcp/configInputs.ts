@@ -23,7 +23,7 @@ import { canonicalArgs } from '../../core/origin';
 import { inputDestination } from '../../mcp/launch';
 import type { GrantSubject, SecretGrants } from '../../mcp/secretGrants';
 import { serverDestination } from '../../mcp/serverOrigin';
-import { CONFIGURATION_INPUT, type SecretVault } from '../secrets/secretVault';
+import { CONFIGURATION_INPUT, type SavedSecrets } from '../savedSecrets';
 
 export class ConfigInputs {
   /** Non-password values of this window, by file and id. */
@@ -33,7 +33,7 @@ export class ConfigInputs {
 
   constructor(
     private readonly broker: Broker,
-    private readonly vault: SecretVault,
+    private readonly vault: SavedSecrets,
     private readonly grants: SecretGrants,
     /** Runs a VS Code command (vscode.commands.executeCommand; VS Code passes an input's `args` as one argument). */
     private readonly runCommand: (command: string, args: unknown) => Thenable<unknown> = (command, args) =>

@@ -14,10 +14,10 @@ import { formatPromptResult } from '../../mcp/promptText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
-import type { Services } from '../services';
+import type { McpServices } from './serverRegistry';
 import { inertText, oneLine } from '../../core/display';
 
-export async function getPromptCommand(services: Services, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
+export async function getPromptCommand(services: McpServices, serverName?: unknown, promptName?: unknown, args?: unknown): Promise<void> {
   const server = await resolveServer(services.registry, vscode.l10n.t('Get MCP Prompt'), serverName);
   if (!server) return;
   const prompts = await listWithProgress(server, services.log, () => listPrompts(server));
@@ -51,7 +51,7 @@ export async function getPromptCommand(services: Services, serverName?: unknown,
   await getAndShow(services, server, prompt, values);
 }
 
-function getAndShow(services: Services, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
+function getAndShow(services: McpServices, server: McpConnection, prompt: Prompt, args: Record<string, string>): Promise<void> {
   return callAndShow(services, {
     progress: vscode.l10n.t('Getting {0} › {1}', server.name, prompt.name),
     server: server.name,

@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { OAuthSecrets } from './oauthSecrets';
-import type { Services } from '../services';
+import type { McpServices } from './serverRegistry';
 import { signOutOfServer } from './signOut';
 
-export function registerOAuth(context: vscode.ExtensionContext, services: Services): void {
+export function registerOAuth(context: vscode.ExtensionContext, services: McpServices): void {
   const secrets = new OAuthSecrets(context.secrets, services.globalState);
   services.registry.useOAuth({
     store: secrets,

@@ -14,11 +14,11 @@ import { formatResourceResult } from '../../mcp/resourceText';
 import { collectArguments } from './argumentCollector';
 import { listWithProgress, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
-import type { Services } from '../services';
+import type { McpServices } from './serverRegistry';
 
 export type ResourceChoice = { resource: Resource } | { template: ResourceTemplate };
 
-export async function readResourceCommand(services: Services, serverName?: unknown, uri?: unknown): Promise<void> {
+export async function readResourceCommand(services: McpServices, serverName?: unknown, uri?: unknown): Promise<void> {
   const server = await resolveServer(services.registry, vscode.l10n.t('Read MCP Resource'), serverName);
   if (!server) return;
   if (typeof uri === 'string') return readAndShow(services, server, uri);
@@ -29,7 +29,7 @@ export async function readResourceCommand(services: Services, serverName?: unkno
 }
 
 /** Reads a resource, or asks a template's variables first. */
-export async function readChoice(services: Services, server: McpConnection, choice: ResourceChoice): Promise<void> {
+export async function readChoice(services: McpServices, server: McpConnection, choice: ResourceChoice): Promise<void> {
   if ('resource' in choice) return readAndShow(services, server, choice.resource.uri);
   const template = choice.template;
   const args = await templateArguments(template);
@@ -84,7 +84,7 @@ async function pickResource(
   return picked?.choice;
 }
 
-function readAndShow(services: Services, server: McpConnection, uri: string): Promise<void> {
+function readAndShow(services: McpServices, server: McpConnection, uri: string): Promise<void> {
   return callAndShow(services, {
     progress: vscode.l10n.t('Reading {0} from {1}', oneLine(uri, 120), server.name),
     server: server.name,

@@ -12,10 +12,10 @@ import { readChoice, readResourceCommand } from './readResource';
 import { runTool } from './runTool';
 import { registerServerCommands } from './serverCommands';
 import { ServersView, type PromptNode, type ResourceNode, type ToolNode } from './serversView';
-import type { Services } from '../services';
+import type { McpServices } from './serverRegistry';
 import { findOtherToolServers } from './sources/otherToolsCommand';
 
-export function registerMcp(context: vscode.ExtensionContext, services: Services): void {
+export function registerMcp(context: vscode.ExtensionContext, services: McpServices): void {
   const inputs = new ConfigInputs(services.broker, services.vault, services.grants);
   services.registry.setInputResolver((config) => inputs.resolve(config));
   const view = new ServersView(services.registry);

@@ -32,6 +32,8 @@ import { serverOrigin } from '../../mcp/serverOrigin';
 import { withOrigin } from '../../core/origin';
 import type { Asker } from '../../core/request';
 import { readSelection, selectsServer } from '../../mcp/mcpJsonSelection';
+import type { McpServers } from '../mcpServers';
+import type { Services } from '../services';
 
 /** Values for a server's `${input:…}` variables, asked or remembered; rejects when the person does not give one. */
 export type InputResolver = (config: ServerConfig) => Promise<Record<string, string>>;
@@ -39,7 +41,10 @@ export type InputResolver = (config: ServerConfig) => Promise<Record<string, str
 /** True while the elicit.mcpJsonServers setting leaves servers of a workspace's mcp.json to VS Code (the view says so). */
 const LEFT_OUT_CONTEXT = 'elicit.mcpJsonServersLeftOut';
 
-export class ServerRegistry implements vscode.Disposable {
+/** The shared parts as the MCP feature gets them: with its own registry whole, where other features see McpServers. */
+export type McpServices = Services & { registry: ServerRegistry };
+
+export class ServerRegistry implements McpServers, vscode.Disposable {
   private readonly connections = new Map<string, McpConnection>();
   private readonly recoveries = new Map<string, CrashRecovery>();
   private inputResolver: InputResolver | undefined;

@@ -6,12 +6,12 @@
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { OAuthSecrets } from './oauthSecrets';
-import type { Services } from '../services';
+import type { McpServices } from './serverRegistry';
 
 type SignedIn = ReturnType<OAuthSecrets['signedIn']>[number];
 
 /** `target` is a server name (from a keybinding or script) or a servers-view item with a `name`. */
-export async function signOutOfServer(services: Services, secrets: OAuthSecrets, target?: unknown): Promise<void> {
+export async function signOutOfServer(services: McpServices, secrets: OAuthSecrets, target?: unknown): Promise<void> {
   const name = typeof target === 'string' ? target : (target as { name?: unknown } | undefined)?.name;
   const all = secrets.signedIn();
   const candidates = typeof name === 'string' ? all.filter((s) => s.name === name) : all;

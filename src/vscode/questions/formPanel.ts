@@ -28,20 +28,13 @@ import { initialValues, makeDraft, type RawValues } from '../../core/form/formSt
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';
 import { isFormToHost, type FormView, type HostToForm, type FormToHost } from '../../core/protocols/formProtocol';
 import { WebviewHost } from '../webviewHost';
+import type { SavedSecretSource } from '../savedSecrets';
 import { LaterDrafts } from './laterDrafts';
 
 export const FORM_VIEW_TYPE = 'elicit.form';
 
 /** How long an answered panel waits for the asker's next form before it closes. */
 export const HANDOFF_MS = 1500;
-
-/** Where the form may reuse secrets saved earlier; the webview only ever learns their names. */
-export interface SavedSecretSource {
-  /** Names of this question's secret fields that have a saved value. */
-  available(question: Question): string[] | Promise<string[]>;
-  /** The saved value, read only when the person chose to reuse it. */
-  read(question: Question, field: string): Promise<string | undefined>;
-}
 
 /** Keeps what the person typed into a question that survives a window reload. */
 export interface DraftKeeper {

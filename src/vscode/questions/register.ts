@@ -8,7 +8,7 @@ import type { Question } from '../../core/broker/broker';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import type { AnswerMemory } from '../../core/memory/answerMemory';
 import { answerKeptRound } from '../mcp/keptRoundAnswer';
-import type { SecretVault } from '../secrets/secretVault';
+import type { SavedSecrets } from '../savedSecrets';
 import type { Services } from '../services';
 import { FormPanelRenderer } from './formPanel';
 import { QuestionHistory } from './history';
@@ -30,7 +30,7 @@ export interface Renderers {
 export function createRenderers(
   extensionUri: vscode.Uri,
   parts: {
-    vault: SecretVault;
+    vault: SavedSecrets;
     keptRounds: KeptRounds;
     urlWaits: UrlWaits;
     timeoutMs: () => number;

@@ -6,13 +6,14 @@
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { SecretGrants } from '../../mcp/secretGrants';
-import type { AgentKeys, SavedAgentKey } from '../acp/agentKeys';
-import type { SavedInput, SavedSecret, SecretVault } from './secretVault';
+import type { SavedAgentKey, SavedAgentKeys } from '../savedAgentKeys';
+import type { SavedInput, SavedSecret } from '../savedSecrets';
+import type { SecretVault } from './secretVault';
 
 /** `grants`: a forgotten named secret or input takes with it the answers about where it may go. */
 export async function manageSavedSecrets(
   vault: SecretVault,
-  agentKeys: AgentKeys,
+  agentKeys: SavedAgentKeys,
   grants?: Pick<SecretGrants, 'forget' | 'forgetInput'>,
 ): Promise<void> {
   const saved = vault.list();

@@ -4,12 +4,18 @@
  * the chosen ones.
  */
 import * as vscode from 'vscode';
-import type { AgentKeys } from '../acp/agentKeys';
+import type { SavedAgentKeys } from '../savedAgentKeys';
 import type { Services } from '../services';
+import type { SecretVault } from './secretVault';
 import { manageSavedSecrets } from './manageSecrets';
 import { writeTestReports } from './testReport';
 
-export function registerSecrets(context: vscode.ExtensionContext, services: Services, agentKeys: AgentKeys): void {
+/** The vault is this feature's own: it gets the whole of it, where other features see what savedSecrets.ts declares. */
+export function registerSecrets(
+  context: vscode.ExtensionContext,
+  services: Services & { vault: SecretVault },
+  agentKeys: SavedAgentKeys,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('elicit.manageSecrets', () => manageSavedSecrets(services.vault, agentKeys, services.grants)),
   );

@@ -10,36 +10,12 @@ import type { Question } from '../../core/broker/broker';
 import { secretFields } from '../../core/form/fields';
 import type { Asker, ElicitResult } from '../../core/request';
 import { namedSecretKey, savedSecretKey } from '../../core/secretKeys';
-import type { SavedSecretSource } from '../questions/formPanel';
-
-export interface SavedSecret {
-  /** 'named': a secret an agent asked for by name, used as `${secret:NAME}`. */
-  askerKind: Asker['kind'] | 'named';
-  /** Shown in Manage Saved Secrets; not what the secret is keyed by. */
-  askerName: string;
-  field: string;
-  savedAt: number;
-  /** The SecretStorage key. Absent in entries saved before keys named the origin (keyed by name; never offered). */
-  key?: string;
-}
-
-/** A password input of an mcp.json (`${input:id}`), kept per config file so servers sharing it share it. */
-export interface SavedInput {
-  /** The config file's URI. */
-  file: string;
-  id: string;
-  /** The server that first needed it, to recognise it by. */
-  server: string;
-  savedAt: number;
-}
-
-/** The asker detail of configuration-input questions: their answers are saved as inputs, not as answers. */
-export const CONFIGURATION_INPUT = 'configuration input';
+import { CONFIGURATION_INPUT, type SavedInput, type SavedSecret, type SavedSecrets } from '../savedSecrets';
 
 const INDEX_KEY = 'elicit.savedSecrets';
 const INPUT_INDEX_KEY = 'elicit.savedInputs';
 
-export class SecretVault implements SavedSecretSource, vscode.Disposable {
+export class SecretVault implements SavedSecrets, vscode.Disposable {
   private readonly changes = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changes.event;
 

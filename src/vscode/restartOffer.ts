@@ -4,10 +4,10 @@
  * restarted now, on the person's word.
  */
 import * as vscode from 'vscode';
-import { inertText, oneLine } from '../../core/display';
-import type { ServerRegistry } from './serverRegistry';
+import { inertText, oneLine } from '../core/display';
+import type { McpServers } from './mcpServers';
 
-export async function offerServerRestart(registry: Pick<ServerRegistry, 'running' | 'restart'>, change: string): Promise<void> {
+export async function offerServerRestart(registry: Pick<McpServers, 'running' | 'restart'>, change: string): Promise<void> {
   const running = registry.running();
   if (running.length === 0) return;
   const restart = vscode.l10n.t('Restart Servers');
