@@ -6,13 +6,12 @@
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
-import { elicitRequestFrom } from '../core/broker/elicitParams';
 import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/request';
 import { askerKey } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
-import { autoResolutionMs } from '../core/time/countdown';
 import { joinSignals } from '../core/joinSignals';
 import { commandOf } from './permissionDetails';
+import { agentElicitRequest, isNonBlocking } from './agentConventions';
 import {
   PERMISSION_CANCELLED,
   type AcpClientOptions,
@@ -204,9 +203,7 @@ export class AgentQuestions {
   private toElicitRequest(method: string, p: Record<string, unknown>, sessionId: string | undefined, signal: AbortSignal): ElicitRequest {
     const asker = this.asker;
     if (typeof p.toolCallId === 'string') asker.detail = this.toolTitles.get(p.toolCallId) ?? `tool call ${p.toolCallId}`;
-    const request = elicitRequestFrom(method, p, asker, signal);
-    const timer = autoResolutionMs(codexMeta(p).autoResolutionMs);
-    if (timer !== undefined && request.mode === 'form') request.autoResolvesAt = Date.now() + timer;
+    const request = agentElicitRequest(method, p, asker, signal);
     // ACP scopes a question to a session (and maybe a tool call), or to a request.
     if (sessionId === undefined && p.requestId === undefined) {
       throw new InvalidRequestError(`${method} needs a "sessionId" or a "requestId"`);
@@ -231,13 +228,6 @@ export class AgentQuestions {
   }
 }
 
-/** codex's mark of a question it keeps working through: `_meta.codex.delivery: "async"`. */
-function isNonBlocking(p: Record<string, unknown>): boolean {
-  const meta = p._meta;
-  const codex = isObject(meta) ? meta.codex : undefined;
-  return isObject(codex) && codex.delivery === 'async' && (p.mode ?? 'form') === 'form';
-}
-
 /** The start of a session id, enough to tell sessions apart. */
 function clipId(id: string): string {
   return id.length > 12 ? `${id.slice(0, 8)}…` : id;
@@ -248,10 +238,4 @@ function untilAborted(signal: AbortSignal): Promise<void> {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });
   });
-}
-
-/** codex's own fields of a request (`_meta.codex`), or none. */
-function codexMeta(params: Record<string, unknown>): Record<string, unknown> {
-  const meta = isObject(params._meta) ? params._meta.codex : undefined;
-  return isObject(meta) ? meta : {};
 }

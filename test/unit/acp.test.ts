@@ -9,6 +9,7 @@ import { confinePath, sliceLines } from '../../src/acp/files';
 import { answerEntries, lineDiff, Transcript } from '../../src/acp/transcript';
 import { questionSummary } from '../../src/core/form/questionSummary';
 import { alwaysCovers, commandOf } from '../../src/acp/permissionDetails';
+import { inElicitTerms } from '../../src/acp/agentConventions';
 import { claudeAskParams, CODEX_ASYNC_NOTICE, codexAsyncParams } from '../fixtures/agent-questions.mjs';
 import { isAgentPanelToHost, savedSession } from '../../src/core/protocols/agentPanelProtocol';
 
@@ -111,7 +112,7 @@ describe('Transcript', () => {
       mode: 'form',
       message: CODEX_ASYNC_NOTICE,
       nonBlocking: true,
-      requestedSchema: codexAsyncParams('s').requestedSchema,
+      requestedSchema: inElicitTerms(codexAsyncParams('s').requestedSchema),
     };
     t.apply({ kind: 'question', id: 1, sessionId: 's', info });
     const [card] = t.takeChanges();
@@ -141,12 +142,14 @@ describe('Transcript', () => {
   });
 
   it("summarises a form as its first question (header and question for claude's AskUserQuestion), with a count of the rest", () => {
-    assert.equal(questionSummary(codexAsyncParams('s').requestedSchema), 'Which database should the service use? (+1 more question)');
-    assert.equal(questionSummary(claudeAskParams('s').requestedSchema), 'Tooling: Which package manager should I use? (+1 more question)');
+    // The schemas as the ACP side passes them on.
+    const summary = (schema: Record<string, unknown>): string => questionSummary(inElicitTerms(schema));
+    assert.equal(summary(codexAsyncParams('s').requestedSchema), 'Which database should the service use? (+1 more question)');
+    assert.equal(summary(claudeAskParams('s').requestedSchema), 'Tooling: Which package manager should I use? (+1 more question)');
     const one = claudeAskParams('s').requestedSchema as { properties: Record<string, unknown> };
     delete one.properties.question_1;
     delete one.properties.question_1_custom;
-    assert.equal(questionSummary(one), 'Tooling: Which package manager should I use?');
+    assert.equal(summary(one), 'Tooling: Which package manager should I use?');
     assert.equal(questionSummary({ type: 'object', properties: { a: { $ref: '#/x' } } }), '');
     assert.equal(questionSummary({ type: 'object', properties: {} }), '');
   });

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type * as vscode from 'vscode';
 import { Broker, type AnsweredQuestion, type Question, type RenderOutcome, type Renderer } from '../../src/core/broker/broker';
-import { elicitRequestFrom } from '../../src/core/broker/elicitParams';
+import { agentElicitRequest } from '../../src/acp/agentConventions';
 import { toHistoryEntry } from '../../src/core/broker/history';
 import type { Asker, ElicitRequest, ElicitResult } from '../../src/core/request';
 import {
@@ -65,8 +65,9 @@ async function pose(broker: Broker, request: ElicitRequest): Promise<{ question:
 const codex: Asker = { kind: 'acp', name: 'codex', detail: 'session 1' };
 const server: Asker = { kind: 'mcp', name: 'weather' };
 
+/** A recorded agent question as the ACP side asks it. */
 function agentQuestion(file: string, asker = codex): ElicitRequest {
-  return elicitRequestFrom('elicitation/create', fixture(file), asker, new AbortController().signal);
+  return agentElicitRequest('elicitation/create', fixture(file), asker, new AbortController().signal);
 }
 
 describe('what may go to a paired phone', () => {
@@ -111,7 +112,7 @@ describe('what may go to a paired phone', () => {
     const props = (codexSecret.requestedSchema as { properties: Record<string, { _meta: { codex: { isSecret: boolean } } }> }).properties;
     props.database_note!._meta.codex.isSecret = true;
     for (const request of [
-      elicitRequestFrom('elicitation/create', codexSecret, codex, new AbortController().signal),
+      agentElicitRequest('elicitation/create', codexSecret, codex, new AbortController().signal),
       {
         mode: 'form',
         asker: server,

@@ -33,7 +33,7 @@ export interface TextField extends FieldBase {
   example?: string;
   default?: string;
   /**
-   * `format: "password"`, `writeOnly: true` or an agent's `_meta.codex.isSecret`:
+   * `format: "password"` or `writeOnly: true` (what an agent's own secret mark becomes, src/acp):
    * masked, stored in SecretStorage, never logged or kept in a draft.
    */
   secret: boolean;
@@ -46,14 +46,14 @@ export interface TextField extends FieldBase {
 }
 
 /**
- * An agent's choice question paired with its own free-text companion, asked as
- * one question with an "Other…" answer (see otherAnswer.ts).
+ * A choice question paired with its own free-text companion, asked as one
+ * question with an "Other…" answer (see otherAnswer.ts).
  */
 export interface OtherAnswer {
-  /** The text field that carries the typed answer (codex `<id>_note`, claude `question_N_custom`). */
+  /** The text field that carries the typed answer. */
   text: string;
   /**
-   * The option that means "my own answer" (codex "None of the above"): sent with
+   * The option that means "my own answer": sent with
    * the text, and not listed beside "Other…". Absent when the text alone is the answer.
    */
   option?: string;

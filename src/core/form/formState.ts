@@ -38,7 +38,7 @@ export function toRaw(field: Field, value: AnswerValue | undefined): RawValue {
       // A required yes/no is answered by the box as it stands; an optional one only once touched.
       return typeof value === 'boolean' ? value : field.required ? false : null;
     case 'choice':
-      // codex's "None of the above" is what the "Other…" answer sends.
+      // The option that stands for an own answer is what the "Other…" answer sends.
       if (field.other?.option !== undefined && value === field.other.option) return OTHER_CHOICE;
       return typeof value === 'string' && field.options.some((o) => o.value === value) ? value : '';
     case 'multiChoice': {

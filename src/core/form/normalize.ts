@@ -21,7 +21,6 @@ import type {
 } from './fields';
 import { FILE_KEYWORD, fileRule, readFileKeyword } from './fileFields';
 import { pairOtherAnswers } from './otherAnswer';
-import { codexMeta } from './agentConventions';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
 export const LIMITS = Object.freeze({
@@ -110,7 +109,7 @@ function readSchema(requestedSchema: unknown, budget: FormBudget): FormModel {
     if (name === '__proto__') throw invalid(`property "__proto__" cannot be used as a field name`);
     return normalizeField(name, properties[name], required.has(name), budget);
   });
-  // An agent's choice and its free-text companion become one question with an "Other…" answer.
+  // A choice and its annotated free-text companion become one question with an "Other…" answer.
   pairOtherAnswers(fields, properties);
   return { fields };
 }
@@ -205,8 +204,7 @@ function fieldOfType(prop: Json, base: Base, where: string, budget: FormBudget):
 type Base = Pick<Field, 'name' | 'label' | 'description' | 'required'>;
 
 function text(prop: Json, base: Base, where: string, budget: FormBudget): TextField {
-  // codex marks a question whose answer is a secret (`isSecret`) in its own `_meta`.
-  const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true || codexMeta(prop)?.isSecret === true };
+  const field: TextField = { kind: 'text', ...base, secret: prop.writeOnly === true };
   if (typeof prop.format === 'string') {
     if (SECRET_FORMATS.has(prop.format)) field.secret = true;
     else if (TEXT_FORMATS.has(prop.format)) field.format = prop.format as TextFormat;

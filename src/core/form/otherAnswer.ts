@@ -1,17 +1,26 @@
 /**
- * An agent's choice question and the free-text field it sends beside it, asked
- * as ONE question with Elicit's own "Other…" answer instead of two unrelated
- * fields. Which fields make a pair is the agents' own convention
- * (agentConventions.ts); here is what a pair is to the form: one question, its
- * "Other…" choice, the text it needs, and the answer the agent reads.
+ * A choice question and the free-text field sent beside it, asked as ONE
+ * question with Elicit's own "Other…" answer instead of two unrelated fields.
+ * A pair is named by Elicit's own annotation on the choice's property (so an
+ * ordinary server's fields are never merged by their names alone):
  *
- * The answer stays keyed by the agent's own field names, so both checks (the
+ *   `_meta["elicit/otherAnswer"]: { text: "<its text field>", option?: "<an option of the choice>" }`
+ *
+ * `option`, where given, is what "Other…" sends beside the text (and is not
+ * listed beside it); without it the text alone is the answer. An asker may send
+ * the annotation itself; the ACP side writes it for the agents' own
+ * conventions (src/acp/agentConventions.ts). Here is what a pair is to the
+ * form: one question, its "Other…" choice, the text it needs, and the answer.
+ *
+ * The answer stays keyed by the asker's own field names, so both checks (the
  * webview's and the host's ajv), drafts and groups work on it unchanged.
  */
-import type { ChoiceField, Field, FormModel, MultiChoiceField, TextField } from './fields';
+import type { ChoiceField, Field, FormModel, MultiChoiceField, OtherAnswer, TextField } from './fields';
 import type { ElicitContent } from '../request';
-import { agentPair } from './agentConventions';
+import { isObject } from '../json';
 
+/** The `_meta` key of a choice's property that names its companion text (see above). */
+export const OTHER_ANSWER_META = 'elicit/otherAnswer';
 /** What a choice widget holds while "Other…" is chosen; never sent (a NUL cannot be typed into a form). */
 export const OTHER_CHOICE = '\u0000elicit:other';
 /** What a person reads when "Other…" is chosen and nothing is typed. */
@@ -19,17 +28,30 @@ export const OTHER_TEXT_MISSING = 'Type your answer, or choose one of the option
 
 type Json = Record<string, unknown>;
 
-/** Marks each recognised pair in place: the choice gets `other`, its text field `otherOf`. */
+/** Marks each annotated pair in place: the choice gets `other`, its text field `otherOf`. */
 export function pairOtherAnswers(fields: Field[], properties: Json): void {
   const byName = new Map(fields.map((f) => [f.name, f]));
-  for (const text of fields) {
-    if (text.kind !== 'text' || !isPlainOptionalText(text)) continue;
-    const pair = agentPair(text, properties, byName);
-    if (!pair || pair.owner.other !== undefined) continue;
-    if (pair.owner.options.some((o) => o.value === OTHER_CHOICE)) continue;
-    pair.owner.other = pair.option === undefined ? { text: text.name } : { text: text.name, option: pair.option };
-    text.otherOf = pair.owner.name;
+  for (const owner of fields) {
+    if (owner.kind !== 'choice' && owner.kind !== 'multiChoice') continue;
+    const mark = otherAnswerMark(properties[owner.name]);
+    if (!mark || owner.other !== undefined) continue;
+    const text = byName.get(mark.text);
+    if (text?.kind !== 'text' || !isPlainOptionalText(text)) continue;
+    if (owner.options.some((o) => o.value === OTHER_CHOICE)) continue;
+    // An option sent beside the text is one value: a single choice's, and one it offers.
+    if (mark.option !== undefined && (owner.kind !== 'choice' || !owner.options.some((o) => o.value === mark.option))) continue;
+    owner.other = mark;
+    text.otherOf = owner.name;
   }
+}
+
+/** The annotation on a property, when it is well formed. */
+function otherAnswerMark(property: unknown): OtherAnswer | undefined {
+  if (!isObject(property) || !isObject(property._meta)) return undefined;
+  const mark = property._meta[OTHER_ANSWER_META];
+  if (!isObject(mark) || typeof mark.text !== 'string') return undefined;
+  if (mark.option === undefined) return { text: mark.text };
+  return typeof mark.option === 'string' ? { text: mark.text, option: mark.option } : undefined;
 }
 
 /** A companion is free text and optional on its own: anything stricter is a question of its own. */
@@ -70,7 +92,7 @@ export function isOtherChosen(field: Field, raw: unknown): boolean {
   return false;
 }
 
-/** The options a person is offered beside "Other…": the option that stands for an own answer (codex's) is what Other… sends. */
+/** The options a person is offered beside "Other…": the option that stands for an own answer is what Other… sends. */
 export function listedOptions(field: ChoiceField | MultiChoiceField): ChoiceField['options'] {
   const hidden = field.other?.option;
   return hidden === undefined ? field.options : field.options.filter((o) => o.value !== hidden);
@@ -78,7 +100,7 @@ export function listedOptions(field: ChoiceField | MultiChoiceField): ChoiceFiel
 
 /**
  * The host's check of the pair in an answer: the option that stands for an own
- * answer sent without the text that explains it is no answer to the agent.
+ * answer sent without the text that explains it is no answer to the asker.
  */
 export function otherAnswerProblems(form: FormModel, content: ElicitContent): Record<string, string> {
   const problems: Record<string, string> = {};
