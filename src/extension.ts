@@ -23,6 +23,8 @@ import { createPublicApi } from './vscode/publicApi';
 import { KeptRounds } from './vscode/questions/keptRounds';
 import { LostQuestions } from './vscode/questions/lostQuestions';
 import { createRenderers, registerQuestions } from './vscode/questions/register';
+import { answerKeptRound } from './vscode/mcp/keptRoundAnswer';
+import { OtherWindows } from './vscode/windows/otherWindows';
 import { ResultDocuments } from './vscode/resultDocuments';
 import { trackWalkthrough } from './vscode/walkthroughProgress';
 import { registerSecrets } from './vscode/secrets/register';
@@ -33,7 +35,7 @@ import type { Services } from './vscode/services';
 import { readOnChange, SETTING, settings } from './vscode/settings';
 import { registerElicitTool } from './vscode/tool/register';
 import { acceptsFiles, registerFileFields } from './vscode/files/register';
-import { registerAppQuestions } from './vscode/apps/appQuestions';
+import { registerAppQuestions } from './vscode/apps/register';
 
 export function activate(context: vscode.ExtensionContext): ElicitApi {
   const started = performance.now(); // read back by `npm run bench` from the "Elicit" log
@@ -114,8 +116,21 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     trackWalkthrough(services),
     vscode.commands.registerCommand('elicit.showLog', () => log.show()),
   );
+  // One queue across every window: Pending Questions lists it, paired devices too.
+  const otherWindows = new OtherWindows(
+    broker,
+    renderers.router,
+    (question) => renderers.forms.reveal(question),
+    context.globalStorageUri,
+    log,
+  );
   // One line per feature.
-  const otherWindows = registerQuestions(context, services, renderers, { keptRounds, lostQuestions });
+  registerQuestions(context, services, renderers, {
+    keptRounds,
+    lostQuestions,
+    others: otherWindows,
+    answerKept: (round) => answerKeptRound(services, keptRounds, round),
+  });
   registerMcp(context, services);
   const agents = registerAcp(context, services);
   registerSecrets(context, services, agents.keys);

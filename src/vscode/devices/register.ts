@@ -6,12 +6,12 @@
  * pair a device, and activation stays small.
  */
 import * as vscode from 'vscode';
+import type { OtherWindowsForDevices } from '../../core/windows/otherWindowQuestions';
 import type { Services } from '../services';
-import type { OtherWindows } from '../windows/otherWindows';
 import { settings } from '../settings';
 import type { DeviceController } from './deviceController';
 
-export function registerDevices(context: vscode.ExtensionContext, services: Services, otherWindows: OtherWindows): void {
+export function registerDevices(context: vscode.ExtensionContext, services: Services, otherWindows: OtherWindowsForDevices): void {
   let controller: DeviceController | undefined;
   const devices = (): DeviceController => {
     if (!controller) {

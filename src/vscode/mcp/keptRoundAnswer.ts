@@ -11,11 +11,20 @@ import { formatToolResult, type ResultDocument } from '../../mcp/resultText';
 import { subjectOf, type OpenRound } from '../../mcp/rounds';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../mcp/types';
 import { callAndShow } from './callAndShow';
-import type { KeptRounds, KeptRoundSummary } from '../questions/keptRounds';
 import { resourceDocument } from './readResource';
 import type { Services } from '../services';
 
-export async function answerKeptRound(services: Services, kept: KeptRounds, summary: KeptRoundSummary): Promise<void> {
+/** Where kept rounds are (questions/keptRounds.ts): read to answer one, dismissed as it is answered. */
+export interface KeptRoundsToAnswer {
+  read(id: string): Promise<OpenRound | undefined>;
+  dismiss(id: string): Promise<void>;
+}
+
+export async function answerKeptRound(
+  services: Services,
+  kept: KeptRoundsToAnswer,
+  summary: { id: string; server: string },
+): Promise<void> {
   const server = await services.registry.get(summary.server);
   if (!server) {
     void vscode.window.showErrorMessage(

@@ -22,7 +22,7 @@ import { showsApp } from '../../core/broker/broker';
 import { AppBridge, type AppOutcome } from '../../core/apps/appBridge';
 import { appPage, isStripAction, STRIP_ACTIONS, type StripAction } from '../../core/apps/appPage';
 import type { AppRef, AppResource } from '../../core/apps/appQuestion';
-import { AppQuestions, appContent, appHostContext, appQuestionParams } from '../apps/appQuestions';
+import { AppQuestions, appContent, appHostContext, appQuestionParams } from './appQuestions';
 import { extensionVersion } from '../extensionVersion';
 import { initialValues, makeDraft, type RawValues } from '../../core/form/formState';
 import { asksOnBehalf, CANCELLED, DECLINED, turnHasEnded, type ElicitContent } from '../../core/request';

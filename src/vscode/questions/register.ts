@@ -7,19 +7,18 @@ import * as vscode from 'vscode';
 import type { Question } from '../../core/broker/broker';
 import type { UrlWaits } from '../../core/broker/urlWaits';
 import type { AnswerMemory } from '../../core/memory/answerMemory';
-import { answerKeptRound } from '../mcp/keptRoundAnswer';
 import type { SavedSecrets } from '../savedSecrets';
 import type { Services } from '../services';
+import { registerUseFormCommand } from './appQuestions';
 import { FormPanelRenderer } from './formPanel';
 import { QuestionHistory } from './history';
-import type { KeptRounds } from './keptRounds';
+import type { KeptRounds, KeptRoundSummary } from './keptRounds';
 import type { LostQuestions } from './lostQuestions';
-import { PendingQuestions } from './pendingQuestions';
+import { PendingQuestions, type OtherWindowsQueue } from './pendingQuestions';
 import { QuickInputEscape } from './quickInputEscape';
 import { QuickInputRenderer } from './quickInputRenderer';
 import { RendererRouter } from './rendererRouter';
 import { UrlConsentRenderer } from './urlConsentRenderer';
-import { OtherWindows } from '../windows/otherWindows';
 
 export interface Renderers {
   router: RendererRouter;
@@ -55,20 +54,23 @@ export function createRenderers(
 }
 
 /**
- * The renderers' own disposables, Pending Questions (with what outlived the last window) and the history.
- * Returns the other windows' queue, which paired devices list too.
+ * The renderers' own disposables, Pending Questions (with what outlived the last window and the other
+ * windows' questions) and the history. A kept round is answered by its asker's feature (`answerKept`).
  */
 export function registerQuestions(
   context: vscode.ExtensionContext,
   services: Services,
   renderers: Renderers,
-  before: { keptRounds: KeptRounds; lostQuestions: LostQuestions },
-): OtherWindows {
-  const { forms, quickInputEscape, router } = renderers;
-  const { keptRounds, lostQuestions } = before;
+  before: {
+    keptRounds: KeptRounds;
+    lostQuestions: LostQuestions;
+    others: OtherWindowsQueue & vscode.Disposable;
+    answerKept: (round: KeptRoundSummary) => Promise<void>;
+  },
+): void {
+  const { forms, quickInputEscape } = renderers;
+  const { keptRounds, lostQuestions, others, answerKept } = before;
   const reveal = (question: Question): boolean => forms.reveal(question);
-  // One queue across every window (issue #24).
-  const others = new OtherWindows(services.broker, router, reveal, context.globalStorageUri, services.log);
   context.subscriptions.push(
     forms,
     quickInputEscape,
@@ -79,11 +81,11 @@ export function registerQuestions(
       {
         kept: keptRounds,
         lost: lostQuestions,
-        answer: (round) => answerKeptRound(services, keptRounds, round),
+        answer: answerKept,
       },
       others,
     ),
     new QuestionHistory(services.globalState, services.broker, services.results),
+    registerUseFormCommand(),
   );
-  return others;
 }

@@ -3,15 +3,12 @@
  * question and of the editor, how its answer is put under the form's field names,
  * and the tab title's **Answer in Elicit's Form**, which gives the question to
  * Elicit's own form whatever the app does (it is VS Code's button, out of the
- * app's reach).
+ * app's reach). Turning app questions on or off is apps/register.ts's.
  */
 import * as vscode from 'vscode';
 import type { AppHostContext, AppQuestionParams } from '../../core/apps/appBridge';
 import { composedName } from '../../core/form/group';
 import type { ElicitRequest } from '../../core/request';
-import type { McpServers } from '../mcpServers';
-import { offerServerRestart } from '../restartOffer';
-import { SETTING, settings } from '../settings';
 
 /** Shown only while the active tab shows an app (package.json `when`). */
 const CONTEXT_KEY = 'elicit.formShowsApp';
@@ -52,15 +49,9 @@ export class AppQuestions {
   }
 }
 
-export function registerAppQuestions(context: vscode.ExtensionContext, registry: Pick<McpServers, 'running' | 'restart'>): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand(USE_FORM_COMMAND, () => AppQuestions.useFormInActive()),
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration(SETTING.appQuestions)) return;
-      const state = settings.appQuestions() ? vscode.l10n.t('App questions are now on.') : vscode.l10n.t('App questions are now off.');
-      void offerServerRestart(registry, state);
-    }),
-  );
+/** The title bar's Answer in Elicit's Form on a tab showing an app. */
+export function registerUseFormCommand(): vscode.Disposable {
+  return vscode.commands.registerCommand(USE_FORM_COMMAND, () => AppQuestions.useFormInActive());
 }
 
 /** The question as its server sent it: a form's, or a round's one question. */
