@@ -2,8 +2,11 @@
 // protocol-level code (src/mcp, src/acp, src/gateway) never import `vscode` or
 // touch the DOM, so they run and are tested in plain Node and can be shared
 // with the webview; and the three protocol adapters do not import each other
-// (what they share lives in src/core).
+// (what they share lives in src/core). Inside the VS Code layer (src/vscode) a
+// feature folder imports no other feature folder and the shared files at its
+// top level import no feature folder; no circle of imports in src/core or src/vscode.
 import tseslint from 'typescript-eslint';
+import featureFolders from './eslint-rules/featureFolders.mjs';
 import noImportCycle from './eslint-rules/noImportCycle.mjs';
 
 const ADAPTERS = ['mcp', 'acp', 'gateway'];
@@ -110,6 +113,15 @@ export default tseslint.config(
     rules: { ...pureCore, 'elicit/no-import-cycle': ['error', { folder: 'src/core' }] },
   },
   ...ADAPTERS.map((adapter) => ({ files: [`src/${adapter}/**/*.ts`], rules: noVscodeNoDom(adapter) })),
+  {
+    // extension.ts, outside the folder, is the composition root: it alone wires one feature to another.
+    files: ['src/vscode/**/*.ts'],
+    plugins: { elicit: { rules: { 'no-import-cycle': noImportCycle, 'feature-folders': featureFolders } } },
+    rules: {
+      'elicit/no-import-cycle': ['error', { folder: 'src/vscode' }],
+      'elicit/feature-folders': ['error', { folder: 'src/vscode' }],
+    },
+  },
   {
     files: ['webview/**/*.ts'],
     rules: {

@@ -1,4 +1,4 @@
-/** The layering rule is real: linting core code that imports vscode or uses the DOM fails. */
+/** The layering rules are real: linting core code that imports vscode or uses the DOM fails, and so does a VS Code feature importing another. */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -120,6 +120,66 @@ describe('layering lint rule', () => {
   it('allows vscode in src/vscode', async () => {
     const messages = await lint('src/vscode/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
     assert.deepEqual(messages, []);
+  });
+});
+
+describe('VS Code layer: one direction', () => {
+  const crossing = (messages: string[]): string[] => messages.filter((m) => m.startsWith('elicit/feature-folders'));
+
+  it('rejects a feature folder importing another, however it imports', async () => {
+    const cases: [string, string][] = [
+      ['src/vscode/secrets/example.ts', "import type { DraftKeeper } from '../questions/formPanel';\nexport type D = DraftKeeper;\n"],
+      ['src/vscode/apps/example.ts', "export { askSignIn } from '../acp/signInPrompt';\n"],
+      ['src/vscode/mcp/sources/example.ts', "import { KeptRounds } from '../../questions/keptRounds';\nexport const k = KeptRounds;\n"],
+      ['src/vscode/devices/example.ts', "export type W = typeof import('../windows/otherWindows');\n"],
+      ['src/vscode/tool/example.ts', "export const load = () => import('../gateway/gatewayController');\n"],
+      [
+        'src/vscode/acp/example.ts',
+        "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const m = require('../mcp/serverRegistry');\n",
+      ],
+    ];
+    for (const [file, code] of cases) {
+      const messages = crossing(await lint(file, code));
+      assert.equal(messages.length, 1, `${file}: ${messages.join('\n')}`);
+      assert.match(messages[0]!, /reaches another only through a shared file/);
+    }
+  });
+
+  it('rejects a shared file importing a feature folder', async () => {
+    const messages = crossing(
+      await lint(
+        'src/vscode/services.ts',
+        "import type { ServerRegistry } from './mcp/serverRegistry';\nexport type R = ServerRegistry;\n",
+      ),
+    );
+    assert.equal(messages.length, 1, messages.join('\n'));
+    assert.match(messages[0]!, /src\/vscode\/services\.ts is shared by the features, so it imports none of them/);
+  });
+
+  it('allows a feature its own folder and the shared files, a shared file the others, and extension.ts every feature', async () => {
+    const allowed: [string, string][] = [
+      ['src/vscode/mcp/example.ts', "import type { McpServices } from './serverRegistry';\nexport type S = McpServices;\n"],
+      [
+        'src/vscode/mcp/sources/example.ts',
+        "import { offerServerRestart } from '../../restartOffer';\nexport const o = offerServerRestart;\n",
+      ],
+      ['src/vscode/acp/example.ts', "import { setPickPrompt } from '../pickPrompt';\nexport const s = setPickPrompt;\n"],
+      ['src/vscode/example.ts', "import type { Services } from './services';\nexport type S = Services;\n"],
+      ['src/extension.ts', "import { ServerRegistry } from './vscode/mcp/serverRegistry';\nexport const r = ServerRegistry;\n"],
+    ];
+    for (const [file, code] of allowed) assert.deepEqual(crossing(await lint(file, code)), [], file);
+  });
+
+  it('rejects a circle of imports in src/vscode, naming its files', async () => {
+    // arrivalNotice.ts imports pickPrompt.ts, so pickPrompt.ts may not import it back.
+    const messages = await lint(
+      'src/vscode/pickPrompt.ts',
+      "import { arrivalNotice } from './arrivalNotice';\nexport const a = arrivalNotice;\n",
+    );
+    assert.ok(
+      messages.some((m) => m.startsWith('elicit/no-import-cycle') && m.includes('src/vscode/arrivalNotice.ts')),
+      messages.join('\n'),
+    );
   });
 });
 
