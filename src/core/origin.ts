@@ -134,7 +134,7 @@ export interface DestinationLine {
 /**
  * Environment variables that change what a command runs or loads before its own
  * code: a preload, a library path, a startup file, a shell's rc file. Their lines
- * come first in a grant question, so none hides among harmless ones (issue #33).
+ * come first in a grant question, so none hides among harmless ones.
  */
 const RUNS_ENV = new Set([
   'PATH',

@@ -2,7 +2,7 @@
  * Which port a window's gateway tries, and what it keeps afterwards. Each window serves its own
  * servers' tools, so each workspace keeps an address of its own: a CLI agent set up for one folder
  * reaches that folder's window after a restart or a reload, and a window opened meanwhile on
- * another folder never takes it (issue #37, finding B). No vscode import.
+ * another folder never takes it. No vscode import.
  */
 
 /** The gateway's address at `port`: what clients are given, whichever window serves it. */

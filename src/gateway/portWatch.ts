@@ -2,7 +2,7 @@
  * With `elicit.gateway.port` set, one window serves that port and the others stand by. A window
  * standing by watches the port: once it has stayed free for longer than a reload takes, the window
  * that served it has closed for good, and this one may take it over. A reload of the serving window
- * (seconds) never hands its agents to another folder's window (issue #37, finding B).
+ * (seconds) never hands its agents to another folder's window.
  * A program that holds the port and does not prove it is Elicit gets every CLI agent's token: it is
  * reported at its first wrong answer, and a free look between its answers forgives nothing.
  * No vscode import.

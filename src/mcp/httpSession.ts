@@ -2,8 +2,7 @@
  * A 2025-11-25 Streamable HTTP session kept through a flaky network, and ended when it is gone.
  * The SDK's client transport resumes a dropped GET stream (on which a server's own questions come)
  * twice and then stops listening without a word; a server that restarted answers 404 to the old
- * session forever; and an answer whose POST failed on the way is simply lost. Found by the soak
- * (issue #37). Here:
+ * session forever; and an answer whose POST failed on the way is simply lost. Found by the soak. Here:
  *
  * - the GET stream is resumed more patiently (RECONNECTION, Last-Event-ID as the SDK sends it);
  * - an answer or a notification whose POST got no HTTP reply (a dropped connection) is sent again

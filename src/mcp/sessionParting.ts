@@ -2,7 +2,7 @@
  * The end of a 2025-era Streamable HTTP session, carried out even after its transport closed: the
  * answers that got no reply on the way are sent, then DELETE, each until the server replies, so
  * what the server still waits for ends there (answered, or with an error) instead of waiting for
- * ever. Found by the soak (issue #37): a session given up while the network was down left its
+ * ever. Found by the soak: a session given up while the network was down left its
  * server's questions open for ever, because its one DELETE could not reach the server and the
  * answers already given went nowhere.
  *

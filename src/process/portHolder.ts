@@ -1,5 +1,5 @@
 /**
- * Who holds a port Elicit cannot bind (issue #33, findings 3 and 6): the gateway's,
+ * Who holds a port Elicit cannot bind: the gateway's,
  * which CLI agents keep in their configuration, or the paired devices', which a
  * phone keeps as a bookmark. If another program took it while VS Code was closed
  * (another user of a shared machine, say), they would send it their token or

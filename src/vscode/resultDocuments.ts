@@ -39,7 +39,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
    */
   async show(title: string, document: string | ResultDocument, options: { background?: boolean } = {}): Promise<void> {
     const text = documentText(typeof document === 'string' ? { markdown: document } : document);
-    // A preview renders megabytes for a minute (issue #33): a result that large opens as plain text.
+    // A preview renders megabytes for a minute: a result that large opens as plain text.
     if (text.length > MAX_RENDERED_CHARS) return this.showPlain(title, text, options);
     const uri = this.keep(title, 'md', text);
     try {

@@ -133,7 +133,7 @@ export const settings = {
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   },
   gatewayEnabled: (): boolean => userOnly(SETTING.gatewayEnabled, false),
-  /** `elicit.allWindows`: one queue across every window (issue #24); it opens a socket, so user settings only. */
+  /** `elicit.allWindows`: one queue across every window; it opens a socket, so user settings only. */
   allWindows: (): boolean => userOnly(SETTING.allWindows, true),
   /** `elicit.gateway.port`; 0 is any free port. */
   gatewayPort: (): number => userOnly(SETTING.gatewayPort, 0),
@@ -170,7 +170,7 @@ export const settings = {
    * so the person turns it on, in their user settings only.
    */
   appQuestions: (): boolean => userOnly(SETTING.appQuestions, false),
-  /** `elicit.devices.enabled`: answering on paired devices opens a listener, so user settings only (issue #23). */
+  /** `elicit.devices.enabled`: answering on paired devices opens a listener, so user settings only. */
   devicesEnabled: (): boolean => userOnly(SETTING.devicesEnabled, false),
   /** `elicit.devices.address`: '' (ask), an IP address, or 'forwarded' (VS Code's own forwarding). */
   devicesAddress: (): string => {

@@ -1,6 +1,6 @@
 /**
- * Every Elicit window of one user on this machine, connected each to each
- * (issue #24). Each window listens on its own socket (a named pipe on Windows)
+ * Every Elicit window of one user on this machine, connected each to each.
+ * Each window listens on its own socket (a named pipe on Windows)
  * in the per-user directory and finds the others by listing it, so no window
  * is a hub the others depend on. Sockets of windows that crashed are removed.
  * Between two windows one connection is kept: the one the window with the

@@ -3,7 +3,7 @@
  * description, the widget, an error line. Widgets are the browser's own
  * controls drawn as VS Code's (../shared/controls.css): they are in the page as
  * soon as the row is built, with no component to define or render first, which
- * keeps a new form's tab quick to show (issue #34). Lists of more than a few
+ * keeps a new form's tab quick to show. Lists of more than a few
  * options use FilterList (filterList.ts): a filter box over a list box. Field text
  * (titles, descriptions, option labels) arrives cleaned of bidi and invisible
  * characters: core/form/normalize cleans it where the form is built.

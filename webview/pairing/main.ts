@@ -1,5 +1,5 @@
 /**
- * The pairing panel (issue #23): the link a phone opens, as a QR code and as
+ * The pairing panel: the link a phone opens, as a QR code and as
  * text, the short code and when it ends, the certificate's fingerprint to
  * compare, and the paired devices with Revoke. Everything arrives from the
  * host as `state` (pairingProtocol.ts) and is drawn as text; the QR code is

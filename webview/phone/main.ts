@@ -1,5 +1,5 @@
 /**
- * The page a paired phone shows (issue #23): pairing first (the code from the
+ * The page a paired phone shows: pairing first (the code from the
  * QR code's fragment or typed, the phone's name, then its own code to confirm
  * in the editor), then the waiting questions with who asks and how long ago,
  * each drawn with the editor's field rules (formState.ts), with Submit,

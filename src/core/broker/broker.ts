@@ -94,7 +94,7 @@ export interface AnsweredQuestion {
   automatic?: RememberedAnswer[];
   /** Declined without the person by their rule for this asker (always decline, never open links). */
   rule?: AskerRule;
-  /** Answered by the person on a paired device (issue #23): its name. */
+  /** Answered by the person on a paired device: its name. */
   device?: string;
 }
 
@@ -109,7 +109,7 @@ const DECLINE = 'elicit:decline';
 const DISMISS = 'elicit:dismiss';
 /** A non-blocking question makes way for one its asker waits on, and comes back after it. */
 const YIELD = 'elicit:yield';
-/** Answered in another window (issue #24): the entry holds the answer. */
+/** Answered in another window: the entry holds the answer. */
 const ELSEWHERE = 'elicit:elsewhere';
 
 interface Entry {
@@ -127,7 +127,7 @@ interface Entry {
 /**
  * Where a broker's question ids start: a random place, so that a window's ids do not repeat after a
  * reload. A phone page still showing a question from before it would otherwise send its answer to
- * whatever new question took the same number (found by the soak, issue #37).
+ * whatever new question took the same number (found by the soak).
  */
 export function firstQuestionId(): number {
   // Below 4e9, well under the phone's numbers for other windows' questions (OTHER_WINDOW_IDS_FROM, 5e9).
@@ -170,7 +170,7 @@ export class Broker {
    * InvalidRequestError for a request that cannot be drawn or exceeds a limit.
    */
   async ask(request: ElicitRequest): Promise<ElicitResult> {
-    // The limit first: a request refused costs no reading (issue #33).
+    // The limit first: a request refused costs no reading.
     this.checkLimit(request);
     const turn = this.options.readingLane?.take();
     if (turn) {
@@ -303,12 +303,12 @@ export class Broker {
   }
 
   /**
-   * Another Elicit window's answer to this window's question (issue #24),
+   * Another Elicit window's answer to this window's question,
    * checked here as the person's own answer would be: a question with a secret
    * field, a URL, Elicit's own prompt or a question whose turn has ended is
    * answered only here, and content that breaks the form is refused. Returns
    * why it is refused; otherwise the question ends with the answer. `device`:
-   * the paired device it came from (issue #23), named in its history.
+   * the paired device it came from, named in its history.
    */
   answerFromElsewhere(id: number, answer: ElicitResult, device?: string): string | undefined {
     const entry = this.entries.get(id);
@@ -320,7 +320,7 @@ export class Broker {
     let result: ElicitResult;
     if (answer.action === 'decline') result = DECLINED;
     else if (answer.action === 'accept') {
-      // The one check of an outside answer (outsideAnswer.ts): counted before it is checked (issue #33).
+      // The one check of an outside answer (outsideAnswer.ts): counted before it is checked.
       const read = readOutsideAnswer(form, answer.content ?? {});
       if (read.ok) result = { action: 'accept', content: read.content };
       else if ('tooCostly' in read) return 'The answer is too long to check here: answer it in the window that asked.';

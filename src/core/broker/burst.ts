@@ -68,7 +68,7 @@ export class BurstGrouper {
     if (request.signal?.aborted) return Promise.resolve(CANCELLED);
     return new Promise<ElicitResult>((resolve, reject) => {
       const member: Member = { request, fields: 0, resolve, reject, settled: false };
-      // Alone, the broker reads it, after its per-asker limit: a refused request costs no reading (issue #33).
+      // Alone, the broker reads it, after its per-asker limit: a refused request costs no reading.
       if (!this.mayJoin()) return this.askAlone(member);
       const turn = this.lane?.take();
       if (turn) void turn.then(() => this.place(member));

@@ -1,5 +1,5 @@
 /**
- * Where an address can be reached from (issue #33, finding 11): a phone on the same
+ * Where an address can be reached from: a phone on the same
  * network reaches a private address (10/8, 172.16/12, 192.168/16, 100.64/10, and
  * IPv6 unique-local fc00::/7); a global address (public IPv4, IPv6 2000::/3) can be
  * reached from the whole internet unless a firewall says otherwise, so it is never

@@ -1,6 +1,6 @@
 /**
  * What one request may cost the extension host to read, counted before the
- * work is done (issue #33). Each pattern check is bounded by linearPattern.ts,
+ * work is done. Each pattern check is bounded by linearPattern.ts,
  * but a form may hold 100 fields, each with a default and 20 examples: 2,100
  * bounded checks stalled the host for seconds. So a request carries one budget:
  *

@@ -1,5 +1,5 @@
 /**
- * Rules the person sets for an asker, besides single answers (issue #22):
+ * Rules the person sets for an asker, besides single answers:
  * always decline a question kind from it, or never open its links. A rule
  * answers `decline` only: an asker writes its own defaults, so there is no
  * rule that accepts anything. Kept by asker origin like answers, in the
@@ -96,8 +96,8 @@ export class AskerRules {
   }
 
   /**
-   * The rule that declines this question, if one does. Never rate-limited (issue #33,
-   * finding 8): a decline is the answer the person chose for this asker, and past a
+   * The rule that declines this question, if one does. Never rate-limited: a decline is the answer the person chose for this
+   * asker, and past a
    * limit the consent dialogs would come back for whoever repeats the question fastest.
    */
   apply(request: ElicitRequest, form?: FormModel): AskerRule | undefined {

@@ -1,6 +1,6 @@
 /**
  * The typed messages between the extension host and the pairing panel ("Pair
- * a Device", issue #23), imported by both sides. The page says `ready`; the
+ * a Device"), imported by both sides. The page says `ready`; the
  * host answers with the whole `state` and sends it again whenever anything in
  * it changes. Every string is plain text (a device name is the phone's own
  * words): the page inserts them only as text.

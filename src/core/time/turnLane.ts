@@ -1,5 +1,5 @@
 /**
- * One piece of work on an asker's data per turn of the event loop (issue #33).
+ * One piece of work on an asker's data per turn of the event loop.
  * Reading a request is bounded (formBudget.ts), but a server can send many
  * requests in one chunk of its output, and the SDK hands them all over in the
  * same turn: twenty bounded reads in a row are one long stall. Each reader takes

@@ -1,5 +1,5 @@
 /**
- * The messages Elicit windows of one user exchange (issue #24): newline-delimited
+ * The messages Elicit windows of one user exchange: newline-delimited
  * JSON, each line capped in size and checked against its schema before it is
  * used. A peer is another process of the same user, but it is still treated as
  * untrusted input: a malformed or unknown message is refused, never trusted.

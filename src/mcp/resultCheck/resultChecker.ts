@@ -1,6 +1,6 @@
 /**
  * Checks tool results against their outputSchema in a worker thread with a
- * deadline (issue #33). Each pattern is bounded, but not how many there are,
+ * deadline. Each pattern is bounded, but not how many there are,
  * nor ajv's other costs: 200 strings of 10,000 characters against a costly
  * `items.pattern` took 11 s, `uniqueItems` on 20,000 objects 9.5 s, compiling
  * a 790 KB schema 5.4 s, all on the extension host's thread. Here the host only

@@ -6,7 +6,7 @@
  * `^(a|a)*$` cannot backtrack. Even so, a check's cost is the server's choice
  * (uniqueItems on 20,000 objects, a 790 KB schema to compile, nested anyOf), so
  * these engines run only in the result-check worker (worker.ts), never on the
- * extension host's thread (issue #33).
+ * extension host's thread.
  */
 import Ajv, { type Options, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';

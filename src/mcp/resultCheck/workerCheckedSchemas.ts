@@ -2,7 +2,7 @@
  * The JSON Schema validator the MCP SDK's Client is given. The SDK compiles a
  * tool's outputSchema and checks each result on the thread that calls it; here
  * that is the extension host, where a server's schema and result could stall
- * everything for seconds (issue #33). So the SDK is told every result is valid,
+ * everything for seconds. So the SDK is told every result is valid,
  * and McpConnection checks it instead, in a worker with a deadline
  * (resultChecker.ts), with the SDK's own error messages. The SDK's other rule,
  * "a tool with an outputSchema must return structuredContent", still runs.

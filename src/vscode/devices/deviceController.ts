@@ -1,5 +1,5 @@
 /**
- * Answering on a paired device, in VS Code (issue #23): the listener's life
+ * Answering on a paired device, in VS Code: the listener's life
  * (on only while the setting is on and a code is open or a device is paired),
  * the certificate and the paired devices in SecretStorage, the person's
  * confirmation of each pairing in a modal dialog, the pairing panel, the
@@ -344,7 +344,7 @@ export class DeviceController implements vscode.Disposable {
         serving = await this.serve(loaded, address, port);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !port) throw error;
-        // Phones keep their bookmark: whoever holds the port would get their cookies (issue #33, finding 6).
+        // Phones keep their bookmark: whoever holds the port would get their cookies.
         const key = await loadProofKey(this.context.secrets);
         const holder = await portHolder(port, key, address === 'forwarded' ? {} : { address, tls: true });
         if (holder === 'other') this.signOutAfterSquat(loaded, port);
@@ -429,7 +429,7 @@ export class DeviceController implements vscode.Disposable {
    * Codespaces): its HTTPS and sign-in stand in front. A forwarded address that is
    * plain HTTP beyond loopback is refused: the token would cross the network in clear.
    * So is one under a path of an address shared by every forwarded port (code-server's
-   * `/proxy/<port>/`, issue #33, finding 7): a page of any other forwarded port is the
+   * `/proxy/<port>/`): a page of any other forwarded port is the
    * same origin there, and could use the phone's cookie.
    */
   private async serveForwarded(

@@ -18,7 +18,7 @@ interface Log {
 }
 
 /**
- * The ids of devices revoked in any window (issue #33, finding 10): a window that had
+ * The ids of devices revoked in any window: a window that had
  * not heard of a revocation yet could save its older list and bring the device back.
  * Every save and every load leaves these out.
  */

@@ -1,5 +1,5 @@
 /**
- * Answering on a paired device (issue #23): its commands, and at activation
+ * Answering on a paired device: its commands, and at activation
  * the devices paired earlier served again when `elicit.devices.enabled` is on.
  * The controller, the server and the QR encoder come from their own bundle
  * (dist/devices.js, see esbuild.mjs), loaded on first use: most people never

@@ -4,7 +4,7 @@
  * it, where the value would go and the whole destination (command line, env,
  * cwd, envFile, URL, headers), or what changed since it was allowed there.
  * Every line is shown whole, the ones that change what runs (the command, cwd,
- * envFile, NODE_OPTIONS, LD_*, PATH, …) first (issue #33): a preload cannot hide
+ * envFile, NODE_OPTIONS, LD_*, PATH, …) first: a preload cannot hide
  * behind a dozen harmless lines or 200 characters of flags. When the lines are
  * too many for a modal, all of them open read-only in the editor first, and the
  * modal names the ones that change what runs. A `command` input's args are

@@ -1,5 +1,5 @@
 /**
- * "Always Decline from This Asker…" on a pending question (issue #22): a
+ * "Always Decline from This Asker…" on a pending question: a
  * form or round sets "always decline this question from <asker>", a link
  * question "never open links from <asker>"; the question is declined now and
  * the rule shows in the Remembered Answers view, where it is forgotten.

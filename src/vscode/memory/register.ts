@@ -1,5 +1,5 @@
 /**
- * Answer memory (issue #22) in VS Code: the Remembered Answers view and its
+ * Answer memory in VS Code: the Remembered Answers view and its
  * commands, the rules per asker, and the status-bar notice of each automatic answer.
  */
 import type * as vscode from 'vscode';

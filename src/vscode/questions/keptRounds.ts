@@ -186,7 +186,7 @@ export class KeptRounds implements RoundKeeper, DraftKeeper, vscode.Disposable {
   private async writeRound(id: string, record: string, draft: RawValues | undefined, summary: KeptRoundSummary): Promise<void> {
     // All at once: each write is a round trip to the window, which takes seconds when many servers ask,
     // and nothing can be written once the window closes. One after another, a reload seconds after the
-    // question showed lost the round (the soak, issue #37). The ledger entry goes out with the record,
+    // question showed lost the round (the soak). The ledger entry goes out with the record,
     // so a record is unlisted, and out of the sweep's reach, only if the window dies between the two.
     await Promise.all([
       this.ledger.add(id, summary.keptAt),

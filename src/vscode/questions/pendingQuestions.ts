@@ -25,7 +25,7 @@ export type Revealer = (question: Question) => boolean;
 
 /** A question kept across a reload, or one the reload ended. */
 type FromBefore = { kind: 'kept'; round: KeptRoundSummary } | { kind: 'lost'; question: LostQuestion };
-/** A question waiting in another Elicit window (issue #24). */
+/** A question waiting in another Elicit window. */
 type Remote = { kind: 'remote'; remote: RemoteQuestion };
 type PendingItem = Question | FromBefore | Remote;
 
@@ -69,7 +69,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
   /** Watches for the kept round last opened to be asked (sayWhenItWaits). */
   private waitNotice: vscode.Disposable | undefined;
   private readonly view: RenewedTreeView<PendingItem>;
-  /** Questions answered from memory in this window (issue #22): said in the view's header. */
+  /** Questions answered from memory in this window: said in the view's header. */
   private automatic = 0;
 
   constructor(

@@ -1,5 +1,5 @@
 /**
- * "Remember this answer" in a quick input (issue #22): a title-bar button that
+ * "Remember this answer" in a quick input: a title-bar button that
  * goes from not remembered to this session to always (where the asker may be
  * remembered always) and back; its icon and tooltip say which.
  */

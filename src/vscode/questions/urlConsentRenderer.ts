@@ -5,7 +5,7 @@
  * where neither Elicit nor a model can read the page), the asker is told
  * `accept`, and a "waiting for <host>" notification with Cancel stays until the
  * asker reports completion. Where Elicit knows who the asker is, a third
- * choice declines and sets "never open links from <asker>" (issue #22).
+ * choice declines and sets "never open links from <asker>".
  */
 import * as vscode from 'vscode';
 import type { Question, Renderer } from '../../core/broker/broker';

@@ -11,7 +11,7 @@
  * each key with its latest value: every write sends the whole stored object
  * (and VS Code sends it back), so writing each update on its own made a busy
  * window send its history again and again, kept by the host until the editor
- * acknowledged it (issue #37's soak: 13 MB of such messages at once).
+ * acknowledged it (the soak: 13 MB of such messages at once).
  */
 import type * as vscode from 'vscode';
 

@@ -1,5 +1,5 @@
 /**
- * One queue across every VS Code window (issue #24): this window lists its
+ * One queue across every VS Code window: this window lists its
  * pending questions to Elicit's other windows and lists theirs, through the
  * mesh in core/windows. A question from another window is drawn here with
  * Elicit's own renderers and its answer is sent to the window that asked,
@@ -190,7 +190,7 @@ function errorText(error: unknown): string {
  * the user's runtime dir, named by that data directory, so that each VS Code
  * (and each test run's) windows are a queue of their own. Without a runtime dir
  * the folder is in the shared temp dir, where a name others can compute could be
- * taken first by another user (issue #33, finding 9): there its name is random,
+ * taken first by another user: there its name is random,
  * kept in the extension's global storage, which only this user reads.
  */
 export async function meshDir(storage: vscode.Uri): Promise<string> {
