@@ -96,9 +96,9 @@ export class AskerRules {
   }
 
   /**
-   * The rule that declines this question, if one does. Never rate-limited: a decline is the answer the person chose for this
-   * asker, and past a
-   * limit the consent dialogs would come back for whoever repeats the question fastest.
+   * The rule that declines this question, if one does. Never rate-limited: a decline is the answer
+   * the person chose for this asker, and past a limit the consent dialogs would come back for
+   * whoever repeats the question fastest.
    */
   apply(request: ElicitRequest, form?: FormModel): AskerRule | undefined {
     const asker = memoryAsker(request.asker);
