@@ -2,7 +2,7 @@
  * patternWorstMs: the longest one check of a hostile pattern takes. For each family of
  * adversarial patterns the largest instance the bounded engine accepts (cost ≤ MAX_PATTERN_COST,
  * length ≤ MAX_PATTERN_LENGTH) is run on 10,000-character inputs (the longest text a pattern
- * ever sees); the pattern and input with the most steps are timed, median of several runs.
+ * ever sees); each pattern and input is timed (median of several runs) and the slowest is reported.
  * The unit tests bound the steps on any machine; this turns steps into milliseconds on this one.
  */
 import { performance } from 'node:perf_hooks';
@@ -21,6 +21,9 @@ const FAMILIES: Array<[string, (n: number) => string]> = [
   ['nested alternatives', (n) => `(?:(?:a|a)|(?:a|b)){${n}}!`],
   ['many classes', (n) => `(?:${Array.from({ length: n }, (_, i) => `[${String.fromCharCode(97 + (i % 26))}-z${i}]`).join('|')}){2,}!`],
   ['word boundaries', (n) => `(?:\\b\\w+\\b\\s?){1,${n}}!`],
+  // Assertions and empty branches: steps that test no character, the dearest per step.
+  ['boundary alternatives', (n) => `(?:\\b|\\B){${n}}!`],
+  ['nested boundary alternatives', (n) => `(?:(?:\\B|\\B)|(?:\\b|\\b)){${n}}!`],
   ['classes counted', (n) => `[\\w\\u4e00-\\u9fff]{1,${n}}[^a]{1,${n}}!`],
 ];
 
@@ -73,7 +76,9 @@ function memoryMB(pattern: string, input: string): number {
 }
 
 export function worstPattern(runs = RUNS): PatternTiming {
-  let worst: { family: string; pattern: string; compiled: LinearPattern; input: string; steps: number } | undefined;
+  // Every family on every input is timed: the most steps is not always the slowest (a step of a
+  // word boundary or an empty branch costs more than a step of a class).
+  const cases: Array<{ family: string; pattern: string; compiled: LinearPattern; input: string; steps: number; ms: number }> = [];
   let worstMB = 0;
   for (const [family, make] of FAMILIES) {
     const found = largest(make);
@@ -81,24 +86,32 @@ export function worstPattern(runs = RUNS): PatternTiming {
     for (const input of INPUTS) {
       worstMB = Math.max(worstMB, memoryMB(found.pattern, input));
       const { steps } = found.compiled.measure(input);
-      if (!worst || steps > worst.steps) worst = { family, ...found, input, steps };
+      cases.push({ family, ...found, input, steps, ms: medianMs(found.compiled, input, runs) });
     }
   }
-  if (!worst) throw new Error('no adversarial pattern was accepted');
-  const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    const started = performance.now();
-    worst.compiled.test(worst.input);
-    times.push(performance.now() - started);
-  }
-  const worstMs = times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+  if (cases.length === 0) throw new Error('no adversarial pattern was accepted');
+  // The slowest few are timed again, longer: the slowest of many short medians is partly the
+  // machine's noise, and the figure should be the pattern's.
+  const slowest = cases.sort((x, y) => y.ms - x.ms).slice(0, 3);
+  for (const one of slowest) one.ms = medianMs(one.compiled, one.input, runs * 2 + 1);
+  const worst = slowest.sort((x, y) => y.ms - x.ms)[0]!;
   return {
-    worstMs,
+    worstMs: worst.ms,
     family: worst.family,
     pattern: worst.pattern.length > 60 ? `${worst.pattern.slice(0, 57)}…` : worst.pattern,
     steps: worst.steps,
     cost: worst.compiled.cost,
-    nsPerStep: (worstMs * 1e6) / worst.steps,
+    nsPerStep: (worst.ms * 1e6) / worst.steps,
     worstMB,
   };
+}
+
+function medianMs(compiled: LinearPattern, input: string, runs: number): number {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    compiled.test(input);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
 }
