@@ -34,6 +34,28 @@ export interface ElicitUrlRequest {
 
 export type ElicitApiRequest = ElicitFormRequest | ElicitUrlRequest;
 
+/**
+ * The person's location, shared from their paired phone (its browser reads it once they agree there), or
+ * a place they type in the editor instead. Never remembered; the history keeps only "location shared (about N m)".
+ */
+export interface ElicitLocationRequest {
+  mode: 'location';
+  /** Why you need it, shown to the person (at most 500 characters). */
+  message: string;
+  /** high: as precise as the phone can tell · low: rounded to 0.01° (about 1 km) before it leaves the phone. */
+  accuracy: 'high' | 'low';
+  detail?: string;
+}
+
+export interface ElicitLocationResult {
+  /** accept: shared, or a place typed instead · denied: the person or their phone's browser refused · cancel: closed, aborted, no position found in time. */
+  action: 'accept' | 'denied' | 'cancel';
+  /** With accept: degrees and the accuracy in metres, or the place the person typed. */
+  location?: { lat: number; lng: number; accuracy: number } | { place: string };
+  /** How it ended, in a sentence. */
+  note?: string;
+}
+
 export interface ElicitApiResult {
   /** accept: answered (form) or agreed to open (URL) · decline: said no · cancel: closed, timed out or aborted. */
   action: 'accept' | 'decline' | 'cancel';
@@ -47,5 +69,6 @@ export interface ElicitApi {
    * request cannot be shown (an unsupported schema, a refused URL, too many
    * open questions from your extension).
    */
+  elicit(request: ElicitLocationRequest, options?: { signal?: AbortSignal }): Promise<ElicitLocationResult>;
   elicit(request: ElicitApiRequest, options?: { signal?: AbortSignal }): Promise<ElicitApiResult>;
 }

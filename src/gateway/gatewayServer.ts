@@ -240,7 +240,7 @@ export class GatewayServer {
       name: ASK_USER,
       title: 'Ask the user in VS Code',
       description:
-        'Ask the human user a question and wait for the answer, shown natively in VS Code. kind: text | choice (options, allowOther) | multiChoice (options) | confirm | form (a flat JSON schema) | secret (secretName; you receive only a ${secret:NAME} reference, never the value). Result: {action: accept|decline|cancel, answer?, reference?}.',
+        'Ask the human user a question and wait for the answer, shown natively in VS Code. kind: text | choice (options, allowOther) | multiChoice (options) | confirm | form (a flat JSON schema) | secret (secretName; you receive only a ${secret:NAME} reference, never the value) | clipboardWrite (text) | clipboardRead | location (accuracy high or low; question says why: the user shares their position from their paired phone, answer {lat, lng, accuracy} in degrees and metres, or {place} if they type one; action denied if they refuse, then ask for a city). Result: {action: accept|decline|cancel|denied, answer?, reference?, note?}.',
       inputSchema: TOOL_QUESTION_SCHEMA as unknown as Tool['inputSchema'],
     };
     const forwarded = new Map<string, { server: string; tool: string }>();

@@ -9,34 +9,51 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ElicitApi, ElicitApiRequest, ElicitApiResult } from '../api';
+import type { ElicitApi, ElicitApiRequest, ElicitApiResult, ElicitLocationRequest, ElicitLocationResult } from '../api';
+import { askLocationQuestion } from '../core/askUser/locationQuestions';
+import { readToolQuestion } from '../core/askUser/toolQuestions';
+import { locationAccess } from './locationPrompt';
 import type { Broker } from '../core/broker/broker';
 import { InvalidRequestError } from '../core/errors';
 import type { Asker } from '../core/request';
 
 export function createPublicApi(broker: Broker, ownId: string): ElicitApi {
-  return {
-    version: 1,
-    async elicit(request: ElicitApiRequest, options?: { signal?: AbortSignal }): Promise<ElicitApiResult> {
-      const asker = callerAsker(ownId, typeof request?.detail === 'string' ? request.detail : undefined);
-      if (typeof request !== 'object' || request === null || typeof request.message !== 'string') {
-        throw new InvalidRequestError('elicit() needs a request with a "message" string');
-      }
-      const signal = options?.signal;
-      const result =
-        request.mode === 'url'
-          ? await broker.ask({
-              mode: 'url',
-              asker,
-              message: request.message,
-              url: request.url,
-              elicitationId: request.elicitationId ?? randomUUID(),
-              signal,
-            })
-          : await broker.ask({ mode: 'form', asker, message: request.message, requestedSchema: request.requestedSchema, signal });
-      return result.content ? { action: result.action, content: result.content } : { action: result.action };
-    },
-  };
+  async function elicit(request: ElicitLocationRequest, options?: { signal?: AbortSignal }): Promise<ElicitLocationResult>;
+  async function elicit(request: ElicitApiRequest, options?: { signal?: AbortSignal }): Promise<ElicitApiResult>;
+  async function elicit(
+    request: ElicitApiRequest | ElicitLocationRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<ElicitApiResult | ElicitLocationResult> {
+    const asker = callerAsker(ownId, typeof request?.detail === 'string' ? request.detail : undefined);
+    if (typeof request !== 'object' || request === null || typeof request.message !== 'string') {
+      throw new InvalidRequestError('elicit() needs a request with a "message" string');
+    }
+    const signal = options?.signal;
+    if (request.mode === 'location') {
+      // The tool's own rules: an accuracy, and a reason the phone can show whole.
+      const question = readToolQuestion({ kind: 'location', question: request.message, accuracy: request.accuracy });
+      const { action, answer, note } = await askLocationQuestion(locationAccess(broker), asker, question, signal);
+      const location = answer as ElicitLocationResult['location'];
+      return {
+        action: action === 'accept' || action === 'denied' ? action : 'cancel',
+        ...(location ? { location } : {}),
+        ...(note ? { note } : {}),
+      };
+    }
+    const result =
+      request.mode === 'url'
+        ? await broker.ask({
+            mode: 'url',
+            asker,
+            message: request.message,
+            url: request.url,
+            elicitationId: request.elicitationId ?? randomUUID(),
+            signal,
+          })
+        : await broker.ask({ mode: 'form', asker, message: request.message, requestedSchema: request.requestedSchema, signal });
+    return result.content ? { action: result.action, content: result.content } : { action: result.action };
+  }
+  return { version: 1, elicit };
 }
 
 /** Named by its id (which no extension can take from another), with its display name as detail. */

@@ -10,6 +10,7 @@ import { inertText } from '../../core/display';
 import { SETTING, settings } from '../settings';
 import { askToolQuestion } from '../../core/askUser/toolQuestions';
 import { clipboardAccess } from '../clipboardApproval';
+import { locationAccess } from '../locationPrompt';
 import { gatewaySnippets } from '../../gateway/configSnippets';
 import { portHolder } from '../../process/portHolder';
 import { afterStart, choosePort, gatewayUrl, standsBy, type Holder, type ServedBy } from '../../gateway/portChoice';
@@ -312,6 +313,7 @@ export class GatewayController implements vscode.Disposable {
             ask: (request) => this.services.broker.ask(request),
             saveSecret: (name, value) => this.services.vault.storeNamed(name, value),
             clipboard: clipboardAccess(this.services.broker),
+            location: locationAccess(this.services.broker),
           },
           asker,
           question,

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Broker } from '../../core/broker/broker';
-import { toHistoryEntry, type HistoryEntry } from '../../core/broker/history';
+import { promptHistoryEntry, toHistoryEntry, type HistoryEntry } from '../../core/broker/history';
 import { HistoryLog } from '../../core/broker/historyLog';
 import type { ResultDocuments } from '../resultDocuments';
 
@@ -24,6 +24,11 @@ export class QuestionHistory implements vscode.Disposable {
     );
     this.disposables.push(
       broker.onDidAnswer((answered) => this.log.add(toHistoryEntry(answered))),
+      // A location question: its summary alone ("location shared (about N m)").
+      broker.prompts.onDidEnd((ended) => {
+        const entry = promptHistoryEntry(ended);
+        if (entry) this.log.add(entry);
+      }),
       // The document's name stays as it is: it is a file name in the editor's tab, not a sentence.
       vscode.commands.registerCommand('elicit.showHistory', () => results.show('Elicit-history', this.markdown())),
       vscode.commands.registerCommand('elicit.clearHistory', () => this.clear()),

@@ -2,7 +2,8 @@
  * The `elicit_ask_user` language-model tool: any agent in VS Code can ask the
  * person a structured question (text, choice, multi choice, confirmation, form,
  * secret) through Elicit's broker and renderers, or ask to use the clipboard
- * (clipboardWrite, clipboardRead) once the person approves. A secret comes back
+ * (clipboardWrite, clipboardRead) once the person approves, or ask for the
+ * person's location, shared from their paired phone. A secret comes back
  * to the model only as a `${secret:NAME}` reference.
  */
 import * as vscode from 'vscode';
@@ -12,6 +13,7 @@ import type { Asker } from '../../core/request';
 import type { ToolQuestion } from '../../core/askUser/questionTypes';
 import { askToolQuestion, readToolQuestion } from '../../core/askUser/toolQuestions';
 import { clipboardAccess } from '../clipboardApproval';
+import { locationAccess } from '../locationPrompt';
 import type { Services } from '../services';
 
 export const ELICIT_TOOL = 'elicit_ask_user';
@@ -37,6 +39,7 @@ export function registerElicitTool(context: vscode.ExtensionContext, services: S
             ask: (request) => services.broker.ask(request),
             saveSecret: (name, value) => services.vault.storeNamed(name, value),
             clipboard: clipboardAccess(services.broker),
+            location: locationAccess(services.broker),
           },
           TOOL_ASKER,
           question,
