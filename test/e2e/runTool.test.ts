@@ -6,6 +6,7 @@
  * configuration faults shown without breaking the working server.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -30,15 +31,13 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
   const rootsFile = `${record}.roots.json`;
   let session: ElicitSession;
 
+  const servers = {
+    'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record, ROOTS_FILE: rootsFile }),
+    'not-installed': { command: 'elicit-no-such-command', args: [] },
+  };
+
   before(async () => {
-    const mcpJson = {
-      servers: {
-        'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record, ROOTS_FILE: rootsFile }),
-        'not-installed': { command: 'elicit-no-such-command', args: [] },
-        pigeon: { type: 'carrier-pigeon' },
-      },
-    };
-    session = await openElicitSession(`// written by the e2e test\n${JSON.stringify(mcpJson, null, 2)}`);
+    session = await openElicitSession(`// written by the e2e test\n${JSON.stringify({ servers }, null, 2)}`);
   });
 
   after(async () => {
@@ -159,6 +158,9 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
   it('names the file and the problem for a bad server entry, and an error for a missing command', async () => {
     const { page } = session.workbench;
     const asked = readRecords(record).length;
+    // The person adds an entry with a type no MCP client knows; Elicit tells them as it reads the file.
+    const broken = { servers: { ...servers, pigeon: { type: 'carrier-pigeon' } } };
+    fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(broken, null, 2));
     const problem = await waitForNotification(page, 'pigeon');
     assert.match(problem, /\.vscode\/mcp\.json/);
     assert.match(problem, /unknown type "carrier-pigeon"/);
