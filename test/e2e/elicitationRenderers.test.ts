@@ -38,7 +38,7 @@ import { ARRIVAL_GUARD_MS } from '../../src/core/time/arrivalGuard';
 
 const SECRET = 'sk-e2e-0f9d8c7b6a5e4d3c2b1a';
 
-/** What a quick input says to an answer that comes in its first moments (src/vscode/questions/arrivalNotice.ts). */
+/** What a quick input says to an answer that comes in its first moments (src/vscode/arrivalNotice.ts). */
 const READY_SOON = 'Ready for your answer in a moment…';
 
 describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {

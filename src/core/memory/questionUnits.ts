@@ -4,7 +4,7 @@
  * Never remembered: a URL question, a question Elicit asks for the person
  * itself (a tool's arguments), one with nothing to answer (the "Done" step
  * after a browser), and any question with a secret field (format password,
- * writeOnly, an agent's isSecret): those have SecretStorage and grants of
+ * writeOnly, which an agent's own secret mark becomes): those have SecretStorage and grants of
  * their own.
  */
 import { composedName } from '../form/group';

@@ -83,7 +83,7 @@ function outcome(entry: HistoryEntry): string {
   if (entry.reason === 'aborted') return vscode.l10n.t('Withdrawn by the asker');
   if (entry.reason === 'error') return vscode.l10n.t('Failed');
   if (entry.action === 'accept' && entry.automatic) return vscode.l10n.t('Answered automatically (a remembered answer)');
-  // Issue #23: an answer given on a paired device says which one.
+  // An answer given on a paired device says which one.
   if (entry.action === 'accept') return entry.device ? vscode.l10n.t('Answered on {0}', entry.device) : vscode.l10n.t('Answered');
   if (entry.action === 'decline' && entry.automatic) return vscode.l10n.t('Declined automatically (your rule for this asker)');
   if (entry.action === 'decline') return entry.device ? vscode.l10n.t('Declined on {0}', entry.device) : vscode.l10n.t('Declined');
