@@ -74,6 +74,14 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   const newAgentSession = (agent: string): Promise<void> => openAgentSession(session.workbench.page, agent);
   const agentPanel = (title = 'fixture'): Promise<FrameLocator> => findAgentPanel(session.workbench.page, title);
+  /** A session of its own for a test: each test starts from an editor with no tab open. */
+  const freshPanel = async (agent = 'fixture'): Promise<FrameLocator> => {
+    await newAgentSession(agent);
+    const panel = await agentPanel(agent);
+    await waitForStatus(panel, 'Ready');
+    return panel;
+  };
+  const count = (file: string, kind: string): number => readRecords(file).filter((r) => r.kind === kind).length;
 
   it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
     const { page } = session.workbench;
@@ -130,6 +138,17 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   // Issue #25 item 5: WCAG 2.1 A/AA (axe-core, no rule disabled, nothing excluded) in three themes.
   it('has no accessibility violation in its transcript with a permission and a question, in three themes', async () => {
     const { page } = session.workbench;
+    const forms = count(record, 'form');
+    await send(await freshPanel(), 'full');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Allow once'));
+    await pickQuickPickItem(page, 'Allow once');
+    const form = await webviewFrame(page, 'fixture asks · Write greeting.txt');
+    await form.locator('.field[data-name="greeting"] input.text-input').fill('Hi');
+    // A token saved earlier in the window is used: its field says so and takes no typing.
+    const token = form.locator('.field[data-name="apiToken"] input.text-input');
+    if (await token.isEnabled()) await token.fill(SECRET);
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await waitForRecords(record, forms + 1, (r) => r.kind === 'form');
     for (const theme of THEMES) {
       await setColorTheme(page, theme);
       const panel = await agentPanel();
@@ -162,7 +181,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await page.keyboard.press('Escape'); // the word-completion popup
     await page.locator('.tabs-container .tab.dirty', { hasText: 'notes.txt' }).waitFor({ timeout: 10_000 });
 
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     await send(panel, `read ${JSON.stringify({ path: notes })}`);
     const reads = await waitForRecords(record, 1, (r) => r.kind === 'read');
     assert.deepEqual(reads.at(-1)!.result, { content: 'saved line\nunsaved line' });
@@ -171,7 +190,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it('runs a command the agent asks for in a terminal and shows its output in the tool call', async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     const script = "console.log('built ' + 3 + ' targets'); console.error('one warning')";
     await send(panel, `terminal ${JSON.stringify({ command: process.execPath, args: ['-e', script] })}`);
     const [exit] = await waitForRecords(record, 1, (r) => r.kind === 'terminal-exit');
@@ -185,7 +204,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("asks codex's non-blocking questions as two steps, each question on its line, Other… asking for the text", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     await send(panel, 'agent-question codex-async');
     // codex's notice is the message; the question (the field's title) is on the line that stays while typing.
     const first = await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label.includes('Other…')));
@@ -215,7 +234,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("draws claude's AskUserQuestion in a form: Other… reveals a text box named after its question, in the single- and the multi-select", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question claude-ask-four');
     const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
@@ -243,7 +262,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it('keeps a permission prompt through an Escape in its first moment; Stop sends session/cancel and closes it as cancelled', async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     const permissions = (): number => readRecords(record).filter((r) => r.kind === 'permission').length;
     const before = permissions();
     await send(panel, 'permission-wait');
@@ -256,7 +275,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.equal(permissions(), before, 'nothing was answered');
     await waitForQuickInput(page, (q) => q.title === title);
     await panel.locator('button.stop').click();
-    const records = await waitForRecords(record, 2, (r) => r.kind === 'permission');
+    const records = await waitForRecords(record, before + 1, (r) => r.kind === 'permission');
     assert.deepEqual(records.at(-1)!.result, { outcome: { outcome: 'cancelled' } });
     await waitForRecords(record, 1, (r) => r.kind === 'cancel-received');
     await panel.locator('.item.turn', { hasText: 'Stopped' }).waitFor({ timeout: 20_000 });
@@ -265,7 +284,8 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("shows a crash with the agent's stderr and restarts the agent on Restart", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
+    const sessions = count(record, 'session');
     await send(panel, 'crash');
     const banner = panel.locator('.error-banner');
     await banner.getByText(/fixture exited with code 3/).waitFor({ timeout: 30_000 });
@@ -273,7 +293,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await screenshot(page, 'acp-agent-crashed');
     await panel.locator('button.restart').click();
     await waitForStatus(panel, 'Ready');
-    await waitForRecords(record, 2, (r) => r.kind === 'session');
+    await waitForRecords(record, sessions + 1, (r) => r.kind === 'session');
     await send(panel, 'echo back again');
     await panel.locator('.item.agent', { hasText: 'back again' }).waitFor({ timeout: 20_000 });
   });
@@ -340,8 +360,8 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("offers the agent's slash commands as completions after /", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel('moody');
-    await waitForStatus(panel, 'Ready');
+    const panel = await freshPanel('moody');
+    const prompted = count(moodyRecord, 'prompt');
     const prompt = panel.locator('textarea.prompt');
     await prompt.fill('');
     await prompt.pressSequentially('/');
@@ -360,7 +380,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.equal(await prompt.inputValue(), '/review ');
     await prompt.pressSequentially('the tests');
     await prompt.press('Enter');
-    const prompts = await waitForRecords(moodyRecord, 2, (r) => r.kind === 'prompt');
+    const prompts = await waitForRecords(moodyRecord, prompted + 1, (r) => r.kind === 'prompt');
     assert.equal(prompts.at(-1)!.text, '/review the tests');
     await panel.locator('.item.agent', { hasText: 'Running the command /review (the tests).' }).waitFor({ timeout: 10_000 });
   });
@@ -442,7 +462,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("shows the agent's own timer as a countdown after the quick input's title, the question kept on its line; the agent's cancel closes it", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question-timed codex-blocking 12000');
     const first = await waitForQuickInput(page, (q) => /fixture answers for you in 0:1\d \(its own timer\)$/.test(q.title ?? ''));
@@ -466,7 +486,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
 
   it("shows the agent's own timer as a countdown under the form's title; the agent's cancel closes the form", async () => {
     const { page } = session.workbench;
-    const panel = await agentPanel();
+    const panel = await freshPanel();
     const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question-timed claude-ask-four 15000');
     const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');

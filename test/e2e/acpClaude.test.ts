@@ -83,6 +83,13 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
   });
 
   const claudePanel = (): Promise<FrameLocator> => agentPanel(session!.workbench.page, 'claude', 90_000);
+  /** A session of its own for a test: each starts from an editor with no tab open. */
+  const freshClaudePanel = async (): Promise<FrameLocator> => {
+    await newAgentSession(session!.workbench.page, 'claude', false);
+    const panel = await claudePanel();
+    await waitForStatus(panel, 'Ready', 120_000);
+    return panel;
+  };
   /** The box of an option in the multi-select step of askTwoQuestions. */
   const featureBox = (label: string) =>
     session!.workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).locator('[role="checkbox"]');
@@ -133,7 +140,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
 
   it("answers the multi-select step with OK clicked at a person's pace, right after the tick", async () => {
     const { page } = session!.workbench;
-    const panel = await claudePanel();
+    const panel = await freshClaudePanel();
     model.script(askTwoQuestions, { text: 'Search it is.' });
     await send(panel, 'Set up a search service');
     await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'SQLite'), 120_000);
@@ -152,7 +159,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
 
   it('a declined AskUserQuestion reaches the model unanswered, and the turn goes on', async () => {
     const { page } = session!.workbench;
-    const panel = await claudePanel();
+    const panel = await freshClaudePanel();
     model.script(askTwoQuestions, { text: 'I will choose myself.' });
     await send(panel, 'Set up the service again');
     await waitForQuickInput(page, (q) => q.step === '1/2' && q.items.some((i) => i.label === 'SQLite'), 120_000);
@@ -166,7 +173,7 @@ describe('claude-agent-acp 0.101.0 in code-server, offline', { timeout: 900_000 
 
   it("a Bash command allowed always (shown with what that covers, in claude's words) runs again without a question", async () => {
     const { page } = session!.workbench;
-    const panel = await claudePanel();
+    const panel = await freshClaudePanel();
     // In the default mode claude asks before a Bash command.
     // claude sends its modes as a config option: the panel's Mode drop-down ("Manual" is its mode id "default").
     const mode = panel.locator('.config-option[data-config-id="mode"]');

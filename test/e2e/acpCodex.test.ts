@@ -136,6 +136,10 @@ describe('codex-acp 2.6.0 in code-server, offline', { timeout: 900_000 }, () => 
 
     const panel = await codexPanel();
     await waitForStatus(panel, 'Ready', 90_000);
+    // The file's tests talk to this one session, signed in here: its tab is kept from one test to the
+    // next. A fresh codex session in each test left the scripted model's turns out of step (in a run,
+    // the non-blocking question was answered before the person answered it).
+    session!.sharedTabs.push('codex');
     await panel.getByText('Signed in to codex (API Key).').waitFor({ timeout: 10_000 });
     assert.deepEqual(
       sent('authenticate').map((l) => l.message!.params),

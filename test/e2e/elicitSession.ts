@@ -42,7 +42,7 @@ if (runByTheTestRunner()) {
   beforeEach(async (t) => {
     for (const [session, { used }] of openSessions) {
       if (!used || session.workbench.page.isClosed()) continue;
-      const found = await startFromKnownEditor(session.workbench.page);
+      const found = await startFromKnownEditor(session.workbench.page, session.sharedTabs);
       // What an earlier test left is a finding too: said in this test's output.
       if (found && 'diagnostic' in t) t.diagnostic(`started from a known editor after putting away what was left: ${found}`);
     }
@@ -56,6 +56,11 @@ export interface ElicitSession {
   workspaceDir: string;
   server: CodeServer;
   workbench: Workbench;
+  /**
+   * Tabs the file's tests share on purpose, by title, kept open from one test to the next (the rest of
+   * the known editor still holds): say why where it is set.
+   */
+  sharedTabs: string[];
   /** Closes the browser, stops code-server and removes the session's temp folders. */
   close(): Promise<void>;
 }
@@ -110,6 +115,7 @@ export async function openElicitSession(
     workspaceDir,
     server,
     workbench,
+    sharedTabs: [],
     async close() {
       openSessions.delete(session);
       await workbench.close().catch(() => undefined);

@@ -25,7 +25,7 @@ export interface Leftovers {
 const PENDING_STATUS = /^\s*\d+ questions?\s*$/;
 
 /** What is left on screen, read in one look. */
-export async function lookForLeftovers(page: Page): Promise<Leftovers> {
+export async function lookForLeftovers(page: Page, keepTabs: readonly string[] = []): Promise<Leftovers> {
   const shown = await evaluate(
     page,
     (menuItem: string) => {
@@ -52,6 +52,7 @@ export async function lookForLeftovers(page: Page): Promise<Leftovers> {
   const quickInput = await readQuickInput(page);
   return {
     ...shown,
+    tabs: shown.tabs.filter((tab) => !keepTabs.includes(tab)),
     quickInput: quickInput && JSON.stringify(quickInput).slice(0, 300),
     pending: shown.pending ?? undefined,
     dialog: shown.dialog ?? undefined,
@@ -93,11 +94,16 @@ export function describeLeftovers(left: Leftovers): string {
  * nothing of the kind; fails, saying what is still there, when it cannot get there within `timeoutMs`.
  * Returns what it found, or undefined when the editor was already as expected.
  */
-export async function startFromKnownEditor(page: Page, timeoutMs = 60_000): Promise<string | undefined> {
+export async function startFromKnownEditor(
+  page: Page,
+  /** Tabs a file's tests share on purpose (an agent session they all talk to): kept, the others closed. */
+  keepTabs: readonly string[] = [],
+  timeoutMs = 60_000,
+): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs;
   let found: string | undefined;
   for (;;) {
-    const left = await lookForLeftovers(page);
+    const left = await lookForLeftovers(page, keepTabs);
     if (isKnownEditor(left)) return found;
     found ??= describeLeftovers(left);
     if (Date.now() > deadline) {
@@ -106,12 +112,12 @@ export async function startFromKnownEditor(page: Page, timeoutMs = 60_000): Prom
           `found ${found}; still ${describeLeftovers(left)}; ${await whereThings(page)}`,
       );
     }
-    await putAway(page, left);
+    await putAway(page, left, keepTabs);
     await page.waitForTimeout(300);
   }
 }
 
-async function putAway(page: Page, left: Leftovers): Promise<void> {
+async function putAway(page: Page, left: Leftovers, keepTabs: readonly string[]): Promise<void> {
   if (left.dialog) await answerDialog(page);
   if (left.contextMenu || left.quickInput) {
     // A question takes no answer in its first moments (Escape included): read it first, as a person does.
@@ -122,7 +128,13 @@ async function putAway(page: Page, left: Leftovers): Promise<void> {
   if (left.quickInput || left.contextMenu || left.dialog) return; // look again before the next step
   if (left.pending) await declinePending(page);
   if (left.tabs.length > 0) {
-    await runCommand(page, 'View: Close All Editors');
+    const kept = page
+      .locator('.tabs-container .tab')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^(${keepTabs.map(escapeRegExp).join('|')})$`) }) });
+    if (keepTabs.length > 0 && (await kept.count()) > 0) {
+      await kept.first().click();
+      await runCommand(page, 'View: Close Other Editors in Group');
+    } else await runCommand(page, 'View: Close All Editors');
     await answerDialog(page);
   }
   if (left.toasts.length > 0 || left.unseenNotification) await runCommand(page, 'Notifications: Clear All Notifications');
@@ -182,4 +194,8 @@ async function declinePending(page: Page): Promise<void> {
       await page.waitForTimeout(100);
     }
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
