@@ -73,7 +73,10 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
-    { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server') },
+    // Kept open when the keyboard leaves it: the result of the tool run just before opens as a
+    // Markdown preview, a webview that takes the keyboard once its page has loaded, which can be after
+    // the person ran the next command, and the list they were about to click vanished. Escape closes it.
+    { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server'), ignoreFocusOut: true },
   );
   return picked?.server;
 }
@@ -154,6 +157,8 @@ export async function pickOffered<T extends Offered>(
       placeHolder: inertText(options.placeholder),
       matchOnDescription: true,
       matchOnDetail: true,
+      // As the server list: a result's preview loading behind it may take the keyboard.
+      ignoreFocusOut: true,
     },
   );
   return picked?.item;
