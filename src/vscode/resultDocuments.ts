@@ -24,6 +24,8 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changes.event;
   private readonly registration: vscode.Disposable;
+  /** Each new document of a title a version of its own (its tab's title is the path alone). */
+  private version = 0;
 
   constructor() {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this);
@@ -66,10 +68,15 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
   }
 
-  /** Keeps `text` as the document of `title` (replacing what its tab showed) and tells an open tab. */
+  /**
+   * Keeps `text` as the document of `title`: in the document its open tab shows (which is told to read
+   * it again), or, with no tab open, in a new one. VS Code may still hold a closed tab's document, and
+   * would show its old text again when the same document is opened.
+   */
   private keep(title: string, extension: 'md' | 'txt', text: string): vscode.Uri {
     const safeTitle = title.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'result';
-    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${safeTitle}.${extension}` });
+    const path = `/${safeTitle}.${extension}`;
+    const uri = shownInTab(path) ?? vscode.Uri.from({ scheme: RESULT_SCHEME, path, query: `v${++this.version}` });
     const key = uri.toString();
     this.contents.delete(key);
     this.contents.set(key, text);
@@ -84,6 +91,18 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     this.changes.dispose();
     this.contents.clear();
   }
+}
+
+/** The result document an open tab shows at `path` (a preview or a text editor), if one does. */
+function shownInTab(path: string): vscode.Uri | undefined {
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      // TabInputText and TabInputCustom (the Markdown preview) both name their document.
+      const uri = (tab.input as { uri?: vscode.Uri } | undefined)?.uri;
+      if (uri?.scheme === RESULT_SCHEME && uri.path === path) return uri;
+    }
+  }
+  return undefined;
 }
 
 /** The document's text: inert Markdown, the folded part inside Elicit's own <details>. */

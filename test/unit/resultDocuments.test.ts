@@ -120,6 +120,7 @@ describe('result documents', () => {
       documents.onDidChange((uri) => changed.push(uri.toString()));
       await documents.show('songs-sketch_song', '# first');
       const first = previewed();
+      standIn.openTabs.push(first.uri);
       await documents.show('songs-sketch_song', '# second');
       const second = previewed();
       assert.equal(second.uri.toString(), first.uri.toString());
@@ -132,6 +133,22 @@ describe('result documents', () => {
         '# second',
         'kept while its tab may show it again',
       );
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  it('shows a result in a new document once the tab of the last one closed: a closed tab may leave its old text behind', async () => {
+    const documents = new ResultDocuments();
+    try {
+      await documents.show('palette-pick_color', 'Painted it red.');
+      const first = previewed();
+      // The person closed the tab; the tool runs again.
+      await documents.show('palette-pick_color', 'Painted it blue.');
+      const second = previewed();
+      assert.notEqual(second.uri.toString(), first.uri.toString(), 'a new document');
+      assert.equal(second.uri.path, first.uri.path, 'its tab has the same title');
+      assert.equal(second.text, 'Painted it blue.');
     } finally {
       documents.dispose();
     }

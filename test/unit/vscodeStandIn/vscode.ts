@@ -38,12 +38,13 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = '',
   ) {}
   static file(fsPath: string): Uri {
     return new Uri('file', path.posix.normalize(fsPath));
   }
-  static from(parts: { scheme: string; path: string }): Uri {
-    return new Uri(parts.scheme, parts.path);
+  static from(parts: { scheme: string; path: string; query?: string }): Uri {
+    return new Uri(parts.scheme, parts.path, parts.query);
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
     return new Uri(base.scheme, path.posix.join(base.path, ...segments));
@@ -52,7 +53,7 @@ export class Uri {
     return this.path;
   }
   toString(): string {
-    return `${this.scheme}://${this.path}`;
+    return `${this.scheme}://${this.path}${this.query ? `?${this.query}` : ''}`;
   }
 }
 
@@ -155,6 +156,8 @@ export const standIn = {
   shownDocuments: [] as Array<{ uri: Uri; getText(): string }>,
   /** The terminals `window.createTerminal` opened, in order. */
   terminals: [] as StandInTerminal[],
+  /** What the editor's tabs show, by their document (`window.tabGroups`). */
+  openTabs: [] as Uri[],
   /** `env.remoteName`: set for a remote window. */
   remoteName: undefined as string | undefined,
   watchers: [] as StandInWatcher[],
@@ -165,6 +168,7 @@ export const standIn = {
     return live.length;
   },
   reset(): void {
+    this.openTabs = [];
     this.remoteName = undefined;
     this.watchers = [];
     this.shownDocuments = [];
@@ -284,6 +288,11 @@ function deepMerge(under: unknown, over: unknown): unknown {
 }
 
 export const window = {
+  tabGroups: {
+    get all(): Array<{ tabs: Array<{ input: { uri: Uri } }> }> {
+      return [{ tabs: standIn.openTabs.map((uri) => ({ input: { uri } })) }];
+    },
+  },
   async showWarningMessage(message: string, ...rest: unknown[]): Promise<string | undefined> {
     const options = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as { detail?: string }) : undefined;
     standIn.warnings.push([message, options?.detail]);
