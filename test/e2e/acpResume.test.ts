@@ -47,6 +47,8 @@ describe('ACP session resumed after a window reload, in code-server', { timeout:
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'keeper'));
     await pickQuickPickItem(page, 'keeper');
     let panel = await agentPanel();
+    // The next test closes this session's tab itself (closing it is what it tries): kept for it.
+    session.sharedTabs.push('keeper');
     await send(panel, 'echo said before the reload');
     await panel.locator('.item.agent', { hasText: 'said before the reload' }).waitFor({ timeout: 20_000 });
     const [opened] = await waitForRecords(record, 1, (r) => r.kind === 'session');

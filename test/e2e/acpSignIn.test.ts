@@ -88,6 +88,9 @@ describe('Signing in to ACP agents in code-server', { timeout: 900_000 }, () => 
     await typeAndSubmit(page, GOOD_KEY);
 
     const panel = await agentPanel('keyed');
+    // The keyed agent's tests follow one sign-in from its first key to Sign Out and the next: its tab is
+    // kept from one test to the next.
+    session.sharedTabs.push('keyed');
     await panel.locator('.status', { hasText: 'Ready' }).waitFor({ timeout: 30_000 });
     await panel.getByText('Signed in to keyed (Use FIXTURE_API_KEY).').waitFor({ timeout: 10_000 });
     const records = readRecords(keyedRecord);

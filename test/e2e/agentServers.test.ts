@@ -149,6 +149,8 @@ describe("agents in code-server use the person's MCP servers through Elicit", { 
     const { page } = session!.workbench;
     await newAgentSession(page, 'claude');
     const panel = await agentPanel(page, 'claude', 120_000);
+    // The last test reloads the window with both sessions open: kept for it.
+    session!.sharedTabs.push('claude');
     await waitForStatus(panel, 'Ready', 120_000);
     await panel.locator('.servers', { hasText: 'MCP servers: tracker' }).waitFor({ timeout: 10_000 });
     const [offered] = lines('claude').filter((l) => l.dir === 'in' && l.message?.method === 'session/new');
@@ -209,6 +211,8 @@ describe("agents in code-server use the person's MCP servers through Elicit", { 
     const { page } = session!.workbench;
     await newAgentSession(page, 'codex');
     const panel = await agentPanel(page, 'codex', 120_000);
+    // The last test reloads the window with both sessions open: kept for it.
+    session!.sharedTabs.push('codex');
     await waitForStatus(panel, 'Ready', 120_000);
     await panel.locator('.servers', { hasText: 'MCP servers: tracker' }).waitFor({ timeout: 10_000 });
 

@@ -479,6 +479,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
   it('counts down an agent’s own timer on the phone, as the editor does; a Decline there reaches the agent', async () => {
     const asked = readRecords(agent).filter((r) => r.kind === 'agent-question').length;
     // claude's questions: codex's have a secret field, kept for the editor (its card counts down as well).
+    await newAgentSession(editor(), 'fixture', false);
     await send(await agentPanel(editor(), 'fixture'), 'agent-question-timed claude-ask 90000');
     const question = card(first, 'Which package manager should I use?');
     await question.waitFor({ timeout: 20_000 });
@@ -567,11 +568,14 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
   it('revokes a phone: its next request is refused while another paired phone is served; with none paired nothing listens', async () => {
     // A second phone, paired with a new code from the panel.
+    await runCommand(editor(), 'Elicit: Answer on Another Device…');
     const frame = await panel();
-    await frame.getByRole('button', { name: 'New Code' }).first().click();
     const codeText = frame.locator('#pairing-code');
+    await codeText.waitFor({ timeout: 30_000 });
+    const opened = ((await codeText.textContent()) ?? '').trim();
+    await frame.getByRole('button', { name: 'New Code' }).first().click();
     await waitUntil(
-      async () => (await codeText.count()) === 1 && ((await codeText.textContent()) ?? '').trim() !== firstCode,
+      async () => (await codeText.count()) === 1 && ![firstCode, opened].includes(((await codeText.textContent()) ?? '').trim()),
       'a new pairing code',
       15_000,
     );

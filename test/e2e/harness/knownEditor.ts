@@ -127,14 +127,16 @@ async function putAway(page: Page, left: Leftovers, keepTabs: readonly string[])
   if (left.notificationCenterOpen) await page.keyboard.press('Escape');
   if (left.quickInput || left.contextMenu || left.dialog) return; // look again before the next step
   if (left.pending) await declinePending(page);
-  if (left.tabs.length > 0) {
-    const kept = page
+  if (left.tabs.length > 0 && keepTabs.length === 0) {
+    await runCommand(page, 'View: Close All Editors');
+    await answerDialog(page);
+  } else if (left.tabs.length > 0) {
+    // Tabs shared on purpose stay: each other tab is brought to the front and closed, as a person would.
+    const tab = page
       .locator('.tabs-container .tab')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^(${keepTabs.map(escapeRegExp).join('|')})$`) }) });
-    if (keepTabs.length > 0 && (await kept.count()) > 0) {
-      await kept.first().click();
-      await runCommand(page, 'View: Close Other Editors in Group');
-    } else await runCommand(page, 'View: Close All Editors');
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(left.tabs[0]!)}$`) }) });
+    await tab.first().click();
+    await runCommand(page, 'View: Close Editor');
     await answerDialog(page);
   }
   if (left.toasts.length > 0 || left.unseenNotification) await runCommand(page, 'Notifications: Clear All Notifications');
