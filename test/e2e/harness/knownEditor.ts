@@ -162,7 +162,11 @@ async function answerDialog(page: Page): Promise<void> {
  * is opened and cancelled with Escape.
  */
 async function declinePending(page: Page): Promise<void> {
-  await page.locator('.statusbar-item').filter({ hasText: PENDING_STATUS }).first().click({ timeout: 5000 });
+  const status = page.locator('.statusbar-item').filter({ hasText: PENDING_STATUS }).first();
+  // The question may have ended since the look (its asker gave up, or an answer was on its way): the
+  // item is gone, and the next look says whether anything is still pending.
+  if (!(await status.isVisible())) return;
+  await status.click({ timeout: 5000 }).catch(() => undefined);
   const view = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: 'Pending Questions' }) });
   const rows = view.locator('.monaco-list-row');
   await rows
