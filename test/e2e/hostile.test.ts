@@ -360,17 +360,15 @@ describe('hostile requests in code-server', { timeout: 900_000 }, () => {
  */
 describe('link and icon syntax from askers in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
-  // The server's name (from mcp.json) is asker text too; a second entry is broken so that its
-  // problem, naming it, is shown as a notification.
+  // The server's name (from mcp.json) is asker text too; a second entry, added by the last test, is
+  // broken so that its problem, naming it, is shown as a notification.
   const serverName = `evil ${ICON} [Docs](command:workbench.action.openSettings)`;
   const brokenName = `broken ${LINK}`;
+  const servers = { [serverName]: fixtureServer('hostile-server.mjs', { RECORD_FILE: record }) };
   let session: ElicitSession;
 
   before(async () => {
-    const mcpJson = {
-      servers: { [serverName]: fixtureServer('hostile-server.mjs', { RECORD_FILE: record }), [brokenName]: { type: 'stdio' } },
-    };
-    session = await openElicitSession(JSON.stringify(mcpJson));
+    session = await openElicitSession(JSON.stringify({ servers }));
   });
 
   after(async () => {
@@ -384,8 +382,8 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
   async function runTool(tool: string): Promise<void> {
     const { page } = session.workbench;
     await waitForNoQuickInput(page, 'the last question to close');
-    // runMcpTool runs the command again when the list closes before the pick: the result of the last
-    // tool, opening a moment after its answer, can take the focus from it.
+    // The result of the last tool, opening a moment after its answer, can take the keyboard from the
+    // tool list: the list stays open for the click all the same.
     await runMcpTool(page, tool, undefined, {
       inspectToolList: async (list) => {
         assert.ok(list.title?.startsWith('Run MCP Tool · evil'), list.title);
@@ -475,9 +473,11 @@ describe('link and icon syntax from askers in code-server', { timeout: 900_000 }
     await screenshot(page, 'hostile-links-notification');
   });
 
-  // Servers are read when first used: by now the problem has been reported.
   it('shows a problem of mcp.json naming a server with link syntax as text', async () => {
     const { page } = session.workbench;
+    // An entry the repository's mcp.json gains, with link syntax in its name and no command.
+    const broken = { servers: { ...servers, [brokenName]: { type: 'stdio' } } };
+    fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(broken));
     const shown = await waitForNotification(page, 'broken [Open Settings]');
     assert.ok(shown.includes('command:workbench.action.openSettings'), shown);
     await assertInert(page, 'the configuration problem notification');
