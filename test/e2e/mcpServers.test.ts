@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
   chooseInDropdown,
+  exactText,
   pickQuickPickItem,
   runCommand,
   runCommandShowing,
@@ -69,7 +70,7 @@ describe('MCP Servers view, Run Tool with arguments, Get MCP Prompt in code-serv
   function treeRow(page: Page, label: string): Locator {
     return serversView(page)
       .locator('.monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }) })
+      .filter({ has: page.locator('.label-name', { hasText: exactText(label) }) })
       .first();
   }
 

@@ -5,7 +5,7 @@
  * one failure instead of failing every test after it on what it left behind.
  */
 import type { Page } from 'playwright-core';
-import { CONTEXT_MENU_ITEM, evaluate, readFirst, readQuickInput, runCommand, whereThings } from './workbench';
+import { CONTEXT_MENU_ITEM, evaluate, exactText, readFirst, readQuickInput, runCommand, whereThings } from './workbench';
 
 /** What the window shows that a test starting afresh would not expect. */
 export interface Leftovers {
@@ -132,9 +132,7 @@ async function putAway(page: Page, left: Leftovers, keepTabs: readonly string[])
     await answerDialog(page);
   } else if (left.tabs.length > 0) {
     // Tabs shared on purpose stay: each other tab is brought to the front and closed, as a person would.
-    const tab = page
-      .locator('.tabs-container .tab')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(left.tabs[0]!)}$`) }) });
+    const tab = page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: exactText(left.tabs[0]!) }) });
     await tab.first().click();
     await runCommand(page, 'View: Close Editor');
     await answerDialog(page);
@@ -200,8 +198,4 @@ async function declinePending(page: Page): Promise<void> {
       await page.waitForTimeout(100);
     }
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -630,7 +630,8 @@ async function waitForRow(page: Page, label: string, timeoutMs: number) {
   return row;
 }
 
-function exactText(s: string): RegExp {
+/** Matches an element's whole text, `s` exactly (spaces around it aside): for labels, tab titles, rows. */
+export function exactText(s: string): RegExp {
   return new RegExp(`^\\s*${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
 }
 
