@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   LOW_ACCURACY_ROUNDING_METRES,
+  LOW_ACCURACY_STEP_DEGREES,
   askLocationQuestion,
   locationHistory,
   locationToolAnswer,
@@ -73,6 +74,21 @@ describe('positionToSend', () => {
     });
     // No minus zero: JSON would show it as 0 anyway, but equality checks and the phone's text must agree.
     assert.ok(Object.is(positionToSend({ lat: -0.001, lng: -0.004, accuracy: 5 }, 'low').lat, 0));
+  });
+
+  it('rounds to the step the editor’s prompt names', () => {
+    assert.equal(`${LOW_ACCURACY_STEP_DEGREES}°`, '0.01°');
+    for (const place of [BERLIN, { lat: -33.86882, lng: 151.209296, accuracy: 1 }, { lat: 0.004999, lng: -179.995, accuracy: 1 }]) {
+      const sent = positionToSend(place, 'low');
+      for (const [got, was] of [
+        [sent.lat, place.lat],
+        [sent.lng, place.lng],
+      ] as const) {
+        const steps = got / LOW_ACCURACY_STEP_DEGREES;
+        assert.ok(Math.abs(steps - Math.round(steps)) < 1e-9, `${got} is a whole number of steps`);
+        assert.ok(Math.abs(got - was) <= LOW_ACCURACY_STEP_DEGREES / 2 + 1e-12, `${was} moved to ${got}, at most half a step`);
+      }
+    }
   });
 
   it('gives the same answer when the phone rounded already (the editor rounds again, trusting no phone)', () => {

@@ -24,8 +24,10 @@ export const LOCATION_ACCURACIES: readonly LocationAccuracy[] = ['high', 'low'];
 export const MAX_REASON_CHARS = 500;
 /** The longest place a person may type instead of sharing a position. */
 export const MAX_PLACE_CHARS = 200;
-/** Low accuracy rounds both coordinates to this step: 0.01° is about 1.1 km north–south. */
-export const LOW_ACCURACY_STEP_DEGREES = 0.01;
+/** Low accuracy rounds both coordinates to whole hundredths of a degree: 0.01° is about 1.1 km north–south. */
+const LOW_ACCURACY_STEPS_PER_DEGREE = 100;
+/** That step in degrees, as the editor's prompt says it. */
+export const LOW_ACCURACY_STEP_DEGREES = 1 / LOW_ACCURACY_STEPS_PER_DEGREE;
 /**
  * The farthest rounding to 0.01° moves a point: half a step each way, about 556 m north–south and at most
  * as much east–west, so about 786 m. Added to the accuracy a low-accuracy answer reports, which stays honest.
@@ -74,8 +76,9 @@ export function positionToSend(
 ): { lat: number; lng: number; accuracy: number } {
   const metres = Math.max(0, Math.round(position.accuracy));
   if (accuracy === 'high') return { lat: position.lat, lng: position.lng, accuracy: metres };
-  // In hundredths, so the result is the nearest double to the rounded decimal (and -0 becomes 0).
-  const round = (degrees: number): number => Math.round(degrees * 100) / 100 + 0;
+  // Counted in whole steps and divided back (0.01 itself is no exact double), so the result is the
+  // nearest double to the rounded decimal (and -0 becomes 0).
+  const round = (degrees: number): number => Math.round(degrees * LOW_ACCURACY_STEPS_PER_DEGREE) / LOW_ACCURACY_STEPS_PER_DEGREE + 0;
   const lat = round(position.lat);
   const lng = round(position.lng);
   // Rounded by the phone already: its accuracy includes the rounding.
