@@ -1,13 +1,16 @@
 // The extension host (node, cjs, `vscode` external), the parts of it loaded
-// only when first used (the MCP SDK, the gateway: bundles of their own), and
+// only when first used (bundles of their own: `lazyBundles`), and
 // the webviews (browser: the form and the agent panel). `--production`
-// minifies, `--watch` rebuilds on change.
+// minifies, `--watch` rebuilds on change, `--analyze` lists what each bundle
+// holds, largest first (with --production: the sizes as shipped).
+import { realpathSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const analyze = process.argv.includes('--analyze');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -16,6 +19,7 @@ const common = {
   sourcemap: production ? false : 'linked',
   legalComments: 'none',
   logLevel: 'info',
+  metafile: analyze,
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
 };
 
@@ -31,10 +35,13 @@ const cssAsText = {
 };
 
 /**
- * Loaded when first needed, from a bundle of its own in dist/: the extension's
- * `require('…/sdk')` becomes `require('./mcp-sdk.js')` (or `./acp-sdk.js`), so
- * activation never loads the MCP SDK, the ACP SDK, the gateway's server package or
- * the readers of other tools' files.
+ * Parts loaded when first needed, each from a bundle of its own in dist/, so activation never
+ * loads them: the MCP SDK (when the first server starts), the ACP SDK and the agent sessions'
+ * host side (the first agent session), the gateway's server package, the phone server, the
+ * readers of other tools' files, and ajv (the first answer checked). A part's entry file is
+ * reached only through a `require()` where it is first used (a loader such as src/mcp/loadSdk.ts);
+ * the plugin below rewrites that require to the bundle's file, in every node bundle, so a lazy
+ * bundle needing another shares it instead of carrying a copy.
  */
 const lazyBundles = {
   'src/mcp/sdk.ts': 'mcp-sdk',
@@ -42,18 +49,38 @@ const lazyBundles = {
   'src/gateway/gatewayServer.ts': 'gateway',
   'src/vscode/devices/deviceController.ts': 'devices',
   'src/core/mcpConfig/otherTools.ts': 'other-tools',
+  'src/core/form/ajvChecks.ts': 'ajv-checks',
+  'src/vscode/acp/sessionParts.ts': 'agent-sessions',
 };
+
+/**
+ * Modules that hold the host's own state (the HMAC key of every origin, the one watchdog of
+ * process groups), used by extension.js and by lazy bundles: each is a file of its own that
+ * every bundle requires, so node loads it once and all share one key and one watchdog. They
+ * may be imported anywhere; extension.js loads them at activation.
+ */
+const sharedBundles = {
+  'src/core/origin.ts': 'origin',
+  'src/process/hostWatchdog.ts': 'host-watchdog',
+};
+
+const ownBundles = { ...lazyBundles, ...sharedBundles };
+const ownNames = [...new Set(Object.keys(ownBundles).map((file) => path.basename(file, '.ts')))];
+// By real path: esbuild gives the importer's folder with links resolved (test/integration/build.test.ts builds through links).
+const ownFiles = new Map(Object.keys(ownBundles).map((file) => [realpathSync(file), file]));
 
 const loadLazily = {
   name: 'load-lazily',
   setup(build) {
-    build.onResolve({ filter: /\/(sdk|gatewayServer|deviceController|otherTools)$/ }, (args) => {
-      const file = path
-        .relative(process.cwd(), path.resolve(args.resolveDir, `${args.path}.ts`))
-        .split(path.sep)
-        .join('/');
-      const bundle = lazyBundles[file];
-      return bundle ? { path: `./${bundle}.js`, external: true } : undefined;
+    build.onResolve({ filter: new RegExp(`/(${ownNames.join('|')})$`) }, (args) => {
+      const file = ownFiles.get(path.resolve(args.resolveDir, `${args.path}.ts`));
+      if (file === undefined || args.kind === 'entry-point') return undefined;
+      const bundle = ownBundles[file];
+      // An `import` would load a lazy bundle with whatever imports it: for extension.js, at activation.
+      if (lazyBundles[file] && args.kind !== 'require-call') {
+        return { errors: [{ text: `${file} is loaded lazily (dist/${bundle}.js): require() it where it is first needed` }] };
+      }
+      return { path: `./${bundle}.js`, external: true };
     });
   },
 };
@@ -85,13 +112,13 @@ const builds = [
   {
     ...node,
     entryPoints: {
-      ...Object.fromEntries(Object.entries(lazyBundles).map(([file, name]) => [name, file])),
+      ...Object.fromEntries(Object.entries(ownBundles).map(([file, name]) => [name, file])),
       // Started as a worker thread by src/mcp/resultCheck/resultChecker.ts.
       'result-check-worker': 'src/mcp/resultCheck/worker.ts',
       // Run by an agent without MCP over HTTP, as each of its servers (src/gateway/stdioBridge.ts).
       'mcp-bridge': 'src/gateway/stdioBridge.ts',
     },
-    plugins: [boundedSdkValidator],
+    plugins: [loadLazily, boundedSdkValidator],
   },
   {
     ...common,
@@ -117,5 +144,6 @@ if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  const results = await Promise.all(builds.map((options) => esbuild.build(options)));
+  if (analyze) for (const { metafile } of results) console.log(await esbuild.analyzeMetafile(metafile));
 }

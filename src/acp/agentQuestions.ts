@@ -5,7 +5,7 @@
  * reported as events; the connection (connection.ts) routes the requests here.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { INVALID_PARAMS, InvalidRequestError, errorText } from '../core/errors';
+import { INVALID_PARAMS, InvalidRequestError, errorText, isInvalidRequestError } from '../core/errors';
 import { CANCELLED, type Asker, type ElicitRequest, type ElicitResult } from '../core/request';
 import { askerKey } from '../core/broker/urlWaits';
 import { isObject } from '../core/json';
@@ -196,7 +196,8 @@ export class AgentQuestions {
     const message = errorText(error);
     this.parts.emit({ kind: 'question', id, sessionId, info, error: message });
     this.parts.options.log(`[elicit] ${this.parts.name}: ${method} refused: ${message}`);
-    if (error instanceof InvalidRequestError) throw this.parts.rpcError(INVALID_PARAMS, error.message);
+    // The broker's own refusal comes from extension.js's copy of the class (this runs in dist/agent-sessions.js).
+    if (isInvalidRequestError(error)) throw this.parts.rpcError(INVALID_PARAMS, error.message);
     throw error;
   }
 

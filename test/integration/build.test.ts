@@ -27,11 +27,15 @@ describe('the build', { timeout: 120_000 }, () => {
     await promisify(execFile)(process.execPath, ['esbuild.mjs', '--production'], { cwd: project });
     assert.deepEqual(readdirSync(join(project, 'dist')).sort(), [
       'acp-sdk.js',
+      'agent-sessions.js',
+      'ajv-checks.js',
       'devices.js',
       'extension.js',
       'gateway.js',
+      'host-watchdog.js',
       'mcp-bridge.js',
       'mcp-sdk.js',
+      'origin.js',
       'other-tools.js',
       'result-check-worker.js',
       'webview',

@@ -6,11 +6,10 @@
  * ("Later") and come back to it, and checks every accepted answer before it
  * leaves.
  */
-import { validateAnswer } from '../form/ajvAnswerCheck';
+import { ajvChecks, prepareAnswerCheck } from '../form/loadAjvChecks';
 import { InvalidRequestError } from '../errors';
 import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
-import { joinSignals } from '../joinSignals';
 import { answeredOnlyHere, hasFileField, hasSecret, type FormModel } from '../form/fields';
 import { composeGroup } from '../form/group';
 import { normalize } from '../form/normalize';
@@ -199,8 +198,9 @@ export class Broker {
     if (automatic) return automatic;
     const entry: Entry = { question };
     const closer = new AbortController();
-    const timedOut = new Error('timeout');
-    const timeout = setTimeout(() => closer.abort(timedOut), timerDelay(this.options.timeoutMs()));
+    // Made when the timer fires: an Error per question costs its stack trace, and nearly all are answered in time.
+    let timedOut: Error | undefined;
+    const timeout = setTimeout(() => closer.abort((timedOut = new Error('timeout'))), timerDelay(this.options.timeoutMs()));
     const onAbort = (): void => closer.abort(request.signal?.reason ?? new Error('aborted'));
     request.signal?.addEventListener('abort', onAbort, { once: true });
     // Its row and its UI say so when its turn ends.
@@ -213,7 +213,7 @@ export class Broker {
     let reason: AnsweredQuestion['reason'];
     try {
       result = await this.settle(entry, closer.signal);
-      if (closer.signal.aborted) reason = closer.signal.reason === timedOut ? 'timeout' : 'aborted';
+      if (closer.signal.aborted) reason = timedOut !== undefined && closer.signal.reason === timedOut ? 'timeout' : 'aborted';
       if (form && result.action === 'accept') {
         result = this.finishAnswer(form, result);
         if (question.remember) await this.options.memory?.remember(request, result.content ?? {}, question.remember, form);
@@ -355,12 +355,14 @@ export class Broker {
       if (entry.elsewhere) return entry.elsewhere;
       const attempt = new AbortController();
       entry.attempt = attempt;
-      const shown = joinSignals([closer, attempt.signal]);
+      // The attempt ends with the question too, so it is the one signal the renderer needs.
+      const endAttempt = (): void => attempt.abort(closer.reason);
+      closer.addEventListener('abort', endAttempt, { once: true });
       let outcome: RenderOutcome;
       try {
-        outcome = await this.show(entry.question, shown.signal, atFront);
+        outcome = await this.show(entry.question, attempt.signal, atFront);
       } finally {
-        shown.dispose();
+        closer.removeEventListener('abort', endAttempt);
       }
       entry.attempt = undefined;
       if (closer.aborted) return CANCELLED;
@@ -499,7 +501,9 @@ export class Broker {
     question.state = 'showing';
     this.changed();
     try {
-      return await this.renderer.render(question, signal);
+      const rendered = this.renderer.render(question, signal);
+      if (question.form) prepareAnswerCheck(question.form);
+      return await rendered;
     } finally {
       if (question.state === 'showing') question.state = 'waiting';
     }
@@ -507,7 +511,7 @@ export class Broker {
 
   private finishAnswer(form: FormModel, result: ElicitResult): ElicitResult {
     const content = completeAnswer(form, result.content ?? {});
-    const errors = validateAnswer(form, content);
+    const errors = ajvChecks().validateAnswer(form, content);
     const problems = Object.entries(errors);
     if (problems.length > 0) {
       // Renderers validate live, so this is a defect: never send an answer that breaks the schema.

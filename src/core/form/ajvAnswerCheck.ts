@@ -46,6 +46,8 @@ const ajv = answerAjv();
 
 const cache = new Map<string, ValidateFunction>();
 const MAX_CACHED = 100;
+/** A form's validator, once looked up: the same form (normalize.ts keeps one per schema text) skips building its key. */
+const byForm = new WeakMap<FormModel, ValidateFunction>();
 
 export function toJsonSchema(form: FormModel): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
@@ -89,6 +91,8 @@ function pick(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 function compiled(form: FormModel): ValidateFunction {
+  const known = byForm.get(form);
+  if (known) return known;
   const schema = toJsonSchema(form);
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
@@ -97,7 +101,13 @@ function compiled(form: FormModel): ValidateFunction {
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(key, validate);
   }
+  byForm.set(form, validate);
   return validate;
+}
+
+/** Compiles the form's check ahead of its first answer. */
+export function prepareAnswerCheck(form: FormModel): void {
+  compiled(form);
 }
 
 /**

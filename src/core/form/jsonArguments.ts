@@ -10,8 +10,15 @@ import { boundedRegExp } from './ajvPatterns';
 import { errorText } from '../errors';
 
 // Patterns (also in patternProperties and propertyNames) run in bounded time, on at most MAX_BOUNDED_INPUT characters.
-const ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: boundedRegExp() } });
-addFormats(ajv);
+// Made at the first tool whose arguments are typed as JSON, not when the answer check's bundle loads.
+let ajv: Ajv | undefined;
+function argumentsAjv(): Ajv {
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: false, strict: false, validateSchema: false, code: { regExp: boundedRegExp() } });
+    addFormats(ajv);
+  }
+  return ajv;
+}
 const cache = new WeakMap<object, ValidateFunction | Error>();
 
 export function checkJsonArguments(schema: object, text: string): { value?: Record<string, unknown>; error?: string } {
@@ -38,7 +45,7 @@ function compile(schema: object): ValidateFunction | Error {
   let entry = cache.get(schema);
   if (!entry) {
     try {
-      entry = ajv.compile(schema);
+      entry = argumentsAjv().compile(schema);
     } catch (error) {
       entry = error instanceof Error ? error : new Error(String(error));
     }

@@ -14,7 +14,7 @@ import { isAnswerContent } from './answerShape';
 import { completeAnswer, patternCheckCost, type FieldErrors } from './fieldRules';
 import type { FormModel } from './fields';
 import { MAX_FORM_PATTERN_STEPS } from './formBudget';
-import { validateAnswer } from './ajvAnswerCheck';
+import { ajvChecks } from './loadAjvChecks';
 
 export type OutsideAnswer =
   | { ok: true; content: ElicitContent }
@@ -35,7 +35,7 @@ export function readOutsideAnswer(form: FormModel, given: unknown): OutsideAnswe
     if (steps > costliest.steps) costliest = { name: field.name, steps };
   }
   if (total > MAX_FORM_PATTERN_STEPS) return { ok: false, tooCostly: costliest.name };
-  const errors = validateAnswer(form, content);
+  const errors = ajvChecks().validateAnswer(form, content);
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, content };
 }
 

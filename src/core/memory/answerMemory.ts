@@ -7,7 +7,7 @@
  * asked, with the old answer filled in.
  */
 import { createHash } from 'node:crypto';
-import { validateAnswer } from '../form/ajvAnswerCheck';
+import { ajvChecks } from '../form/loadAjvChecks';
 import { completeAnswer } from '../form/fieldRules';
 import type { FormModel } from '../form/fields';
 import { clip } from '../display';
@@ -253,7 +253,7 @@ function answerId(askerKey: string, fingerprint: string): string {
 
 /** The question's own check, as on Submit: a remembered answer is sent only if it would be accepted now. */
 function stillValid(unit: QuestionUnit, own: ElicitContent): boolean {
-  return Object.keys(validateAnswer(unit.form, completeAnswer(unit.form, own))).length === 0;
+  return Object.keys(ajvChecks().validateAnswer(unit.form, completeAnswer(unit.form, own))).length === 0;
 }
 
 function shownValues(unit: QuestionUnit, own: ElicitContent): RememberedAnswer['shown'] {

@@ -7,6 +7,9 @@
  * fresh `reset`. Every string is plain text: the webview inserts it as text.
  */
 
+/** The agent panel's webview type (package.json's `onWebviewPanel:elicit.agent`). */
+export const AGENT_VIEW_TYPE = 'elicit.agent';
+
 /** starting: spawning and initializing · idle: ready for a prompt · working: a prompt turn runs · exited: the process is gone. */
 export type AgentStatus = 'starting' | 'idle' | 'working' | 'cancelling' | 'exited';
 

@@ -10,13 +10,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { AgentRequestError, sessionFailure } from '../../acp/agentErrors';
 import { closeSession, logout, offersOf, reopenSession } from '../../acp/agentSessions';
 import { AuthRequiredError, type AcpConnection, type AcpEvent } from '../../acp/connection';
-import { subjectForCaller } from '../../mcp/connection';
+import { subjectForCaller } from '../../mcp/connectionTypes';
 import { configOptionRequest, configValueName as valueNameIn } from '../../acp/configOptions';
 import { SessionControls } from '../../acp/sessionControls';
 import { NotSignedInError } from '../../acp/signIn';
 import type { EnvVarAuthMethod } from '../../acp/authMethods';
 import { Transcript } from '../../acp/transcript';
 import {
+  AGENT_VIEW_TYPE,
   isAgentPanelToHost,
   type AgentPanelState,
   type AgentPanelToHost,
@@ -30,7 +31,6 @@ import { errorText } from '../../core/errors';
 import type { OfferedServers } from './agentServers';
 import type { AnsweredQuestion } from '../../core/broker/broker';
 
-export const AGENT_VIEW_TYPE = 'elicit.agent';
 /** Streamed chunks are batched into one message per interval. */
 const FLUSH_MS = 40;
 

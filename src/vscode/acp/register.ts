@@ -13,14 +13,22 @@ import { GATEWAYS_SOURCE, parseAgentGateways } from '../../acp/modelGateway';
 import type { AcpConnection } from '../../acp/connection';
 import type { ConfigProblem } from '../../core/mcpConfig/serverConfig';
 import type { Services } from '../services';
-import { savedSession } from '../../core/protocols/agentPanelProtocol';
-import { localFolders } from '../localFolders';
+import { AGENT_VIEW_TYPE, savedSession } from '../../core/protocols/agentPanelProtocol';
+import { inWorkspaceFolder, localFolders } from '../localFolders';
 import type { AgentContext } from './agentConnection';
 import { AgentKeys } from './agentKeys';
 import { AgentServerOffers } from './agentServers';
-import { AGENT_VIEW_TYPE, AgentPanel } from './agentPanel';
-import { inWorkspaceFolder, pickPastSession } from './resumeSession';
+import type { AgentPanel } from './agentPanel';
 import { inertText } from '../../core/display';
+
+type SessionParts = typeof import('./sessionParts');
+let parts: SessionParts | undefined;
+
+/** The sessions' host side, from its own bundle (see sessionParts.ts): loaded when the first session opens or is listed. */
+function sessionParts(): SessionParts {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, from its own bundle
+  return (parts ??= require('./sessionParts') as SessionParts);
+}
 
 /**
  * Returns the saved agent keys, for Manage Saved Secrets, and the servers offered to sessions,
@@ -85,7 +93,7 @@ class AgentSessions implements vscode.Disposable {
     const chosen = await this.chooseAgent(requested, vscode.l10n.t('Resume Agent Session'));
     if (!chosen) return;
     const { agent } = chosen;
-    const picked = await pickPastSession(this.agentContext(agent, chosen.folder));
+    const picked = await sessionParts().pickPastSession(this.agentContext(agent, chosen.folder));
     if (!picked) return;
     const open = [...this.panels].find((p) => p.agentName === agent.name && p.currentSession === picked.session.sessionId);
     if (open) {
@@ -228,7 +236,8 @@ class AgentSessions implements vscode.Disposable {
     restored?: { panel?: vscode.WebviewPanel; resume?: { sessionId: string; why: 'reload' | 'picked' }; started?: AcpConnection },
   ): void {
     const same = [...this.panels].filter((p) => p.agentName === agent.name).length;
-    const panel = new AgentPanel({
+    const { AgentPanel: Panel } = sessionParts();
+    const panel = new Panel({
       ...this.agentContext(agent, cwd),
       extensionUri: this.context.extensionUri,
       title: same === 0 ? agent.name : `${agent.name} (${same + 1})`,

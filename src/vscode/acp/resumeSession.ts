@@ -11,7 +11,7 @@ import { listSessions, offersOf, type PastSession } from '../../acp/agentSession
 import type { AcpConnection } from '../../acp/connection';
 import { NotSignedInError } from '../../acp/signIn';
 import { inertText, oneLine } from '../../core/display';
-import { localFolders } from '../localFolders';
+import { inWorkspaceFolder, localFolders } from '../localFolders';
 import { pickOnce } from '../pickOnce';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
@@ -103,15 +103,6 @@ function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSe
     session,
   }));
   return pickOnce<SessionItem, PastSession | undefined>(pick, new AbortController().signal, (item) => item.session, undefined);
-}
-
-/** Whether `dir` is a local workspace folder of this window or inside one. */
-export function inWorkspaceFolder(dir: string): boolean {
-  if (!path.isAbsolute(dir)) return false;
-  return localFolders().some((f) => {
-    const rel = path.relative(f.uri.fsPath, dir);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  });
 }
 
 /** "app" for the folder itself, "app/src" for one inside it. */

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '../../mcp/types';
 import type { Broker } from '../../core/broker/broker';
-import { checkJsonArguments } from '../../core/form/jsonArguments';
+import { ajvChecks } from '../../core/form/loadAjvChecks';
 import { tryNormalize } from '../../core/form/normalize';
 import { isObject } from '../../core/json';
 import type { McpConnection } from '../../mcp/connection';
@@ -75,11 +75,11 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
     value: '{}',
     ignoreFocusOut: true,
     validateInput: (value) => {
-      const { error } = checkJsonArguments(schema, value);
+      const { error } = ajvChecks().checkJsonArguments(schema, value);
       return error === undefined ? undefined : inertText(oneLine(error, 300));
     },
   });
-  return text === undefined ? undefined : checkJsonArguments(schema, text).value;
+  return text === undefined ? undefined : ajvChecks().checkJsonArguments(schema, text).value;
 }
 
 function runAndShow(deps: RunToolDeps, server: McpConnection, tool: Tool, args: Record<string, unknown>): Promise<void> {
