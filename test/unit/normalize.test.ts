@@ -959,6 +959,42 @@ describe('tryNormalize is total', () => {
   });
 });
 
+describe('normalize: a form sent again', () => {
+  const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+  it('is read once: the same JSON text in a new object gets the same form, frozen, since every question with it shares it', () => {
+    const first = normalize(copy(everythingSchema));
+    const again = normalize(copy(everythingSchema));
+    assert.equal(again, first);
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.fields));
+    for (const field of first.fields) {
+      assert.ok(Object.isFrozen(field), field.name);
+      if (field.kind === 'choice' || field.kind === 'multiChoice') {
+        for (const option of field.options) assert.ok(Object.isFrozen(option), field.name);
+      }
+    }
+  });
+
+  it('another text is another form', () => {
+    const a = normalize({ type: 'object', properties: { a: { type: 'string' } } });
+    const b = normalize({ type: 'object', properties: { a: { type: 'string', maxLength: 3 } } });
+    assert.notEqual(a, b);
+    assert.equal((b.fields[0] as TextField).maxLength, 3);
+  });
+
+  it('an object that is not plain data is read as it is, not as its JSON text', () => {
+    const plain = { type: 'object', properties: { a: { type: 'string' } } };
+    assert.equal(normalize(copy(plain)).fields[0]!.required, false);
+    // JSON.stringify leaves out a property that is not enumerable, and an inherited one; reading the object sees them.
+    const hidden = Object.defineProperty(copy(plain), 'required', { value: ['a'], enumerable: false });
+    assert.equal(normalize(hidden).fields[0]!.required, true);
+    const inherited = Object.assign(Object.create({ required: ['a'] }) as object, copy(plain));
+    assert.equal(normalize(inherited).fields[0]!.required, true);
+    const withToJson = { ...copy(plain), toJSON: () => ({ type: 'object', properties: {} }) };
+    assert.equal(normalize(withToJson).fields.length, 1);
+  });
+});
+
 describe('normalize: an option whose value is ""', () => {
   // Found by test/unit/fuzz.test.ts: "" means "no answer" everywhere, so a quick pick could
   // offer it, the person pick it, and the host's final check refuse it as "Required".

@@ -49,7 +49,83 @@ export function normalize(requestedSchema: unknown, budget?: FormBudget): FormMo
     return readSchema(requestedSchema, budget ?? new FormBudget());
   }
   // Read once per request: the burst grouper, the broker, memory and the phone list all ask for it.
-  return readOnce(readForms, requestedSchema, () => readSchema(requestedSchema, new FormBudget()));
+  return readOnce(readForms, requestedSchema, () => readShared(requestedSchema));
+}
+
+/** Schemas up to this size (formBudget.ts units) are kept by their JSON text once read; larger ones are read each time. */
+export const MAX_SHARED_SIZE = 50_000;
+/** How many such forms are kept (the least recently asked goes first). */
+const MAX_SHARED_FORMS = 100;
+const sharedForms = new Map<string, FormModel>();
+
+/**
+ * An asker sends the same form again and again (a tool that asks on every call): a schema's form is
+ * kept by its JSON text, so the same text costs its size walk, a walk that checks it is plain JSON
+ * data and one JSON.stringify, instead of its reading and the checks built per form (ajvAnswerCheck.ts,
+ * fieldRules.ts) made again. The form is read from that text, so it is exactly the text's form, and
+ * frozen, since every question with that text shares it. Only forms are kept: a refusal is made
+ * again, since what the budget refused once (compiling patterns new to the session) may fit later.
+ * What is not plain data (an API caller's object with a getter of its own or a prototype, say) is
+ * read as it is, each time.
+ */
+function readShared(requestedSchema: object): FormModel {
+  const budget = new FormBudget();
+  checkSize(requestedSchema, budget);
+  if (budget.spent().size > MAX_SHARED_SIZE || !isPlainData(requestedSchema)) return readSized(requestedSchema, budget);
+  let text: string;
+  try {
+    text = JSON.stringify(requestedSchema);
+  } catch {
+    // A getter that throws, a proxy: read as it is.
+    return readSized(requestedSchema, budget);
+  }
+  const known = sharedForms.get(text);
+  if (known !== undefined) {
+    sharedForms.delete(text);
+    sharedForms.set(text, known);
+    return known;
+  }
+  const form = deepFreeze(readSized(JSON.parse(text) as unknown, budget));
+  if (sharedForms.size >= MAX_SHARED_FORMS) sharedForms.delete(sharedForms.keys().next().value as string);
+  sharedForms.set(text, form);
+  return form;
+}
+
+/**
+ * Whether JSON.stringify says all there is to read: strings, finite numbers, booleans, null, plain
+ * arrays, and objects of Object's own prototype (or none) with no hidden properties. Bounded by the
+ * size check before it.
+ */
+function isPlainData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string' || typeof item === 'boolean' || item === null) continue;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return false;
+      continue;
+    }
+    if (typeof item !== 'object') return false;
+    const prototype = Object.getPrototypeOf(item) as unknown;
+    if (Array.isArray(item)) {
+      if (prototype !== Array.prototype) return false;
+      for (let i = 0; i < item.length; i++) stack.push(item[i]);
+      continue;
+    }
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    const keys = Object.keys(item);
+    if (Object.getOwnPropertyNames(item).length !== keys.length) return false;
+    for (const key of keys) stack.push((item as Json)[key]);
+  }
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 /**
@@ -87,9 +163,18 @@ export function alreadyRead(requestedSchema: unknown): FormModel | undefined {
 }
 
 function readSchema(requestedSchema: unknown, budget: FormBudget): FormModel {
+  checkSize(requestedSchema, budget);
+  return readSized(requestedSchema, budget);
+}
+
+/** The size is counted before anything else is read. */
+function checkSize(requestedSchema: unknown, budget: FormBudget): void {
   if (!budget.addSchema(requestedSchema)) {
     throw invalid(`the form is too large to read (more than ${MAX_FORM_SIZE.toLocaleString('en')} values and characters)`);
   }
+}
+
+function readSized(requestedSchema: unknown, budget: FormBudget): FormModel {
   const schema = asObject(requestedSchema, 'requestedSchema');
   rejectRef(schema, 'requestedSchema');
   if (schema.type !== undefined && schema.type !== 'object') {
