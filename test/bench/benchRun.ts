@@ -335,7 +335,7 @@ export async function runBench(size: BenchSize, options: BenchOptions = {}): Pro
     'overheadRatio',
     o.ratio,
     '×',
-    1.15,
+    1.05,
     `${size.requests} forms: Elicit ${o.oursMs.toFixed(0)} ms, bare SDK ${o.bareMs.toFixed(0)} ms (median of ${size.rounds} rounds: ${o.rounds.map((r) => r.toFixed(2)).join(', ')})`,
   );
 
