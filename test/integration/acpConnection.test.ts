@@ -581,7 +581,8 @@ describe('AcpConnection resuming a session (session/load)', () => {
     const shown = transcript.all().map((item) => ('text' in item ? `${item.kind}: ${item.text}` : item.kind));
     assert.deepEqual(shown, ['user: echo before the reload', 'agent: before the reload']);
     assert.equal(await second.prompt(sessionId, 'echo after'), 'end_turn');
-    const load = readRecords(record).find((r) => r.kind === 'load');
+    const { callStarted, ...load } = readRecords(record).find((r) => r.kind === 'load')!;
+    assert.equal(typeof callStarted, 'number', 'stamped with when its request came');
     assert.deepEqual(load, { agent: 'keeper', kind: 'load', sessionId, cwd: workspace, replayed: 4 });
   });
 

@@ -63,7 +63,9 @@ describe('McpConnection with the ask-server fixture', () => {
     assert.equal(question.request.asker.name, 'ask-server');
     assert.equal(question.request.asker.detail, 'tool ask_name');
     assert.equal(question.presentation, 'quickInput');
-    assert.deepEqual(readRecords(record).at(-1), {
+    const { callStarted, ...entry } = readRecords(record).at(-1)!;
+    assert.equal(typeof callStarted, 'number', 'stamped with when the call started');
+    assert.deepEqual(entry, {
       server: 'ask-server',
       tool: 'ask_name',
       result: { action: 'accept', content: { name: 'Ada' } },
@@ -148,7 +150,9 @@ describe('McpConnection with the ask-server fixture', () => {
     assert.match(textOf(result), /URL elicitation login-1: accept/);
     assert.equal(await waiting, 'completed');
     const sent = await waitForRecords(record, 1, (r) => r.completed !== undefined || r.completionError !== undefined);
-    assert.deepEqual(sent.at(-1), { server: 'ask-server', tool: 'ask_url', completed: 'login-1' });
+    const { callStarted, ...completion } = sent.at(-1)!;
+    assert.equal(typeof callStarted, 'number', 'stamped with when the call started');
+    assert.deepEqual(completion, { server: 'ask-server', tool: 'ask_url', completed: 'login-1' });
     assert.equal(urlWaits.size, 0, 'the repeated and unknown completions left nothing behind');
   });
 
