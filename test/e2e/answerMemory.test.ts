@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
   chooseContextMenuItem,
@@ -29,7 +29,7 @@ import {
   whereThings,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { assertNoSecretLeak, findInFiles } from '../support/leakScan';
 
 const REGION = 'eu-west-7f3a';
@@ -38,6 +38,8 @@ const QUESTION = 'Which region should the forecast use?';
 
 describe('answer memory in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
+  // Each test reads only the records of the tool calls it made (after the known-editor step).
+  const records = new RecordCursor(record);
   let session: ElicitSession;
 
   before(async () => {
@@ -49,6 +51,8 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await session?.close();
   });
 
+  beforeEach(() => records.begin());
+
   /** Run MCP Tool → (the server, when there are several) → the tool. */
   async function runTool(tool: string, server?: string): Promise<void> {
     const { page } = session.workbench;
@@ -56,8 +60,9 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runMcpTool(page, tool, server);
   }
 
-  async function outcome(server: string, tool: string, count: number): Promise<Record<string, unknown>> {
-    return (await waitForRecords(record, count, (r) => r.server === server && r.tool === tool, 30_000)).at(-1)!;
+  /** The next record of this test's calls of `tool` on `server`. */
+  function outcome(server: string, tool: string): Promise<Record<string, unknown>> {
+    return records.next((r) => r.server === server && r.tool === tool, 30_000);
   }
 
   function rememberButton(page: Page): Locator {
@@ -80,11 +85,11 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await page.locator('.quick-input-widget a[aria-label^="Remember this answer: always"]').waitFor();
     await screenshot(page, 'remember-always');
     await pickQuickPickItem(page, 'Europe (West)');
-    const first = await outcome('own', 'pick_region', 1);
+    const first = await outcome('own', 'pick_region');
     assert.deepEqual(first.result, { action: 'accept', content: { region: REGION } });
 
     await runTool('pick_region');
-    const second = await outcome('own', 'pick_region', 2);
+    const second = await outcome('own', 'pick_region');
     assert.deepEqual(second.result, first.result);
     // The issue asks for 200 ms; measured 6 ms on a quiet machine, 370 ms on a 2-core one at load 13.
     assert.ok((second.ms as number) < 1000, `answered in ${String(second.ms)} ms`);
@@ -113,7 +118,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runTool('pick_region_changed');
     await waitForQuickInput(page, (q) => q.title === 'weather asks · tool pick_region_changed');
     await pickQuickPickItem(page, 'Europe (West)');
-    assert.deepEqual((await outcome('own', 'pick_region_changed', 1)).result, { action: 'accept', content: { region: REGION } });
+    assert.deepEqual((await outcome('own', 'pick_region_changed')).result, { action: 'accept', content: { region: REGION } });
   });
 
   it('asks a server of the same name but another command', async () => {
@@ -128,7 +133,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
       (q) => q.title === `weather from ${path.basename(session.workspaceDir)}/.vscode/mcp.json asks · tool pick_region`,
     );
     await pressKey(page, 'Escape');
-    assert.deepEqual((await outcome('impostor', 'pick_region', 1)).result, { action: 'cancel' });
+    assert.deepEqual((await outcome('impostor', 'pick_region')).result, { action: 'cancel' });
   });
 
   it('asks again after Forget in the Remembered Answers view', async () => {
@@ -142,7 +147,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runTool('pick_region', 'weather (2)');
     await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool pick_region');
     await pickQuickPickItem(page, 'US (East)');
-    assert.deepEqual((await outcome('own', 'pick_region', 3)).result, { action: 'accept', content: { region: 'us-east-2c9d' } });
+    assert.deepEqual((await outcome('own', 'pick_region')).result, { action: 'accept', content: { region: 'us-east-2c9d' } });
   });
 
   it('remembers a form answered with "Remember: this session" beside Submit, and answers it again without opening the form', async () => {
@@ -156,11 +161,11 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await chooseInDropdown(page, form.locator('footer select.remember'), 'Remember: this session');
     await screenshot(page, 'remember-form');
     await form.getByRole('button', { name: 'Submit' }).click();
-    const first = await outcome('own', 'plan_trip', 1);
+    const first = await outcome('own', 'plan_trip');
     assert.deepEqual(first.result, { action: 'accept', content: { city: 'Lisbon', nights: 3, room: 'double' } });
     await page.locator('.tabs-container .tab', { hasText: title }).waitFor({ state: 'detached', timeout: 20_000 });
     await runTool('plan_trip', 'weather (2)');
-    const second = await outcome('own', 'plan_trip', 2);
+    const second = await outcome('own', 'plan_trip');
     assert.deepEqual(second.result, first.result);
     assert.equal(await page.locator('.tabs-container .tab', { hasText: title }).count(), 0, 'no form was opened');
   });
@@ -174,7 +179,7 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool sign_in' && q.step === '2/2');
     assert.equal(await rememberButton(page).count(), 0);
     await typeAndSubmit(page, SECRET);
-    assert.deepEqual((await outcome('own', 'sign_in', 1)).result, { action: 'accept', content: { user: 'ada', token: SECRET } });
+    assert.deepEqual((await outcome('own', 'sign_in')).result, { action: 'accept', content: { user: 'ada', token: SECRET } });
     assertNoSecretLeak(session, [SECRET]);
     const workspaceState = path.join(session.server.userDataDir, 'User', 'workspaceStorage');
     assert.deepEqual(findInFiles([workspaceState, session.workspaceDir], REGION), []);
@@ -197,10 +202,10 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     assert.match((await dialog.textContent()) ?? '', /Always decline this question from weather \(2\) from elicit\.servers\?/);
     await screenshot(page, 'rule-always-decline');
     await dialog.locator('.monaco-button', { hasText: 'Always Decline' }).click();
-    assert.deepEqual((await outcome('own', 'pick_region_changed', 2)).result, { action: 'decline' });
+    assert.deepEqual((await outcome('own', 'pick_region_changed')).result, { action: 'decline' });
 
     await runTool('pick_region_changed', 'weather (2)');
-    const declined = await outcome('own', 'pick_region_changed', 3);
+    const declined = await outcome('own', 'pick_region_changed');
     assert.deepEqual(declined.result, { action: 'decline' });
     assert.ok((declined.ms as number) < 1000, `declined in ${String(declined.ms)} ms`);
     assert.equal((await readQuickInput(page))?.title, undefined, 'no question was shown');
@@ -216,6 +221,6 @@ describe('answer memory in code-server', { timeout: 900_000 }, () => {
     await runTool('pick_region_changed', 'weather (2)');
     await waitForQuickInput(page, (q) => q.title === 'weather (2) from elicit.servers asks · tool pick_region_changed');
     await pressKey(page, 'Escape');
-    assert.deepEqual((await outcome('own', 'pick_region_changed', 4)).result, { action: 'cancel' });
+    assert.deepEqual((await outcome('own', 'pick_region_changed')).result, { action: 'cancel' });
   });
 });

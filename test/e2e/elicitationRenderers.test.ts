@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   clickAtPersonsPace,
@@ -30,7 +30,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { waitForSavedSecret } from '../support/secretReport';
 import { waitUntil } from '../support/waitUntil';
@@ -45,7 +45,8 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
   const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-secrets-')), 'report.json');
   let session: ElicitSession;
-  let recorded = 0;
+  // Each test reads only the records of the tool calls it made (after the known-editor step).
+  const records = new RecordCursor(record);
 
   before(async () => {
     const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
@@ -56,14 +57,15 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await session?.close();
   });
 
+  beforeEach(() => records.begin());
+
   async function runAskTool(tool: string): Promise<void> {
     const { page } = session.workbench;
     await runMcpTool(page, tool);
   }
 
-  async function nextRecord(): Promise<Record<string, unknown>> {
-    const records = await waitForRecords(record, ++recorded);
-    return records[recorded - 1]!;
+  function nextRecord(): Promise<Record<string, unknown>> {
+    return records.next();
   }
 
   async function openForm(): Promise<FrameLocator> {
@@ -210,7 +212,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
 
   it("takes no Enter or Escape in a question's first moments: keys meant for what was on screen before never answer it", async () => {
     const { page } = session.workbench;
-    const twoQueued = (): Array<Record<string, unknown>> => readRecords(record).filter((r) => r.tool === 'ask_two_queued');
+    const twoQueued = (): Array<Record<string, unknown>> => records.mine('ask_two_queued');
     await runAskTool('ask_two_queued');
     // The person was closing the editor's find box and typing when the question appeared: the Escape does
     // not cancel it, the text lands in it, the Enter does not answer it.
@@ -231,8 +233,9 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await readFirst(page);
     await pressKey(page, 'Enter');
     await waitUntil(async () => twoQueued().length === 1, 'the first answer to reach the server');
-    recorded++;
-    assert.deepEqual(twoQueued()[0], {
+    const { callStarted, ...first } = await nextRecord();
+    assert.equal(typeof callStarted, 'number');
+    assert.deepEqual(first, {
       server: 'ask-server',
       tool: 'ask_two_queued',
       index: 0,
@@ -257,8 +260,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     // The same click, once the pick takes answers.
     await pickQuickPickItem(page, 'green');
     await waitUntil(async () => twoQueued().length === 2, 'the second answer to reach the server');
-    recorded++;
-    assert.deepEqual(twoQueued()[1]?.result, { action: 'accept', content: { colour: 'green' } });
+    assert.deepEqual((await nextRecord()).result, { action: 'accept', content: { colour: 'green' } });
   });
 
   it('enforces minItems/maxItems in a multi-select QuickPick', async () => {
@@ -283,7 +285,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     const ok = quickPickOk(page);
     await ok.click();
     await page.waitForTimeout(300);
-    assert.equal(readRecords(record).length, recorded, 'three of at most two were not sent');
+    assert.deepEqual(records.unread(), [], 'three of at most two were not sent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Piano' }).locator('[role="checkbox"]').click();
     await screenshot(page, 'quickpick-multi-choice');
     await ok.click();
@@ -304,7 +306,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     );
     await ok.click();
     await page.waitForTimeout(300);
-    assert.equal(readRecords(record).length, recorded, 'one of at least two was not sent');
+    assert.deepEqual(records.unread(), [], 'one of at least two was not sent');
     await row('Drums').click();
     await waitForQuickInput(page, (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · 2 chosen');
     await ok.click();
@@ -325,7 +327,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       page,
       (q) => q.message === 'Which two instruments play the bridge? · Choose at least 2 · ⚠ Choose at least 2 options (1 chosen)',
     );
-    assert.equal(readRecords(record).length, recorded, 'one of at least two was not sent');
+    assert.deepEqual(records.unread(), [], 'one of at least two was not sent');
     await clickAtPersonsPace(page, row('Drums'));
     await page.waitForTimeout(1_000);
     await clickAtPersonsPace(page, ok);
@@ -421,7 +423,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
       (q) => q.message === 'How should the song be arranged? — Instruments · Choose at least 1 · ⚠ Choose at least 1 option (0 chosen)',
     );
     await page.waitForTimeout(300);
-    assert.equal(readRecords(record).length, recorded, 'none chosen was not sent');
+    assert.deepEqual(records.unread(), [], 'none chosen was not sent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Guitar' }).locator('[role="checkbox"]').click();
     await ok.click();
     await waitForQuickInput(page, (q) => q.step === '2/2' && q.value === '16');
@@ -438,7 +440,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await form.locator('.field[data-name="name"] input.text-input').fill('Grace Hopper');
     await form.getByRole('button', { name: 'Submit' }).click();
     await multi.locator('.field-error').getByText('Choose at least 1 option').waitFor({ timeout: 10_000 });
-    assert.equal(readRecords(record).length, recorded, 'nothing was sent');
+    assert.deepEqual(records.unread(), [], 'nothing was sent');
     await form.getByRole('button', { name: 'Cancel' }).click();
     assert.deepEqual((await nextRecord()).result, { action: 'cancel' });
   });
@@ -531,7 +533,7 @@ describe('Elicitation renderers in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.message?.includes('Not in the form this field asks for') === true);
     await pressKey(page, 'Enter');
     await page.waitForTimeout(500);
-    assert.equal(readRecords(record).length, recorded, 'nothing was sent for the bad value');
+    assert.deepEqual(records.unread(), [], 'nothing was sent for the bad value');
     const still = await readQuickInput(page);
     // Issue #25 item 11: the error keeps the question on the line (VS Code shows it in the prompt's
     // place) and does not repeat the description printed with it; the pattern itself is not shown.

@@ -9,7 +9,7 @@
  * Everything is checked in what the servers recorded.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
   chooseInDropdown,
@@ -28,7 +28,7 @@ import {
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { assertNoSecretLeak } from '../support/leakScan';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
 const API_KEY = 'sk-round-e2e-5e1f0a9c37';
@@ -40,6 +40,10 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
   const songs = newRecordFile();
   const modern = newRecordFile();
   const asks = newRecordFile();
+  // Each test reads only the records of the calls it made (after the known-editor step).
+  const songsRecords = new RecordCursor(songs);
+  const modernRecords = new RecordCursor(modern);
+  const asksRecords = new RecordCursor(asks);
   let session: ElicitSession;
 
   before(async () => {
@@ -55,6 +59,10 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
 
   after(async () => {
     await session?.close();
+  });
+
+  beforeEach(() => {
+    for (const records of [songsRecords, modernRecords, asksRecords]) records.begin();
   });
 
   const page = (): Page => session.workbench.page;
@@ -89,8 +97,8 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await frame.locator('.field[data-name="3:loop"] label.checkbox-label').click();
     await screenshot(page(), 'round-four-questions');
     await frame.getByRole('button', { name: 'Submit' }).click();
-    const legs = await waitForRecords(songs, 2, (r) => r.tool === 'song_sketch');
-    assert.deepEqual(legs[1]!.inputResponses, {
+    const legs = [await songsRecords.next('song_sketch'), await songsRecords.next('song_sketch')];
+    assert.deepEqual(legs[1].inputResponses, {
       name: { action: 'accept', content: { name: 'Amber' } },
       key: { action: 'accept', content: { key: 'Am' } },
       bpm: { action: 'accept', content: { bpm: 96 } },
@@ -131,7 +139,8 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await frame.locator('body').evaluate(() => ((window as unknown as { roundMark: string }).roundMark = 'round 1'));
     await frame.locator('.field[data-name="0:title"] input.text-input').fill('Étude');
     await frame.getByRole('button', { name: 'Submit' }).click();
-    await waitForRecords(songs, 2, (r) => r.tool === 'two_rounds');
+    await songsRecords.next('two_rounds');
+    await songsRecords.next('two_rounds');
     frame = await form('songs asks · tool two_rounds', '0:tempo');
     assert.equal(
       await frame.locator('body').evaluate(() => (window as unknown as { roundMark?: string }).roundMark),
@@ -145,8 +154,10 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await screenshot(page(), 'round-two-same-tab');
     await frame.locator('.field[data-name="0:tempo"] input.text-input').fill('72');
     await frame.getByRole('button', { name: 'Submit' }).click();
-    const legs = await waitForRecords(songs, 3, (r) => r.tool === 'two_rounds');
-    assert.equal(legs[2]!.requestState, `round-2:${Buffer.from(JSON.stringify({ title: 'Étude' })).toString('base64')}`);
+    assert.equal(
+      (await songsRecords.next('two_rounds')).requestState,
+      `round-2:${Buffer.from(JSON.stringify({ title: 'Étude' })).toString('base64')}`,
+    );
     await resultShows('"Étude" at 72');
   });
 
@@ -160,8 +171,8 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     assert.match(second.message ?? '', /^The API key for it/);
     assert.equal(await page().locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     await typeAndSubmit(page(), API_KEY);
-    const legs = await waitForRecords(modern, 2, (r) => r.tool === 'api_key');
-    assert.deepEqual(legs[1]!.inputResponses, {
+    const legs = [await modernRecords.next('api_key'), await modernRecords.next('api_key')];
+    assert.deepEqual(legs[1].inputResponses, {
       account: { action: 'accept', content: { account: 'studio' } },
       key: { action: 'accept', content: { apiKey: API_KEY } },
     });
@@ -174,7 +185,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     assert.equal(await frame.locator('.section').count(), 10);
     for (let i = 0; i < 10; i++) await frame.locator(`.field[data-name="${i}:title"] input.text-input`).fill(`Take ${i + 1}`);
     await frame.getByRole('button', { name: 'Submit' }).click();
-    const burst = await waitForRecords(asks, 10, (r) => r.tool === 'ask_ten');
+    const burst = [];
+    for (let i = 0; i < 10; i++) burst.push(await asksRecords.next('ask_ten'));
+    assert.deepEqual(asksRecords.unread(), [], 'ten answers, no more');
     assert.deepEqual(
       burst.map((r) => r.result).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
       Array.from({ length: 10 }, (_, i) => ({ action: 'accept', content: { title: `Take ${i + 1}` } })).sort((a, b) =>
@@ -195,7 +208,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     // A 2025-era question open at the same time: it cannot outlive the reload.
     await runTool('ask-server', 'ask_name');
     await waitForQuickInput(page(), (q) => q.title === 'ask-server asks · tool ask_name');
-    const legsBefore = readRecords(songs).filter((r) => r.tool === 'two_rounds').length;
+    songsRecords.skip('two_rounds');
 
     await reloadWindow(page());
 
@@ -214,8 +227,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     assert.match((await frame.locator('.earlier').textContent()) ?? '', /Title: Nocturne for the reload/);
     await frame.locator('.field[data-name="0:tempo"] input.text-input').fill('90');
     await frame.getByRole('button', { name: 'Submit' }).click();
-    const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'two_rounds');
-    const answered = legs.at(-1)!;
+    const answered = await songsRecords.next('two_rounds');
     assert.equal(answered.requestState, ROUND_2_STATE, 'the kept state, byte for byte');
     assert.deepEqual(answered.inputResponses, {
       tempo: { action: 'accept', content: { tempo: 90, feel: 'straight', countIn: true, note: 'none' } },
@@ -239,7 +251,7 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page(), (q) => q.items.filter((i) => i.checked).length === 2);
     // The draft is written a moment after the last tick.
     await page().waitForTimeout(2500);
-    const legsBefore = readRecords(songs).filter((r) => r.tool === 'pick_parts').length;
+    songsRecords.skip('pick_parts');
 
     await reloadWindow(page());
 
@@ -247,15 +259,13 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     const kept = page().locator('.pane-body .monaco-list-row', { hasText: 'Which parts should the arrangement have?' });
     await kept.waitFor({ timeout: 30_000 });
     // Another question holds the quick input: the kept round, opened, says it comes next and waits for it.
-    const namesAsked = readRecords(asks).filter((r) => r.tool === 'ask_name').length;
     await runTool('ask-server', 'ask_name');
     await waitForQuickInput(page(), (q) => q.title === 'ask-server asks · tool ask_name');
     await kept.click();
     await waitForNotification(page(), 'This question shows as soon as the one on screen is answered or put off.');
     assert.equal((await readQuickInput(page()))?.title, 'ask-server asks · tool ask_name', 'the question on screen stays');
     await typeAndSubmit(page(), 'Ada');
-    const names = await waitForRecords(asks, namesAsked + 1, (r) => r.tool === 'ask_name');
-    assert.deepEqual(names.at(-1)!.result, { action: 'accept', content: { name: 'Ada' } });
+    assert.deepEqual((await asksRecords.next('ask_name')).result, { action: 'accept', content: { name: 'Ada' } });
     const back = await waitForQuickInput(
       page(),
       (q) => q.title === 'songs asks · tool pick_parts' && q.items.some((i) => i.label === 'keys'),
@@ -267,8 +277,9 @@ describe('MCP 2026-07-28 rounds in code-server', { timeout: 900_000 }, () => {
     );
     // With the mouse: the result just opened may still be loading, and take the keyboard once it has (CONTRIBUTING).
     await quickPickOk(page()).click();
-    const legs = await waitForRecords(songs, legsBefore + 1, (r) => r.tool === 'pick_parts');
-    assert.deepEqual(legs.at(-1)!.inputResponses, { parts: { action: 'accept', content: { parts: ['bass', 'strings'] } } });
+    assert.deepEqual((await songsRecords.next('pick_parts')).inputResponses, {
+      parts: { action: 'accept', content: { parts: ['bass', 'strings'] } },
+    });
     await resultShows('parts: bass, strings');
   });
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   pickQuickPickItem,
   pressKey,
@@ -23,11 +23,13 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { waitForFile } from '../support/waitUntil';
 
 describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
+  // Each test reads only the records of the tool calls it made (after the known-editor step).
+  const records = new RecordCursor(record);
   const rootsFile = `${record}.roots.json`;
   let session: ElicitSession;
 
@@ -44,6 +46,8 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     await session?.close();
   });
 
+  beforeEach(() => records.begin());
+
   async function startAskName(): Promise<void> {
     const { page } = session.workbench;
     await runMcpTool(page, 'ask_name', 'ask-server');
@@ -57,7 +61,8 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     assert.match(box.message ?? '', /What is your name\?/);
     await screenshot(page, 'run-tool-inputbox');
     await typeAndSubmit(page, 'Ada Lovelace');
-    const [entry] = await waitForRecords(record, 1);
+    const { callStarted, ...entry } = await records.next();
+    assert.equal(typeof callStarted, 'number');
     assert.deepEqual(entry, {
       server: 'ask-server',
       tool: 'ask_name',
@@ -118,8 +123,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     await startAskName();
     await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
     await pressKey(page, 'Escape');
-    const records = await waitForRecords(record, 2);
-    assert.deepEqual(records[1]!.result, { action: 'cancel' });
+    assert.deepEqual((await records.next()).result, { action: 'cancel' });
   });
 
   it('answers decline from the Decline button', async () => {
@@ -127,8 +131,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     await startAskName();
     await waitForQuickInput(page, (q) => q.title?.startsWith('ask-server asks') === true);
     await page.click('.quick-input-widget .quick-input-titlebar a[aria-label^="Decline"]');
-    const records = await waitForRecords(record, 3);
-    assert.deepEqual(records[2]!.result, { action: 'decline' });
+    assert.deepEqual((await records.next()).result, { action: 'decline' });
   });
 
   it('opens a result that comes while a form is on screen behind it: the form stays in front', async () => {
@@ -137,7 +140,7 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     await runMcpTool(page, 'ask_everything', 'ask-server');
     const form = await webviewFrame(page, title);
     await form.locator('.field[data-name="name"] input.text-input').waitFor({ timeout: 30_000 });
-    const asked = readRecords(record).length;
+    assert.deepEqual(records.unread(), [], 'nothing was answered yet');
     // Another tool's result comes while the form waits for the person.
     await runEcho('Third run, while a form is open');
     const activeTab = page.locator('.tabs-container .tab.active .label-name');
@@ -151,13 +154,11 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     // The form is still there, and still takes its answer.
     const back = await webviewFrame(page, title);
     await back.getByRole('button', { name: 'Decline' }).click();
-    const [declined] = (await waitForRecords(record, asked + 1)).slice(asked);
-    assert.deepEqual(declined!.result, { action: 'decline' });
+    assert.deepEqual((await records.next('ask_everything')).result, { action: 'decline' });
   });
 
   it('names the file and the problem for a bad server entry, and an error for a missing command', async () => {
     const { page } = session.workbench;
-    const asked = readRecords(record).length;
     // The person adds an entry with a type no MCP client knows; Elicit tells them as it reads the file.
     const broken = { servers: { ...servers, pigeon: { type: 'carrier-pigeon' } } };
     fs.writeFileSync(path.join(session.workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(broken, null, 2));
@@ -171,6 +172,6 @@ describe('Elicit: Run MCP Tool in code-server', { timeout: 600_000 }, () => {
     assert.match(failure, /command not found/);
     await screenshot(page, 'run-tool-config-errors');
     // The working server is unaffected: nothing more was asked of it.
-    assert.equal(readRecords(record).length, asked);
+    assert.deepEqual(records.unread(), []);
   });
 });

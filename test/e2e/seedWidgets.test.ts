@@ -6,7 +6,7 @@
  * choices, and each option's preview beside it, shown as inert text.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
@@ -20,13 +20,14 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
 describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
   const record = newRecordFile();
   let session: ElicitSession;
-  let recorded = 0;
+  // Each test reads only the records of the tool calls it made (after the known-editor step).
+  const records = new RecordCursor(record);
 
   before(async () => {
     const mcpJson = { servers: { 'ask-server': fixtureServer('ask-server.mjs', { RECORD_FILE: record }) } };
@@ -37,9 +38,10 @@ describe("The seeds' widgets in code-server", { timeout: 600_000 }, () => {
     await session?.close();
   });
 
+  beforeEach(() => records.begin());
+
   async function nextResult(): Promise<unknown> {
-    const records = await waitForRecords(record, ++recorded);
-    return records[recorded - 1]!.result;
+    return (await records.next()).result;
   }
 
   async function openReview(): Promise<FrameLocator> {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import {
   pickQuickPickItem,
@@ -27,13 +27,15 @@ import {
   waitForQuickInput,
 } from './harness/workbench';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 import { assertNoSecretLeak } from '../support/leakScan';
 
 const TOKEN = 'ghp-e2e-user-file-51c0a9';
 
 describe('MCP servers from every source VS Code reads, in code-server', { timeout: 900_000 }, () => {
   const record = newRecordFile();
+  // Each test reads only the records of the tool calls it made (after the known-editor step).
+  const records = new RecordCursor(record);
   const copilotHome = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-copilot-home-'));
   const copilotFile = path.join(copilotHome, 'mcp-config.json');
   // Claude Desktop's file on Linux is $XDG_CONFIG_HOME/Claude/claude_desktop_config.json.
@@ -92,6 +94,8 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     fs.rmSync(copilotHome, { recursive: true, force: true });
     fs.rmSync(xdgConfig, { recursive: true, force: true });
   });
+
+  beforeEach(() => records.begin());
 
   function serversView(page: Page): Locator {
     return page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: 'MCP Servers' }) });
@@ -157,20 +161,20 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
       const box = await waitForQuickInput(page, (q) => q.title === `${asker} asks · tool ask_name`);
       assert.equal(box.message?.includes('What is your name?'), true, JSON.stringify(box));
       await typeAndSubmit(page, `Ada via ${fixture}`);
-      const entry = (await waitForRecords(record, 1, (r) => r.server === fixture && r.tool === 'ask_name', 30_000)).at(-1)!;
+      const entry = await records.next((r) => r.server === fixture && r.tool === 'ask_name', 30_000);
       assert.deepEqual(entry.result, { action: 'accept', content: { name: `Ada via ${fixture}` } }, server);
     }
   });
 
   it("does not offer a secret answered to the user file's github to the workspace's github", async () => {
     const { page } = session.workbench;
-    const outcome = async (fixture: string, count: number): Promise<Record<string, unknown>> =>
-      (await waitForRecords(record, count, (r) => r.server === fixture && r.tool === 'ask_api_key', 30_000)).at(-1)!;
+    const outcome = (fixture: string): Promise<Record<string, unknown>> =>
+      records.next((r) => r.server === fixture && r.tool === 'ask_api_key', 30_000);
     await waitForNoQuickInput(page, 'the last question to close');
     await runMcpTool(page, 'ask_api_key', 'github (2)');
     await waitForQuickInput(page, (q) => q.title === 'github (2) from User mcp.json asks · tool ask_api_key');
     await typeAndSubmit(page, TOKEN);
-    assert.deepEqual((await outcome('user-github', 1)).result, { action: 'accept', content: { apiKey: TOKEN } });
+    assert.deepEqual((await outcome('user-github')).result, { action: 'accept', content: { apiKey: TOKEN } });
 
     await waitForNoQuickInput(page, 'the last question to close');
     await runMcpTool(page, 'ask_api_key', 'github');
@@ -179,14 +183,14 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     assert.equal(await page.locator('.quick-input-widget .quick-input-box input').getAttribute('type'), 'password');
     assert.equal(box.value, '');
     await pressKey(page, 'Escape');
-    assert.deepEqual((await outcome('dot-github', 1)).result, { action: 'cancel' });
+    assert.deepEqual((await outcome('dot-github')).result, { action: 'cancel' });
 
     // The user file's own server is still offered what it was given.
     await waitForNoQuickInput(page, 'the last question to close');
     await runMcpTool(page, 'ask_api_key', 'github (2)');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label.includes('Use saved value')));
     await pickQuickPickItem(page, 'Use saved value');
-    assert.deepEqual((await outcome('user-github', 2)).result, { action: 'accept', content: { apiKey: TOKEN } });
+    assert.deepEqual((await outcome('user-github')).result, { action: 'accept', content: { apiKey: TOKEN } });
   });
 
   it('adds and removes servers as each file is edited, with no reload', async () => {
@@ -228,7 +232,7 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     await runMcpTool(page, 'ask_name', 'dot-server');
     await waitForQuickInput(page, (q) => q.title === 'dot-server asks · tool ask_name');
     await typeAndSubmit(page, 'Ada again');
-    const entry = (await waitForRecords(record, 2, (r) => r.server === 'dot' && r.tool === 'ask_name', 30_000)).at(-1)!;
+    const entry = await records.next((r) => r.server === 'dot' && r.tool === 'ask_name', 30_000);
     assert.deepEqual(entry.result, { action: 'accept', content: { name: 'Ada again' } });
   });
 
@@ -259,7 +263,7 @@ describe('MCP servers from every source VS Code reads, in code-server', { timeou
     await runMcpTool(page, 'ask_name', 'desk-server');
     await waitForQuickInput(page, (q) => q.title === 'desk-server asks · tool ask_name');
     await typeAndSubmit(page, 'Ada at the desk');
-    const entry = (await waitForRecords(record, 1, (r) => r.server === 'desk' && r.tool === 'ask_name', 30_000)).at(-1)!;
+    const entry = await records.next((r) => r.server === 'desk' && r.tool === 'ask_name', 30_000);
     assert.deepEqual(entry.result, { action: 'accept', content: { name: 'Ada at the desk' } });
   });
 

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import {
   chooseInDropdown,
@@ -25,13 +25,15 @@ import {
 } from './harness/workbench';
 import { openElicitSession, type ElicitSession } from './elicitSession';
 import { startHttpFixture } from '../support/mcpServers';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, readRecords, RecordCursor } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 
 const TITLE = 'reports asks · tool export_report (task)';
 
 describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
+  // Each test reads only the records of the tasks it started (after the known-editor step).
+  const records = new RecordCursor(record);
   let server: ChildProcess | undefined;
   let session: ElicitSession;
 
@@ -47,7 +49,10 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   });
 
   const page = (): Page => session.workbench.page;
-  const updates = (): Array<Record<string, unknown>> => readRecords(record).filter((r) => r.method === 'tasks/update');
+  beforeEach(() => records.begin());
+
+  /** The answers this test's tasks were sent. */
+  const updates = (): Array<Record<string, unknown>> => records.mine((r) => r.method === 'tasks/update');
 
   /** The first question: two short fields, asked as quick-input steps. */
   async function answerDetails(title: string, pages: string): Promise<void> {
@@ -70,7 +75,6 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   }
 
   it('answers a task that asks twice, a form then a choice, and shows its result', async () => {
-    const before = updates().length;
     await runMcpTool(page(), 'export_report');
     await answerDetails('Quarterly numbers', '12');
     const frame = await formatForm();
@@ -81,7 +85,7 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
     await screenshot(page(), 'task-second-question');
     await chooseFormat(frame, 'HTML');
     await waitForRenderedText(page(), 'Exported "Quarterly numbers" (12 pages) as html');
-    const sent = updates().slice(before);
+    const sent = updates();
     assert.deepEqual(
       sent.map((u) => u.inputResponses),
       [
@@ -97,11 +101,10 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
   });
 
   it('keeps the task going across a window reload: its open question is answered after it', async () => {
-    const before = updates().length;
     await runMcpTool(page(), 'export_report');
     await answerDetails('Across the reload', '3');
     await formatForm();
-    const taskId = (await waitForRecords(record, before + 1, (r) => r.method === 'tasks/update')).at(-1)!.taskId;
+    const taskId = (await records.next((r) => r.method === 'tasks/update')).taskId;
 
     await reloadWindow(page());
 
@@ -114,7 +117,7 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
     assert.match((await frame.locator('.earlier').textContent()) ?? '', /Report title: Across the reload/);
     await chooseFormat(frame, 'PDF');
     await waitForRenderedText(page(), 'Exported "Across the reload" (3 pages) as pdf');
-    const sent = updates().slice(before);
+    const sent = updates();
     assert.deepEqual(
       sent.map((u) => [u.taskId, Object.keys(u.inputResponses as object)]),
       [
@@ -143,8 +146,8 @@ describe('the tasks extension in code-server', { timeout: 600_000 }, () => {
     const toast = page().locator('.notification-toast-container', { hasText: running });
     await screenshot(page(), 'task-progress');
     await toast.getByRole('button', { name: 'Cancel' }).click();
-    const cancels = await waitForRecords(record, 1, (r) => r.method === 'tasks/cancel');
-    const started = readRecords(record).filter((r) => r.method === 'tasks/get' && r.taskId === cancels.at(-1)!.taskId);
+    const cancel = await records.next((r) => r.method === 'tasks/cancel');
+    const started = records.mine((r) => r.method === 'tasks/get' && r.taskId === cancel.taskId);
     assert.ok(started.length > 0, 'the cancelled task is the one that was polled');
   });
 });
