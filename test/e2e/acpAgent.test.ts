@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
@@ -28,7 +28,7 @@ import {
 import { axeViolations, setColorTheme, THEMES } from './harness/axe';
 import { agentPanel as findAgentPanel, newAgentSession as openAgentSession, send, waitForStatus } from './agentPanelDriver';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, readRecords, RecordCursor, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
 import { findInFiles } from '../support/leakScan';
 
@@ -39,6 +39,9 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   const lockedRecord = newRecordFile();
   const moodyRecord = newRecordFile();
   const tunerRecord = newRecordFile();
+  // Each test reads only the fixture agent's records of the turns and requests it caused (after the known-editor step).
+  const records = new RecordCursor(record);
+  const moodyRecords = new RecordCursor(moodyRecord);
   let session: ElicitSession;
 
   before(async () => {
@@ -81,15 +84,18 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await waitForStatus(panel, 'Ready');
     return panel;
   };
-  const count = (file: string, kind: string): number => readRecords(file).filter((r) => r.kind === kind).length;
+  beforeEach(() => {
+    records.begin();
+    moodyRecords.begin();
+  });
 
   it('opens a session from the palette, answers the permission and the form, and the agent writes the file', async () => {
     const { page } = session.workbench;
     await newAgentSession('fixture');
     let panel = await agentPanel();
     await waitForStatus(panel, 'Ready');
-    const [started] = await waitForRecords(record, 1, (r) => r.kind === 'session');
-    assert.equal(fs.realpathSync(String(started!.cwd)), fs.realpathSync(session.workspaceDir));
+    const started = await records.next((r) => r.kind === 'session');
+    assert.equal(fs.realpathSync(String(started.cwd)), fs.realpathSync(session.workspaceDir));
     const init = readRecords(record).find((r) => r.kind === 'initialize')!;
     assert.deepEqual((init.clientCapabilities as { elicitation: unknown }).elicitation, { form: {}, url: {} });
 
@@ -138,7 +144,6 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   // Issue #25 item 5: WCAG 2.1 A/AA (axe-core, no rule disabled, nothing excluded) in three themes.
   it('has no accessibility violation in its transcript with a permission and a question, in three themes', async () => {
     const { page } = session.workbench;
-    const forms = count(record, 'form');
     await send(await freshPanel(), 'full');
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'Allow once'));
     await pickQuickPickItem(page, 'Allow once');
@@ -148,7 +153,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     const token = form.locator('.field[data-name="apiToken"] input.text-input');
     if (await token.isEnabled()) await token.fill(SECRET);
     await form.getByRole('button', { name: 'Submit' }).click();
-    await waitForRecords(record, forms + 1, (r) => r.kind === 'form');
+    await records.next((r) => r.kind === 'form');
     for (const theme of THEMES) {
       await setColorTheme(page, theme);
       const panel = await agentPanel();
@@ -225,7 +230,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await typeAndSubmit(page, 'DuckDB, embedded');
     await waitForQuickInput(page, (q) => q.step === '2/2' && (q.message ?? '').includes('Should I add a migration?'));
     await pickQuickPickItem(page, 'No');
-    const [answer] = await waitForRecords(record, 1, (r) => r.kind === 'agent-question');
+    const answer = await records.next((r) => r.kind === 'agent-question');
     assert.deepEqual(answer!.result, {
       action: 'accept',
       content: { question_0: 'None of the above', question_0_note: 'DuckDB, embedded', question_1: 'No' },
@@ -235,7 +240,6 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it("draws claude's AskUserQuestion in a form: Other… reveals a text box named after its question, in the single- and the multi-select", async () => {
     const { page } = session.workbench;
     const panel = await freshPanel();
-    const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question claude-ask-four');
     const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
     const single = form.locator('.field[data-name="question_0"] select');
@@ -253,8 +257,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await form.locator('.field[data-name="question_1_custom"] input.text-input').fill('Format check');
     await screenshot(page, 'acp-question-other-form');
     await form.getByRole('button', { name: 'Submit' }).click();
-    const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question');
-    assert.deepEqual(answers.at(-1)!.result, {
+    assert.deepEqual((await records.next((r) => r.kind === 'agent-question')).result, {
       action: 'accept',
       content: { question_0_custom: 'yarn', question_1: ['Lint'], question_1_custom: 'Format check' },
     });
@@ -263,8 +266,6 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it('keeps a permission prompt through an Escape in its first moment; Stop sends session/cancel and closes it as cancelled', async () => {
     const { page } = session.workbench;
     const panel = await freshPanel();
-    const permissions = (): number => readRecords(record).filter((r) => r.kind === 'permission').length;
-    const before = permissions();
     await send(panel, 'permission-wait');
     // An Escape meant for what was on screen before (the panel) as the prompt appears does not cancel it.
     const title = 'fixture wants permission · Delete the build folder';
@@ -272,12 +273,15 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await pressKey(page, 'Escape');
     await page.waitForTimeout(1_000);
     assert.equal((await readQuickInput(page))?.title, title, 'the prompt is still shown');
-    assert.equal(permissions(), before, 'nothing was answered');
+    assert.deepEqual(
+      records.unread((r) => r.kind === 'permission'),
+      [],
+      'nothing was answered',
+    );
     await waitForQuickInput(page, (q) => q.title === title);
     await panel.locator('button.stop').click();
-    const records = await waitForRecords(record, before + 1, (r) => r.kind === 'permission');
-    assert.deepEqual(records.at(-1)!.result, { outcome: { outcome: 'cancelled' } });
-    await waitForRecords(record, 1, (r) => r.kind === 'cancel-received');
+    assert.deepEqual((await records.next((r) => r.kind === 'permission')).result, { outcome: { outcome: 'cancelled' } });
+    await records.next((r) => r.kind === 'cancel-received');
     await panel.locator('.item.turn', { hasText: 'Stopped' }).waitFor({ timeout: 20_000 });
     await waitForNoQuickInput(page, 'the permission prompt to close');
   });
@@ -285,7 +289,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it("shows a crash with the agent's stderr and restarts the agent on Restart", async () => {
     const { page } = session.workbench;
     const panel = await freshPanel();
-    const sessions = count(record, 'session');
+    records.skip((r) => r.kind === 'session');
     await send(panel, 'crash');
     const banner = panel.locator('.error-banner');
     await banner.getByText(/fixture exited with code 3/).waitFor({ timeout: 30_000 });
@@ -293,7 +297,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await screenshot(page, 'acp-agent-crashed');
     await panel.locator('button.restart').click();
     await waitForStatus(panel, 'Ready');
-    await waitForRecords(record, sessions + 1, (r) => r.kind === 'session');
+    await records.next((r) => r.kind === 'session');
     await send(panel, 'echo back again');
     await panel.locator('.item.agent', { hasText: 'back again' }).waitFor({ timeout: 20_000 });
   });
@@ -361,7 +365,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it("offers the agent's slash commands as completions after /", async () => {
     const { page } = session.workbench;
     const panel = await freshPanel('moody');
-    const prompted = count(moodyRecord, 'prompt');
+    moodyRecords.skip((r) => r.kind === 'prompt');
     const prompt = panel.locator('textarea.prompt');
     await prompt.fill('');
     await prompt.pressSequentially('/');
@@ -380,8 +384,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.equal(await prompt.inputValue(), '/review ');
     await prompt.pressSequentially('the tests');
     await prompt.press('Enter');
-    const prompts = await waitForRecords(moodyRecord, prompted + 1, (r) => r.kind === 'prompt');
-    assert.equal(prompts.at(-1)!.text, '/review the tests');
+    assert.equal((await moodyRecords.next((r) => r.kind === 'prompt')).text, '/review the tests');
     await panel.locator('.item.agent', { hasText: 'Running the command /review (the tests).' }).waitFor({ timeout: 10_000 });
   });
 
@@ -463,7 +466,6 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it("shows the agent's own timer as a countdown after the quick input's title, the question kept on its line; the agent's cancel closes it", async () => {
     const { page } = session.workbench;
     const panel = await freshPanel();
-    const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question-timed codex-blocking 12000');
     const first = await waitForQuickInput(page, (q) => /fixture answers for you in 0:1\d \(its own timer\)$/.test(q.title ?? ''));
     assert.match(first.message ?? first.placeholder ?? '', /What should I do next\?/);
@@ -477,8 +479,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.match((await card.locator('[role="status"][aria-live="polite"]').textContent()) ?? '', /^The agent answers for you in 0:\d\d/);
     await screenshot(page, 'acp-question-countdown');
     // The fixture, as codex-acp 2.6 does when its timer runs out, cancels its request: the question closes.
-    const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question', 30_000);
-    assert.deepEqual(answers.at(-1)!.result, { action: 'cancel' });
+    assert.deepEqual((await records.next((r) => r.kind === 'agent-question', 30_000)).result, { action: 'cancel' });
     await waitForNoQuickInput(page, 'the question to close when the agent gave up');
     await card.locator('.outcome', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
     assert.equal(await card.locator('.countdown, [role="status"]').count(), 0, 'no countdown once the question is closed');
@@ -487,7 +488,6 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
   it("shows the agent's own timer as a countdown under the form's title; the agent's cancel closes the form", async () => {
     const { page } = session.workbench;
     const panel = await freshPanel();
-    const asked = readRecords(record).filter((r) => r.kind === 'agent-question').length;
     await send(panel, 'agent-question-timed claude-ask-four 15000');
     const form = await webviewFrame(page, 'fixture asks · tool call toolu_ask_1');
     const countdown = form.locator('.countdown');
@@ -499,8 +499,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     assert.equal(await countdown.getAttribute('aria-live'), 'off');
     assert.match((await form.locator('.header [role="status"][aria-live="polite"]').textContent()) ?? '', /fixture answers for you in/);
     assert.deepEqual(await axeViolations(form), []);
-    const answers = await waitForRecords(record, asked + 1, (r) => r.kind === 'agent-question', 30_000);
-    assert.deepEqual(answers.at(-1)!.result, { action: 'cancel' });
+    assert.deepEqual((await records.next((r) => r.kind === 'agent-question', 30_000)).result, { action: 'cancel' });
     await panel.locator('.item.question .outcome', { hasText: 'Cancelled' }).last().waitFor({ timeout: 10_000 });
   });
 
