@@ -13,6 +13,7 @@ import {
   clickAtPersonsPace,
   pickQuickPickItem,
   readForm,
+  readQuickInput,
   pressAtPersonsPace,
   runCommand,
   runMcpTool,
@@ -24,7 +25,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, waitForRecords } from '../support/records';
+import { newRecordFile, readRecords, waitForRecords } from '../support/records';
 
 describe('A result opening never takes the keyboard from a question, in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
@@ -95,6 +96,51 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     const activeTab = page.locator('.tabs-container .tab.active .label-name');
     assert.equal(((await activeTab.textContent()) ?? '').trim(), 'ask-server-result_then_ask');
     await screenshot(page, 'result-focus-first');
+  });
+
+  /**
+   * Answers the question on screen with the keys, a key at a time: the keyboard must stay in it until
+   * Enter, though a long result may finish loading meanwhile. Fails saying where the keys went.
+   */
+  async function answerWithKeys(page: Page, answer: string): Promise<void> {
+    await expectKeyboardInQuickInput(page);
+    await typeAtPersonsPace(page, answer);
+    const held = (await readQuickInput(page))?.value;
+    if (held !== answer) throw new Error(`typed "${answer}", the question holds "${held}"; ${await whereThings(page)}`);
+    await expectKeyboardInQuickInput(page);
+    await pressAtPersonsPace(page, 'Enter');
+  }
+
+  it('keeps the keyboard in a question asked while a long result still loads, the next tool run at once', async () => {
+    const { page } = session.workbench;
+    const askedBefore = readRecords(record).filter((r) => r.tool === 'ask_name').length;
+    await runMcpTool(page, 'long_result');
+    // The long result's tab comes to the front; its page takes seconds to render. At once, the person
+    // runs a tool that asks a question, and answers it with the keys.
+    await page.locator('.tabs-container .tab.active', { hasText: 'ask-server-long_result' }).waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Elicit: Run MCP Tool');
+    // The tool picked with the keys too: its name typed into the list, then Enter.
+    await waitForQuickInput(page, (q) => q.placeholder === 'Pick a tool' && q.items.length > 0, 10_000);
+    await answerWithKeys(page, 'ask_name');
+    const question = await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_name', 30_000);
+    assert.match(question.message ?? '', /What is your name\?/);
+    await answerWithKeys(page, 'Ada Lovelace');
+    const named = await waitForRecords(record, askedBefore + 1, (r) => r.tool === 'ask_name');
+    assert.deepEqual(named.at(-1)!.result, { action: 'accept', content: { name: 'Ada Lovelace' } });
+    await resultShows(page, 'Hello, Ada Lovelace!');
+  });
+
+  it('keeps the keyboard in a question the server asks the moment its long result is back, while the result loads', async () => {
+    const { page } = session.workbench;
+    await runMcpTool(page, 'long_result_then_ask');
+    const question = await waitForQuickInput(page, (q) => /Follow-up \d+: what next\?/.test(q.message ?? ''), 30_000);
+    const index = Number(/Follow-up (\d+)/.exec(question.message ?? '')![1]);
+    await answerWithKeys(page, 'read the report');
+    const answered = await waitForRecords(record, 1, (r) => r.tool === 'result_then_ask' && r.index === index);
+    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: 'read the report' } });
+    await waitForNoQuickInput(page);
+    // The long result is on screen, rendered to its end, for the person who ran the tool.
+    await resultShows(page, 'Part 300: what was done');
   });
 
   it('keeps the keyboard in a question that comes as a form closes and the result behind it shows again', async () => {
