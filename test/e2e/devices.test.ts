@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { devices, type APIResponse, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import type { APIResponse, FrameLocator, Locator, Page } from 'playwright-core';
 import {
   pickQuickPickItem,
   pressKey,
@@ -39,6 +39,7 @@ import {
 import { agentPanel, newAgentSession, send } from './agentPanelDriver';
 import { fixtureServer, fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { screenshotDir } from './harness/runFolders';
+import { DEVICE_COOKIE, newPhone, pairPhone, type Phone } from './harness/phone';
 import { axeViolations, axeViolationsIn, setColorTheme, THEMES } from './harness/axe';
 import { assertNoSecretLeak } from '../support/leakScan';
 import { readRecords, newRecordFile, waitForRecords } from '../support/records';
@@ -46,14 +47,7 @@ import { waitUntil } from '../support/waitUntil';
 
 const FIRST_PHONE = 'Ada’s Pixel 7';
 const SECOND_PHONE = 'Grace’s Pixel 5';
-const DEVICE_COOKIE = '__Host-elicit-device';
 const PANEL = 'Pair a Device';
-
-interface Phone {
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
 
 describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () => {
   const asks = newRecordFile();
@@ -96,27 +90,15 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
 
   const editor = (): Page => session.workbench.page;
 
-  /** A phone: the device's viewport, touch, user agent; its own cookie jar; Elicit's certificate is not trusted by name. */
-  async function newPhone(name: string, device: string): Promise<Phone> {
-    const context = await session.workbench.browser.newContext({ ...devices[device], ignoreHTTPSErrors: true });
-    const phone = { name, context, page: await context.newPage() };
+  /** A phone (harness/phone.ts), closed when the file ends. */
+  async function phoneOf(name: string, device: string): Promise<Phone> {
+    const phone = await newPhone(session.workbench.browser, name, device);
     phones.push(phone);
     return phone;
   }
 
   async function panel(): Promise<FrameLocator> {
     return webviewFrame(editor(), PANEL);
-  }
-
-  /** The modal dialog in the editor, once shown. */
-  async function dialog(): Promise<{ message: string; detail: string; box: Locator }> {
-    const box = editor().locator('.monaco-dialog-box');
-    await box.waitFor({ timeout: 20_000 });
-    return {
-      box,
-      message: ((await box.locator('.dialog-message-text').textContent()) ?? '').trim(),
-      detail: ((await box.locator('.dialog-message-detail').textContent()) ?? '').trim(),
-    };
   }
 
   /** The phone's card for the waiting question that says `message` (or whose asker line says it). */
@@ -158,39 +140,16 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
   }
 
   /**
-   * Opens the pairing link on the phone, names it and taps Pair; checks the editor's modal names it
-   * and shows the phone's digits, that nothing is paired before the person's yes, then says yes.
+   * Pairs `phone` as a person does (harness/phone.ts); while the editor's modal asks, takes the
+   * pictures of both screens and checks the phone's questions are still refused.
    */
-  async function pairPhone(phone: Phone, link: string, code: string, shot: string): Promise<void> {
-    const { page } = phone;
-    await page.goto(link);
-    const codeInput = page.getByRole('textbox', { name: 'Pairing code' });
-    await codeInput.waitFor({ timeout: 20_000 });
-    assert.equal(await codeInput.inputValue(), code, 'the page took the code from the link');
-    assert.equal(new URL(page.url()).hash, '', 'and took it out of the address at once');
-    await page.getByRole('textbox', { name: 'Name of this phone' }).fill(phone.name);
-    await page.getByRole('button', { name: 'Pair' }).tap();
-    const digits = ((await page.locator('.big').textContent({ timeout: 20_000 })) ?? '').trim();
-    assert.match(digits, /^\d{4}$/, 'the phone shows a code of its own');
-    assert.equal(((await page.locator('.name').textContent()) ?? '').trim(), phone.name);
-
-    const shown = await dialog();
-    assert.equal(shown.message, `Pair “${phone.name}” with Elicit?`);
-    assert.match(shown.detail, new RegExp(`\\b${digits}\\b`), 'the modal shows the digits the phone shows');
-    await screenshot(editor(), `device-confirm-${shot}`);
-    await page.screenshot({ path: path.join(screenshotDir, `device-phone-confirm-${shot}.png`) });
-    // Not paired before the person's yes: the phone holds no device cookie, and the questions are refused.
-    assert.ok(!(await phone.context.cookies()).some((c) => c.name === DEVICE_COOKIE));
-    await refused('a phone not yet confirmed', await api(phone, 'api/questions'));
-
-    await shown.box.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }).click();
-    await page.getByRole('heading', { name: /^(No questions waiting|\d+ waiting)$/ }).waitFor({ timeout: 20_000 });
-    const cookie = (await phone.context.cookies()).find((c) => c.name === DEVICE_COOKIE);
-    assert.ok(cookie, 'the phone holds its device cookie');
-    assert.deepEqual([cookie.httpOnly, cookie.secure, cookie.sameSite], [true, true, 'Strict']);
-    assert.ok(cookie.value.length >= 43, 'a long token');
-    tokens.push(cookie.value);
-    assert.equal(await page.evaluate(() => document.cookie), '', 'no script on the page can read it');
+  async function pair(phone: Phone, link: string, shot: string): Promise<void> {
+    const token = await pairPhone(editor(), phone, link, async () => {
+      await screenshot(editor(), `device-confirm-${shot}`);
+      await phone.page.screenshot({ path: path.join(screenshotDir, `device-phone-confirm-${shot}.png`) });
+      await refused('a phone not yet confirmed', await api(phone, 'api/questions'));
+    });
+    tokens.push(token);
   }
 
   it('pairs a phone from the pairing link, only after the person confirms its name and digits in the editor', async () => {
@@ -227,8 +186,8 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     }
     await setColorTheme(editor(), THEMES[0]);
 
-    first = await newPhone(FIRST_PHONE, 'Pixel 7');
-    await pairPhone(first, link, code, 'first');
+    first = await phoneOf(FIRST_PHONE, 'Pixel 7');
+    await pair(first, link, 'first');
     await first.page.getByRole('heading', { name: 'No questions waiting' }).waitFor();
     await first.page.screenshot({ path: path.join(screenshotDir, 'device-phone-paired.png') });
 
@@ -237,7 +196,7 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     assert.match((await listed.first().textContent()) ?? '', new RegExp(FIRST_PHONE));
     await statusShows('Elicit: 1 device');
     // The code was used up: the same link pairs nothing more.
-    const again = await newPhone('Mallory’s phone', 'Pixel 5');
+    const again = await phoneOf('Mallory’s phone', 'Pixel 5');
     await again.page.goto(link);
     await again.page.getByRole('textbox', { name: 'Name of this phone' }).fill('Mallory’s phone');
     await again.page.getByRole('button', { name: 'Pair' }).tap();
@@ -581,9 +540,9 @@ describe('Answering on a paired phone in code-server', { timeout: 900_000 }, () 
     );
     const link = ((await frame.locator('#pairing-url').textContent()) ?? '').trim();
     const code = ((await codeText.textContent()) ?? '').trim();
-    assert.ok(link.startsWith(`${origin}/#code=`), link);
-    second = await newPhone(SECOND_PHONE, 'Pixel 5');
-    await pairPhone(second, link, code, 'second');
+    assert.equal(link, `${origin}/#code=${code}`, 'the link carries the code the panel shows');
+    second = await phoneOf(SECOND_PHONE, 'Pixel 5');
+    await pair(second, link, 'second');
     const rows = (await panel()).locator('#devices li');
     await waitUntil(async () => (await rows.count()) === 2, 'the panel lists both phones');
     await statusShows('Elicit: 2 devices');

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { devices, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { packageExtension } from './harness/extensionVsix';
 import {
   clickAtPersonsPace,
@@ -29,6 +29,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { screenshotDir } from './harness/runFolders';
+import { newPhone, pairPhone, type Phone } from './harness/phone';
 import { fixtures, openElicitSession, type ElicitSession } from './elicitSession';
 import { waitForFile } from '../support/waitUntil';
 
@@ -40,7 +41,7 @@ const API_REASON = 'To suggest cafés nearby';
 describe('Location questions answered on a paired phone, in code-server', { timeout: 900_000 }, () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'elicit-e2e-location-'));
   let session: ElicitSession;
-  let phone: { context: BrowserContext; page: Page };
+  let phone: Phone;
   /** The phone page's origin, "https://127.0.0.1:PORT". */
   let origin = '';
 
@@ -101,17 +102,11 @@ describe('Location questions answered on a paired phone, in code-server', { time
     await urlText.waitFor({ timeout: 30_000 });
     const link = ((await urlText.textContent()) ?? '').trim();
     origin = new URL(link).origin;
-    const context = await session.workbench.browser.newContext({ ...devices['Pixel 7'], ignoreHTTPSErrors: true });
+    phone = await newPhone(session.workbench.browser, PHONE, 'Pixel 7');
     // The phone's browser lets this page read its position, and is at the Brandenburg Gate.
-    await context.grantPermissions(['geolocation'], { origin });
-    await context.setGeolocation(GATE);
-    phone = { context, page: await context.newPage() };
-    await phone.page.goto(link);
-    await phone.page.getByRole('textbox', { name: 'Name of this phone' }).fill(PHONE);
-    await phone.page.getByRole('button', { name: 'Pair' }).tap();
-    const box = editor().locator('.monaco-dialog-box');
-    await box.waitFor({ timeout: 20_000 });
-    await clickAtPersonsPace(editor(), box.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }));
+    await phone.context.grantPermissions(['geolocation'], { origin });
+    await phone.context.setGeolocation(GATE);
+    await pairPhone(editor(), phone, link);
 
     // The question waited meanwhile: the phone shows who asks, why, and how precisely.
     const question = card(TOOL_REASON);
