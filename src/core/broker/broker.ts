@@ -6,7 +6,7 @@
  * ("Later") and come back to it, and checks every accepted answer before it
  * leaves.
  */
-import { ajvChecks, prepareAnswerCheck } from '../form/loadAjvChecks';
+import { ajvChecks, preloadAjvChecks } from '../form/loadAjvChecks';
 import { InvalidRequestError } from '../errors';
 import { OpenPrompts } from './openPrompts';
 import { Emitter } from '../events';
@@ -502,7 +502,7 @@ export class Broker {
     this.changed();
     try {
       const rendered = this.renderer.render(question, signal);
-      if (question.form) prepareAnswerCheck(question.form);
+      if (question.form) preloadAjvChecks();
       return await rendered;
     } finally {
       if (question.state === 'showing') question.state = 'waiting';

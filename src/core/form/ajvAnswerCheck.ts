@@ -105,11 +105,6 @@ function compiled(form: FormModel): ValidateFunction {
   return validate;
 }
 
-/** Compiles the form's check ahead of its first answer. */
-export function prepareAnswerCheck(form: FormModel): void {
-  compiled(form);
-}
-
 /**
  * Errors per field (empty when the answer may be sent). A field ajv rejects
  * always gets a sentence, even if the field rules found nothing to say.

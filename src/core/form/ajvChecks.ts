@@ -4,5 +4,5 @@
  * ajv-formats are a quarter of the host's code, so they are a bundle of their own
  * (dist/ajv-checks.js), loaded by loadAjvChecks.ts at the first check.
  */
-export { prepareAnswerCheck, validateAnswer } from './ajvAnswerCheck';
+export { validateAnswer } from './ajvAnswerCheck';
 export { checkJsonArguments } from './jsonArguments';
