@@ -23,8 +23,8 @@ import {
   waitForQuickInput,
   webviewFrame,
 } from './harness/workbench';
-import { devices } from 'playwright-core';
 import { screenshotDir } from './harness/runFolders';
+import { newPhone, pairPhone } from './harness/phone';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
 import { newRecordFile, waitForRecords } from '../support/records';
 import { waitUntil } from '../support/waitUntil';
@@ -158,16 +158,10 @@ describe('One queue across every window, in code-server', { timeout: 900_000 }, 
     const frame = await webviewFrame(other, 'Pair a Device');
     await frame.locator('#pairing-url').waitFor({ timeout: 30_000 });
     const link = ((await frame.locator('#pairing-url').textContent()) ?? '').trim();
-    const context = await session.workbench.browser.newContext({ ...devices['Pixel 7'], ignoreHTTPSErrors: true });
+    const paired = await newPhone(session.workbench.browser, 'Ada’s Pixel 7', 'Pixel 7');
+    const { context, page: phone } = paired;
     try {
-      const phone = await context.newPage();
-      await phone.goto(link);
-      await phone.getByRole('textbox', { name: 'Name of this phone' }).fill('Ada’s Pixel 7');
-      await phone.getByRole('button', { name: 'Pair' }).tap();
-      const dialog = other.locator('.monaco-dialog-box');
-      await dialog.waitFor({ timeout: 20_000 });
-      await dialog.locator('.dialog-buttons').getByRole('button', { name: 'Pair', exact: true }).click();
-      await phone.getByRole('heading', { name: 'No questions waiting' }).waitFor({ timeout: 20_000 });
+      await pairPhone(other, paired, link);
 
       // The question is asked in the window with the server, and shows on the phone with that window's name.
       await ask('ask_name');
