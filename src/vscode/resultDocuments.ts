@@ -13,9 +13,6 @@ import { inertMarkdown } from '../core/display';
 import type { ResultDocument } from '../mcp/resultText';
 
 export const RESULT_SCHEME = 'elicit-result';
-const PREVIEW_EDITOR = 'vscode.markdown.preview.editor';
-/** How long a result preview may still be loading after it opened (seconds for a window's first webview). */
-export const PREVIEW_LOAD_MS = 10_000;
 /** One document per tool (and one for the history): past this many the oldest is forgotten. */
 const MAX_DOCUMENTS = 100;
 /** Larger documents open as plain text: the Markdown preview took a minute for 2 MB. */
@@ -49,12 +46,11 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     const uri = this.keep(title, 'md', text);
     try {
       // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
-      // active), opened without taking the focus; while its page loads, a question that shows has the way
-      // made for it (makeWayForQuickInput). `background` is read by VS Code's editor options (opened
-      // inactive), though not in the typed API.
+      // active), opened without taking the focus: a webview takes it once its page has loaded, which can
+      // be after the asker's next question opened, and would close that question's quick input.
+      // `background` is read by VS Code's editor options (opened inactive), though not in the typed API.
       const show = options.background ? { preview: false, preserveFocus: true, background: true } : { preview: false, preserveFocus: true };
-      await vscode.commands.executeCommand('vscode.openWith', uri, PREVIEW_EDITOR, show);
-      loadingPreviews.set(uri.toString(), { uri, openedAt: Date.now() });
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', show);
     } catch {
       // No Markdown preview (the built-in extension disabled): the source, read-only.
       const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
@@ -95,58 +91,6 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     this.changes.dispose();
     this.contents.clear();
   }
-}
-
-/** The result previews opened lately, by URI: their pages may still be loading (makeWayForQuickInput). */
-const loadingPreviews = new Map<string, { uri: vscode.Uri; openedAt: number }>();
-
-/**
- * Call before a question or one of Elicit's quick inputs shows. A Markdown preview is a webview: when
- * VS Code gives it the keyboard before its page is ready (a quick input closing hands the keyboard to
- * the active editor), VS Code keeps that request and carries it out once the page is ready, without
- * asking whether it still should. A quick input shown meanwhile loses the keyboard, and the keys typed
- * into it go to the result. So a result preview opened in the last moments and in front in its group
- * is closed, with whatever it was asked, before the quick input shows, and opened again in the same
- * place, afresh and without the focus. It was still loading, so the person loses nothing to read.
- */
-export async function makeWayForQuickInput(now = Date.now()): Promise<void> {
-  // A copy: a preview opened again is kept anew, and is not to be met again in this pass.
-  for (const [key, { uri, openedAt }] of [...loadingPreviews]) {
-    if (now - openedAt > PREVIEW_LOAD_MS) {
-      loadingPreviews.delete(key);
-      continue;
-    }
-    const shown = tabShowing(key);
-    if (!shown) continue;
-    loadingPreviews.delete(key);
-    const closed = await vscode.window.tabGroups.close(shown.tab, true).then(
-      (done) => done,
-      () => false,
-    );
-    // Not closed: the person closed it a moment ago, and there is nothing to open again.
-    if (!closed) continue;
-    // Opened again without waiting: its Markdown renders in this extension host, and the quick input
-    // waiting to show need not wait for that. Opened without the focus, nothing asks the new page for
-    // it; it is loading again, so a question after this one makes way again.
-    loadingPreviews.set(key, { uri, openedAt: Date.now() });
-    void Promise.resolve(
-      vscode.commands.executeCommand('vscode.openWith', uri, PREVIEW_EDITOR, {
-        viewColumn: shown.viewColumn,
-        preview: false,
-        preserveFocus: true,
-      }),
-    ).then(undefined, () => loadingPreviews.delete(key));
-  }
-}
-
-/** The tab in front in its group that shows the result preview of `key`, if one does. */
-function tabShowing(key: string): { tab: vscode.Tab; viewColumn: vscode.ViewColumn } | undefined {
-  for (const group of vscode.window.tabGroups.all) {
-    const tab = group.activeTab;
-    const input = tab?.input as { uri?: vscode.Uri; viewType?: string } | undefined;
-    if (tab && input?.viewType === PREVIEW_EDITOR && input.uri?.toString() === key) return { tab, viewColumn: group.viewColumn };
-  }
-  return undefined;
 }
 
 /** The result document an open tab shows at `path` (a preview or a text editor), if one does. */

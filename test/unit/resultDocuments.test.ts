@@ -12,7 +12,7 @@ import { afterEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type * as vscode from 'vscode';
 import { standIn, type Uri } from './vscodeStandIn/vscode';
-import { makeWayForQuickInput, MAX_RENDERED_CHARS, PREVIEW_LOAD_MS, ResultDocuments } from '../../src/vscode/resultDocuments';
+import { MAX_RENDERED_CHARS, ResultDocuments } from '../../src/vscode/resultDocuments';
 import { inertMarkdown } from '../../src/core/display';
 import { formatToolResult, type ResultDocument } from '../../src/mcp/resultText';
 import { formatPromptResult } from '../../src/mcp/promptText';
@@ -75,11 +75,7 @@ const HOSTILE = [
 ].join('\n\n');
 
 describe('result documents', () => {
-  afterEach(async () => {
-    // Every preview of the test counts as loaded long ago: none is opened again in the next test.
-    await makeWayForQuickInput(Date.now() + 2 * PREVIEW_LOAD_MS);
-    standIn.reset();
-  });
+  afterEach(() => standIn.reset());
 
   /** The text of the document the Markdown preview was asked to show. */
   function previewed(): { uri: Uri; text: string } {
@@ -112,58 +108,6 @@ describe('result documents', () => {
       await documents.show('result', 'done', { background: true });
       const call = standIn.commands.filter((c) => c[0] === 'vscode.openWith').at(-1);
       assert.deepEqual(call?.[3], { preview: false, preserveFocus: true, background: true });
-    } finally {
-      documents.dispose();
-    }
-  });
-
-  it('opens a preview still loading in front afresh before a quick input shows: what VS Code asked of its page goes with it', async () => {
-    const documents = new ResultDocuments();
-    try {
-      await documents.show('songs-sketch_song', '# sketch');
-      const { uri } = previewed();
-      standIn.previewTabs.push(uri);
-      const opened = standIn.commands.length;
-      await makeWayForQuickInput();
-      assert.deepEqual(
-        standIn.closedTabs.map((closed) => closed.toString()),
-        [uri.toString()],
-        'closed before the quick input shows',
-      );
-      await new Promise((resolve) => setImmediate(resolve));
-      const again = standIn.commands.slice(opened).filter((c) => c[0] === 'vscode.openWith');
-      assert.deepEqual(
-        again.map((c) => [String(c[1]), c[2], c[3]]),
-        [[uri.toString(), 'vscode.markdown.preview.editor', { viewColumn: 1, preview: false, preserveFocus: true }]],
-        'opened again in its column, without the focus',
-      );
-      assert.equal(documents.provideTextDocumentContent(uri as unknown as vscode.Uri), '# sketch', 'showing the same result');
-    } finally {
-      documents.dispose();
-    }
-  });
-
-  it('leaves a preview alone once its page has had time to load, and one behind another tab', async () => {
-    const documents = new ResultDocuments();
-    try {
-      await documents.show('songs-sketch_song', '# sketch');
-      const sketch = previewed().uri;
-      standIn.previewTabs.push(sketch);
-      await makeWayForQuickInput(Date.now() + PREVIEW_LOAD_MS + 1);
-      assert.equal(standIn.closedTabs.length, 0, 'loaded by now: the person may be reading it');
-
-      await documents.show('songs-pick_key', '# key');
-      const key = previewed().uri;
-      await documents.show('songs-title', '# title');
-      const title = previewed().uri;
-      // Both still loading; the title's tab is in front, the key's behind it, where VS Code gives it nothing.
-      standIn.previewTabs.push(key, title);
-      await makeWayForQuickInput();
-      assert.deepEqual(
-        standIn.closedTabs.map((closed) => closed.toString()),
-        [title.toString()],
-        'only the one in front',
-      );
     } finally {
       documents.dispose();
     }

@@ -10,7 +10,6 @@ import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 import { errorText } from '../../core/errors';
-import { makeWayForQuickInput } from '../resultDocuments';
 
 /** The named server, or one the person picks; undefined (with a message when useful) otherwise. */
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
@@ -66,7 +65,6 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
     return undefined;
   }
   if (servers.length === 1) return servers[0];
-  await makeWayForQuickInput();
   const picked = await vscode.window.showQuickPick(
     servers.map((server) => ({
       label: inertText(server.name),
@@ -75,8 +73,9 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
-    // Kept open when the keyboard leaves it (a click elsewhere, another window): the list stays until
-    // the person picks or presses Escape.
+    // Kept open when the keyboard leaves it: the result of the tool run just before opens as a
+    // Markdown preview, a webview that takes the keyboard once its page has loaded, which can be after
+    // the person ran the next command, and the list they were about to click vanished. Escape closes it.
     { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server'), ignoreFocusOut: true },
   );
   return picked?.server;
@@ -143,7 +142,6 @@ export async function pickOffered<T extends Offered>(
     return undefined;
   }
   const titleOf = options.titleOf ?? ((item: T) => item.title);
-  await makeWayForQuickInput();
   const picked = await vscode.window.showQuickPick(
     items.map((item) => {
       const title = titleOf(item);
@@ -159,7 +157,7 @@ export async function pickOffered<T extends Offered>(
       placeHolder: inertText(options.placeholder),
       matchOnDescription: true,
       matchOnDetail: true,
-      // As the server list.
+      // As the server list: a result's preview loading behind it may take the keyboard.
       ignoreFocusOut: true,
     },
   );

@@ -1,7 +1,6 @@
 /** Routes each question to the renderer the broker chose for it. */
 import type { Question, RenderOutcome, Renderer } from '../../core/broker/broker';
 import type { ElicitResult } from '../../core/request';
-import { makeWayForQuickInput } from '../resultDocuments';
 
 /** Told of every answer the person gave, e.g. to keep its secrets in SecretStorage. */
 export type AnswerListener = (question: Question, result: ElicitResult) => Promise<void>;
@@ -15,8 +14,6 @@ export class RendererRouter implements Renderer {
   ) {}
 
   async render(question: Question, signal: AbortSignal): Promise<RenderOutcome> {
-    // A result still loading in front would take the keyboard from the question once its page is ready.
-    await makeWayForQuickInput();
     const outcome = await this.pick(question).render(question, signal);
     if (outcome.action !== 'later') await this.onAnswer(question, outcome);
     return outcome;

@@ -158,10 +158,6 @@ export const standIn = {
   terminals: [] as StandInTerminal[],
   /** What the editor's tabs show, by their document (`window.tabGroups`). */
   openTabs: [] as Uri[],
-  /** Tabs showing a document in the Markdown preview editor, after `openTabs` in the one group; the last is in front. */
-  previewTabs: [] as Uri[],
-  /** The documents of the tabs `window.tabGroups.close` closed, in order. */
-  closedTabs: [] as Uri[],
   /** `env.remoteName`: set for a remote window. */
   remoteName: undefined as string | undefined,
   watchers: [] as StandInWatcher[],
@@ -173,8 +169,6 @@ export const standIn = {
   },
   reset(): void {
     this.openTabs = [];
-    this.previewTabs = [];
-    this.closedTabs = [];
     this.remoteName = undefined;
     this.watchers = [];
     this.shownDocuments = [];
@@ -293,30 +287,10 @@ function deepMerge(under: unknown, over: unknown): unknown {
   return out;
 }
 
-interface StandInTab {
-  input: { uri: Uri; viewType?: string };
-}
-
 export const window = {
   tabGroups: {
-    /** One group, in the first column; its last tab is the one in front. */
-    get all(): Array<{ tabs: StandInTab[]; activeTab: StandInTab | undefined; viewColumn: number }> {
-      const preview = 'vscode.markdown.preview.editor';
-      const tabs: StandInTab[] = [
-        ...standIn.openTabs.map((uri) => ({ input: { uri } })),
-        ...standIn.previewTabs.map((uri) => ({ input: { uri, viewType: preview } })),
-      ];
-      return [{ tabs, activeTab: tabs.at(-1), viewColumn: 1 }];
-    },
-    async close(tab: StandInTab): Promise<boolean> {
-      for (const list of [standIn.openTabs, standIn.previewTabs]) {
-        const at = list.indexOf(tab.input.uri);
-        if (at < 0) continue;
-        list.splice(at, 1);
-        standIn.closedTabs.push(tab.input.uri);
-        return true;
-      }
-      return false;
+    get all(): Array<{ tabs: Array<{ input: { uri: Uri } }> }> {
+      return [{ tabs: standIn.openTabs.map((uri) => ({ input: { uri } })) }];
     },
   },
   async showWarningMessage(message: string, ...rest: unknown[]): Promise<string | undefined> {
