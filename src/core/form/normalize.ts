@@ -21,6 +21,7 @@ import type {
 } from './fields';
 import { FILE_KEYWORD, fileRule, readFileKeyword } from './fileFields';
 import { pairOtherAnswers } from './otherAnswer';
+import { isPlainObject } from './answerShape';
 
 /** Beyond these a request is refused rather than drawn: nobody answers it. */
 export const LIMITS = Object.freeze({
@@ -106,13 +107,12 @@ function isPlainData(value: unknown): boolean {
       continue;
     }
     if (typeof item !== 'object') return false;
-    const prototype = Object.getPrototypeOf(item) as unknown;
     if (Array.isArray(item)) {
-      if (prototype !== Array.prototype) return false;
+      if (Object.getPrototypeOf(item) !== Array.prototype) return false;
       for (let i = 0; i < item.length; i++) stack.push(item[i]);
       continue;
     }
-    if (prototype !== Object.prototype && prototype !== null) return false;
+    if (!isPlainObject(item)) return false;
     const keys = Object.keys(item);
     if (Object.getOwnPropertyNames(item).length !== keys.length) return false;
     for (const key of keys) stack.push((item as Json)[key]);
