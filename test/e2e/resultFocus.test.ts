@@ -6,7 +6,7 @@
  * person who ran the tool.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   expectKeyboardInQuickInput,
@@ -25,7 +25,7 @@ import {
   webviewFrame,
 } from './harness/workbench';
 import { fixtureServer, openElicitSession, type ElicitSession } from './elicitSession';
-import { newRecordFile, readRecords, waitForRecords } from '../support/records';
+import { newRecordFile, RecordCursor } from '../support/records';
 
 describe('A result opening never takes the keyboard from a question, in code-server', { timeout: 600_000 }, () => {
   const record = newRecordFile();
@@ -40,6 +40,10 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     await session?.close();
   });
 
+  // Each test reads only the records of the calls it made (after the known-editor step's own).
+  const records = new RecordCursor(record);
+  beforeEach(() => records.begin());
+
   /** Types as a person does, a key at a time, into whatever has the keyboard. */
   async function typeAtPersonsPace(page: Page, text: string): Promise<void> {
     await page.waitForTimeout(250);
@@ -53,8 +57,8 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     await expectKeyboardInQuickInput(page);
     await typeAtPersonsPace(page, answer);
     await pressAtPersonsPace(page, 'Enter');
-    const answered = await waitForRecords(record, 1, (r) => r.tool === 'result_then_ask' && r.index === index);
-    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: answer } });
+    const answered = await records.next((r) => r.tool === 'result_then_ask' && r.index === index);
+    assert.deepEqual(answered.result, { action: 'accept', content: { next: answer } });
     await waitForNoQuickInput(page);
   }
 
@@ -82,8 +86,8 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     await expectKeyboardInQuickInput(page);
     await typeAtPersonsPace(page, 'Grace');
     await pressAtPersonsPace(page, 'Enter');
-    const named = await waitForRecords(record, 1, (r) => r.tool === 'ask_name');
-    assert.deepEqual(named[0]!.result, { action: 'accept', content: { name: 'Grace' } });
+    const named = await records.next('ask_name');
+    assert.deepEqual(named.result, { action: 'accept', content: { name: 'Grace' } });
     await resultShows(page, 'Hello, Grace!');
   });
 
@@ -113,7 +117,6 @@ describe('A result opening never takes the keyboard from a question, in code-ser
 
   it('keeps the keyboard in a question asked while a long result still loads, the next tool run at once', async () => {
     const { page } = session.workbench;
-    const askedBefore = readRecords(record).filter((r) => r.tool === 'ask_name').length;
     await runMcpTool(page, 'long_result');
     // The long result's tab comes to the front; its page takes seconds to render. At once, the person
     // runs a tool that asks a question, and answers it with the keys.
@@ -125,8 +128,8 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     const question = await waitForQuickInput(page, (q) => q.title === 'ask-server asks · tool ask_name', 30_000);
     assert.match(question.message ?? '', /What is your name\?/);
     await answerWithKeys(page, 'Ada Lovelace');
-    const named = await waitForRecords(record, askedBefore + 1, (r) => r.tool === 'ask_name');
-    assert.deepEqual(named.at(-1)!.result, { action: 'accept', content: { name: 'Ada Lovelace' } });
+    const named = await records.next('ask_name');
+    assert.deepEqual(named.result, { action: 'accept', content: { name: 'Ada Lovelace' } });
     await resultShows(page, 'Hello, Ada Lovelace!');
   });
 
@@ -136,8 +139,8 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     const question = await waitForQuickInput(page, (q) => /Follow-up \d+: what next\?/.test(q.message ?? ''), 30_000);
     const index = Number(/Follow-up (\d+)/.exec(question.message ?? '')![1]);
     await answerWithKeys(page, 'read the report');
-    const answered = await waitForRecords(record, 1, (r) => r.tool === 'result_then_ask' && r.index === index);
-    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: 'read the report' } });
+    const answered = await records.next((r) => r.tool === 'result_then_ask' && r.index === index);
+    assert.deepEqual(answered.result, { action: 'accept', content: { next: 'read the report' } });
     await waitForNoQuickInput(page);
     // The long result is on screen, rendered to its end, for the person who ran the tool.
     await resultShows(page, 'Part 300: what was done');
@@ -156,13 +159,13 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     const form = await webviewFrame(page, 'ask-server asks · tool form_then_ask');
     await readForm(form);
     await clickAtPersonsPace(page, form.getByRole('button', { name: 'Decline' }));
-    await waitForRecords(record, 1, (r) => r.tool === 'form_then_ask' && r.index === 0);
+    await records.next((r) => r.tool === 'form_then_ask' && r.index === 0);
     // The form's tab closes, the result's shows again and loads while the question comes: the question keeps the keyboard.
     await waitForQuickInput(page, (q) => (q.message ?? '').includes('And what next?'));
     await expectKeyboardInQuickInput(page);
     await typeAtPersonsPace(page, 'write the notes');
     await pressAtPersonsPace(page, 'Enter');
-    const answered = await waitForRecords(record, 1, (r) => r.tool === 'form_then_ask' && r.index === 1);
-    assert.deepEqual(answered[0]!.result, { action: 'accept', content: { next: 'write the notes' } });
+    const answered = await records.next((r) => r.tool === 'form_then_ask' && r.index === 1);
+    assert.deepEqual(answered.result, { action: 'accept', content: { next: 'write the notes' } });
   });
 });
