@@ -25,7 +25,7 @@ import { LostQuestions } from './vscode/questions/lostQuestions';
 import { createRenderers, registerQuestions } from './vscode/questions/register';
 import { answerKeptRound } from './vscode/mcp/keptRoundAnswer';
 import { OtherWindows } from './vscode/windows/otherWindows';
-import { ResultDocuments } from './vscode/resultDocuments';
+import { ResultDocuments, type QuestionsOnScreen } from './vscode/resultDocuments';
 import { trackWalkthrough } from './vscode/walkthroughProgress';
 import { registerSecrets } from './vscode/secrets/register';
 import { loadOriginKey } from './vscode/secrets/originKey';
@@ -73,6 +73,10 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     acceptsFiles,
   });
   const results = new ResultDocuments();
+  const questionsOnScreen: QuestionsOnScreen = {
+    showing: () => broker.pending().some((question) => question.state === 'showing'),
+    bringForward: () => renderers.forms.bringForward(),
+  };
   const grants = new SecretGrants(
     globalState,
     (name) => vault.getNamed(name),
@@ -100,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): ElicitApi {
     urlWaits,
     registry,
     results,
+    questionsOnScreen,
     globalState,
     timeoutMs,
     readingLane,

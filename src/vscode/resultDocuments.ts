@@ -36,36 +36,38 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   /**
-   * Shows `document` rendered, in the tab of `title` when there is one. `background`: its tab opens
-   * without becoming the active editor (a question is on screen, and the result must not cover it).
+   * Shows `document` rendered, in the tab of `title` when there is one. `behind`: the questions it must
+   * not cover (a tool's result comes when the tool is done, maybe while one is on screen).
    */
-  async show(title: string, document: string | ResultDocument, options: { background?: boolean } = {}): Promise<void> {
+  async show(title: string, document: string | ResultDocument, options: { behind?: QuestionsOnScreen } = {}): Promise<void> {
     const text = documentText(typeof document === 'string' ? { markdown: document } : document);
     // A preview renders megabytes for a minute: a result that large opens as plain text.
     if (text.length > MAX_RENDERED_CHARS) return this.showPlain(title, text, options);
     const uri = this.keep(title, 'md', text);
-    try {
-      // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
-      // active), opened without taking the focus: a webview takes it once its page has loaded, which can
-      // be after the asker's next question opened, and would close that question's quick input.
-      // `background` is read by VS Code's editor options (opened inactive), though not in the typed API.
-      const show = options.background ? { preview: false, preserveFocus: true, background: true } : { preview: false, preserveFocus: true };
-      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', show);
-    } catch {
-      // No Markdown preview (the built-in extension disabled): the source, read-only.
-      const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
-    }
+    await behindQuestions(options.behind, async (background) => {
+      try {
+        // The Markdown preview as an editor of its own (it keeps showing this result whatever else becomes
+        // active), opened without taking the focus: a webview takes it once its page has loaded, which can
+        // be after the asker's next question opened, and would close that question's quick input.
+        // `background` is read by VS Code's editor options (opened inactive), though not in the typed API.
+        const show = background ? { preview: false, preserveFocus: true, background: true } : { preview: false, preserveFocus: true };
+        await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', show);
+      } catch {
+        // No Markdown preview (the built-in extension disabled): the source, read-only.
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), plainOptions(background));
+      }
+    });
   }
 
   /**
    * Shows `text` as it is, read-only, in a text editor of its own: a result too large to render,
    * or what a question asks the person to read whole before answering (a secret's destination).
    */
-  async showPlain(title: string, text: string, options: { background?: boolean } = {}): Promise<void> {
+  async showPlain(title: string, text: string, options: { behind?: QuestionsOnScreen } = {}): Promise<void> {
     const uri = this.keep(title, 'txt', text);
-    const open = { preview: false, preserveFocus: options.background === true, background: options.background === true };
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), open);
+    await behindQuestions(options.behind, async (background) => {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), plainOptions(background));
+    });
   }
 
   /**
@@ -91,6 +93,31 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     this.changes.dispose();
     this.contents.clear();
   }
+}
+
+/** What a result opening must not cover: the questions on screen. */
+export interface QuestionsOnScreen {
+  /** Whether a question is on screen. */
+  showing(): boolean;
+  /** Puts the forms on screen back in front of a tab that opened over them. */
+  bringForward(): void;
+}
+
+/**
+ * Opens a tab (`open(background)`) behind the questions on screen: inactive when one shows as it is
+ * asked for. A tab appears a moment after it is asked for (a preview's editor is resolved first), so a
+ * form that showed in that moment is put back in front of it once it is there.
+ */
+async function behindQuestions(questions: QuestionsOnScreen | undefined, open: (background: boolean) => Promise<void>): Promise<void> {
+  const background = questions?.showing() ?? false;
+  await open(background);
+  if (questions && !background && questions.showing()) questions.bringForward();
+}
+
+/** A text editor's options: `background` (opened inactive) is read by VS Code though not in the typed API. */
+function plainOptions(background: boolean): vscode.TextDocumentShowOptions {
+  const options = { preview: false, preserveFocus: background, background };
+  return options;
 }
 
 /** The result document an open tab shows at `path` (a preview or a text editor), if one does. */

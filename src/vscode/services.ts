@@ -9,7 +9,7 @@ import type { UrlWaits } from '../core/broker/urlWaits';
 import type { AnswerMemory } from '../core/memory/answerMemory';
 import type { SecretGrants } from '../mcp/secretGrants';
 import type { McpServers } from './mcpServers';
-import type { ResultDocuments } from './resultDocuments';
+import type { QuestionsOnScreen, ResultDocuments } from './resultDocuments';
 import type { SavedSecrets } from './savedSecrets';
 
 export interface Services {
@@ -25,6 +25,8 @@ export interface Services {
   urlWaits: UrlWaits;
   registry: McpServers;
   results: ResultDocuments;
+  /** What a result opening must not cover (see ResultDocuments.show). */
+  questionsOnScreen: QuestionsOnScreen;
   /** context.globalState, its updates made one after another (see serialMemento.ts). */
   globalState: vscode.Memento;
   /** `elicit.timeoutSeconds` in milliseconds. */

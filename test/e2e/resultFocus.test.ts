@@ -102,6 +102,31 @@ describe('A result opening never takes the keyboard from a question, in code-ser
     await screenshot(page, 'result-focus-first');
   });
 
+  for (const tool of ['result_then_form', 'long_result_then_form']) {
+    it(`keeps in front a form the server asks the moment its result is back, though the result opens after it (${tool})`, async () => {
+      const { page } = session.workbench;
+      await runMcpTool(page, tool);
+      // The result's tab and the form's both come; the form, asked after the result, must end in front.
+      const resultTab = page.locator('.tabs-container .tab', { hasText: `ask-server-${tool}` });
+      const formTab = page.locator('.tabs-container .tab', { hasText: 'ask-server asks' });
+      await resultTab.waitFor({ timeout: 30_000 });
+      await formTab.waitFor({ timeout: 30_000 });
+      // The person looks at the screen (the result's page loads meanwhile): the form is what they see.
+      await page.waitForTimeout(1_500);
+      const active = (await page.locator('.tabs-container .tab.active .label-name').allTextContents()).map((t) => t.trim());
+      if (!active.some((label) => label.startsWith('ask-server asks'))) {
+        throw new Error(`the form is not in front: active tabs ${JSON.stringify(active)}; ${await whereThings(page)}`);
+      }
+      const label = ((await formTab.first().locator('.label-name').textContent()) ?? '').trim();
+      const form = await webviewFrame(page, label);
+      await readForm(form);
+      await clickAtPersonsPace(page, form.getByRole('button', { name: 'Decline' }));
+      const answered = await records.next((r) => r.tool === 'result_then_form');
+      assert.deepEqual(answered.result, { action: 'decline' });
+      await resultShows(page, 'Step');
+    });
+  }
+
   /**
    * Answers the question on screen with the keys, a key at a time: the keyboard must stay in it until
    * Enter, though a long result may finish loading meanwhile. Fails saying where the keys went.

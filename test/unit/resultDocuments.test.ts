@@ -101,13 +101,61 @@ describe('result documents', () => {
     }
   }
 
+  /** Questions on screen as a run of answers to `showing()`, each noting how many commands had run when asked. */
+  function questionsShowing(...answers: boolean[]) {
+    const asked: number[] = [];
+    let broughtForward = 0;
+    return {
+      asked,
+      broughtForward: () => broughtForward,
+      showing: () => {
+        asked.push(standIn.commands.length);
+        return answers[asked.length - 1] ?? answers.at(-1)!;
+      },
+      bringForward: () => void broughtForward++,
+    };
+  }
+
   // Issue #25 item 8: one tab per tool, a second run replacing what it shows.
-  it('opens a result behind the editor in front when asked to (a question is on screen)', async () => {
+  it('opens a result behind the editor in front when a question is on screen as it opens', async () => {
     const documents = new ResultDocuments();
     try {
-      await documents.show('result', 'done', { background: true });
+      const questions = questionsShowing(true);
+      await documents.show('result', 'done', { behind: questions });
       const call = standIn.commands.filter((c) => c[0] === 'vscode.openWith').at(-1);
       assert.deepEqual(call?.[3], { preview: false, preserveFocus: true, background: true });
+      assert.equal(questions.broughtForward(), 0, 'the question was in front all along');
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  it('puts a form that showed while the result was opening back in front of it', async () => {
+    const documents = new ResultDocuments();
+    try {
+      // No question as the result is asked to open; the server's next form shows before its tab is there.
+      const questions = questionsShowing(false, true);
+      await documents.show('result', 'done', { behind: questions });
+      const call = standIn.commands.filter((c) => c[0] === 'vscode.openWith').at(-1);
+      assert.deepEqual(call?.[3], { preview: false, preserveFocus: true }, 'the result comes to the front');
+      assert.deepEqual(questions.asked, [0, 1], 'asked before the open and again once it is done');
+      assert.equal(questions.broughtForward(), 1);
+      // A result too large to render opens as text, behind the same way.
+      const text = questionsShowing(false, true);
+      await documents.show('large', 'x'.repeat(MAX_RENDERED_CHARS + 1), { behind: text });
+      assert.equal(text.broughtForward(), 1);
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  it('leaves a result in front when no question showed while it opened', async () => {
+    const documents = new ResultDocuments();
+    try {
+      const questions = questionsShowing(false, false);
+      await documents.show('result', 'done', { behind: questions });
+      assert.equal(questions.asked.length, 2);
+      assert.equal(questions.broughtForward(), 0);
     } finally {
       documents.dispose();
     }

@@ -28,7 +28,10 @@ export interface CallToShow<T> {
   what: string;
 }
 
-export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' | 'broker'>, request: CallToShow<T>): Promise<void> {
+export async function callAndShow<T>(
+  services: Pick<Services, 'log' | 'results' | 'broker' | 'questionsOnScreen'>,
+  request: CallToShow<T>,
+): Promise<void> {
   const controller = new AbortController();
   try {
     const status = new ProgressLine();
@@ -37,10 +40,9 @@ export async function callAndShow<T>(services: Pick<Services, 'log' | 'results' 
     await progressAside(inertText(request.progress), work, controller, serverForms(services.broker, request.server), status);
     const result = await work;
     services.log.info(`${request.what}: ${request.logged(result)}`);
-    // A result comes when the tool is done, maybe while another question is on screen: its tab then opens
-    // behind, and neither covers that question nor takes its keyboard as the preview loads.
-    const questionShowing = services.broker.pending().some((question) => question.state === 'showing');
-    await services.results.show(request.document, request.format(result), { background: questionShowing });
+    // A result comes when the tool is done, maybe while another question is on screen, or just before the
+    // server's next one: it opens behind them, and neither covers a question nor takes its keyboard.
+    await services.results.show(request.document, request.format(result), { behind: services.questionsOnScreen });
   } catch (error) {
     if (controller.signal.aborted) {
       services.log.info(`${request.what}: cancelled`);

@@ -13,7 +13,7 @@ import type { McpConnection } from '../../mcp/connection';
 import { formatToolResult } from '../../mcp/resultText';
 import { callAndShow } from './callAndShow';
 import { taskStatusText } from './taskStatus';
-import type { ResultDocuments } from '../resultDocuments';
+import type { QuestionsOnScreen, ResultDocuments } from '../resultDocuments';
 import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { inertText, oneLine } from '../../core/display';
@@ -23,6 +23,7 @@ export interface RunToolDeps {
   registry: ServerRegistry;
   broker: Broker;
   results: ResultDocuments;
+  questionsOnScreen: QuestionsOnScreen;
   log: vscode.LogOutputChannel;
 }
 

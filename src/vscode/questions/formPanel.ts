@@ -87,6 +87,15 @@ export class FormPanelRenderer implements Renderer, vscode.Disposable {
     return session !== undefined;
   }
 
+  /**
+   * Puts every open form back in front of a tab that opened over it; the keyboard stays where it is
+   * while a quick input shows (as for a form opened then).
+   */
+  bringForward(): void {
+    const keepFocus = this.options.keepFocusElsewhere?.() ?? false;
+    for (const session of this.open.values()) session.reveal(keepFocus);
+  }
+
   private park(panel: FormPanel): void {
     this.unpark()?.dispose(); // at most one panel waits
     const timer = setTimeout(() => {
@@ -488,8 +497,8 @@ class FormSession {
     if (!this.settled) this.panel.post(message);
   }
 
-  reveal(): void {
-    if (!this.settled) this.panel.reveal();
+  reveal(preserveFocus = false): void {
+    if (!this.settled) this.panel.reveal(preserveFocus);
   }
 
   /** Resolves once. An answer leaves the panel saying so; anything else closes it. */
