@@ -137,7 +137,7 @@ describe('Location questions answered on a paired phone, in code-server', { time
     await clickAtPersonsPace(phone.page, question.getByRole('button', { name: 'Share' }));
     const got = await answer();
     assert.deepEqual(got.action, 'accept');
-    assert.deepEqual(got.location, { lat: 52.52, lng: 13.38, accuracy: 12 + 786 });
+    assert.deepEqual(got.location, { lat: 52.52, lng: 13.38, accuracy: 12 + 787 });
     await waitForNoQuickInput(editor(), 'the editor’s location pick to close');
   });
 

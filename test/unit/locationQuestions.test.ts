@@ -171,7 +171,7 @@ describe('what the asker receives', () => {
       location,
     });
     const answer = await askToolQuestion(deps(access({ outcome: 'shared', ...BERLIN })), asker, q);
-    assert.deepEqual(answer.answer, { lat: 52.52, lng: 13.38, accuracy: 798 });
+    assert.deepEqual(answer.answer, { lat: 52.52, lng: 13.38, accuracy: 799 });
     assert.deepEqual(seen, [{ asker, reason: 'To find a café near you', accuracy: 'low' }]);
     const gaveUp = new AbortController();
     const late = await askLocationQuestion(
@@ -259,12 +259,12 @@ describe('a location question on a paired phone', () => {
     assert.equal(broker.prompts.list().length, 1);
     const read = await devices.answer(
       open.id,
-      { action: 'location', location: { outcome: 'shared', lat: 52.52, lng: 13.38, accuracy: 798 } },
+      { action: 'location', location: { outcome: 'shared', lat: 52.52, lng: 13.38, accuracy: 799 } },
       phone,
     );
     assert.ok(read !== 'gone' && read.ok);
     assert.deepEqual(await open.answered, {
-      location: { outcome: 'shared', lat: 52.52, lng: 13.38, accuracy: 798 },
+      location: { outcome: 'shared', lat: 52.52, lng: 13.38, accuracy: 799 },
       device: 'Ada’s Pixel',
     });
     assert.equal(broker.prompts.list().length, 0, 'no longer listed');

@@ -23,7 +23,7 @@ import type {
   PhoneQuestion,
   PhoneUrl,
 } from '../../src/core/protocols/phoneProtocol';
-import { positionToSend } from '../../src/core/askUser/locationQuestions';
+import { LOW_ACCURACY_ROUNDING_TEXT, positionToSend } from '../../src/core/askUser/locationQuestions';
 import { adoptStyles, el } from '../shared/dom';
 import { linkedSlider } from '../shared/slider';
 import { claimPairing, pairingStatus, sendAnswer, waitingQuestions, watchQuestions } from './api';
@@ -264,7 +264,7 @@ function locationCard(question: PhoneLocation): HTMLElement {
   const deny = button('Deny', '', () => send({ outcome: 'denied', by: 'person' }));
   const precision =
     question.accuracy === 'low'
-      ? 'Approximate: rounded on this phone to 0.01° (about 1 km) before it is sent.'
+      ? `Approximate: rounded on this phone to ${LOW_ACCURACY_ROUNDING_TEXT} before it is sent.`
       : 'Precise: as exact as this phone can tell.';
   return el(
     'article',

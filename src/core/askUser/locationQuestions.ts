@@ -28,11 +28,16 @@ export const MAX_PLACE_CHARS = 200;
 const LOW_ACCURACY_STEPS_PER_DEGREE = 100;
 /** That step in degrees, as the editor's prompt says it. */
 export const LOW_ACCURACY_STEP_DEGREES = 1 / LOW_ACCURACY_STEPS_PER_DEGREE;
+/** The rounding as the tool's description, its answer's note and the phone say it. */
+export const LOW_ACCURACY_ROUNDING_TEXT = `${LOW_ACCURACY_STEP_DEGREES}° (about 1 km)`;
+/** A degree of latitude on the Earth's mean radius (6,371 km): about 111 km. */
+const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
 /**
- * The farthest rounding to 0.01° moves a point: half a step each way, about 556 m north–south and at most
- * as much east–west, so about 786 m. Added to the accuracy a low-accuracy answer reports, which stays honest.
+ * The farthest rounding to a step moves a point: half a step each way, about 556 m north–south and at most
+ * as much east–west, so about 787 m (rounded up). Added to the accuracy a low-accuracy answer reports, which
+ * stays honest.
  */
-export const LOW_ACCURACY_ROUNDING_METRES = 786;
+export const LOW_ACCURACY_ROUNDING_METRES = Math.ceil((Math.SQRT2 * METRES_PER_DEGREE * LOW_ACCURACY_STEP_DEGREES) / 2);
 
 /** How a location question ended: on the phone, or in the editor (a typed place, closed). */
 export type LocationReply = LocationOutcome | { outcome: 'place'; place: string } | { outcome: 'closed' };
@@ -126,7 +131,7 @@ export function locationToolAnswer(reply: LocationReply, accuracy: LocationAccur
         answer: positionToSend(reply, accuracy),
         note:
           accuracy === 'low'
-            ? 'Shared from the phone, rounded to 0.01° (about 1 km) as "low" accuracy asks; accuracy is in metres and includes the rounding.'
+            ? `Shared from the phone, rounded to ${LOW_ACCURACY_ROUNDING_TEXT} as "low" accuracy asks; accuracy is in metres and includes the rounding.`
             : "Shared from the phone; accuracy is the phone's own estimate, in metres.",
       };
     case 'place':

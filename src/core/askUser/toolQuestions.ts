@@ -8,7 +8,14 @@
  */
 import { askClipboardQuestion, checkCopyText, isClipboardKind, MAX_COPY_CHARS, type ClipboardAccess } from './clipboardQuestions';
 import { InvalidRequestError } from '../errors';
-import { askLocationQuestion, checkLocationQuestion, MAX_REASON_CHARS, readAccuracy, type LocationAccess } from './locationQuestions';
+import {
+  askLocationQuestion,
+  checkLocationQuestion,
+  LOW_ACCURACY_ROUNDING_TEXT,
+  MAX_REASON_CHARS,
+  readAccuracy,
+  type LocationAccess,
+} from './locationQuestions';
 import { secretFieldNames } from '../form/fields';
 import { normalize } from '../form/normalize';
 import type { Asker, ElicitRequest, ElicitResult } from '../request';
@@ -60,7 +67,7 @@ export const TOOL_QUESTION_SCHEMA = {
     accuracy: {
       type: 'string',
       enum: ['high', 'low'],
-      description: 'For location: high (as precise as the phone can) or low (rounded to 0.01°, about 1 km).',
+      description: `For location: high (as precise as the phone can) or low, rounded to ${LOW_ACCURACY_ROUNDING_TEXT}.`,
     },
   },
   required: ['kind', 'question'],
