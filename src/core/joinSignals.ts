@@ -23,17 +23,47 @@ export function joinSignals(signals: ReadonlyArray<AbortSignal | undefined>): Jo
   // One source needs no signal of its own.
   if (sources.length === 1) return { signal: sources[0]!, dispose: () => undefined };
   const joined = new AbortController();
-  const listeners = sources.map((source) => {
-    const onAbort = (): void => {
+  const stops = sources.map((source) =>
+    whenAborted(source, () => {
       dispose();
       joined.abort(source.reason);
-    };
-    source.addEventListener('abort', onAbort, { once: true });
-    return { source, onAbort };
-  });
+    }),
+  );
   const dispose = (): void => {
-    for (const { source, onAbort } of listeners) source.removeEventListener('abort', onAbort);
-    listeners.length = 0;
+    for (const stop of stops) stop();
+    stops.length = 0;
   };
   return { signal: joined.signal, dispose };
+}
+
+/**
+ * What waits on each source: one abort listener of its own per source, however many joins follow it.
+ * A connection with 50 questions pending has one listener, not 50 (Node warns past 10, as of a leak).
+ */
+const waiting = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
+
+/** Calls `callback` once when `source` aborts, until the returned function is called. */
+function whenAborted(source: AbortSignal, callback: () => void): () => void {
+  let entry = waiting.get(source);
+  if (!entry) {
+    const callbacks = new Set<() => void>();
+    const listener = (): void => {
+      waiting.delete(source);
+      for (const waiter of [...callbacks]) waiter();
+    };
+    entry = { callbacks, listener };
+    waiting.set(source, entry);
+    source.addEventListener('abort', listener, { once: true });
+  }
+  // Each join's own function, so the same callback twice is still two waits.
+  const waiter = (): void => callback();
+  const { callbacks, listener } = entry;
+  callbacks.add(waiter);
+  return () => {
+    callbacks.delete(waiter);
+    if (callbacks.size > 0 || waiting.get(source)?.callbacks !== callbacks) return;
+    // The last wait is over: nothing of it stays in the source.
+    waiting.delete(source);
+    source.removeEventListener('abort', listener);
+  };
 }

@@ -35,6 +35,31 @@ describe('joinSignals', () => {
     assert.equal(joined.signal.aborted, false, 'the work it was for is over');
   });
 
+  it('listens to a source once however many joins follow it, and lets go when the last is disposed', () => {
+    const connection = new AbortController();
+    const joins = Array.from({ length: 50 }, () => joinSignals([connection.signal, new AbortController().signal]));
+    assert.equal(getEventListeners(connection.signal, 'abort').length, 1, 'one listener for 50 pending questions');
+    for (const join of joins.slice(0, 49)) join.dispose();
+    assert.equal(getEventListeners(connection.signal, 'abort').length, 1);
+    const last = joins[49]!;
+    const more = joinSignals([connection.signal, new AbortController().signal]);
+    more.dispose();
+    assert.equal(getEventListeners(connection.signal, 'abort').length, 1, 'the last join still follows it');
+    connection.abort('stopped');
+    assert.equal(last.signal.aborted, true);
+    assert.equal(last.signal.reason, 'stopped');
+    assert.ok(
+      joins.slice(0, 49).every((join) => !join.signal.aborted),
+      'disposed joins no longer follow it',
+    );
+    assert.equal(getEventListeners(connection.signal, 'abort').length, 0);
+    // A new join after the last let go listens again.
+    const other = new AbortController();
+    const again = joinSignals([other.signal, new AbortController().signal]);
+    again.dispose();
+    assert.equal(getEventListeners(other.signal, 'abort').length, 0, 'nothing stays once every join is disposed');
+  });
+
   it('is the one source itself when there is only one, and never aborts with none', () => {
     const only = new AbortController();
     const joined = joinSignals([undefined, only.signal]);
