@@ -389,7 +389,13 @@ export async function typeAndSubmit(page: Page, text: string): Promise<void> {
 
 /** Accepts the quick pick row whose label is exactly `label` (filters first if it is not rendered); gives up after `timeoutMs` at each step. */
 export async function pickQuickPickItem(page: Page, label: string, timeoutMs = 20_000): Promise<void> {
-  await page.locator(widgetInput).waitFor({ state: 'visible', timeout: timeoutMs });
+  await page
+    .locator(widgetInput)
+    .waitFor({ state: 'visible', timeout: timeoutMs })
+    .catch(async (error: unknown) => {
+      // A pick that closed before the person could choose: say where the keyboard went and what shows.
+      throw new Error(`no quick input to pick "${label}" from; ${await whereThings(page)}`, { cause: error });
+    });
   const row = rowByLabel(page, label);
   if ((await row.count()) === 0) await page.locator(widgetInput).fill(label);
   const found = await waitForRow(page, label, timeoutMs);
