@@ -193,7 +193,7 @@ describe('Location questions answered on a paired phone, in code-server', { time
     const history = await waitForRenderedText(editor(), 'Elicit question history');
     const text = (await history.locator('body').textContent()) ?? '';
     assert.match(text, /location shared \(about 12 m\)/);
-    assert.match(text, /location shared \(about 798 m\)/);
+    assert.match(text, /location shared \(about 799 m\)/);
     assert.match(text, new RegExp(`Answered on ${PHONE}`));
     for (const secret of ['52.5', '13.3', '52.52', 'Lisbon']) assert.ok(!text.includes(secret), `the history holds ${secret}`);
   });
