@@ -14,6 +14,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
+  evaluate,
   glimpseQuickInput,
   pickQuickPickItem,
   pressKey,
@@ -300,6 +301,27 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await records.next((r) => r.kind === 'session');
     await send(panel, 'echo back again');
     await panel.locator('.item.agent', { hasText: 'back again' }).waitFor({ timeout: 20_000 });
+  });
+
+  it('keeps the agent list open when the keyboard goes to an agent panel; the person comes back to it and picks', async () => {
+    const { page } = session.workbench;
+    const panel = await freshPanel();
+    await runCommand(page, 'Elicit: New Agent Session');
+    await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'moody'));
+    // The keyboard leaves the list for a webview, as when a panel whose page loads late takes it.
+    await panel.locator('textarea.prompt').click();
+    await waitUntil(
+      async () => !(await evaluate(page, (sel: string) => !!document.activeElement?.closest(sel), '.quick-input-widget')),
+      'the keyboard to leave the agent list',
+    );
+    await page.waitForTimeout(700);
+    const still = await readQuickInput(page);
+    assert.ok(
+      still?.items.some((i) => i.label === 'moody'),
+      'the agent list is still on screen',
+    );
+    await pickQuickPickItem(page, 'moody');
+    await waitForStatus(await agentPanel('moody'), 'Ready');
   });
 
   it('asks how to sign in when the agent requires it, says when a way fails, then opens the session', async () => {

@@ -15,6 +15,7 @@ import { errorText } from '../../core/errors';
 import { inertText } from '../../core/display';
 import { settings } from '../settings';
 import type { Services } from '../services';
+import { KEPT_OPEN } from '../keptOpen';
 
 /** What an agent's call still running gets as the window closes or reloads. */
 export const WINDOW_CLOSED_FOR_AGENT =
@@ -87,6 +88,7 @@ export class AgentServerOffers implements vscode.Disposable {
         canPickMany: true,
         title: inertText(vscode.l10n.t('MCP Servers for {0}', agent)),
         placeHolder: vscode.l10n.t('The servers its next sessions get (calls go through Elicit; their questions come to you)'),
+        ...KEPT_OPEN,
       },
     );
     if (!picked) return;

@@ -20,6 +20,7 @@ import { AgentKeys } from './agentKeys';
 import { AgentServerOffers } from './agentServers';
 import type { AgentPanel } from './agentPanel';
 import { inertText } from '../../core/display';
+import { KEPT_OPEN } from '../keptOpen';
 
 type SessionParts = typeof import('./sessionParts');
 let parts: SessionParts | undefined;
@@ -213,7 +214,7 @@ class AgentSessions implements vscode.Disposable {
     if (agents.length === 1) return agents[0];
     const picked = await vscode.window.showQuickPick(
       agents.map((agent) => ({ label: inertText(agent.name), description: inertText([agent.command, ...agent.args].join(' ')), agent })),
-      { title: inertText(title), placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true },
+      { title: inertText(title), placeHolder: vscode.l10n.t('Pick an agent'), matchOnDescription: true, ...KEPT_OPEN },
     );
     return picked?.agent;
   }

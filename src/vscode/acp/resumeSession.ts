@@ -15,6 +15,7 @@ import { inWorkspaceFolder, localFolders } from '../localFolders';
 import { pickOnce } from '../pickOnce';
 import { createAgentConnection, signedIn, type AgentContext } from './agentConnection';
 import { errorText } from '../../core/errors';
+import { KEPT_OPEN } from '../keptOpen';
 
 export interface PickedSession {
   connection: AcpConnection;
@@ -96,6 +97,7 @@ function showSessionPick(agent: string, sessions: PastSession[]): Promise<PastSe
   pick.placeholder = vscode.l10n.t('Pick a past session to open in a new tab');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
+  pick.ignoreFocusOut = KEPT_OPEN.ignoreFocusOut;
   pick.items = sessions.map((session) => ({
     label: inertText(oneLine(session.title ?? vscode.l10n.t('Untitled session'), 120)),
     description: inertText(folderLabel(session.cwd)),

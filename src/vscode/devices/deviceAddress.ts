@@ -8,6 +8,7 @@ import { networkInterfaces } from 'node:os';
 import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import { addressScope } from '../../core/device/addressScope';
+import { KEPT_OPEN } from '../keptOpen';
 
 export function isAllInterfaces(address: string): boolean {
   return address === '0.0.0.0' || address === '::' || address === '[::]';
@@ -63,6 +64,7 @@ export async function chooseAddress(): Promise<string | undefined> {
   const picked = await vscode.window.showQuickPick(choices, {
     title: vscode.l10n.t('Answer on Another Device'),
     placeHolder: vscode.l10n.t('Where should your phone reach this computer? (Pick the network your phone is on.)'),
+    ...KEPT_OPEN,
   });
   return picked?.address || undefined;
 }

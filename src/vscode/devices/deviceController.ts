@@ -33,6 +33,7 @@ import {
 import { portHolder } from '../../process/portHolder';
 import { PairingPanel } from './pairingPanel';
 import { errorText } from '../../core/errors';
+import { KEPT_OPEN } from '../keptOpen';
 
 const PORT_KEY = 'elicit.devices.lastPort';
 /** How often an idle listener checks whether it is still needed (a code ended, a pairing expired). */
@@ -132,6 +133,7 @@ export class DeviceController implements vscode.Disposable {
     const picked = await vscode.window.showQuickPick([...items, pairAnother], {
       title: vscode.l10n.t('Paired Devices'),
       placeHolder: items.length ? vscode.l10n.t('Pick a device to renew or revoke') : vscode.l10n.t('No device is paired'),
+      ...KEPT_OPEN,
     });
     if (!picked) return;
     if (!picked.device) return this.pair();
@@ -142,7 +144,7 @@ export class DeviceController implements vscode.Disposable {
         { label: renew, description: vscode.l10n.t('Keep it paired for another 30 days') },
         { label: revoke, description: vscode.l10n.t('Its next request is refused') },
       ],
-      { title: inertText(picked.device.name) },
+      { title: inertText(picked.device.name), ...KEPT_OPEN },
     );
     if (action?.label === renew) loaded.registry.renew(picked.device.id);
     if (action?.label === revoke) this.revoke(picked.device.id);

@@ -18,6 +18,7 @@ import { PortWatch } from '../../gateway/portWatch';
 import type { GatewayServer } from '../../gateway/gatewayServer';
 import type { Services } from '../services';
 import { errorText } from '../../core/errors';
+import { KEPT_OPEN } from '../keptOpen';
 
 const TOKEN_KEY = 'elicit.gateway.token';
 /** The port this workspace's gateway ran on last (workspace state; see gateway/portChoice.ts). */
@@ -196,7 +197,11 @@ export class GatewayController implements vscode.Disposable {
         detail: inertText(snippet.detail),
         snippet,
       })),
-      { title: vscode.l10n.t('Copy Elicit Gateway Config'), placeHolder: vscode.l10n.t('Which client should use the gateway?') },
+      {
+        title: vscode.l10n.t('Copy Elicit Gateway Config'),
+        placeHolder: vscode.l10n.t('Which client should use the gateway?'),
+        ...KEPT_OPEN,
+      },
     );
     if (!picked) return;
     await vscode.env.clipboard.writeText(picked.snippet.text);

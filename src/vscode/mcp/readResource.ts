@@ -15,6 +15,7 @@ import { collectArguments } from './argumentCollector';
 import { listWithProgress, resolveServer } from './serverPicker';
 import { callAndShow } from './callAndShow';
 import type { McpServices } from './serverRegistry';
+import { KEPT_OPEN } from '../keptOpen';
 
 export type ResourceChoice = { resource: Resource } | { template: ResourceTemplate };
 
@@ -80,6 +81,7 @@ async function pickResource(
     placeHolder: vscode.l10n.t('Pick a resource or a template'),
     matchOnDescription: true,
     matchOnDetail: true,
+    ...KEPT_OPEN,
   });
   return picked?.choice;
 }

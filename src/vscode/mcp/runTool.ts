@@ -18,6 +18,7 @@ import { listWithProgress, pickOffered, resolveServer } from './serverPicker';
 import type { ServerRegistry } from './serverRegistry';
 import { inertText, oneLine } from '../../core/display';
 import { serverOrigin } from '../../mcp/serverOrigin';
+import { KEPT_OPEN } from '../keptOpen';
 
 export interface RunToolDeps {
   registry: ServerRegistry;
@@ -74,7 +75,7 @@ async function collectArguments(broker: Broker, server: McpConnection, tool: Too
     title: inertText(vscode.l10n.t('Run MCP Tool · {0} · {1}', oneLine(server.name, 80), oneLine(tool.name, 80))),
     prompt: inertText(vscode.l10n.t('Arguments as a JSON object ({0})', oneLine(Object.keys(properties).join(', '), 300))),
     value: '{}',
-    ignoreFocusOut: true,
+    ...KEPT_OPEN,
     validateInput: (value) => {
       const { error } = ajvChecks().checkJsonArguments(schema, value);
       return error === undefined ? undefined : inertText(oneLine(error, 300));

@@ -10,6 +10,7 @@ import type { McpConnection } from '../../mcp/connection';
 import type { ServerRegistry } from './serverRegistry';
 import { sharedSourceLabel } from '../../core/mcpConfig/configSources';
 import { errorText } from '../../core/errors';
+import { KEPT_OPEN } from '../keptOpen';
 
 /** The named server, or one the person picks; undefined (with a message when useful) otherwise. */
 export async function resolveServer(registry: ServerRegistry, title: string, serverName?: unknown): Promise<McpConnection | undefined> {
@@ -73,10 +74,7 @@ export async function pickServer(registry: ServerRegistry, title: string): Promi
       detail: server.error ? `$(error) ${inertText(oneLine(server.error, 200))}` : undefined,
       server,
     })),
-    // Kept open when the keyboard leaves it: the result of the tool run just before opens as a
-    // Markdown preview, a webview that takes the keyboard once its page has loaded, which can be after
-    // the person ran the next command, and the list they were about to click vanished. Escape closes it.
-    { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server'), ignoreFocusOut: true },
+    { title: inertText(title), placeHolder: vscode.l10n.t('Pick an MCP server'), ...KEPT_OPEN },
   );
   return picked?.server;
 }
@@ -157,8 +155,7 @@ export async function pickOffered<T extends Offered>(
       placeHolder: inertText(options.placeholder),
       matchOnDescription: true,
       matchOnDetail: true,
-      // As the server list: a result's preview loading behind it may take the keyboard.
-      ignoreFocusOut: true,
+      ...KEPT_OPEN,
     },
   );
   return picked?.item;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { inertText } from '../../core/display';
 import type { OAuthSecrets } from './oauthSecrets';
 import type { McpServices } from './serverRegistry';
+import { KEPT_OPEN } from '../keptOpen';
 
 type SignedIn = ReturnType<OAuthSecrets['signedIn']>[number];
 
@@ -46,6 +47,7 @@ function pick(servers: SignedIn[]): Thenable<SignedIn[] | undefined> {
         placeHolder: vscode.l10n.t('Select the servers to sign out of'),
         canPickMany: true,
         matchOnDescription: true,
+        ...KEPT_OPEN,
       },
     )
     .then((items) => items?.map((item) => item.server));

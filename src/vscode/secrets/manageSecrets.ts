@@ -9,6 +9,7 @@ import type { SecretGrants } from '../../mcp/secretGrants';
 import type { SavedAgentKey, SavedAgentKeys } from '../savedAgentKeys';
 import type { SavedInput, SavedSecret } from '../savedSecrets';
 import type { SecretVault } from './secretVault';
+import { KEPT_OPEN } from '../keptOpen';
 
 /** `grants`: a forgotten named secret or input takes with it the answers about where it may go. */
 export async function manageSavedSecrets(
@@ -57,6 +58,7 @@ export async function manageSavedSecrets(
       placeHolder: vscode.l10n.t('Select the secrets to forget (values are never shown)'),
       canPickMany: true,
       matchOnDescription: true,
+      ...KEPT_OPEN,
     },
   );
   if (!picked || picked.length === 0) return;

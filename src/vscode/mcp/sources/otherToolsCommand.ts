@@ -9,6 +9,7 @@ import { OTHER_TOOLS, OTHER_TOOL_NAMES, type OtherTool } from '../../../core/mcp
 import { inertText, oneLine } from '../../../core/display';
 import { SETTING, settings } from '../../settings';
 import { readOtherTools, type SourceLocations } from './configSources';
+import { KEPT_OPEN } from '../../keptOpen';
 
 interface ToolItem extends vscode.QuickPickItem {
   tool: OtherTool;
@@ -42,6 +43,7 @@ export async function findOtherToolServers(locations: SourceLocations): Promise<
     canPickMany: true,
     title: vscode.l10n.t('MCP Servers of Other Tools'),
     placeHolder: vscode.l10n.t('Tick the tools whose servers Elicit should offer'),
+    ...KEPT_OPEN,
   });
   if (!chosen) return;
   const value = Object.fromEntries(OTHER_TOOLS.map((tool) => [tool, chosen.some((item) => item.tool === tool)]));
