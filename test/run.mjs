@@ -58,11 +58,17 @@ if (needsE2e) {
 // Last, so the test runner's own summary closes the output (and the list of what failed follows it).
 // Two reporters: TAP as always, and a short list of what failed, printed last, so the tail of a long
 // log (all a CI page may keep) names each failed test and its error.
+// A file's process that stays alive after its last test (a server or timer a test left behind) would
+// hold the whole run until CI's own limit: past this it fails, named, and the run goes on. The longest
+// files take about three minutes here. It is also every test's default limit; suites that need longer say so.
+const FILE_TIMEOUT_MS = Number(process.env.ELICIT_TEST_FILE_TIMEOUT_MS) || 15 * 60_000;
+
 function runTests(title, testFiles, failuresFile) {
   console.log(`\n▶ ${title} (${testFiles.length} files)`);
   const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout'];
   reporters.push('--test-reporter=./test/support/failureSummary.mjs', `--test-reporter-destination=${failuresFile}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...reporters, ...testFiles], {
+  const runner = ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${FILE_TIMEOUT_MS}`];
+  const run = spawnSync(process.execPath, [...runner, ...reporters, ...testFiles], {
     cwd: root,
     stdio: 'inherit',
     env: process.env,

@@ -171,16 +171,25 @@ describe('a window standing by for the configured gateway port', () => {
   it('reports a squatter that lets one look in five find the port free (each free look used to start the count again)', async () => {
     const port = await freePort();
     let answers = 0;
+    let stopped = false;
+    let comesBack: NodeJS.Timeout | undefined;
     const squatter = http.createServer((_req, res) => {
       res.end('{"proof":"00"}');
       // After four wrong answers it steps aside for one look, then takes the port again.
       if (++answers % 4 !== 0) return;
       squatter.close();
       squatter.closeAllConnections();
-      setTimeout(() => squatter.listen(port, '127.0.0.1'), EVERY_MS * 1.5);
+      comesBack = setTimeout(() => stopped || squatter.listen(port, '127.0.0.1'), EVERY_MS * 1.5);
     });
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', () => resolve()));
-    toStop.push({ stop: () => new Promise((resolve) => (squatter.listening ? squatter.close(resolve) : resolve(undefined))) });
+    // Stopped in its gap, it must not come back: a server listening after the file ends keeps its process alive.
+    toStop.push({
+      stop: () => {
+        stopped = true;
+        clearTimeout(comesBack);
+        return new Promise((resolve) => (squatter.listening ? squatter.close(resolve) : resolve(undefined)));
+      },
+    });
     const seen = watch(port, async () => true);
     watches.push(seen.watch);
     await sleep(FREE_FOR_MS * 2);
