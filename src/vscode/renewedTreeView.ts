@@ -29,6 +29,11 @@ export class RenewedTreeView<T> implements vscode.Disposable {
     return this.current.visible;
   }
 
+  /** The rows selected in the view now (the one clicked or opened with Enter). */
+  get selection(): readonly T[] {
+    return this.current.selection;
+  }
+
   get description(): string | undefined {
     return this.descriptionText;
   }

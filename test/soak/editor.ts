@@ -159,10 +159,11 @@ export async function openKeptRound(page: Page, token: string): Promise<void> {
     .locator('.monaco-list-row')
     .evaluateAll((elements) => elements.map((e) => `${e.classList.contains('selected') ? '[selected] ' : ''}${e.textContent ?? ''}`));
   const tabs = await page.locator('.tabs-container .tab .label-name').allTextContents();
+  // The report keeps the first 1000 characters: what explains most comes first, the rows last.
   throw new Error(
-    `it did not show in 15 s after a click on its row; the view's rows: ${JSON.stringify(rows)}; tabs: ${JSON.stringify(tabs)}; ` +
-      `notifications: ${JSON.stringify(await notifications(page).catch(() => []))}; ` +
-      `quick input: ${JSON.stringify(await readQuickInput(page).catch(() => undefined))}`,
+    `it did not show in 15 s after a click on its row; notifications: ${JSON.stringify(await notifications(page).catch(() => []))}; ` +
+      `quick input: ${JSON.stringify(await readQuickInput(page).catch(() => undefined))}; tabs: ${JSON.stringify(tabs)}; ` +
+      `the view's rows: ${JSON.stringify(rows)}`,
   );
 }
 

@@ -92,7 +92,11 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
       before.lost.onDidChange(() => this.update()),
       ...(others ? [others.onDidChange(() => this.update())] : []),
       vscode.commands.registerCommand('elicit.showPendingQuestions', () => vscode.commands.executeCommand(`${PENDING_VIEW}.focus`)),
-      vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => item && this.answerItem(item)),
+      // A row's own click (rowCommand) names no row: the row is the one selected as it was clicked.
+      vscode.commands.registerCommand('elicit.answerQuestion', (item?: PendingItem) => {
+        const row = item ?? this.view.selection[0];
+        if (row) this.answerItem(row);
+      }),
       vscode.commands.registerCommand('elicit.declineQuestion', (item?: PendingItem) => item && isLive(item) && broker.decline(item.id)),
       vscode.commands.registerCommand('elicit.laterQuestion', (item?: PendingItem) => item && isLive(item) && broker.later(item.id)),
       vscode.commands.registerCommand('elicit.dismissQuestion', (item?: PendingItem) => {
@@ -127,7 +131,7 @@ export class PendingQuestions implements vscode.TreeDataProvider<PendingItem>, v
     // Dismiss (package.json's menus match on this).
     const kind = asksOnBehalf(question.request) ? 'onBehalf' : turnHasEnded(question.request) ? 'turnEnded' : 'question';
     item.contextValue = `${kind}.${question.state}`;
-    item.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [question] };
+    item.command = rowCommand();
     return item;
   }
 
@@ -350,7 +354,7 @@ function remoteItem({ remote }: Remote): vscode.TreeItem {
   );
   item.iconPath = new vscode.ThemeIcon(question.answerable ? 'multiple-windows' : 'lock');
   item.contextValue = question.answerable ? 'remoteQuestion' : 'remoteQuestion.elsewhere';
-  item.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [{ kind: 'remote', remote }] };
+  item.command = rowCommand();
   return item;
 }
 
@@ -378,7 +382,7 @@ function fromBeforeItem(item: FromBefore): vscode.TreeItem {
     ].join('\n\n');
     tree.iconPath = new vscode.ThemeIcon('history');
     tree.contextValue = 'keptRound';
-    tree.command = { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer'), arguments: [item] };
+    tree.command = rowCommand();
     return tree;
   }
   const { question } = item;
@@ -461,4 +465,15 @@ function age(since: number): string {
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
   return vscode.l10n.t('{0} h ago', Math.round(minutes / 60));
+}
+
+/**
+ * What a click on a row (or Enter) runs: Answer, for the row selected. It carries no argument on
+ * purpose. VS Code keeps a command's arguments in a cache entry of the row as drawn, and lets go of it
+ * as soon as the view is drawn again (every second while questions come and go): a click in the moment
+ * before the new rows are on screen found no entry, did nothing and showed "Actual command not found".
+ * A command without arguments is sent as it is, and the row clicked is the view's selection by then.
+ */
+function rowCommand(): vscode.Command {
+  return { command: 'elicit.answerQuestion', title: vscode.l10n.t('Answer') };
 }
