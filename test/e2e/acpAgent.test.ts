@@ -14,8 +14,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import {
   chooseInDropdown,
-  evaluate,
   glimpseQuickInput,
+  keyboardInQuickInput,
   pickQuickPickItem,
   pressKey,
   readQuickInput,
@@ -310,10 +310,7 @@ describe('ACP agent sessions in code-server', { timeout: 900_000 }, () => {
     await waitForQuickInput(page, (q) => q.items.some((i) => i.label === 'moody'));
     // The keyboard leaves the list for a webview, as when a panel whose page loads late takes it.
     await panel.locator('textarea.prompt').click();
-    await waitUntil(
-      async () => !(await evaluate(page, (sel: string) => !!document.activeElement?.closest(sel), '.quick-input-widget')),
-      'the keyboard to leave the agent list',
-    );
+    await waitUntil(async () => !(await keyboardInQuickInput(page)), 'the keyboard to leave the agent list');
     await page.waitForTimeout(700);
     const still = await readQuickInput(page);
     assert.ok(

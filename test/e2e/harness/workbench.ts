@@ -371,13 +371,17 @@ export async function waitForNoQuickInput(page: Page, what = 'no quick input to 
   }
 }
 
+/** Whether the keyboard is in the quick input (its box or its list). */
+export async function keyboardInQuickInput(page: Page): Promise<boolean> {
+  return evaluate(page, (sel: string) => !!document.activeElement?.closest(sel), widget);
+}
+
 /**
  * Fails, saying where the keyboard is instead, unless the quick input shown has it: a person sees the
  * cursor there before answering with keys, and keys pressed elsewhere answer nothing (or something else).
  */
 export async function expectKeyboardInQuickInput(page: Page): Promise<void> {
-  const inQuickInput = await evaluate(page, (sel: string) => !!document.activeElement?.closest(sel), widget);
-  if (!inQuickInput) throw new Error(`the quick input shown does not have the keyboard; ${await whereThings(page)}`);
+  if (!(await keyboardInQuickInput(page))) throw new Error(`the quick input shown does not have the keyboard; ${await whereThings(page)}`);
 }
 
 /** Replaces the quick input's text and presses Enter. */
